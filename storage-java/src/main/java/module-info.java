@@ -1,0 +1,3 @@
+module dev.bulkdata.storage {
+    exports dev.bulkdata.storage;
+}
