@@ -1,0 +1,28 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding boolean values, stored as one byte ({@code 0} or {@code 1}). Obtain it from {@link Schema#booleanField(String)}.
+ */
+public final class BooleanField extends Field {
+    private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
+
+    BooleanField(Schema schema, String name, int index, int base, int step) {
+        super(schema, name, FieldType.BOOLEAN, index, base, step);
+    }
+
+    boolean get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot)) != 0;
+    }
+
+    void set(MemorySegment block, int slot, boolean value) {
+        block.set(LAYOUT, offset(slot), (byte) (value ? 1 : 0));
+    }
+
+    @Override
+    void clear(MemorySegment block, int slot) {
+        block.set(LAYOUT, offset(slot), (byte) 0);
+    }
+}

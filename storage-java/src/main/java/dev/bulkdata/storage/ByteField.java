@@ -1,0 +1,28 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding byte values. Obtain it from {@link Schema#byteField(String)}.
+ */
+public final class ByteField extends Field {
+    private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
+
+    ByteField(Schema schema, String name, int index, int base, int step) {
+        super(schema, name, FieldType.BYTE, index, base, step);
+    }
+
+    byte get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, byte value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    @Override
+    void clear(MemorySegment block, int slot) {
+        block.set(LAYOUT, offset(slot), (byte) 0);
+    }
+}

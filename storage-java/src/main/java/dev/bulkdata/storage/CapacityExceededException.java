@@ -1,0 +1,23 @@
+package dev.bulkdata.storage;
+
+/**
+ * Thrown when a table cannot take more records: its index space (the handle layout's index
+ * bits or the table's {@code maxCapacity}) is used up, or no more native memory could be
+ * allocated. The table is left exactly as it was before the call.
+ */
+public final class CapacityExceededException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    /** @param message says which table, what limit and how many records were asked for */
+    public CapacityExceededException(String message) {
+        super(message);
+    }
+
+    /**
+     * @param message says which table, what limit and how many records were asked for
+     * @param cause the allocation failure, if memory ran out
+     */
+    public CapacityExceededException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding char values. Obtain it from {@link Schema#charField(String)}.
+ */
+public final class CharField extends Field {
+    private static final ValueLayout.OfChar LAYOUT = ValueLayout.JAVA_CHAR_UNALIGNED;
+
+    CharField(Schema schema, String name, int index, int base, int step) {
+        super(schema, name, FieldType.CHAR, index, base, step);
+    }
+
+    char get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, char value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    @Override
+    void clear(MemorySegment block, int slot) {
+        block.set(LAYOUT, offset(slot), '\0');
+    }
+}

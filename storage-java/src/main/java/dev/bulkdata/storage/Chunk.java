@@ -1,0 +1,268 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One block of a table seen during an iteration: a fixed run of {@link #slotCount()} slots,
+ * some live, some holes. Visit the live slots with {@link #nextLive(int)} or 64 at a time with
+ * {@link #liveBits(int)}, read and write their fields by slot, and hand whole columns to loops
+ * or native code with {@link #column(Field)}.
+ *
+ * <pre>{@code
+ * for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+ *     chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
+ * }
+ * }</pre>
+ *
+ * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
+ * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. They
+ * throw {@link IllegalStateException} once the table is closed.
+ *
+ * <p>Threads: distinct slots may be read and written from many threads at once, as long as no
+ * thread adds, removes or clears (the table's single-writer rule).
+ */
+public interface Chunk {
+    /** @return this chunk's position in the table, from 0 */
+    int index();
+
+    /** @return the number of slots in this chunk (the schema's slots per block) */
+    int slotCount();
+
+    /** @return the number of live records in this chunk; O(1) */
+    int liveCount();
+
+    /**
+     * @param slot a slot of this chunk
+     * @return whether it holds a live record
+     * @throws IndexOutOfBoundsException if {@code slot} is not in {@code [0, slotCount())}
+     */
+    boolean isLive(int slot);
+
+    /**
+     * Finds the next live slot, skipping holes 64 at a time.
+     *
+     * @param from the first slot to look at; may be {@code slotCount()}
+     * @return the first live slot at or after {@code from}, or -1 if there is none
+     */
+    int nextLive(int from);
+
+    /** @return the number of 64-bit words of the live bitmap: {@code ceil(slotCount() / 64)} */
+    int liveWordCount();
+
+    /**
+     * The live bitmap, 64 slots at a time: bit {@code b} of word {@code w} is set if slot
+     * {@code w * 64 + b} is live.
+     *
+     * @param word a word index, {@code 0 <= word < liveWordCount()}
+     * @return the word
+     * @throws IndexOutOfBoundsException if {@code word} is out of range
+     */
+    long liveBits(int word);
+
+    /**
+     * @param slot a live slot of this chunk
+     * @return the handle of the record in that slot
+     * @throws IllegalArgumentException if the slot is a hole
+     */
+    long handle(int slot);
+
+    /**
+     * The column of a field: zero-copy view of the field's values for every slot of this
+     * chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in native byte order.
+     * Holes read as zero, except that the free-list link of a hole may occupy 4 bytes of one
+     * column: mask with {@link #liveBits(int)} when a hole matters. Writing a hole through a
+     * column corrupts the free list (the next add detects it and throws).
+     *
+     * @param field a field of the table's schema
+     * @return the column; valid until the table is closed
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table's layout is {@link Layout#AOS} (use
+     *     {@link #records()})
+     */
+    MemorySegment column(Field field);
+
+    /**
+     * The whole block: zero-copy view of every slot's bytes ({@link Schema#blockBytes()} long).
+     * In {@link Layout#AOS} slot {@code s} starts at byte {@code s * schema.slotBytes()};
+     * a field's value is at {@code field.blockOffset() + s * field.slotStride()} in both layouts.
+     *
+     * @return the block's segment; valid until the table is closed
+     */
+    MemorySegment records();
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    byte get(int slot, ByteField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    short get(int slot, ShortField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    char get(int slot, CharField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    int get(int slot, IntField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    long get(int slot, LongField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    float get(int slot, FloatField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    double get(int slot, DoubleField field);
+
+    /**
+     * Reads a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    boolean get(int slot, BooleanField field);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, ByteField field, byte value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, ShortField field, short value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, CharField field, char value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, IntField field, int value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, LongField field, long value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, FloatField field, float value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, DoubleField field, double value);
+
+    /**
+     * Writes a field of the record in a slot.
+     *
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
+     */
+    void set(int slot, BooleanField field, boolean value);
+}

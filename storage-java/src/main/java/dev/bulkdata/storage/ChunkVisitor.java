@@ -1,0 +1,10 @@
+package dev.bulkdata.storage;
+
+/** Receives the chunks of a table, one per block, from {@link Table#forEachChunk(ChunkVisitor)}. */
+@FunctionalInterface
+public interface ChunkVisitor {
+    /**
+     * @param chunk a chunk of the table; valid only during this call
+     */
+    void visit(Chunk chunk);
+}

@@ -1,0 +1,88 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A named, typed field of a {@link Schema}. Field objects come from a schema
+ * ({@link Schema#floatField(String)} and friends) and are the keys for reading and writing
+ * values: {@code table.get(handle, T)}, {@code chunk.set(slot, PX, 1f)}. The type of the field
+ * object fixes the Java type of the value, so a {@code FloatField} cannot be read as an
+ * {@code int}; a field of another schema is rejected with {@link IllegalArgumentException}.
+ *
+ * <p>Inside a block a field's value for slot {@code s} lives at byte
+ * {@code base + s * step}: in {@link Layout#SOA} {@code base} is the start of the field's
+ * column and {@code step} its width; in {@link Layout#AOS} {@code base} is the field's offset
+ * in the record and {@code step} the record stride. One formula serves both layouts, so no
+ * access path branches on the layout.
+ *
+ * <p>Immutable and thread-safe. Fields compare by identity.
+ */
+public abstract sealed class Field
+        permits ByteField, ShortField, CharField, IntField, LongField, FloatField, DoubleField, BooleanField {
+    private final Schema schema;
+    private final String name;
+    private final FieldType type;
+    private final int index;
+    /** Byte offset of slot 0's value inside a block. */
+    final int base;
+    /** Bytes between the values of two neighbouring slots inside a block. */
+    final int step;
+
+    Field(Schema schema, String name, FieldType type, int index, int base, int step) {
+        this.schema = schema;
+        this.name = name;
+        this.type = type;
+        this.index = index;
+        this.base = base;
+        this.step = step;
+    }
+
+    /** @return the schema this field belongs to */
+    public final Schema schema() {
+        return schema;
+    }
+
+    /** @return the field's name, unique within its schema */
+    public final String name() {
+        return name;
+    }
+
+    /** @return the field's primitive type */
+    public final FieldType type() {
+        return type;
+    }
+
+    /** @return the field's position in the schema's declaration order, from 0 */
+    public final int index() {
+        return index;
+    }
+
+    /**
+     * @return byte offset, inside a block, of slot 0's value: the column start in
+     *     {@link Layout#SOA}, the offset within the record in {@link Layout#AOS}
+     */
+    public final int blockOffset() {
+        return base;
+    }
+
+    /**
+     * @return bytes between two neighbouring slots' values inside a block: the field width in
+     *     {@link Layout#SOA}, the record stride in {@link Layout#AOS}
+     */
+    public final int slotStride() {
+        return step;
+    }
+
+    /** Byte offset of {@code slot}'s value inside a block. */
+    final long offset(int slot) {
+        return base + (long) slot * step;
+    }
+
+    /** Writes the zero value of this field for {@code slot}. */
+    abstract void clear(MemorySegment block, int slot);
+
+    @Override
+    public final String toString() {
+        return schema.name() + '.' + name + ':' + type;
+    }
+}

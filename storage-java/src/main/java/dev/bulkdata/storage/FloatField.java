@@ -1,0 +1,28 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding float values. Obtain it from {@link Schema#floatField(String)}.
+ */
+public final class FloatField extends Field {
+    private static final ValueLayout.OfFloat LAYOUT = ValueLayout.JAVA_FLOAT_UNALIGNED;
+
+    FloatField(Schema schema, String name, int index, int base, int step) {
+        super(schema, name, FieldType.FLOAT, index, base, step);
+    }
+
+    float get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, float value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    @Override
+    void clear(MemorySegment block, int slot) {
+        block.set(LAYOUT, offset(slot), 0f);
+    }
+}

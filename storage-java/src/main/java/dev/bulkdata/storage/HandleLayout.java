@@ -1,0 +1,217 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.TagRegistry;
+
+/**
+ * How a 64-bit handle splits into table tag, generation and slot index.
+ *
+ * <pre>
+ *  63        52 51                 32 31                              0
+ * +------------+---------------------+---------------------------------+
+ * |  table tag |     generation      |           slot index            |
+ * |  (12 bits) |     (20 bits)       |        (32 bits, unsigned)      |
+ * +------------+---------------------+---------------------------------+
+ *                     DEFAULT: indexBits = 32, generationBits = 20
+ * </pre>
+ *
+ * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
+ * the low 52 bits with {@link #of(int, int)}: fewer index bits bound the table's size, fewer
+ * generation bits make slots retire sooner (a slot is used at most {@code 2^generationBits}
+ * times). Bits between the generation and the tag are zero in every valid handle.
+ *
+ * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
+ * Instances are immutable and thread-safe.
+ */
+public final class HandleLayout {
+    /** Width of the table tag, always the top bits of a handle. */
+    public static final int TAG_BITS = 12;
+    /** Bit position of the table tag. */
+    public static final int TAG_SHIFT = Long.SIZE - TAG_BITS;
+    /** Largest tag a table can have (tags run from 1; 0 is never handed out). */
+    public static final int MAX_TAG = (1 << TAG_BITS) - 1;
+    /** Largest number of index bits: the slot index is an unsigned 32-bit field. */
+    public static final int MAX_INDEX_BITS = 32;
+    /**
+     * Largest number of generation bits: a slot's generation is kept in 30 bits of its
+     * metadata word, beside the live and retired bits.
+     */
+    public static final int MAX_GENERATION_BITS = 30;
+    /**
+     * Largest slot index any table hands out, whatever the layout: slot indices are Java
+     * {@code int}s, so a table holds at most {@code 2^31 - 2} records.
+     */
+    public static final int MAX_SLOT_INDEX = Integer.MAX_VALUE - 1;
+
+    /** The layout of DESIGN.md: 32 index bits, 20 generation bits, 12 tag bits. */
+    public static final HandleLayout DEFAULT = new HandleLayout(32, 20);
+
+    private final int indexBits;
+    private final int generationBits;
+    private final long indexMask;
+    private final long generationMask;
+    private final long payloadMask;
+
+    private HandleLayout(int indexBits, int generationBits) {
+        this.indexBits = indexBits;
+        this.generationBits = generationBits;
+        this.indexMask = (1L << indexBits) - 1;
+        this.generationMask = (1L << generationBits) - 1;
+        this.payloadMask = indexMask | (generationMask << indexBits);
+    }
+
+    /**
+     * Returns the layout with the given split of the 52 bits below the tag.
+     *
+     * @param indexBits bits for the slot index, 1 to 32
+     * @param generationBits bits for the generation, 1 to 30
+     * @return the layout
+     * @throws IllegalArgumentException if a width is out of range or both exceed 52 bits
+     */
+    public static HandleLayout of(int indexBits, int generationBits) {
+        if (indexBits < 1 || indexBits > MAX_INDEX_BITS) {
+            throw new IllegalArgumentException("indexBits=" + indexBits + " must be in [1, " + MAX_INDEX_BITS + "]");
+        }
+        if (generationBits < 1 || generationBits > MAX_GENERATION_BITS) {
+            throw new IllegalArgumentException(
+                    "generationBits=" + generationBits + " must be in [1, " + MAX_GENERATION_BITS + "]");
+        }
+        if (indexBits + generationBits > TAG_SHIFT) {
+            throw new IllegalArgumentException("indexBits=" + indexBits + " + generationBits=" + generationBits
+                    + " must not exceed " + TAG_SHIFT + " (the tag takes the top " + TAG_BITS + " bits)");
+        }
+        if (indexBits == DEFAULT.indexBits && generationBits == DEFAULT.generationBits) {
+            return DEFAULT;
+        }
+        return new HandleLayout(indexBits, generationBits);
+    }
+
+    /** @return the number of bits of the slot index */
+    public int indexBits() {
+        return indexBits;
+    }
+
+    /** @return the number of bits of the generation */
+    public int generationBits() {
+        return generationBits;
+    }
+
+    /** @return the largest slot index a table with this layout can hand out */
+    public int maxIndex() {
+        return (int) Math.min(indexMask, MAX_SLOT_INDEX);
+    }
+
+    /**
+     * @return the largest generation; a slot removed at this generation is retired rather than
+     *     reused, so no handle can ever alias a later record
+     */
+    public int maxGeneration() {
+        return (int) generationMask;
+    }
+
+    /**
+     * Packs a handle. No table is consulted: the result may be valid for no table.
+     *
+     * @param tag the table tag, 0 to {@value #MAX_TAG}
+     * @param generation the generation, 0 to {@link #maxGeneration()}
+     * @param index the slot index, 0 to {@code 2^indexBits - 1} (as unsigned)
+     * @return the packed handle
+     * @throws IllegalArgumentException if a part does not fit its bits
+     */
+    public long pack(int tag, int generation, long index) {
+        if (tag < 0 || tag > MAX_TAG) {
+            throw new IllegalArgumentException("tag=" + tag + " must be in [0, " + MAX_TAG + "]");
+        }
+        if (generation < 0 || generation > generationMask) {
+            throw new IllegalArgumentException("generation=" + generation + " must be in [0, " + generationMask + "]");
+        }
+        if (index < 0 || index > indexMask) {
+            throw new IllegalArgumentException("index=" + index + " must be in [0, " + indexMask + "]");
+        }
+        return packUnchecked(tag, generation, index);
+    }
+
+    long packUnchecked(int tag, int generation, long index) {
+        return ((long) tag << TAG_SHIFT) | ((long) generation << indexBits) | index;
+    }
+
+    /**
+     * @param handle a handle of this layout
+     * @return its slot index (unsigned, so a {@code long})
+     */
+    public long index(long handle) {
+        return handle & indexMask;
+    }
+
+    /**
+     * @param handle a handle of this layout
+     * @return its generation
+     */
+    public int generation(long handle) {
+        return (int) ((handle >>> indexBits) & generationMask);
+    }
+
+    /**
+     * @param handle any handle
+     * @return its table tag (the top {@value #TAG_BITS} bits)
+     */
+    public int tag(long handle) {
+        return (int) (handle >>> TAG_SHIFT);
+    }
+
+    /**
+     * @param handle any handle
+     * @return {@code true} if bits between the generation and the tag are set, so that no table
+     *     with this layout can have made it
+     */
+    public boolean hasStrayBits(long handle) {
+        return ((handle & ~payloadMask) << TAG_BITS) != 0;
+    }
+
+    /** Mask of the index and generation bits: everything a tag check leaves to compare. */
+    long payloadMask() {
+        return payloadMask;
+    }
+
+    /**
+     * Formats a handle as {@code name#index@generation}, e.g. {@code particles#42@3}.
+     *
+     * @param tableName the name to print before {@code #}
+     * @param handle the handle
+     * @return the readable form; {@code "null"} for {@code 0L}
+     */
+    public String format(String tableName, long handle) {
+        if (handle == Handles.NULL) {
+            return "null";
+        }
+        return tableName + '#' + Long.toUnsignedString(index(handle)) + '@' + generation(handle);
+    }
+
+    /**
+     * Formats a handle, naming its table by the tag if a table with that tag is open.
+     * Handles of unknown tags print as {@code tag7#42@3}.
+     *
+     * @param handle the handle
+     * @return the readable form
+     */
+    public String format(long handle) {
+        String name = TagRegistry.nameOf(tag(handle));
+        return format(name != null ? name : "tag" + tag(handle), handle);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof HandleLayout other
+                && other.indexBits == indexBits
+                && other.generationBits == generationBits;
+    }
+
+    @Override
+    public int hashCode() {
+        return indexBits * 31 + generationBits;
+    }
+
+    @Override
+    public String toString() {
+        return "HandleLayout[tag=" + TAG_BITS + ", generation=" + generationBits + ", index=" + indexBits + "]";
+    }
+}

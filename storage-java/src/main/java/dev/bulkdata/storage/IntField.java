@@ -1,0 +1,28 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding int values. Obtain it from {@link Schema#intField(String)}.
+ */
+public final class IntField extends Field {
+    private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    IntField(Schema schema, String name, int index, int base, int step) {
+        super(schema, name, FieldType.INT, index, base, step);
+    }
+
+    int get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, int value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    @Override
+    void clear(MemorySegment block, int slot) {
+        block.set(LAYOUT, offset(slot), 0);
+    }
+}

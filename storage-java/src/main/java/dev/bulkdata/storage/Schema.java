@@ -1,0 +1,438 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The shape of a table's records: a table name, ordered named primitive fields and a
+ * {@link Layout}. Building a schema fixes where every field lives inside a 16 KiB block and how
+ * many records a block holds.
+ *
+ * <pre>{@code
+ * Schema particles = Schema.builder("particles")
+ *         .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+ *         .build();                                   // SOA, 32-byte records, 512 per block
+ * FloatField t = particles.floatField("t");
+ * }</pre>
+ *
+ * <h2>Block layout</h2>
+ * Slots per block is the largest power of two whose slots fit in {@value #BLOCK_BYTES} bytes,
+ * so a slot index splits into block and slot-in-block by shift and mask. A block's segment is
+ * exactly {@code slotsPerBlock() * slotBytes()} bytes ({@link #blockBytes()}): the tail that a
+ * power-of-two slot count cannot use is never allocated.
+ * <ul>
+ * <li>{@link Layout#SOA}: one column per field; columns are ordered by width, widest first, so
+ *     every column starts aligned to its own width.
+ * <li>{@link Layout#AOS}: records laid out in declaration order with C alignment (each field
+ *     aligned to its width, the stride a multiple of the widest field).
+ * </ul>
+ *
+ * <h2>The free-list word</h2>
+ * A removed record's slot holds the link of the table's free list in 4 of its (wiped) bytes:
+ * those of the first field of 4 or more bytes. A schema whose fields are all narrower gets a
+ * hidden 4-byte column for it, counted in {@link #slotBytes()}.
+ *
+ * <p>Immutable and thread-safe; one schema may back any number of tables.
+ */
+public final class Schema {
+    /** The size of a block: the most bytes the slots of one block may take. */
+    public static final int BLOCK_BYTES = 16 * 1024;
+    /** Alignment of every block's native segment: one cache line. */
+    public static final int BLOCK_ALIGNMENT = 64;
+
+    private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern FIELD_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final String LINK_FIELD_NAME = "$freeLink";
+
+    private final String name;
+    private final Layout layout;
+    private final List<Field> fields;
+    private final Map<String, Field> byName;
+    /** Every field whose bytes a removal wipes: the declared ones plus a hidden link, if any. */
+    private final Field[] storedFields;
+    /** Where a free slot keeps the index of the next free slot. */
+    private final IntField link;
+    private final int recordBytes;
+    private final int slotBytes;
+    private final int slotsPerBlock;
+
+    private Schema(String name, Layout layout, List<String> names, List<FieldType> types) {
+        this.name = name;
+        this.layout = layout;
+        int n = names.size();
+        boolean hiddenLink = types.stream().allMatch(t -> t.byteSize() < Integer.BYTES);
+        int stored = hiddenLink ? n + 1 : n;
+        int[] sizes = new int[stored];
+        int declared = 0;
+        for (int i = 0; i < n; i++) {
+            sizes[i] = types.get(i).byteSize();
+            declared += sizes[i];
+        }
+        if (hiddenLink) {
+            sizes[n] = Integer.BYTES;
+        }
+        this.recordBytes = declared;
+
+        int[] bases = new int[stored];
+        int[] steps = new int[stored];
+        if (layout == Layout.SOA) {
+            int bytes = Arrays.stream(sizes).sum();
+            this.slotBytes = bytes;
+            this.slotsPerBlock = checkedSlotsPerBlock(name, bytes, declared);
+            Integer[] order = new Integer[stored];
+            Arrays.setAll(order, i -> i);
+            Arrays.sort(order, Comparator.comparingInt((Integer i) -> sizes[i]).reversed());
+            int column = 0;
+            for (int i : order) {
+                bases[i] = column;
+                steps[i] = sizes[i];
+                column += slotsPerBlock * sizes[i];
+            }
+        } else {
+            int offset = 0;
+            int widest = 1;
+            for (int i = 0; i < stored; i++) {
+                offset = alignUp(offset, sizes[i]);
+                bases[i] = offset;
+                offset += sizes[i];
+                widest = Math.max(widest, sizes[i]);
+            }
+            int stride = alignUp(offset, widest);
+            this.slotBytes = stride;
+            this.slotsPerBlock = checkedSlotsPerBlock(name, stride, declared);
+            Arrays.fill(steps, stride);
+        }
+
+        Field[] all = new Field[stored];
+        Map<String, Field> map = new LinkedHashMap<>();
+        IntField linkField = null;
+        for (int i = 0; i < n; i++) {
+            all[i] = newField(names.get(i), types.get(i), i, bases[i], steps[i]);
+            map.put(names.get(i), all[i]);
+            if (linkField == null && sizes[i] >= Integer.BYTES) {
+                // The link word is the low 4 bytes of a wider field: on the little- and
+                // big-endian layouts alike it is a 4-byte slice at the field's own offset.
+                linkField = new IntField(this, LINK_FIELD_NAME, -1, bases[i], steps[i]);
+            }
+        }
+        if (hiddenLink) {
+            linkField = new IntField(this, LINK_FIELD_NAME, -1, bases[n], steps[n]);
+            all[n] = linkField;
+        }
+        this.storedFields = all;
+        this.link = linkField;
+        this.fields = Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(all, n)));
+        this.byName = Collections.unmodifiableMap(map);
+    }
+
+    private Field newField(String fieldName, FieldType type, int index, int base, int step) {
+        return switch (type) {
+            case BYTE -> new ByteField(this, fieldName, index, base, step);
+            case SHORT -> new ShortField(this, fieldName, index, base, step);
+            case CHAR -> new CharField(this, fieldName, index, base, step);
+            case INT -> new IntField(this, fieldName, index, base, step);
+            case LONG -> new LongField(this, fieldName, index, base, step);
+            case FLOAT -> new FloatField(this, fieldName, index, base, step);
+            case DOUBLE -> new DoubleField(this, fieldName, index, base, step);
+            case BOOLEAN -> new BooleanField(this, fieldName, index, base, step);
+        };
+    }
+
+    private static int checkedSlotsPerBlock(String name, int slotBytes, int declared) {
+        if (slotBytes > BLOCK_BYTES) {
+            throw new IllegalArgumentException("schema '" + name + "': a record needs " + slotBytes
+                    + " bytes (fields: " + declared + ") but a block holds " + BLOCK_BYTES
+                    + "; split the record into several tables linked by handles");
+        }
+        return Integer.highestOneBit(BLOCK_BYTES / slotBytes);
+    }
+
+    private static int alignUp(int value, int alignment) {
+        return (value + alignment - 1) & -alignment;
+    }
+
+    /**
+     * Starts a schema.
+     *
+     * @param tableName the name of tables built from it: a letter or {@code _}, then letters,
+     *     digits, {@code _ . -}; at most 64 characters. It appears in handle text
+     *     ({@code particles#42@3}) and error messages.
+     * @return a builder with layout {@link Layout#SOA} and no fields
+     * @throws IllegalArgumentException if the name is not valid
+     */
+    public static Builder builder(String tableName) {
+        return new Builder(tableName);
+    }
+
+    /** @return the table name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the record layout inside blocks */
+    public Layout layout() {
+        return layout;
+    }
+
+    /** @return the declared fields in declaration order (unmodifiable) */
+    public List<Field> fields() {
+        return fields;
+    }
+
+    /**
+     * @param fieldName a field name
+     * @return the field with that name
+     * @throws IllegalArgumentException if the schema has no such field
+     */
+    public Field field(String fieldName) {
+        Field f = byName.get(fieldName);
+        if (f == null) {
+            throw new IllegalArgumentException("schema '" + name + "' has no field '" + fieldName
+                    + "'; its fields are " + byName.keySet());
+        }
+        return f;
+    }
+
+    /** @return whether a field of this name exists */
+    public boolean hasField(String fieldName) {
+        return byName.containsKey(fieldName);
+    }
+
+    /**
+     * @param fieldName the name of a {@code byte} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code byte}
+     */
+    public ByteField byteField(String fieldName) {
+        return typed(fieldName, ByteField.class, FieldType.BYTE);
+    }
+
+    /**
+     * @param fieldName the name of a {@code short} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code short}
+     */
+    public ShortField shortField(String fieldName) {
+        return typed(fieldName, ShortField.class, FieldType.SHORT);
+    }
+
+    /**
+     * @param fieldName the name of a {@code char} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code char}
+     */
+    public CharField charField(String fieldName) {
+        return typed(fieldName, CharField.class, FieldType.CHAR);
+    }
+
+    /**
+     * @param fieldName the name of an {@code int} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not an {@code int}
+     */
+    public IntField intField(String fieldName) {
+        return typed(fieldName, IntField.class, FieldType.INT);
+    }
+
+    /**
+     * @param fieldName the name of a {@code long} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code long}
+     */
+    public LongField longField(String fieldName) {
+        return typed(fieldName, LongField.class, FieldType.LONG);
+    }
+
+    /**
+     * @param fieldName the name of a {@code float} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code float}
+     */
+    public FloatField floatField(String fieldName) {
+        return typed(fieldName, FloatField.class, FieldType.FLOAT);
+    }
+
+    /**
+     * @param fieldName the name of a {@code double} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code double}
+     */
+    public DoubleField doubleField(String fieldName) {
+        return typed(fieldName, DoubleField.class, FieldType.DOUBLE);
+    }
+
+    /**
+     * @param fieldName the name of a {@code boolean} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code boolean}
+     */
+    public BooleanField booleanField(String fieldName) {
+        return typed(fieldName, BooleanField.class, FieldType.BOOLEAN);
+    }
+
+    private <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
+        Field f = field(fieldName);
+        if (!kind.isInstance(f)) {
+            throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + f.type()
+                    + ", not " + type + "; use schema." + f.type().name().toLowerCase(java.util.Locale.ROOT)
+                    + "Field(\"" + fieldName + "\")");
+        }
+        return kind.cast(f);
+    }
+
+    /** @return the bytes of one record's declared fields, without padding or hidden columns */
+    public int recordBytes() {
+        return recordBytes;
+    }
+
+    /**
+     * @return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
+     *     padding and the hidden free-list column, if any
+     */
+    public int slotBytes() {
+        return slotBytes;
+    }
+
+    /** @return slots per block: the largest power of two whose slots fit in 16 KiB */
+    public int slotsPerBlock() {
+        return slotsPerBlock;
+    }
+
+    /** @return bytes of native memory one block takes: {@code slotsPerBlock() * slotBytes()} */
+    public int blockBytes() {
+        return slotsPerBlock * slotBytes;
+    }
+
+    /** Every field whose bytes a removal wipes, including a hidden link column. */
+    Field[] storedFields() {
+        return storedFields;
+    }
+
+    /** The 4 bytes of a free slot that hold the free-list link. */
+    IntField link() {
+        return link;
+    }
+
+    /** Throws unless {@code f} is a field of this schema. */
+    void check(Field f) {
+        if (f.schema() != this) {
+            throw foreignField(f);
+        }
+    }
+
+    IllegalArgumentException foreignField(Field f) {
+        if (f == null) {
+            return new IllegalArgumentException("field is null (table '" + name + "')");
+        }
+        return new IllegalArgumentException("field " + f + " belongs to schema '" + f.schema().name()
+                + "', not to table '" + name + "' (schemas are compared by identity; use this table's schema()"
+                + " to look the field up)");
+    }
+
+    /** Wipes every stored byte of {@code slot} in {@code block}. */
+    void wipe(MemorySegment block, int slot) {
+        for (Field f : storedFields) {
+            f.clear(block, slot);
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Schema[").append(name).append(", ").append(layout).append(", ");
+        for (Field f : fields) {
+            sb.append(f.name()).append(':').append(f.type()).append(' ');
+        }
+        return sb.append("| ").append(recordBytes).append(" B/record, ").append(slotBytes).append(" B/slot, ")
+                .append(slotsPerBlock).append(" slots/block]").toString();
+    }
+
+    /**
+     * Collects the name, layout and fields of a {@link Schema}. Not thread-safe; use it from the
+     * thread that builds the schema.
+     */
+    public static final class Builder {
+        private final String name;
+        private Layout layout = Layout.SOA;
+        private final List<String> names = new ArrayList<>();
+        private final List<FieldType> types = new ArrayList<>();
+
+        private Builder(String name) {
+            if (name == null || !TABLE_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("table name '" + name + "' is not valid: use a letter or '_'"
+                        + " followed by letters, digits, '_', '.' or '-' (at most 64 characters)");
+            }
+            this.name = name;
+        }
+
+        /**
+         * @param layout {@link Layout#SOA} (the default) or {@link Layout#AOS}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code layout} is null
+         */
+        public Builder layout(Layout layout) {
+            if (layout == null) {
+                throw new IllegalArgumentException("layout is null (schema '" + name + "'); use SOA or AOS");
+            }
+            this.layout = layout;
+            return this;
+        }
+
+        /**
+         * Adds fields of one type, in order.
+         *
+         * @param type the type of every field named
+         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or
+         *     {@code _}; unique within the schema
+         * @return this builder
+         * @throws IllegalArgumentException on a null type, no names, an invalid name or a name
+         *     already added; the builder is unchanged
+         */
+        public Builder add(FieldType type, String... fieldNames) {
+            if (type == null) {
+                throw new IllegalArgumentException("field type is null (schema '" + name + "')");
+            }
+            if (fieldNames == null || fieldNames.length == 0) {
+                throw new IllegalArgumentException("no field names given for type " + type + " (schema '" + name + "')");
+            }
+            List<String> seen = new ArrayList<>(names);
+            for (String f : fieldNames) {
+                if (f == null || !FIELD_NAME.matcher(f).matches()) {
+                    throw new IllegalArgumentException("field name '" + f + "' in schema '" + name + "' is not valid:"
+                            + " use a letter or '_' followed by letters, digits or '_' (at most 64 characters)");
+                }
+                if (seen.contains(f)) {
+                    throw new IllegalArgumentException("schema '" + name + "' already has a field named '" + f
+                            + "'; field names must be unique");
+                }
+                seen.add(f);
+            }
+            for (String f : fieldNames) {
+                names.add(f);
+                types.add(type);
+            }
+            return this;
+        }
+
+        /**
+         * Builds the schema.
+         *
+         * @return the immutable schema
+         * @throws IllegalArgumentException if no field was added or one record does not fit in
+         *     a 16 KiB block
+         */
+        public Schema build() {
+            if (names.isEmpty()) {
+                throw new IllegalArgumentException("schema '" + name + "' has no fields; add at least one,"
+                        + " e.g. builder.add(FieldType.FLOAT, \"x\")");
+            }
+            return new Schema(name, layout, List.copyOf(names), List.copyOf(types));
+        }
+    }
+}

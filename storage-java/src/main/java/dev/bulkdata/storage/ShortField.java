@@ -1,0 +1,28 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding short values. Obtain it from {@link Schema#shortField(String)}.
+ */
+public final class ShortField extends Field {
+    private static final ValueLayout.OfShort LAYOUT = ValueLayout.JAVA_SHORT_UNALIGNED;
+
+    ShortField(Schema schema, String name, int index, int base, int step) {
+        super(schema, name, FieldType.SHORT, index, base, step);
+    }
+
+    short get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, short value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    @Override
+    void clear(MemorySegment block, int slot) {
+        block.set(LAYOUT, offset(slot), (short) 0);
+    }
+}

@@ -1,0 +1,409 @@
+package dev.bulkdata.storage;
+
+/**
+ * A table of fixed-size records in 16 KiB native blocks, referenced by 64-bit handles. This is
+ * the interface every table kind shares; {@link BulkTable} is the kind with stable slots.
+ *
+ * <h2>Handles</h2>
+ * {@link #add()} returns a handle: a {@code long} holding the table's tag, the record's slot
+ * and the slot's generation (see {@link HandleLayout}). Every access by handle checks all
+ * three, so a handle of a removed record, of another table, or one made up, is rejected with
+ * {@link InvalidHandleException}, never misread. {@link #contains(long)} asks without throwing.
+ *
+ * <h2>Errors</h2>
+ * Every method that throws leaves the table exactly as it was. After {@link #close()} every
+ * method except {@code close}, {@code isClosed}, {@code contains} (which answers
+ * {@code false}), {@code name}, {@code schema}, {@code handleLayout} and {@code format} throws
+ * {@link IllegalStateException}; freed memory is never touched.
+ *
+ * <h2>Threads</h2>
+ * A table has a single writer for its structure: {@code add}, {@code remove}, {@code clear}
+ * and {@code close} must not run while any other thread uses the table. Reads and writes of
+ * fields of <em>distinct</em> records may run from many threads at once (this is what per-chunk
+ * parallel iteration does); the table holds no locks. A structural change while an iteration of
+ * this table is open ({@link #iterate()}, {@link #forEach(RecordVisitor)},
+ * {@link #forEachChunk(ChunkVisitor)}) fails fast with
+ * {@link java.util.ConcurrentModificationException}.
+ *
+ * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
+ * table that becomes unreachable without being closed has its memory freed by a cleaner.
+ */
+public interface Table extends AutoCloseable {
+    /** @return the table's name (its schema's name) */
+    String name();
+
+    /** @return the schema of the table's records */
+    Schema schema();
+
+    /** @return how this table's handles split into tag, generation and index */
+    HandleLayout handleLayout();
+
+    /**
+     * Adds a record whose fields are all zero. O(1): reuses a hole if there is one, otherwise
+     * takes the next slot, allocating a block when the last one is full (only the block
+     * directory is ever copied, by doubling).
+     *
+     * @return the new record's handle, never {@link Handles#NULL}
+     * @throws CapacityExceededException if the index space or native memory is used up
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    long add();
+
+    /**
+     * Adds {@code handlesOut.length} records, all fields zero, and writes their handles to
+     * {@code handlesOut}. All or nothing: if they do not all fit, nothing is added.
+     *
+     * @param handlesOut receives the new handles
+     * @throws CapacityExceededException if not all records fit
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    default void addAll(long[] handlesOut) {
+        addAll(handlesOut, 0, handlesOut.length);
+    }
+
+    /**
+     * Adds {@code to - from} records, all fields zero, writing their handles to
+     * {@code handlesOut[from..to)}. All or nothing. O(count).
+     *
+     * @param handlesOut receives the new handles
+     * @param from first index written
+     * @param to one past the last index written
+     * @throws IndexOutOfBoundsException if the range is not within the array
+     * @throws CapacityExceededException if not all records fit
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    void addAll(long[] handlesOut, int from, int to);
+
+    /**
+     * Removes a record. Its values are wiped, its slot's generation advances (so every copy of
+     * the handle becomes stale) and the slot joins the free list, or is retired if its
+     * generation is used up. O(number of fields).
+     *
+     * @param handle a live handle of this table
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    void remove(long handle);
+
+    /**
+     * Removes several records. All or nothing: every handle is checked first (a handle given
+     * twice counts as stale the second time) and nothing is removed if one fails.
+     *
+     * @param handles live handles of this table
+     * @throws InvalidHandleException naming the first bad handle and its position
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    default void removeAll(long[] handles) {
+        removeAll(handles, 0, handles.length);
+    }
+
+    /**
+     * Removes the records of {@code handles[from..to)}; all or nothing, as
+     * {@link #removeAll(long[])}. O(count * fields).
+     *
+     * @param handles live handles of this table
+     * @param from first index read
+     * @param to one past the last index read
+     * @throws IndexOutOfBoundsException if the range is not within the array
+     * @throws InvalidHandleException naming the first bad handle and its position
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    void removeAll(long[] handles, int from, int to);
+
+    /**
+     * Whether a handle refers to a live record of this table. O(1); never throws for any
+     * handle value, including after {@link #close()} (then it answers {@code false}).
+     *
+     * @param handle any value
+     * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
+     */
+    boolean contains(long handle);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    byte get(long handle, ByteField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    short get(long handle, ShortField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    char get(long handle, CharField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    int get(long handle, IntField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    long get(long handle, LongField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    float get(long handle, FloatField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    double get(long handle, DoubleField field);
+
+    /**
+     * Reads a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    boolean get(long handle, BooleanField field);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, ByteField field, byte value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, ShortField field, short value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, CharField field, char value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, IntField field, int value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, LongField field, long value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, FloatField field, float value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, DoubleField field, double value);
+
+    /**
+     * Writes a field of the record a handle refers to. O(1), allocation-free.
+     *
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void set(long handle, BooleanField field, boolean value);
+
+    /**
+     * @return the number of live records; O(1)
+     * @throws IllegalStateException if the table is closed
+     */
+    int size();
+
+    /**
+     * @return whether {@link #size()} is 0
+     * @throws IllegalStateException if the table is closed
+     */
+    default boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /**
+     * @return how many records the table can hold without allocating another block; O(1)
+     * @throws IllegalStateException if the table is closed
+     */
+    int capacity();
+
+    /**
+     * Removes every record: every handle handed out so far becomes stale. The blocks stay
+     * allocated for reuse. O(capacity).
+     *
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    void clear();
+
+    /**
+     * Frees all native memory and the table's tag. Idempotent.
+     *
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     */
+    @Override
+    void close();
+
+    /** @return whether {@link #close()} has been called */
+    boolean isClosed();
+
+    /**
+     * Opens an iteration over the table's chunks (one per block). While it is open, adding,
+     * removing or clearing fails with {@link java.util.ConcurrentModificationException};
+     * field reads and writes are allowed, from many threads for distinct records. Close it
+     * when done, best with try-with-resources:
+     *
+     * <pre>{@code
+     * try (ChunkIteration chunks = table.iterate()) {
+     *     for (Chunk chunk : chunks) { ... }
+     * }
+     * }</pre>
+     *
+     * @return the open iteration
+     * @throws IllegalStateException if the table is closed
+     */
+    ChunkIteration iterate();
+
+    /**
+     * Visits every chunk, in order, with an iteration open for the duration of the call.
+     * Allocation-free.
+     *
+     * @param visitor receives each chunk
+     * @throws IllegalStateException if the table is closed
+     */
+    void forEachChunk(ChunkVisitor visitor);
+
+    /**
+     * Visits every live record, in slot order, with an iteration open for the duration of the
+     * call. Holes are skipped 64 slots at a time. Allocation-free.
+     *
+     * @param visitor receives each live record as (chunk, slot)
+     * @throws IllegalStateException if the table is closed
+     */
+    void forEach(RecordVisitor visitor);
+
+    /**
+     * @return counts and memory of the table; O(1)
+     * @throws IllegalStateException if the table is closed
+     */
+    TableStats stats();
+
+    /**
+     * Formats a handle with this table's name and layout: {@code particles#42@3}. Works for any
+     * value and after close.
+     *
+     * @param handle any value
+     * @return the readable form; {@code "null"} for {@link Handles#NULL}
+     */
+    String format(long handle);
+}
