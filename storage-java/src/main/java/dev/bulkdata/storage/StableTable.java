@@ -424,6 +424,92 @@ final class StableTable extends AbstractTable implements BulkTable {
     }
 
     // ---------------------------------------------------------------------------------------
+    // Audit, for tests
+
+    /** The free list from head to tail. O(holes). */
+    int[] freeSlots() {
+        int[] slots = new int[freeList.length()];
+        int slot = slots.length == 0 ? 0 : link(0);
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = slot;
+            slot = link(slot);
+        }
+        return slots;
+    }
+
+    /**
+     * Checks every invariant of the blocks, the free list and the counters. O(capacity).
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    void checkInvariants() {
+        ensureOpen();
+        int live = 0;
+        int retiredSlots = 0;
+        for (int i = 0; i < blockCount; i++) {
+            Block b = blocks[i];
+            int blockLive = 0;
+            for (int s = 0; s < slotsPerBlock; s++) {
+                int slot = i * slotsPerBlock + s;
+                int meta = b.meta[s];
+                boolean bit = b.isLiveUnchecked(s);
+                check(bit == ((meta & Block.LIVE) != 0), "live bit and meta disagree at slot " + slot);
+                check(Block.generation(meta) <= maxGeneration, "generation beyond layout at slot " + slot);
+                if (bit) {
+                    blockLive++;
+                    check(slot > 0 && slot < limit, "live slot " + slot + " outside [1, " + limit + ")");
+                    check((meta & Block.RETIRED) == 0, "live slot " + slot + " is retired");
+                }
+                if ((meta & Block.RETIRED) != 0) {
+                    retiredSlots++;
+                    check(Block.generation(meta) == maxGeneration, "retired slot " + slot + " below max generation");
+                }
+                if (!bit) {
+                    boolean holdsLink = slot == 0 || (slot < limit && (meta & Block.RETIRED) == 0);
+                    check(isWiped(b.data, s, holdsLink), "dead slot " + slot + " holds data besides its link");
+                }
+            }
+            check(blockLive == b.liveCount, "liveCount of block " + i + " is " + b.liveCount + ", bitmap says "
+                    + blockLive);
+            live += blockLive;
+        }
+        check(live == size, "size " + size + " but " + live + " live slots");
+        check(retiredSlots == retired, "retired " + retired + " but " + retiredSlots + " retired slots");
+        int[] free = freeSlots();
+        java.util.BitSet seen = new java.util.BitSet();
+        for (int slot : free) {
+            check(isFreeSlot(slot), "free list holds slot " + slot + ", which is not free");
+            check(!seen.get(slot), "free list holds slot " + slot + " twice");
+            seen.set(slot);
+        }
+        check(free.length == 0 || link(free[free.length - 1]) == 0, "free list does not return to the header");
+        int opened = Math.max(0, limit - 1);
+        check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
+                + " + retired " + retiredSlots + " != opened slots " + opened);
+    }
+
+    /** Whether every stored byte of {@code slot} is zero, except the link word if it holds one. */
+    private boolean isWiped(MemorySegment data, int slot, boolean holdsLink) {
+        long linkStart = schema.link().offset(slot);
+        for (Field f : schema.storedFields()) {
+            for (int i = 0; i < f.type().byteSize(); i++) {
+                long at = f.offset(slot) + i;
+                boolean link = holdsLink && at >= linkStart && at < linkStart + Integer.BYTES;
+                if (!link && data.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at) != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
     // Fields by handle
 
     @Override

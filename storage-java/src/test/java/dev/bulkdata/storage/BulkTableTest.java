@@ -1,0 +1,142 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What is particular to stable slots: reuse order, the free list, wiping, memory per record. */
+class BulkTableTest {
+
+    private static long[] indices(Table table, long... handles) {
+        long[] out = new long[handles.length];
+        for (int i = 0; i < handles.length; i++) {
+            out[i] = table.handleLayout().index(handles[i]);
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void fifo_reusesTheHoleFreedLongestAgoFirst(Layout layout) {
+        try (BulkTable table = BulkTable.of(TestSchemas.particles(layout))) {
+            long[] h = new long[10];
+            table.addAll(h);
+            table.remove(h[3]);
+            table.remove(h[7]);
+            table.remove(h[1]);
+            assertArrayEquals(indices(table, h[3], h[7], h[1]), indices(table, table.add(), table.add(), table.add()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void lifo_reusesTheHoleFreedLastFirst(Layout layout) {
+        try (BulkTable table = BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(ReuseOrder.LIFO).build()) {
+            long[] h = new long[10];
+            table.addAll(h);
+            table.remove(h[3]);
+            table.remove(h[7]);
+            table.remove(h[1]);
+            assertEquals(ReuseOrder.LIFO, table.reuseOrder());
+            assertArrayEquals(indices(table, h[1], h[7], h[3]), indices(table, table.add(), table.add(), table.add()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void holes_areReusedBeforeTheTableGrows(Layout layout) {
+        Schema schema = TestSchemas.particles(layout);
+        try (BulkTable table = BulkTable.of(schema)) {
+            long[] h = new long[schema.slotsPerBlock() - 1]; // exactly fills block 0 (slot 0 is the header)
+            table.addAll(h);
+            assertEquals(1, table.stats().blocks());
+            assertEquals(0, table.capacity() - table.size());
+            table.removeAll(h, 0, 100);
+            long[] again = new long[100];
+            table.addAll(again);
+            assertEquals(1, table.stats().blocks(), "all 100 went into holes");
+            table.add();
+            assertEquals(2, table.stats().blocks(), "only a full table grows");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void slotZero_isTheFreeListHeader_andNeverHandedOut(Layout layout) {
+        try (BulkTable table = BulkTable.of(TestSchemas.narrow(layout))) {
+            long[] h = new long[5000];
+            table.addAll(h);
+            table.removeAll(h);
+            table.addAll(h);
+            for (long handle : h) {
+                assertTrue(table.handleLayout().index(handle) > 0);
+            }
+            ((StableTable) table).checkInvariants();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void removedRecords_areWipedInTheColumns_exceptTheFreeListWord(Layout layout) {
+        Schema schema = TestSchemas.particles(layout);
+        try (BulkTable table = BulkTable.of(schema)) {
+            long[] h = new long[8];
+            table.addAll(h);
+            for (long handle : h) {
+                for (Field f : schema.fields()) {
+                    Values.set(table, handle, f, Float.floatToRawIntBits(1.25f));
+                }
+            }
+            table.remove(h[4]);
+            int slot = (int) table.handleLayout().index(h[4]);
+            try (ChunkIteration chunks = table.iterate()) {
+                MemorySegment block = chunks.chunk(0).records();
+                int nonZero = 0;
+                for (Field f : schema.fields()) {
+                    float value = block.get(ValueLayout.JAVA_FLOAT_UNALIGNED, f.blockOffset() + (long) slot * f.slotStride());
+                    if (value != 0f) {
+                        nonZero++;
+                        assertTrue(f == schema.fields().get(0), "only the first 4-byte field holds the link, not " + f);
+                    }
+                    assertFalse(value == 1.25f, "the removed value is still readable in " + f);
+                }
+                assertTrue(nonZero <= 1);
+            }
+            ((StableTable) table).checkInvariants();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void memoryPerRecord_isTheRecordSize_forPowerOfTwoRecords(Layout layout) {
+        Schema schema = TestSchemas.particles(layout);
+        try (BulkTable table = BulkTable.of(schema)) {
+            long[] h = new long[512 * 20 - 1];
+            table.addAll(h);
+            TableStats stats = table.stats();
+            assertEquals(20, stats.blocks());
+            assertEquals(20 * 16384L, stats.nativeBytes());
+            assertEquals(32.0, stats.nativeBytes() / (double) (stats.live() + 1), 1e-9);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void capacity_countsLiveHolesAndUnusedSlotsOfAllocatedBlocks(Layout layout) {
+        Schema schema = TestSchemas.particles(layout);
+        try (BulkTable table = BulkTable.of(schema)) {
+            assertEquals(0, table.capacity());
+            long h = table.add();
+            assertEquals(schema.slotsPerBlock() - 1, table.capacity());
+            table.remove(h);
+            assertEquals(schema.slotsPerBlock() - 1, table.capacity());
+        }
+    }
+}

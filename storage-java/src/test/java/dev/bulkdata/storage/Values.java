@@ -1,0 +1,77 @@
+package dev.bulkdata.storage;
+
+/**
+ * Reads and writes any field as raw {@code long} bits, whatever its type, so tests can treat
+ * all fields alike. Written values are normalised to what the field can hold
+ * ({@link #normalize}), so a model can compare what it wrote with what it reads.
+ */
+final class Values {
+    private Values() {
+    }
+
+    /** The bits a field of {@code type} keeps of {@code bits}. */
+    static long normalize(FieldType type, long bits) {
+        return switch (type) {
+            case BYTE -> (byte) bits;
+            case SHORT -> (short) bits;
+            case CHAR -> (char) bits;
+            case INT -> (int) bits;
+            case LONG -> bits;
+            case FLOAT -> Float.floatToRawIntBits(Float.intBitsToFloat((int) bits));
+            case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(bits));
+            case BOOLEAN -> bits & 1;
+        };
+    }
+
+    static long get(Table t, long h, Field f) {
+        return switch (f) {
+            case ByteField x -> t.get(h, x);
+            case ShortField x -> t.get(h, x);
+            case CharField x -> t.get(h, x);
+            case IntField x -> t.get(h, x);
+            case LongField x -> t.get(h, x);
+            case FloatField x -> Float.floatToRawIntBits(t.get(h, x));
+            case DoubleField x -> Double.doubleToRawLongBits(t.get(h, x));
+            case BooleanField x -> t.get(h, x) ? 1 : 0;
+        };
+    }
+
+    static void set(Table t, long h, Field f, long bits) {
+        switch (f) {
+            case ByteField x -> t.set(h, x, (byte) bits);
+            case ShortField x -> t.set(h, x, (short) bits);
+            case CharField x -> t.set(h, x, (char) bits);
+            case IntField x -> t.set(h, x, (int) bits);
+            case LongField x -> t.set(h, x, bits);
+            case FloatField x -> t.set(h, x, Float.intBitsToFloat((int) bits));
+            case DoubleField x -> t.set(h, x, Double.longBitsToDouble(bits));
+            case BooleanField x -> t.set(h, x, (bits & 1) != 0);
+        }
+    }
+
+    static long get(Chunk c, int slot, Field f) {
+        return switch (f) {
+            case ByteField x -> c.get(slot, x);
+            case ShortField x -> c.get(slot, x);
+            case CharField x -> c.get(slot, x);
+            case IntField x -> c.get(slot, x);
+            case LongField x -> c.get(slot, x);
+            case FloatField x -> Float.floatToRawIntBits(c.get(slot, x));
+            case DoubleField x -> Double.doubleToRawLongBits(c.get(slot, x));
+            case BooleanField x -> c.get(slot, x) ? 1 : 0;
+        };
+    }
+
+    static void set(Chunk c, int slot, Field f, long bits) {
+        switch (f) {
+            case ByteField x -> c.set(slot, x, (byte) bits);
+            case ShortField x -> c.set(slot, x, (short) bits);
+            case CharField x -> c.set(slot, x, (char) bits);
+            case IntField x -> c.set(slot, x, (int) bits);
+            case LongField x -> c.set(slot, x, bits);
+            case FloatField x -> c.set(slot, x, Float.intBitsToFloat((int) bits));
+            case DoubleField x -> c.set(slot, x, Double.longBitsToDouble(bits));
+            case BooleanField x -> c.set(slot, x, (bits & 1) != 0);
+        }
+    }
+}
