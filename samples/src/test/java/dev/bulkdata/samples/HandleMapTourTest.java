@@ -1,0 +1,25 @@
+package dev.bulkdata.samples;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HandleMapTourTest {
+    @Test
+    void tour_catchesEveryStaleHandle_andPrintsReadableHandles() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        HandleMapTour.Outcome outcome = HandleMapTour.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(new HandleMapTour.Outcome(3, 2, 15), outcome);
+        assertTrue(text.contains("items#2@0=20"), text);
+        assertTrue(text.contains("insert  items#2@1=40"), text);
+        assertTrue(text.contains("stale   items#2@0 rejected: STALE"), text);
+        assertTrue(text.contains("items#1@1 after clear"), text);
+        assertTrue(text.contains("fresh   items#1@0"), text);
+    }
+}

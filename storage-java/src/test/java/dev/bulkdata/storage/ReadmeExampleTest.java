@@ -1,0 +1,125 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README's Java example, compiled and run here. The test fails if the README's copy of
+ * the lines between the markers drifts from this file.
+ */
+class ReadmeExampleTest {
+
+    @Test
+    void readmeExample_runsAndDoesWhatItsCommentsSay() {
+        // README:begin
+        Schema schema = Schema.builder("particles")
+                .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+                .build();                                   // SOA: 32-byte records, 512 per block
+        FloatField px = schema.floatField("px");
+        FloatField vx = schema.floatField("vx");
+
+        BulkTable particles = BulkTable.of(schema);
+        long h = particles.add();                           // a handle: particles#1@0
+        particles.set(h, vx, 2f);
+
+        particles.forEach((chunk, slot) ->                  // live records only, holes skipped
+                chunk.set(slot, px, chunk.get(slot, px) + chunk.get(slot, vx) * 0.5f));
+        float x = particles.get(h, px);                     // 1.0
+
+        particles.remove(h);                                // wiped; the slot's generation moves on
+        boolean alive = particles.contains(h);              // false, for good
+        // particles.get(h, px) throws InvalidHandleException: "stale handle particles#1@0
+        //   (table 'particles', slot 1): handle generation 0, slot generation 1, slot is free ..."
+        particles.close();                                  // frees every block at once
+        // README:end
+
+        assertEquals("particles#1@0", particles.format(h));
+        assertEquals(1.0f, x);
+        assertFalse(alive);
+        assertTrue(particles.isClosed());
+        try (BulkTable again = BulkTable.of(schema)) {
+            long g = again.add();
+            again.remove(g);
+            InvalidHandleException e = assertThrows(InvalidHandleException.class, () -> again.get(g, px));
+            assertTrue(e.getMessage().startsWith("stale handle particles#1@0 (table 'particles', slot 1): handle "
+                    + "generation 0, slot generation 1, slot is free"), e.getMessage());
+        }
+    }
+
+    @Test
+    void readmeChunkLoop_sumsTheLiveRecordsColumnByColumn() {
+        Schema schema = Schema.builder("particles")
+                .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+                .build();
+        FloatField T = schema.floatField("t");
+        try (BulkTable particles = BulkTable.of(schema)) {
+            long[] handles = new long[2000];
+            particles.addAll(handles);
+            float expected = 0;
+            for (int i = 0; i < handles.length; i++) {
+                if (i % 4 == 1) {
+                    particles.remove(handles[i]);
+                } else {
+                    particles.set(handles[i], T, i % 7);
+                    expected += i % 7;
+                }
+            }
+            float sum = 0;
+            // README:begin
+            try (ChunkIteration chunks = particles.iterate()) {   // add/remove now fail fast (CME)
+                for (Chunk chunk : chunks) {
+                    MemorySegment t = chunk.column(T);             // SOA: one float per slot
+                    for (int w = 0; w < chunk.liveWordCount(); w++) {
+                        long live = chunk.liveBits(w);             // 64 slots at a time; holes skipped
+                        while (live != 0) {
+                            int s = w * 64 + Long.numberOfTrailingZeros(live);
+                            live &= live - 1;
+                            sum += t.getAtIndex(ValueLayout.JAVA_FLOAT, s);
+                        }
+                    }
+                }
+            }
+            // README:end
+            assertEquals(expected, sum);
+        }
+    }
+
+    @Test
+    void readme_showsEveryExampleExactlyAsCompiled() throws IOException {
+        String source = Files.readString(Path.of("src/test/java/dev/bulkdata/storage/ReadmeExampleTest.java"));
+        String readme = Files.readString(Path.of("../README.md"));
+        String begin = "// README" + ":begin";
+        String end = "// README" + ":end";
+        int snippets = 0;
+        for (int at = source.indexOf(begin); at >= 0; at = source.indexOf(begin, at + 1)) {
+            int lineStart = source.lastIndexOf('\n', at) + 1;
+            int indent = at - lineStart;
+            String body = source.substring(source.indexOf('\n', at) + 1, source.lastIndexOf('\n', source.indexOf(end, at)));
+            String dedented = body.lines()
+                    .map(line -> line.length() >= indent ? line.substring(indent) : line.strip())
+                    .collect(Collectors.joining("\n"));
+            assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
+            snippets++;
+        }
+        assertEquals(2, snippets);
+    }
+
+    @Test
+    void ciScript_runsTheReadmeTestCommand() throws IOException {
+        String ci = Files.readString(Path.of("../.ci/run"));
+        String command = ci.lines().map(String::strip).filter(l -> l.startsWith("mvn ")).findFirst().orElseThrow();
+        assertTrue(Files.readString(Path.of("../README.md")).contains(command),
+                ".ci/run runs '" + command + "', which the README's quick start must show verbatim");
+    }
+}
