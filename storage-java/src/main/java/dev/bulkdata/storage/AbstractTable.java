@@ -45,10 +45,10 @@ abstract sealed class AbstractTable implements Table permits StableTable {
         this.arena = new BlockArena(this, tag);
     }
 
-    /** @return the number of chunks an iteration visits */
+    /** {@return the number of chunks an iteration visits} */
     abstract int chunkCount();
 
-    /** @return chunk {@code index}, {@code 0 <= index < chunkCount()} */
+    /** {@return chunk {@code index}, {@code 0 <= index < chunkCount()}} */
     abstract Chunk chunkAt(int index);
 
     /** Visits the live records of one chunk in slot order. */

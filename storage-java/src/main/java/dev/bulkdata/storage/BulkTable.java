@@ -29,7 +29,7 @@ package dev.bulkdata.storage;
  */
 public interface BulkTable extends Table {
 
-    /** @return the order in which holes are reused */
+    /** {@return the order in which holes are reused} */
     ReuseOrder reuseOrder();
 
     /**
@@ -70,6 +70,8 @@ public interface BulkTable extends Table {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param order {@link ReuseOrder#FIFO} (default) or {@link ReuseOrder#LIFO}
          * @return this builder
          * @throws IllegalArgumentException if {@code order} is null
@@ -83,6 +85,8 @@ public interface BulkTable extends Table {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param layout how handles split into index and generation bits
          * @return this builder
          * @throws IllegalArgumentException if {@code layout} is null

@@ -8,12 +8,18 @@ package dev.bulkdata.storage;
 public final class CapacityExceededException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message says which table, what limit and how many records were asked for */
+    /**
+     * Creates the exception.
+     *
+     * @param message says which table, what limit and how many records were asked for
+     */
     public CapacityExceededException(String message) {
         super(message);
     }
 
     /**
+     * Creates the exception for a failed allocation.
+     *
      * @param message says which table, what limit and how many records were asked for
      * @param cause the allocation failure, if memory ran out
      */

@@ -22,16 +22,18 @@ import java.lang.foreign.MemorySegment;
  * thread adds, removes or clears (the table's single-writer rule).
  */
 public interface Chunk {
-    /** @return this chunk's position in the table, from 0 */
+    /** {@return this chunk's position in the table, from 0} */
     int index();
 
-    /** @return the number of slots in this chunk (the schema's slots per block) */
+    /** {@return the number of slots in this chunk (the schema's slots per block)} */
     int slotCount();
 
-    /** @return the number of live records in this chunk; O(1) */
+    /** {@return the number of live records in this chunk; O(1)} */
     int liveCount();
 
     /**
+     * Returns whether it holds a live record.
+     *
      * @param slot a slot of this chunk
      * @return whether it holds a live record
      * @throws IndexOutOfBoundsException if {@code slot} is not in {@code [0, slotCount())}
@@ -46,7 +48,7 @@ public interface Chunk {
      */
     int nextLive(int from);
 
-    /** @return the number of 64-bit words of the live bitmap: {@code ceil(slotCount() / 64)} */
+    /** {@return the number of 64-bit words of the live bitmap: {@code ceil(slotCount() / 64)}} */
     int liveWordCount();
 
     /**
@@ -60,6 +62,8 @@ public interface Chunk {
     long liveBits(int word);
 
     /**
+     * Returns the handle of the record in that slot.
+     *
      * @param slot a live slot of this chunk
      * @return the handle of the record in that slot
      * @throws IllegalArgumentException if the slot is a hole

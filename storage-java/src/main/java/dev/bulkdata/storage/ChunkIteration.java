@@ -23,12 +23,14 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
         this.count = table.chunkCount();
     }
 
-    /** @return the number of chunks, fixed when the iteration was opened */
+    /** {@return the number of chunks, fixed when the iteration was opened} */
     public int count() {
         return count;
     }
 
     /**
+     * Returns the chunk.
+     *
      * @param index a chunk index, {@code 0 <= index < count()}
      * @return the chunk
      * @throws IndexOutOfBoundsException if the index is out of range
@@ -41,7 +43,7 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
         return table.chunkAt(java.util.Objects.checkIndex(index, count));
     }
 
-    /** @return the chunks in order */
+    /** {@return the chunks in order} */
     @Override
     public Iterator<Chunk> iterator() {
         return new Iterator<>() {

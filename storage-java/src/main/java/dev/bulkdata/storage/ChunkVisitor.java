@@ -4,6 +4,8 @@ package dev.bulkdata.storage;
 @FunctionalInterface
 public interface ChunkVisitor {
     /**
+     * Called once per chunk, in chunk order.
+     *
      * @param chunk a chunk of the table; valid only during this call
      */
     void visit(Chunk chunk);

@@ -37,27 +37,30 @@ public abstract sealed class Field
         this.step = step;
     }
 
-    /** @return the schema this field belongs to */
+    /** {@return the schema this field belongs to} */
     public final Schema schema() {
         return schema;
     }
 
-    /** @return the field's name, unique within its schema */
+    /** {@return the field's name, unique within its schema} */
     public final String name() {
         return name;
     }
 
-    /** @return the field's primitive type */
+    /** {@return the field's primitive type} */
     public final FieldType type() {
         return type;
     }
 
-    /** @return the field's position in the schema's declaration order, from 0 */
+    /** {@return the field's position in the schema's declaration order, from 0} */
     public final int index() {
         return index;
     }
 
     /**
+     * Returns byte offset, inside a block, of slot 0's value: the column start in {@link
+     * Layout#SOA}, the offset within the record in {@link Layout#AOS}.
+     *
      * @return byte offset, inside a block, of slot 0's value: the column start in
      *     {@link Layout#SOA}, the offset within the record in {@link Layout#AOS}
      */
@@ -66,6 +69,9 @@ public abstract sealed class Field
     }
 
     /**
+     * Returns bytes between two neighbouring slots' values inside a block: the field width in
+     * {@link Layout#SOA}, the record stride in {@link Layout#AOS}.
+     *
      * @return bytes between two neighbouring slots' values inside a block: the field width in
      *     {@link Layout#SOA}, the record stride in {@link Layout#AOS}
      */

@@ -29,7 +29,7 @@ public enum FieldType {
         this.byteSize = byteSize;
     }
 
-    /** @return the width of one value in bytes: 1, 2, 4 or 8 */
+    /** {@return the width of one value in bytes: 1, 2, 4 or 8} */
     public int byteSize() {
         return byteSize;
     }

@@ -85,22 +85,25 @@ public final class HandleLayout {
         return new HandleLayout(indexBits, generationBits);
     }
 
-    /** @return the number of bits of the slot index */
+    /** {@return the number of bits of the slot index} */
     public int indexBits() {
         return indexBits;
     }
 
-    /** @return the number of bits of the generation */
+    /** {@return the number of bits of the generation} */
     public int generationBits() {
         return generationBits;
     }
 
-    /** @return the largest slot index a table with this layout can hand out */
+    /** {@return the largest slot index a table with this layout can hand out} */
     public int maxIndex() {
         return (int) Math.min(indexMask, MAX_SLOT_INDEX);
     }
 
     /**
+     * Returns the largest generation; a slot removed at this generation is retired rather than
+     * reused, so no handle can ever alias a later record.
+     *
      * @return the largest generation; a slot removed at this generation is retired rather than
      *     reused, so no handle can ever alias a later record
      */
@@ -135,6 +138,8 @@ public final class HandleLayout {
     }
 
     /**
+     * Returns its slot index (unsigned, so a {@code long}).
+     *
      * @param handle a handle of this layout
      * @return its slot index (unsigned, so a {@code long})
      */
@@ -143,6 +148,8 @@ public final class HandleLayout {
     }
 
     /**
+     * Returns its generation.
+     *
      * @param handle a handle of this layout
      * @return its generation
      */
@@ -151,6 +158,8 @@ public final class HandleLayout {
     }
 
     /**
+     * Returns its table tag (the top {@value #TAG_BITS} bits).
+     *
      * @param handle any handle
      * @return its table tag (the top {@value #TAG_BITS} bits)
      */
@@ -159,6 +168,9 @@ public final class HandleLayout {
     }
 
     /**
+     * Returns {@code true} if bits between the generation and the tag are set, so that no table
+     * with this layout can have made it.
+     *
      * @param handle any handle
      * @return {@code true} if bits between the generation and the tag are set, so that no table
      *     with this layout can have made it

@@ -18,6 +18,8 @@ public final class Handles {
     }
 
     /**
+     * Returns {@code true} if it is {@link #NULL}.
+     *
      * @param handle a handle
      * @return {@code true} if it is {@link #NULL}
      */
@@ -26,6 +28,8 @@ public final class Handles {
     }
 
     /**
+     * Returns its slot index (unsigned 32 bits).
+     *
      * @param handle a handle of the default layout
      * @return its slot index (unsigned 32 bits)
      */
@@ -34,6 +38,8 @@ public final class Handles {
     }
 
     /**
+     * Returns its generation (20 bits).
+     *
      * @param handle a handle of the default layout
      * @return its generation (20 bits)
      */
@@ -42,6 +48,8 @@ public final class Handles {
     }
 
     /**
+     * Returns its table tag (12 bits).
+     *
      * @param handle any handle
      * @return its table tag (12 bits)
      */

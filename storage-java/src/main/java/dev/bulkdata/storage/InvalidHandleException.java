@@ -27,11 +27,16 @@ public final class InvalidHandleException extends IllegalArgumentException {
         FORGED
     }
 
+    /** The rejected handle. */
     private final long handle;
+    /** Why it was rejected. */
     private final Reason reason;
+    /** Name of the table that rejected it. */
     private final String table;
 
     /**
+     * Creates the exception; tables create it, user code has no need to.
+     *
      * @param table the name of the table that rejected the handle
      * @param handle the rejected handle
      * @param reason why it was rejected
@@ -44,17 +49,17 @@ public final class InvalidHandleException extends IllegalArgumentException {
         this.reason = reason;
     }
 
-    /** @return the rejected handle */
+    /** {@return the rejected handle} */
     public long handle() {
         return handle;
     }
 
-    /** @return why the handle was rejected */
+    /** {@return why the handle was rejected} */
     public Reason reason() {
         return reason;
     }
 
-    /** @return the name of the table that rejected the handle */
+    /** {@return the name of the table that rejected the handle} */
     public String table() {
         return table;
     }

@@ -9,6 +9,8 @@ package dev.bulkdata.storage;
 @FunctionalInterface
 public interface RecordVisitor {
     /**
+     * Called once per live record, in slot order.
+     *
      * @param chunk the chunk holding the record
      * @param slot the record's slot in {@code chunk}
      */

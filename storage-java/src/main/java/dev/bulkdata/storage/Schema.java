@@ -171,22 +171,24 @@ public final class Schema {
         return new Builder(tableName);
     }
 
-    /** @return the table name */
+    /** {@return the table name} */
     public String name() {
         return name;
     }
 
-    /** @return the record layout inside blocks */
+    /** {@return the record layout inside blocks} */
     public Layout layout() {
         return layout;
     }
 
-    /** @return the declared fields in declaration order (unmodifiable) */
+    /** {@return the declared fields in declaration order (unmodifiable)} */
     public List<Field> fields() {
         return fields;
     }
 
     /**
+     * Looks up a field by name. O(1).
+     *
      * @param fieldName a field name
      * @return the field with that name
      * @throws IllegalArgumentException if the schema has no such field
@@ -200,12 +202,19 @@ public final class Schema {
         return f;
     }
 
-    /** @return whether a field of this name exists */
+    /**
+     * Returns whether the schema has a field of this name.
+     *
+     * @param fieldName a field name
+     * @return whether the schema has a field of this name
+     */
     public boolean hasField(String fieldName) {
         return byName.containsKey(fieldName);
     }
 
     /**
+     * Looks up a {@code byte} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code byte} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code byte}
@@ -215,6 +224,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code short} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code short} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code short}
@@ -224,6 +235,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code char} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code char} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code char}
@@ -233,6 +246,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code int} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of an {@code int} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not an {@code int}
@@ -242,6 +257,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code long} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code long} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code long}
@@ -251,6 +268,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code float} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code float} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code float}
@@ -260,6 +279,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code double} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code double} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code double}
@@ -269,6 +290,8 @@ public final class Schema {
     }
 
     /**
+     * Looks up a {@code boolean} field by name, checking its type. O(1).
+     *
      * @param fieldName the name of a {@code boolean} field
      * @return the field
      * @throws IllegalArgumentException if there is no such field or it is not a {@code boolean}
@@ -287,12 +310,15 @@ public final class Schema {
         return kind.cast(f);
     }
 
-    /** @return the bytes of one record's declared fields, without padding or hidden columns */
+    /** {@return the bytes of one record's declared fields, without padding or hidden columns} */
     public int recordBytes() {
         return recordBytes;
     }
 
     /**
+     * Returns the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
+     * padding and the hidden free-list column, if any.
+     *
      * @return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
      *     padding and the hidden free-list column, if any
      */
@@ -300,12 +326,12 @@ public final class Schema {
         return slotBytes;
     }
 
-    /** @return slots per block: the largest power of two whose slots fit in 16 KiB */
+    /** {@return slots per block: the largest power of two whose slots fit in 16 KiB} */
     public int slotsPerBlock() {
         return slotsPerBlock;
     }
 
-    /** @return bytes of native memory one block takes: {@code slotsPerBlock() * slotBytes()} */
+    /** {@return bytes of native memory one block takes: {@code slotsPerBlock() * slotBytes()}} */
     public int blockBytes() {
         return slotsPerBlock * slotBytes;
     }
@@ -372,6 +398,8 @@ public final class Schema {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param layout {@link Layout#SOA} (the default) or {@link Layout#AOS}
          * @return this builder
          * @throws IllegalArgumentException if {@code layout} is null

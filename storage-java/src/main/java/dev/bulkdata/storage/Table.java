@@ -29,13 +29,13 @@ package dev.bulkdata.storage;
  * table that becomes unreachable without being closed has its memory freed by a cleaner.
  */
 public interface Table extends AutoCloseable {
-    /** @return the table's name (its schema's name) */
+    /** {@return the table's name (its schema's name)} */
     String name();
 
-    /** @return the schema of the table's records */
+    /** {@return the schema of the table's records} */
     Schema schema();
 
-    /** @return how this table's handles split into tag, generation and index */
+    /** {@return how this table's handles split into tag, generation and index} */
     HandleLayout handleLayout();
 
     /**
@@ -318,12 +318,16 @@ public interface Table extends AutoCloseable {
     void set(long handle, BooleanField field, boolean value);
 
     /**
+     * Returns the number of live records; O(1).
+     *
      * @return the number of live records; O(1)
      * @throws IllegalStateException if the table is closed
      */
     int size();
 
     /**
+     * Returns whether {@link #size()} is 0.
+     *
      * @return whether {@link #size()} is 0
      * @throws IllegalStateException if the table is closed
      */
@@ -332,6 +336,8 @@ public interface Table extends AutoCloseable {
     }
 
     /**
+     * Returns how many records the table can hold without allocating another block; O(1).
+     *
      * @return how many records the table can hold without allocating another block; O(1)
      * @throws IllegalStateException if the table is closed
      */
@@ -354,7 +360,7 @@ public interface Table extends AutoCloseable {
     @Override
     void close();
 
-    /** @return whether {@link #close()} has been called */
+    /** {@return whether {@link #close()} has been called} */
     boolean isClosed();
 
     /**
@@ -393,6 +399,8 @@ public interface Table extends AutoCloseable {
     void forEach(RecordVisitor visitor);
 
     /**
+     * Returns counts and memory of the table; O(1).
+     *
      * @return counts and memory of the table; O(1)
      * @throws IllegalStateException if the table is closed
      */

@@ -15,7 +15,7 @@ package dev.bulkdata.storage;
 public record TableStats(String table, int live, int holes, int retired, int capacity, int blocks,
                          long nativeBytes) {
 
-    /** @return native bytes per live record, or 0 if the table is empty */
+    /** {@return native bytes per live record, or 0 if the table is empty} */
     public double nativeBytesPerRecord() {
         return live == 0 ? 0 : (double) nativeBytes / live;
     }

@@ -28,6 +28,8 @@ public final class BlockArena {
     private long bytes;
 
     /**
+     * Opens the arena of a new table.
+     *
      * @param owner the table; when it becomes unreachable, the arena is closed and the tag
      *     released
      * @param tag the owner's tag, released on close
@@ -52,7 +54,7 @@ public final class BlockArena {
         return segment;
     }
 
-    /** @return bytes handed out by {@link #allocate} since creation (not reset by close) */
+    /** {@return bytes handed out by {@link #allocate} since creation (not reset by close)} */
     public long bytes() {
         return bytes;
     }

@@ -54,6 +54,8 @@ public final class TagRegistry {
     }
 
     /**
+     * Returns the name of the open table with this tag, or {@code null}.
+     *
      * @param tag any value
      * @return the name of the open table with this tag, or {@code null}
      */
@@ -62,6 +64,8 @@ public final class TagRegistry {
     }
 
     /**
+     * Returns the handle layout of the open table with this tag, or {@code null}.
+     *
      * @param tag any value
      * @return the handle layout of the open table with this tag, or {@code null}
      */
