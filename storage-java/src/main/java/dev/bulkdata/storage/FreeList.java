@@ -46,8 +46,8 @@ final class FreeList {
     /**
      * Takes the head of the list.
      *
-     * @return a free slot with its link cleared (so all its bytes are zero), or 0 if the list
-     *     is empty
+     * @return a free slot, wiped whole (so a new record reads zero even if a hole was written
+     *     through a view), or 0 if the list is empty
      * @throws IllegalStateException if the list is corrupt (a hole was written through a
      *     column view); the table is unchanged
      */
@@ -60,8 +60,11 @@ final class FreeList {
             throw corrupt(head);
         }
         int next = table.link(head);
+        if (length == 1 ? next != HEADER : !table.isFreeSlot(next)) {
+            throw corrupt(next);
+        }
         table.setLink(HEADER, next);
-        table.setLink(head, 0);
+        table.wipe(head);
         if (--length == 0) {
             tail = 0;
         }
@@ -98,9 +101,9 @@ final class FreeList {
         length = 0;
     }
 
-    private IllegalStateException corrupt(int head) {
+    private IllegalStateException corrupt(int slot) {
         return new IllegalStateException("free list of table '" + table.name() + "' is corrupt: it names slot "
-                + head + ", which is not a free slot. Was a hole written through a column or records() view?"
-                + " Only live slots may be written.");
+                + slot + ", which is not a free slot. Was a hole written through a column or records() view?"
+                + " Only live slots may be written; nothing was added.");
     }
 }

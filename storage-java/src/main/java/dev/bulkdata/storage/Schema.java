@@ -348,14 +348,15 @@ public final class Schema {
 
     /** Throws unless {@code f} is a field of this schema. */
     void check(Field f) {
-        if (f.schema() != this) {
+        if (f == null || f.schema() != this) {
             throw foreignField(f);
         }
     }
 
     IllegalArgumentException foreignField(Field f) {
         if (f == null) {
-            return new IllegalArgumentException("field is null (table '" + name + "')");
+            return new IllegalArgumentException("field is null (table '" + name + "'); look fields up with"
+                    + " schema.floatField(\"name\") and friends");
         }
         return new IllegalArgumentException("field " + f + " belongs to schema '" + f.schema().name()
                 + "', not to table '" + name + "' (schemas are compared by identity; use this table's schema()"
@@ -424,7 +425,8 @@ public final class Schema {
          */
         public Builder add(FieldType type, String... fieldNames) {
             if (type == null) {
-                throw new IllegalArgumentException("field type is null (schema '" + name + "')");
+                throw new IllegalArgumentException("field type is null (schema '" + name + "'); pass one of "
+                        + java.util.Arrays.toString(FieldType.values()) + ", e.g. add(FieldType.FLOAT, \"x\")");
             }
             if (fieldNames == null || fieldNames.length == 0) {
                 throw new IllegalArgumentException("no field names given for type " + type + " (schema '" + name + "')");

@@ -80,12 +80,12 @@ final class StableTable extends AbstractTable implements BulkTable {
     }
 
     /**
-     * Resolves a handle to its slot index.
+     * The one validity check of a handle: tag and stray bits, index, then the slot's meta
+     * word against {@code generation << 1 | LIVE}. One branch on the fast path.
      *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed
+     * @return the handle's slot if it refers to a live record of this table, else -1
      */
-    private int slotOf(long handle) {
+    private int find(long handle) {
         long index = handle & indexMask;
         if ((handle & ~payloadMask) == tagBits && index < limit) {
             int slot = (int) index;
@@ -94,18 +94,26 @@ final class StableTable extends AbstractTable implements BulkTable {
                 return slot;
             }
         }
-        throw rejection(handle);
+        return -1;
+    }
+
+    /**
+     * Resolves a handle to its slot index.
+     *
+     * @throws InvalidHandleException if the handle is not live in this table
+     * @throws IllegalStateException if the table is closed
+     */
+    private int slotOf(long handle) {
+        int slot = find(handle);
+        if (slot < 0) {
+            throw rejection(handle);
+        }
+        return slot;
     }
 
     @Override
     public boolean contains(long handle) {
-        long index = handle & indexMask;
-        if ((handle & ~payloadMask) != tagBits || index >= limit) {
-            return false;
-        }
-        int slot = (int) index;
-        int expected = (((int) (handle >>> indexBits) & generationMask) << Block.GENERATION_SHIFT) | Block.LIVE;
-        return blocks[slot >>> shift].meta[slot & mask] == expected;
+        return find(handle) >= 0;
     }
 
     /** Explains why {@code handle} failed {@link #slotOf}; the slow path. */
@@ -128,19 +136,21 @@ final class StableTable extends AbstractTable implements BulkTable {
             return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + " has tag " + handleTag
                     + ", but table '" + name() + "' has tag " + tag + " and no open table has tag " + handleTag);
         }
-        if (layout.hasStrayBits(handle)) {
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle 0x" + Long.toHexString(handle)
-                    + " has bits set outside " + layout + " of table '" + name() + "'");
-        }
         long index = layout.index(handle);
         int generation = layout.generation(handle);
+        if (layout.hasStrayBits(handle)) {
+            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle 0x" + Long.toHexString(handle)
+                    + " (slot " + index + ", generation " + generation + ") has bits set outside " + layout
+                    + " of table '" + name() + "'; no table made it");
+        }
         if (index == 0) {
             return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text
                     + " names slot 0, the free-list header of table '" + name() + "', which never holds a record");
         }
         if (index >= limit) {
+            String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
             return invalid(handle, InvalidHandleException.Reason.OUT_OF_RANGE, "handle " + text + " names slot "
-                    + index + ", but table '" + name() + "' has opened only slots 1.." + (limit - 1));
+                    + index + " (generation " + generation + "), but table '" + name() + "' " + opened);
         }
         int slot = (int) index;
         int meta = blocks[slot >>> shift].meta[slot & mask];
@@ -177,6 +187,11 @@ final class StableTable extends AbstractTable implements BulkTable {
 
     void setLink(int slot, int next) {
         schema.link().set(blocks[slot >>> shift].data, slot & mask, next);
+    }
+
+    /** Zeroes every stored byte of {@code slot}, its link word included. */
+    void wipe(int slot) {
+        schema.wipe(blocks[slot >>> shift].data, slot & mask);
     }
 
     /** Whether {@code slot} is an opened, non-header slot that is neither live nor retired. */
@@ -248,15 +263,28 @@ final class StableTable extends AbstractTable implements BulkTable {
         Block b = block(slot);
         int s = slot & mask;
         schema.wipe(b.data, s);
-        int generation = Block.generation(b.meta[s]);
         size--;
+        if (advanceGeneration(b, s)) {
+            freeList.push(slot);
+        }
+    }
+
+    /**
+     * Moves a dead slot to its next generation, so that every handle to its last record is
+     * stale. A slot already at the layout's last generation is retired instead: it keeps that
+     * generation, is marked {@link Block#RETIRED} and is never handed out again.
+     *
+     * @return whether the slot may be reused (false if it was retired)
+     */
+    private boolean advanceGeneration(Block b, int s) {
+        int generation = Block.generation(b.meta[s]);
         if (generation == maxGeneration) {
             b.meta[s] = Block.RETIRED | (generation << Block.GENERATION_SHIFT);
             retired++;
-        } else {
-            b.meta[s] = (generation + 1) << Block.GENERATION_SHIFT;
-            freeList.push(slot);
+            return false;
         }
+        b.meta[s] = (generation + 1) << Block.GENERATION_SHIFT;
+        return true;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -317,6 +345,13 @@ final class StableTable extends AbstractTable implements BulkTable {
                     int done = (int) (handles[j] & indexMask);
                     block(done).markLive(done & mask);
                 }
+                if (find(handles[i]) >= 0) {
+                    // Valid once the earlier marks are undone: it repeats an earlier handle, and
+                    // removing a record twice is using a stale handle the second time.
+                    throw new InvalidHandleException(name(), handles[i], InvalidHandleException.Reason.STALE,
+                            "handles[" + i + "]: handle " + format(handles[i]) + " appears twice in the batch;"
+                                    + " the second removal would use a stale handle; nothing was removed");
+                }
                 throw new InvalidHandleException(e.table(), e.handle(), e.reason(),
                         "handles[" + i + "]: " + e.getMessage() + "; nothing was removed");
             }
@@ -338,13 +373,7 @@ final class StableTable extends AbstractTable implements BulkTable {
                 while (bits != 0) {
                     int s = (w << 6) + Long.numberOfTrailingZeros(bits);
                     bits &= bits - 1;
-                    int generation = Block.generation(b.meta[s]);
-                    if (generation == maxGeneration) {
-                        b.meta[s] = Block.RETIRED | (generation << Block.GENERATION_SHIFT);
-                        retired++;
-                    } else {
-                        b.meta[s] = (generation + 1) << Block.GENERATION_SHIFT;
-                    }
+                    advanceGeneration(b, s);
                 }
                 b.live[w] = 0;
             }
