@@ -1,0 +1,1221 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Seeded model-based test of {@link BulkTable}: more than 1,000,000 random operations per run
+ * (add, addAll, remove, removeAll, get, set, contains, clear, iterate, and calls that must fail)
+ * against a reference model, checked after every single step.
+ *
+ * <h2>The model</h2>
+ * <ul>
+ * <li>a {@code HashMap<Long, long[]>} from live handle to the raw bits of every field (every
+ *     field type is treated as {@code long} bits through {@link Values}; what is written is
+ *     {@link Values#normalize normalised}, so floats and doubles compare bit for bit);
+ * <li>a model of the slots: each slot's generation and state (free, live, retired), the free
+ *     list as a deque in reuse order ({@link ReuseOrder#FIFO} appends, {@link ReuseOrder#LIFO}
+ *     pushes), and the table's slot limit. From it the test predicts the exact handle every add
+ *     returns and exactly when an add must fail with {@link CapacityExceededException};
+ * <li>a window of the last {@value #REMOVED_WINDOW} removed handles, which must stay rejected
+ *     (even after their slots are reused), and the set of every handle the table handed out,
+ *     so that no handle is ever handed out twice.
+ * </ul>
+ *
+ * <h2>Checked after every step</h2>
+ * {@code size()} equals the model; every live handle reads its own values (for the wide
+ * {@code mixed} schema: its 8 typed fields every step, the 250 padding fields a rotating 8 at a
+ * time and all of them at every checkpoint); every handle of the removed window answers
+ * {@code contains() == false}, and every {@value #STALE_CHECK_EVERY} steps one of them (rotating)
+ * must be rejected by {@code get} with {@link InvalidHandleException.Reason#STALE} (a rejection
+ * builds an exception, so doing it for the whole window every step would dominate the run).
+ *
+ * <h2>Checked at every checkpoint</h2>
+ * Every {@value #CHECKPOINT_EVERY} steps, and after every clear, removeAll (good or bad), failed
+ * add, set through an invalid handle and table replacement: {@link StableTable#checkInvariants()},
+ * a full {@code forEach} against the model (every field, slot order), the free list
+ * ({@link StableTable#freeSlots()}) against the model's, {@code stats()} and {@code capacity()},
+ * and the removed window ({@value #STALE_CHECKS_PER_CHECKPOINT} more STALE rejections).
+ *
+ * <h2>Capacity</h2>
+ * Two configurations use {@code HandleLayout.of(12, 3)}: at most 4095 slots, each used at most 8
+ * times before it retires. The model predicts exactly when an add must throw
+ * {@link CapacityExceededException} (which must leave the table unchanged, checked with
+ * {@link TableSnapshot}); once fewer than {@value #RENEW_BELOW_USABLE} slots are left unretired
+ * the table is closed (checking that it then rejects everything) and replaced by a new one. One
+ * configuration caps the table with {@code maxCapacity}.
+ *
+ * <h2>Seeds</h2>
+ * The base seed is {@value #DEFAULT_SEED} unless the system property {@code bulkdata.seed}
+ * says otherwise (decimal or {@code 0x} hex); each configuration derives its own stream from
+ * the base seed and its name. A failure reports the base seed, the configuration, the step and
+ * the last operations: rerun with {@code -Dbulkdata.seed=<seed>} to replay it exactly.
+ */
+class BulkTableModelTest {
+
+    static final long DEFAULT_SEED = 20_240_601L;
+    static final String SEED_PROPERTY = "bulkdata.seed";
+    static final long REQUIRED_OPS = 1_000_000L;
+    static final int CHECKPOINT_EVERY = 100;
+    static final int REMOVED_WINDOW = 64;
+    /** Padding fields of the mixed schema checked per step, besides its typed fields. */
+    static final int COLD_FIELDS_PER_STEP = 8;
+    /**
+     * Handles of the removed window that {@code get} must reject as STALE at each checkpoint,
+     * rotating through the window (besides one every {@value #STALE_CHECK_EVERY} steps). Each
+     * rejection builds an exception, so checking all 64 every step would dominate the run.
+     */
+    static final int STALE_CHECKS_PER_CHECKPOINT = 8;
+    static final int STALE_CHECK_EVERY = 4;
+    /** A table whose usable slots (not retired) fall below this is closed and replaced. */
+    static final int RENEW_BELOW_USABLE = 48;
+    private static final int NO_LIMIT = Integer.MAX_VALUE;
+    private static final HandleLayout SMALL = HandleLayout.of(12, 3);
+
+    static final List<Config> CONFIGS = List.of(
+            new Config("particles-SOA-FIFO", TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 160_000, 200),
+            new Config("particles-AOS-LIFO", TestSchemas::particles, Layout.AOS, ReuseOrder.LIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 160_000, 200),
+            new Config("mixed-SOA-LIFO", TestSchemas::mixed, Layout.SOA, ReuseOrder.LIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
+            new Config("mixed-AOS-FIFO", TestSchemas::mixed, Layout.AOS, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
+            new Config("narrow-SOA-FIFO", TestSchemas::narrow, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
+            new Config("narrow-AOS-LIFO", TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
+            new Config("particles-SOA-FIFO-index12-gen3", TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
+                    SMALL, NO_LIMIT, 120_000, 200),
+            new Config("narrow-AOS-LIFO-index12-gen3", TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
+                    SMALL, NO_LIMIT, 100_000, 200),
+            new Config("mixed-SOA-FIFO-maxCapacity80", TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, 80, 60_000, 96));
+
+    private static final long BASE_SEED = baseSeed();
+    private static final AtomicLong TOTAL_OPS = new AtomicLong();
+    private static final AtomicInteger CONFIGS_RUN = new AtomicInteger();
+
+    /** One run: a schema, a layout, a reuse order, a handle layout, a capacity and a length. */
+    record Config(String name, Function<Layout, Schema> schema, Layout layout, ReuseOrder order,
+                  HandleLayout handles, int maxCapacity, int ops, int maxLive) {
+
+        BulkTable newTable() {
+            BulkTable.Builder builder = BulkTable.builder(schema.apply(layout)).reuseOrder(order).handleLayout(handles);
+            if (maxCapacity != NO_LIMIT) {
+                builder.maxCapacity(maxCapacity);
+            }
+            return builder.build();
+        }
+
+        long seed(long base) {
+            return base ^ (name.hashCode() * 0x9E3779B97F4A7C15L);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static long baseSeed() {
+        String text = System.getProperty(SEED_PROPERTY);
+        if (text == null || text.isBlank()) {
+            return DEFAULT_SEED;
+        }
+        text = text.trim();
+        if (text.startsWith("0x") || text.startsWith("0X")) {
+            return Long.parseUnsignedLong(text.substring(2), 16);
+        }
+        return Long.parseLong(text);
+    }
+
+    static List<Config> configs() {
+        return CONFIGS;
+    }
+
+    @Test
+    void operationBudget_isAtLeastOneMillionPerRun() {
+        long total = CONFIGS.stream().mapToLong(Config::ops).sum();
+        assertTrue(total >= REQUIRED_OPS, "the configurations run only " + total + " operations");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("configs")
+    void randomOperations_agreeWithHashMapModel(Config config) {
+        long start = System.nanoTime();
+        Run run = new Run(config, BASE_SEED);
+        try (run) {
+            run.execute();
+        } catch (Throwable t) {
+            throw new AssertionError(run.describeFailure(t), t);
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        long total = TOTAL_OPS.addAndGet(run.step);
+        CONFIGS_RUN.incrementAndGet();
+        System.out.printf(Locale.ROOT,
+                "[BulkTableModelTest] %-32s seed=%d ops=%,d in %,d ms (max live %d, adds %,d, clears %d,"
+                        + " capacity failures %d, tables replaced %d, bad removeAlls %d); total so far %,d ops%n",
+                config.name(), BASE_SEED, run.step, millis, run.maxLiveSeen, run.adds, run.clears,
+                run.capacityFailures, run.renewals, run.badRemoveAlls, total);
+        if (config.handles() == SMALL) {
+            assertTrue(run.renewals > 0 && run.capacityFailures > 0, config.name()
+                    + " never used up its index space; retirement and CapacityExceededException went untested");
+        }
+        if (config.maxCapacity() != NO_LIMIT) {
+            assertTrue(run.capacityFailures > 0, config.name() + " never reached maxCapacity");
+        }
+    }
+
+    /**
+     * REGRESSION (library bug found by the model test's bad removeAll): {@link Table#removeAll}
+     * documents that "a handle given twice counts as stale the second time", but the second copy
+     * used to be rejected with reason {@code FORGED} ("this table never handed it out"), because
+     * validating the first copy clears the slot's live bit, so {@code StableTable.rejection} saw
+     * a free slot whose generation equals the handle's. Fixed in commit 686faaa.
+     */
+    @Test
+    void removeAll_rejectsAHandleGivenTwiceAsStale_regression() {
+        try (BulkTable table = BulkTable.of(TestSchemas.particles(Layout.SOA))) {
+            long a = table.add();
+            long b = table.add();
+            InvalidHandleException e = assertThrows(InvalidHandleException.class,
+                    () -> table.removeAll(new long[] {a, b, a}));
+            assertEquals(a, e.handle());
+            assertTrue(table.contains(a) && table.contains(b), "nothing was removed");
+            assertEquals(InvalidHandleException.Reason.STALE, e.reason(), e.getMessage());
+        }
+    }
+
+    @AfterAll
+    static void reportTotal() {
+        long total = TOTAL_OPS.get();
+        System.out.printf(Locale.ROOT, "[BulkTableModelTest] total: %,d random operations in %d configurations"
+                + " (base seed %d; replay with -D%s=%d)%n", total, CONFIGS_RUN.get(), BASE_SEED, SEED_PROPERTY,
+                BASE_SEED);
+        if (CONFIGS_RUN.get() == CONFIGS.size()) {
+            assertTrue(total >= REQUIRED_OPS, "only " + total + " operations ran; the requirement is " + REQUIRED_OPS);
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------
+    // One run of random operations against the model
+
+    private static final class Run implements AutoCloseable {
+        private static final byte NEVER = 0;
+        private static final byte FREE = 1;
+        private static final byte LIVE = 2;
+        private static final byte RETIRED = 3;
+        private static final long SENTINEL = 0x5A5A_5A5A_5A5A_5A5AL;
+        private static final int TRACE = 24;
+
+        private enum Op {
+            ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
+            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT
+        }
+
+        final Config cfg;
+        final long baseSeed;
+        final SplittableRandom rng;
+
+        // the table under test
+        BulkTable table;
+        StableTable stable;
+        Schema schema;
+        Field[] fields;
+        FieldType[] types;
+        int[] hot;
+        int[] cold;
+        int coldCursor;
+        HandleLayout layout;
+        int maxSlot;
+        int maxGeneration;
+        int slotsPerBlock;
+        Field foreignField;
+
+        // reference model: handle -> field bits, plus a dense copy for random picks and fast scans
+        final HashMap<Long, long[]> model = new HashMap<>();
+        final HashMap<Long, Integer> position = new HashMap<>();
+        long[] liveH = new long[512];
+        long[][] liveV = new long[512][];
+        int live;
+
+        // model of the slots
+        int tag = -1;
+        int limit;
+        int[] gen = new int[1024];
+        byte[] state = new byte[1024];
+        final ArrayDeque<Integer> free = new ArrayDeque<>();
+        int retired;
+        final HashSet<Long> issued = new HashSet<>();
+
+        // the last removed handles
+        final long[] removed = new long[REMOVED_WINDOW];
+        int removedCount;
+        int removedNext;
+        int removedCursor;
+
+        // the random walk of the live count
+        boolean growing = true;
+        int low;
+        int high;
+
+        // progress, for the report and the failure message
+        long step;
+        boolean checkpointDue;
+        final Op[] traceOp = new Op[TRACE];
+        final long[] traceStep = new long[TRACE];
+        final long[] traceArg = new long[TRACE];
+        int traceNext;
+        int maxLiveSeen;
+        long adds;
+        int clears;
+        int capacityFailures;
+        int renewals;
+        int badRemoveAlls;
+
+        // scratch
+        final int[] slotsA = new int[Schema.BLOCK_BYTES];
+        final int[] slotsB = new int[Schema.BLOCK_BYTES];
+        long prevGlobal;
+        int visited;
+
+        Run(Config cfg, long baseSeed) {
+            this.cfg = cfg;
+            this.baseSeed = baseSeed;
+            this.rng = new SplittableRandom(cfg.seed(baseSeed));
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // Driver
+
+        void execute() {
+            openTable();
+            for (step = 0; step < cfg.ops(); step++) {
+                oneOperation();
+                verifyStep();
+                if (checkpointDue || step % CHECKPOINT_EVERY == CHECKPOINT_EVERY - 1) {
+                    checkpointDue = false;
+                    checkpoint();
+                }
+            }
+            checkpoint();
+        }
+
+        void oneOperation() {
+            if (growing && live >= high) {
+                growing = false;
+                low = rng.nextInt(cfg.maxLive() / 3 + 1);
+            } else if (!growing && live <= low) {
+                growing = true;
+                high = cfg.maxLive() / 2 + rng.nextInt(cfg.maxLive() / 2 + 1);
+            }
+            int r = rng.nextInt(10_000);
+            if (r < 5) {
+                opClear(); // 1 in 2000
+                return;
+            }
+            r -= 5;
+            if (r < 3_250) { // structure: 32.5 %, biased by the walk
+                int add = growing ? 1_600 : 600;
+                int addAll = growing ? 700 : 200;
+                int remove = growing ? 850 : 2_100;
+                if (r < add) {
+                    opAdd();
+                } else if (r < add + addAll) {
+                    opAddAll();
+                } else if (r < add + addAll + remove) {
+                    opRemove();
+                } else {
+                    opRemoveAll();
+                }
+                return;
+            }
+            r -= 3_250;
+            if (r < 2_500) {
+                opSet();
+            } else if (r < 4_700) {
+                opGet();
+            } else if (r < 5_800) {
+                opContains();
+            } else if (r < 5_900) {
+                opForEach();
+            } else if (r < 5_950) {
+                opChunks();
+            } else if (r < 6_020) {
+                opInvalidHandle();
+            } else if (r < 6_040) {
+                opForeignField();
+            } else {
+                opGet();
+            }
+        }
+
+        void trace(Op op, long arg) {
+            int i = traceNext++ % TRACE;
+            traceOp[i] = op;
+            traceStep[i] = step;
+            traceArg[i] = arg;
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // Operations
+
+        void opAdd() {
+            trace(Op.ADD, 1);
+            if (available() < 1) {
+                expectFull(1, () -> table.add());
+                return;
+            }
+            accept(table.add());
+        }
+
+        void opAddAll() {
+            int n = rng.nextInt(21);
+            trace(Op.ADD_ALL, n);
+            int before = rng.nextInt(3);
+            int after = rng.nextInt(3);
+            long[] out = new long[before + n + after];
+            Arrays.fill(out, SENTINEL);
+            if (available() < n) {
+                expectFull(n, () -> table.addAll(out, before, before + n));
+                for (long h : out) {
+                    check(h == SENTINEL, "a failed addAll wrote a handle");
+                }
+                return;
+            }
+            if (before == 0 && after == 0 && rng.nextBoolean()) {
+                table.addAll(out);
+            } else {
+                table.addAll(out, before, before + n);
+            }
+            for (int i = 0; i < out.length; i++) {
+                if (i < before || i >= before + n) {
+                    check(out[i] == SENTINEL, "addAll wrote outside [from, to) at " + i);
+                } else {
+                    accept(out[i]);
+                }
+            }
+        }
+
+        /** Takes a handle the table just handed out into the model, checking it is the predicted one. */
+        void accept(long h) {
+            adds++;
+            int slot = takeSlot();
+            if (tag < 0) {
+                tag = layout.tag(h);
+                check(tag >= 1 && tag <= HandleLayout.MAX_TAG, "handle with tag " + tag);
+            }
+            long expected = layout.pack(tag, gen[slot], slot);
+            if (h != expected) {
+                throw failure("add returned " + table.format(h) + " (0x" + Long.toHexString(h) + ") but the model"
+                        + " expected " + table.format(expected) + " (0x" + Long.toHexString(expected) + "); the"
+                        + " model's free list after taking slot " + slot + ": " + free);
+            }
+            check(!model.containsKey(h), "add returned a handle that is already live");
+            check(issued.add(h), "add returned a handle it had handed out before");
+            state[slot] = LIVE;
+            long[] values = new long[fields.length];
+            for (int f = 0; f < fields.length; f++) {
+                long bits = Values.get(table, h, fields[f]);
+                if (bits != 0) {
+                    throw failure("new record " + table.format(h) + " has " + fields[f] + " = 0x"
+                            + Long.toHexString(bits) + ", not zero");
+                }
+            }
+            put(h, values);
+        }
+
+        void opRemove() {
+            if (live == 0) {
+                opAdd();
+                return;
+            }
+            long h = liveH[rng.nextInt(live)];
+            trace(Op.REMOVE, h);
+            table.remove(h);
+            forget(h);
+            check(!table.contains(h), "a removed handle is still contained");
+        }
+
+        void opRemoveAll() {
+            if (live == 0) {
+                opAddAll();
+                return;
+            }
+            int k = 1 + rng.nextInt(Math.min(live, 16));
+            long[] picked = pickDistinctLive(k);
+            int before = rng.nextInt(3);
+            int after = rng.nextInt(3);
+            if (rng.nextInt(8) == 0) {
+                badRemoveAll(picked, before, after);
+                return;
+            }
+            trace(Op.REMOVE_ALL, k);
+            long[] array = new long[before + k + after];
+            for (int i = 0; i < array.length; i++) {
+                // outside [from, to): handles that must not be touched, live ones among them
+                array[i] = i >= before && i < before + k ? picked[i - before] : outsider();
+            }
+            if (before == 0 && after == 0 && rng.nextBoolean()) {
+                table.removeAll(array);
+            } else {
+                table.removeAll(array, before, before + k);
+            }
+            for (long h : picked) {
+                forget(h);
+                check(!table.contains(h), "a handle removed by removeAll is still contained");
+            }
+            checkpointDue = true;
+        }
+
+        /** A handle for the untouched part of an array: live, stale, null or garbage. */
+        long outsider() {
+            return switch (rng.nextInt(4)) {
+                case 0 -> live > 0 ? liveH[rng.nextInt(live)] : Handles.NULL;
+                case 1 -> removedCount > 0 ? removed[rng.nextInt(removedCount)] : Handles.NULL;
+                case 2 -> Handles.NULL;
+                default -> rng.nextLong();
+            };
+        }
+
+        /** removeAll with one bad handle among good ones: must throw and change nothing. */
+        void badRemoveAll(long[] picked, int before, int after) {
+            badRemoveAlls++;
+            int k = picked.length;
+            int badAt = rng.nextInt(k + 1);
+            long bad;
+            InvalidHandleException.Reason reason;
+            int kind = rng.nextInt(4);
+            if (kind == 0 && badAt > 0) {
+                bad = picked[rng.nextInt(badAt)]; // given twice: stale the second time
+                reason = InvalidHandleException.Reason.STALE;
+            } else if (kind <= 1 && removedCount > 0) {
+                bad = removed[rng.nextInt(removedCount)];
+                reason = InvalidHandleException.Reason.STALE;
+            } else if (kind == 2) {
+                bad = Handles.NULL;
+                reason = InvalidHandleException.Reason.NULL;
+            } else {
+                bad = garbageNotLive();
+                reason = null;
+            }
+            trace(Op.BAD_REMOVE_ALL, bad);
+            long[] array = new long[before + k + 1 + after];
+            for (int i = 0; i < array.length; i++) {
+                array[i] = outsider();
+            }
+            for (int i = 0, j = 0; i <= k; i++) {
+                array[before + i] = i == badAt ? bad : picked[j++];
+            }
+            TableSnapshot snapshot = TableSnapshot.of(table);
+            InvalidHandleException e = assertThrows(InvalidHandleException.class,
+                    () -> table.removeAll(array, before, before + k + 1), "removeAll with a bad handle");
+            assertEquals(bad, e.handle(), "the exception names the first bad handle");
+            if (reason != null) {
+                assertEquals(reason, e.reason(), e.getMessage());
+            }
+            assertTrue(e.getMessage().contains("[" + (before + badAt) + "]"),
+                    () -> "the message names the position " + (before + badAt) + ": " + e.getMessage());
+            assertEquals(snapshot, TableSnapshot.of(table), "a failed removeAll changed the table");
+            for (long h : picked) {
+                check(table.contains(h), "a failed removeAll removed a handle");
+            }
+            checkpointDue = true;
+        }
+
+        void opGet() {
+            if (live == 0) {
+                opContains();
+                return;
+            }
+            int i = rng.nextInt(live);
+            int f = rng.nextInt(fields.length);
+            trace(Op.GET, liveH[i]);
+            long bits = Values.get(table, liveH[i], fields[f]);
+            if (bits != liveV[i][f]) {
+                throw failure("get(" + table.format(liveH[i]) + ", " + fields[f] + ") = 0x" + Long.toHexString(bits)
+                        + ", model 0x" + Long.toHexString(liveV[i][f]));
+            }
+        }
+
+        void opSet() {
+            if (live == 0) {
+                opAdd();
+                return;
+            }
+            int i = rng.nextInt(live);
+            // three in four sets go to the fields checked every step, the rest to any field
+            int f = rng.nextInt(4) != 0 ? hot[rng.nextInt(hot.length)] : rng.nextInt(fields.length);
+            long bits = randomBits();
+            trace(Op.SET, liveH[i]);
+            Values.set(table, liveH[i], fields[f], bits);
+            liveV[i][f] = Values.normalize(types[f], bits);
+            long read = Values.get(table, liveH[i], fields[f]);
+            if (read != liveV[i][f]) {
+                throw failure("set(" + table.format(liveH[i]) + ", " + fields[f] + ", 0x" + Long.toHexString(bits)
+                        + ") reads back 0x" + Long.toHexString(read) + ", expected 0x"
+                        + Long.toHexString(liveV[i][f]));
+            }
+        }
+
+        void opContains() {
+            long h;
+            switch (rng.nextInt(5)) {
+                case 0 -> h = live > 0 ? liveH[rng.nextInt(live)] : Handles.NULL;
+                case 1 -> h = removedCount > 0 ? removed[rng.nextInt(removedCount)] : Handles.NULL;
+                case 2 -> h = Handles.NULL;
+                case 3 -> h = rng.nextLong();
+                default -> h = mutate(live > 0 && rng.nextBoolean() ? liveH[rng.nextInt(live)]
+                        : removedCount > 0 ? removed[rng.nextInt(removedCount)] : rng.nextLong());
+            }
+            trace(Op.CONTAINS, h);
+            boolean expected = model.containsKey(h);
+            if (table.contains(h) != expected) {
+                throw failure("contains(" + table.format(h) + " = 0x" + Long.toHexString(h) + ") = " + !expected
+                        + ", the model says " + expected);
+            }
+            if (!expected && rng.nextInt(16) == 0) {
+                // a handle the table does not hold is never misread
+                InvalidHandleException e = assertThrows(InvalidHandleException.class,
+                        () -> Values.get(table, h, fields[0]), "get with a handle that is not live");
+                assertEquals(h, e.handle());
+            }
+        }
+
+        /** A near miss of a handle: another generation, index, tag, stray bits or slot 0. */
+        long mutate(long h) {
+            int indexBits = layout.indexBits();
+            int generationBits = layout.generationBits();
+            return switch (rng.nextInt(7)) {
+                case 0 -> h ^ (1L << (indexBits + rng.nextInt(generationBits)));
+                case 1 -> h + 1;
+                case 2 -> h - 1;
+                case 3 -> h ^ (1L << (HandleLayout.TAG_SHIFT + rng.nextInt(HandleLayout.TAG_BITS)));
+                case 4 -> indexBits + generationBits < HandleLayout.TAG_SHIFT
+                        ? h | (1L << (indexBits + generationBits
+                                + rng.nextInt(HandleLayout.TAG_SHIFT - indexBits - generationBits)))
+                        : h ^ 1;
+                case 5 -> h & ~((1L << indexBits) - 1);
+                default -> h ^ (1L << rng.nextInt(indexBits));
+            };
+        }
+
+        /** Calls that must be rejected with InvalidHandleException and leave the table as it was. */
+        void opInvalidHandle() {
+            long h;
+            InvalidHandleException.Reason reason;
+            if (removedCount > 0 && rng.nextInt(3) != 0) {
+                h = removed[rng.nextInt(removedCount)];
+                reason = InvalidHandleException.Reason.STALE;
+            } else if (rng.nextBoolean()) {
+                h = Handles.NULL;
+                reason = InvalidHandleException.Reason.NULL;
+            } else {
+                h = garbageNotLive();
+                reason = null;
+            }
+            trace(Op.INVALID_HANDLE, h);
+            Field field = fields[rng.nextInt(fields.length)];
+            int kind = rng.nextInt(3);
+            Executable call = switch (kind) {
+                case 0 -> () -> table.remove(h);
+                case 1 -> () -> Values.get(table, h, field);
+                default -> () -> Values.set(table, h, field, -1L);
+            };
+            TableSnapshot snapshot = rng.nextInt(4) == 0 ? TableSnapshot.of(table) : null;
+            InvalidHandleException e = assertThrows(InvalidHandleException.class, call, "call with an invalid handle");
+            assertEquals(h, e.handle());
+            if (reason != null) {
+                assertEquals(reason, e.reason(), e.getMessage());
+            }
+            if (snapshot != null) {
+                assertEquals(snapshot, TableSnapshot.of(table), "a rejected call changed the table");
+            }
+            if (kind == 2) {
+                checkpointDue = true; // checkInvariants: the set must not have written the hole
+            }
+        }
+
+        void opForeignField() {
+            if (live == 0) {
+                opAdd();
+                return;
+            }
+            long h = liveH[rng.nextInt(live)];
+            trace(Op.FOREIGN_FIELD, h);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Values.get(table, h, foreignField), "get with a field of another schema");
+            assertEquals(IllegalArgumentException.class, e.getClass(), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class,
+                    () -> Values.set(table, h, foreignField, 1), "set with a field of another schema");
+            assertEquals(IllegalArgumentException.class, e.getClass(), e.getMessage());
+        }
+
+        void opClear() {
+            trace(Op.CLEAR, live);
+            clears++;
+            long[] cleared = Arrays.copyOf(liveH, live);
+            table.clear();
+            for (long h : cleared) {
+                int slot = slotOf(h);
+                if (gen[slot] == maxGeneration) {
+                    state[slot] = RETIRED;
+                    retired++;
+                } else {
+                    gen[slot]++;
+                    state[slot] = FREE;
+                }
+                pushRemoved(h);
+            }
+            model.clear();
+            position.clear();
+            Arrays.fill(liveV, 0, live, null);
+            live = 0;
+            // clear rebuilds the free list from every slot that is not retired; take its order
+            int[] actual = stable.freeSlots();
+            int[] sorted = actual.clone();
+            Arrays.sort(sorted);
+            int[] expected = new int[Math.max(0, limit - 1)];
+            int n = 0;
+            for (int slot = 1; slot < limit; slot++) {
+                if (state[slot] == FREE) {
+                    expected[n++] = slot;
+                }
+            }
+            assertArrayEquals(Arrays.copyOf(expected, n), sorted, "free list after clear");
+            free.clear();
+            for (int slot : actual) {
+                free.addLast(slot);
+            }
+            for (long h : cleared) {
+                check(!table.contains(h), "a handle survived clear");
+            }
+            checkpointDue = true;
+        }
+
+        void opForEach() {
+            trace(Op.FOR_EACH, live);
+            prevGlobal = -1;
+            visited = 0;
+            boolean write = rng.nextInt(3) == 0;
+            table.forEach((chunk, slot) -> {
+                long global = (long) chunk.index() * slotsPerBlock + slot;
+                check(global > prevGlobal, "forEach is not in slot order");
+                prevGlobal = global;
+                long h = chunk.handle(slot);
+                check(layout.index(h) == global, "chunk.handle(slot) names another slot");
+                long[] values = model.get(h);
+                if (values == null) {
+                    throw failure("forEach visited " + table.format(h) + ", which the model does not hold");
+                }
+                for (int f = 0; f < fields.length; f++) {
+                    long bits = Values.get(chunk, slot, fields[f]);
+                    if (bits != values[f]) {
+                        throw failure("forEach: " + table.format(h) + " " + fields[f] + " = 0x"
+                                + Long.toHexString(bits) + ", model 0x" + Long.toHexString(values[f]));
+                    }
+                }
+                if (write && rng.nextInt(4) == 0) {
+                    int f = rng.nextInt(fields.length);
+                    long bits = randomBits();
+                    Values.set(chunk, slot, fields[f], bits);
+                    values[f] = Values.normalize(types[f], bits);
+                }
+                visited++;
+            });
+            check(visited == live, "forEach visited " + visited + " records, the model holds " + live);
+            visited = 0;
+            int[] chunks = {0};
+            table.forEachChunk(chunk -> {
+                check(chunk.index() == chunks[0]++, "forEachChunk out of order");
+                visited += chunk.liveCount();
+            });
+            check(chunks[0] == expectedBlocks(), "forEachChunk visited " + chunks[0] + " chunks");
+            check(visited == live, "the chunks' live counts add up to " + visited + ", the model holds " + live);
+        }
+
+        void opChunks() {
+            trace(Op.CHUNKS, live);
+            int seen = 0;
+            try (ChunkIteration chunks = table.iterate()) {
+                check(chunks.count() == expectedBlocks(), "iterate() has " + chunks.count() + " chunks");
+                int index = 0;
+                for (Chunk chunk : chunks) {
+                    check(chunk.index() == index, "chunk " + chunk.index() + " at position " + index);
+                    check(chunk.slotCount() == slotsPerBlock, "slotCount " + chunk.slotCount());
+                    check(chunk.liveWordCount() == (slotsPerBlock + 63) / 64, "liveWordCount");
+                    int a = 0;
+                    for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+                        slotsA[a++] = s;
+                    }
+                    int b = 0;
+                    for (int w = 0; w < chunk.liveWordCount(); w++) {
+                        for (long bits = chunk.liveBits(w); bits != 0; bits &= bits - 1) {
+                            slotsB[b++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+                        }
+                    }
+                    check(Arrays.equals(slotsA, 0, a, slotsB, 0, b), "nextLive and liveBits disagree in chunk " + index);
+                    check(chunk.liveCount() == a, "liveCount " + chunk.liveCount() + " but " + a + " live slots");
+                    check(chunk.nextLive(slotsPerBlock) == -1, "nextLive(slotCount) is not -1");
+                    for (int i = 0; i < a; i++) {
+                        int s = slotsA[i];
+                        check(chunk.isLive(s), "isLive disagrees with nextLive");
+                        long h = chunk.handle(s);
+                        check(layout.index(h) == (long) index * slotsPerBlock + s, "chunk.handle names another slot");
+                        long[] values = model.get(h);
+                        if (values == null) {
+                            throw failure("chunk " + index + " slot " + s + " holds " + table.format(h)
+                                    + ", which the model does not hold");
+                        }
+                        for (int f = 0; f < fields.length; f++) {
+                            if (Values.get(chunk, s, fields[f]) != values[f]) {
+                                throw failure("chunk " + index + " slot " + s + ": " + fields[f] + " disagrees");
+                            }
+                        }
+                        if (rng.nextInt(8) == 0) {
+                            int f = rng.nextInt(fields.length);
+                            long bits = randomBits();
+                            Values.set(chunk, s, fields[f], bits);
+                            values[f] = Values.normalize(types[f], bits);
+                        }
+                    }
+                    seen += a;
+                    if (a < slotsPerBlock && rng.nextInt(4) == 0) {
+                        int hole = rng.nextInt(slotsPerBlock);
+                        while (chunk.isLive(hole)) {
+                            hole = (hole + 1) % slotsPerBlock;
+                        }
+                        int s = hole;
+                        assertThrows(IllegalArgumentException.class, () -> Values.get(chunk, s, fields[0]),
+                                "reading a hole");
+                        assertThrows(IllegalArgumentException.class, () -> chunk.handle(s), "handle of a hole");
+                    }
+                    index++;
+                }
+                if (rng.nextBoolean()) {
+                    structuralChangeFailsWhileIterating();
+                }
+            }
+            check(seen == live, "the chunks hold " + seen + " live records, the model " + live);
+        }
+
+        void structuralChangeFailsWhileIterating() {
+            long h = live > 0 ? liveH[rng.nextInt(live)] : Handles.NULL;
+            Executable call = switch (h == Handles.NULL ? rng.nextInt(2) : rng.nextInt(6)) {
+                case 0 -> () -> table.add();
+                case 1 -> () -> table.addAll(new long[1 + rng.nextInt(3)]);
+                case 2 -> () -> table.remove(h);
+                case 3 -> () -> table.removeAll(new long[] {h});
+                case 4 -> () -> table.clear();
+                default -> () -> table.close();
+            };
+            assertThrows(ConcurrentModificationException.class, call, "a structural change while iterating");
+            check(!table.isClosed(), "close succeeded during an iteration");
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // Checks
+
+        void verifyStep() {
+            if (table.size() != live) {
+                throw failure("size() = " + table.size() + ", the model holds " + live);
+            }
+            maxLiveSeen = Math.max(maxLiveSeen, live);
+            for (int i = 0; i < live; i++) {
+                long h = liveH[i];
+                long[] values = liveV[i];
+                for (int f : hot) {
+                    if (read(h, f) != values[f]) {
+                        throw mismatch(h, f, values[f]);
+                    }
+                }
+            }
+            if (cold.length > 0) {
+                for (int c = 0; c < COLD_FIELDS_PER_STEP; c++) {
+                    int f = cold[coldCursor++ % cold.length];
+                    for (int i = 0; i < live; i++) {
+                        if (read(liveH[i], f) != liveV[i][f]) {
+                            throw mismatch(liveH[i], f, liveV[i][f]);
+                        }
+                    }
+                }
+            }
+            for (int i = 0; i < removedCount; i++) {
+                if (table.contains(removed[i])) {
+                    throw failure("removed handle " + table.format(removed[i]) + " is contained again");
+                }
+            }
+            if (removedCount > 0 && step % STALE_CHECK_EVERY == 0) {
+                expectStale(removed[removedCursor++ % removedCount]);
+            }
+        }
+
+        /**
+         * {@link Values#get(Table, long, Field)} for the per-step scan: the same reads, dispatched
+         * on a precomputed type instead of a pattern switch over the field's class.
+         */
+        long read(long h, int f) {
+            Field field = fields[f];
+            return switch (types[f]) {
+                case BYTE -> table.get(h, (ByteField) field);
+                case SHORT -> table.get(h, (ShortField) field);
+                case CHAR -> table.get(h, (CharField) field);
+                case INT -> table.get(h, (IntField) field);
+                case LONG -> table.get(h, (LongField) field);
+                case FLOAT -> Float.floatToRawIntBits(table.get(h, (FloatField) field));
+                case DOUBLE -> Double.doubleToRawLongBits(table.get(h, (DoubleField) field));
+                case BOOLEAN -> table.get(h, (BooleanField) field) ? 1 : 0;
+            };
+        }
+
+        void checkpoint() {
+            trace(Op.CHECKPOINT, live);
+            stable.checkInvariants();
+            // every field of every record, in slot order, against the model
+            HashMap<Long, long[]> seen = new HashMap<>();
+            prevGlobal = -1;
+            table.forEach((chunk, slot) -> {
+                long global = (long) chunk.index() * slotsPerBlock + slot;
+                check(global > prevGlobal, "forEach is not in slot order");
+                prevGlobal = global;
+                long[] values = new long[fields.length];
+                for (int f = 0; f < fields.length; f++) {
+                    values[f] = Values.get(chunk, slot, fields[f]);
+                }
+                seen.put(chunk.handle(slot), values);
+            });
+            check(seen.size() == model.size(), "forEach saw " + seen.size() + " records, the model holds "
+                    + model.size());
+            for (var entry : model.entrySet()) {
+                long[] values = seen.get(entry.getKey());
+                if (values == null) {
+                    throw failure("forEach did not visit " + table.format(entry.getKey()));
+                }
+                for (int f = 0; f < fields.length; f++) {
+                    if (values[f] != entry.getValue()[f]) {
+                        throw mismatch(entry.getKey(), f, entry.getValue()[f]);
+                    }
+                }
+            }
+            // the free list, in reuse order
+            int[] expectedFree = free.stream().mapToInt(Integer::intValue).toArray();
+            assertArrayEquals(expectedFree, stable.freeSlots(), "free list (head first)");
+            // stats and capacity
+            TableStats stats = table.stats();
+            assertEquals(live, stats.live(), "stats().live");
+            assertEquals(free.size(), stats.holes(), "stats().holes");
+            assertEquals(retired, stats.retired(), "stats().retired");
+            assertEquals(expectedBlocks(), stats.blocks(), "stats().blocks");
+            long opened = Math.min((long) expectedBlocks() * slotsPerBlock, (long) maxSlot + 1);
+            long expectedCapacity = live + free.size() + (limit == 0 ? 0 : opened - limit);
+            assertEquals(expectedCapacity, table.capacity(), "capacity()");
+            assertEquals(stats.capacity(), table.capacity(), "stats().capacity");
+            assertEquals(live == 0, table.isEmpty(), "isEmpty()");
+            // the removed window: all still rejected, and some of them (rotating) rejected as STALE
+            for (int i = 0; i < removedCount; i++) {
+                check(!table.contains(removed[i]), "a removed handle is contained again");
+            }
+            for (int i = 0; i < Math.min(removedCount, STALE_CHECKS_PER_CHECKPOINT); i++) {
+                expectStale(removed[removedCursor++ % removedCount]);
+            }
+        }
+
+        void expectStale(long h) {
+            try {
+                Values.get(table, h, fields[0]);
+            } catch (InvalidHandleException e) {
+                if (e.reason() != InvalidHandleException.Reason.STALE || e.handle() != h) {
+                    throw failure("get(" + table.format(h) + ") of a removed handle was rejected as " + e.reason()
+                            + ", not STALE: " + e.getMessage());
+                }
+                return;
+            }
+            throw failure("get(" + table.format(h) + ") of a removed handle did not throw");
+        }
+
+        /** A failing add: CapacityExceededException exactly when the model predicts it, nothing changed. */
+        void expectFull(int n, Executable call) {
+            trace(Op.CAPACITY_FAILURE, n);
+            capacityFailures++;
+            TableSnapshot snapshot = TableSnapshot.of(table);
+            assertThrows(CapacityExceededException.class, call,
+                    "adding " + n + " with room for " + available() + " must fail");
+            assertEquals(snapshot, TableSnapshot.of(table), "a failed add changed the table");
+            growing = false;
+            low = rng.nextInt(cfg.maxLive() / 3 + 1);
+            checkpointDue = true;
+            if (maxSlot - retired < RENEW_BELOW_USABLE) {
+                renew();
+            }
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // Model of the slots
+
+        int available() {
+            long fresh = limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
+            return (int) Math.min(Integer.MAX_VALUE, free.size() + fresh);
+        }
+
+        int takeSlot() {
+            if (!free.isEmpty()) {
+                int slot = free.pollFirst();
+                check(state[slot] == FREE, "model: slot " + slot + " in the free list is not free");
+                return slot;
+            }
+            int slot = limit == 0 ? 1 : limit;
+            check(slot <= maxSlot, "model: no slot left");
+            limit = slot + 1;
+            if (slot >= gen.length) {
+                gen = Arrays.copyOf(gen, gen.length * 2);
+                state = Arrays.copyOf(state, state.length * 2);
+            }
+            gen[slot] = 0;
+            state[slot] = FREE;
+            return slot;
+        }
+
+        int expectedBlocks() {
+            return limit == 0 ? 0 : (limit - 1) / slotsPerBlock + 1;
+        }
+
+        int slotOf(long h) {
+            return (int) layout.index(h);
+        }
+
+        void put(long h, long[] values) {
+            if (live == liveH.length) {
+                liveH = Arrays.copyOf(liveH, live * 2);
+                liveV = Arrays.copyOf(liveV, live * 2);
+            }
+            model.put(h, values);
+            position.put(h, live);
+            liveH[live] = h;
+            liveV[live] = values;
+            live++;
+        }
+
+        /** Takes a removed handle out of the model: its slot advances its generation and is freed or retired. */
+        void forget(long h) {
+            check(model.remove(h) != null, "model: removing a handle that is not live");
+            int i = position.remove(h);
+            live--;
+            if (i != live) {
+                liveH[i] = liveH[live];
+                liveV[i] = liveV[live];
+                position.put(liveH[i], i);
+            }
+            liveV[live] = null;
+            int slot = slotOf(h);
+            check(state[slot] == LIVE, "model: slot of a live handle is not live");
+            if (gen[slot] == maxGeneration) {
+                state[slot] = RETIRED;
+                retired++;
+            } else {
+                gen[slot]++;
+                state[slot] = FREE;
+                if (cfg.order() == ReuseOrder.FIFO) {
+                    free.addLast(slot);
+                } else {
+                    free.addFirst(slot);
+                }
+            }
+            pushRemoved(h);
+        }
+
+        void pushRemoved(long h) {
+            removed[removedNext] = h;
+            removedNext = (removedNext + 1) % REMOVED_WINDOW;
+            removedCount = Math.min(removedCount + 1, REMOVED_WINDOW);
+        }
+
+        long[] pickDistinctLive(int k) {
+            long[] picked = new long[k];
+            HashSet<Long> taken = new HashSet<>();
+            for (int n = 0; n < k; ) {
+                long h = liveH[rng.nextInt(live)];
+                if (taken.add(h)) {
+                    picked[n++] = h;
+                }
+            }
+            return picked;
+        }
+
+        long garbageNotLive() {
+            long h;
+            do {
+                h = rng.nextBoolean() ? rng.nextLong() : mutate(live > 0 ? liveH[rng.nextInt(live)] : rng.nextLong());
+            } while (h == Handles.NULL || model.containsKey(h));
+            return h;
+        }
+
+        long randomBits() {
+            return switch (rng.nextInt(10)) {
+                case 0 -> 0L;
+                case 1 -> -1L;
+                case 2 -> rng.nextInt(256) - 128;
+                case 3 -> rng.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE;
+                case 4 -> switch (rng.nextInt(5)) { // float specials
+                    case 0 -> Float.floatToRawIntBits(-0f);
+                    case 1 -> Float.floatToRawIntBits(Float.POSITIVE_INFINITY);
+                    case 2 -> 0x7fc0_0000 | rng.nextInt(1 << 22); // quiet NaN with a payload
+                    case 3 -> 0xffc0_0001;
+                    default -> 1; // smallest subnormal
+                };
+                case 5 -> switch (rng.nextInt(4)) { // double specials
+                    case 0 -> Double.doubleToRawLongBits(-0d);
+                    case 1 -> Double.doubleToRawLongBits(Double.NEGATIVE_INFINITY);
+                    case 2 -> 0x7ff8_0000_0000_0000L | (rng.nextLong() & 0x0007_ffff_ffff_ffffL);
+                    default -> 0xfff8_0000_dead_beefL;
+                };
+                case 6 -> rng.nextInt(1 << 16);
+                default -> rng.nextLong();
+            };
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // Tables
+
+        void openTable() {
+            table = cfg.newTable();
+            stable = (StableTable) table;
+            schema = table.schema();
+            fields = schema.fields().toArray(new Field[0]);
+            types = new FieldType[fields.length];
+            List<Integer> hotList = new ArrayList<>();
+            List<Integer> coldList = new ArrayList<>();
+            for (int f = 0; f < fields.length; f++) {
+                types[f] = fields[f].type();
+                (fields[f].name().startsWith("pad") && fields.length > 32 ? coldList : hotList).add(f);
+            }
+            hot = hotList.stream().mapToInt(Integer::intValue).toArray();
+            cold = coldList.stream().mapToInt(Integer::intValue).toArray();
+            layout = table.handleLayout();
+            assertEquals(cfg.handles(), layout, "handle layout");
+            assertEquals(cfg.order(), table.reuseOrder(), "reuse order");
+            maxSlot = Math.min(layout.maxIndex(), cfg.maxCapacity());
+            maxGeneration = layout.maxGeneration();
+            slotsPerBlock = schema.slotsPerBlock();
+            foreignField = cfg.schema().apply(cfg.layout()).fields().get(0);
+            check(table.isEmpty() && table.capacity() == 0, "a new table is not empty");
+        }
+
+        /** Closes a table whose index space is used up and starts afresh with a new one. */
+        void renew() {
+            trace(Op.RENEW, retired);
+            renewals++;
+            checkpoint();
+            long[] stillLive = Arrays.copyOf(liveH, live);
+            table.close();
+            check(table.isClosed(), "close() did not close");
+            for (long h : stillLive) {
+                check(!table.contains(h), "a closed table contains a handle");
+            }
+            assertThrows(IllegalStateException.class, () -> table.size(), "size() after close");
+            assertThrows(IllegalStateException.class, () -> table.add(), "add() after close");
+            table.close(); // idempotent
+            model.clear();
+            position.clear();
+            Arrays.fill(liveV, null);
+            live = 0;
+            tag = -1;
+            limit = 0;
+            Arrays.fill(gen, 0);
+            Arrays.fill(state, NEVER);
+            free.clear();
+            retired = 0;
+            issued.clear(); // a new table may get the old tag: old handles may name its records
+            removedCount = 0;
+            removedNext = 0;
+            growing = true;
+            high = cfg.maxLive() / 2 + rng.nextInt(cfg.maxLive() / 2 + 1);
+            openTable();
+        }
+
+        @Override
+        public void close() {
+            if (table != null) {
+                table.close();
+            }
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // Failures
+
+        AssertionError mismatch(long h, int f, long expected) {
+            long actual;
+            try {
+                actual = Values.get(table, h, fields[f]);
+            } catch (RuntimeException e) {
+                return failure("reading " + table.format(h) + " " + fields[f] + " threw " + e);
+            }
+            return failure(table.format(h) + " " + fields[f] + " reads 0x" + Long.toHexString(actual)
+                    + ", the model says 0x" + Long.toHexString(expected));
+        }
+
+        AssertionError failure(String message) {
+            return new AssertionError(message);
+        }
+
+        void check(boolean condition, String message) {
+            if (!condition) {
+                throw failure(message);
+            }
+        }
+
+        static void assertArrayEquals(int[] expected, int[] actual, String what) {
+            if (!Arrays.equals(expected, actual)) {
+                throw new AssertionError(what + ": expected " + Arrays.toString(expected) + " but was "
+                        + Arrays.toString(actual));
+            }
+        }
+
+        String describeFailure(Throwable cause) {
+            StringBuilder sb = new StringBuilder();
+            sb.append("BulkTable model test failed: config=").append(cfg.name())
+                    .append(", seed=").append(baseSeed)
+                    .append(" (config stream seed ").append(cfg.seed(baseSeed)).append(')')
+                    .append(", step=").append(step).append(" of ").append(cfg.ops())
+                    .append(", live=").append(live)
+                    .append(", tables replaced=").append(renewals)
+                    .append("\n  cause: ").append(cause)
+                    .append("\n  replay: mvn -pl storage-java test -Dtest=BulkTableModelTest -D")
+                    .append(SEED_PROPERTY).append('=').append(baseSeed)
+                    .append("\n  last operations (oldest first):");
+            int n = Math.min(traceNext, TRACE);
+            for (int k = traceNext - n; k < traceNext; k++) {
+                int i = k % TRACE;
+                sb.append("\n    step ").append(traceStep[i]).append(' ').append(traceOp[i]).append(' ');
+                long arg = traceArg[i];
+                boolean handleArg = switch (traceOp[i]) {
+                    case REMOVE, GET, SET, CONTAINS, INVALID_HANDLE, FOREIGN_FIELD, BAD_REMOVE_ALL -> true;
+                    default -> false;
+                };
+                sb.append(handleArg && table != null ? table.format(arg) + " (0x" + Long.toHexString(arg) + ")"
+                        : String.valueOf(arg));
+            }
+            return sb.toString();
+        }
+    }
+}
