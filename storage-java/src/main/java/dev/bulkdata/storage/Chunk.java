@@ -74,8 +74,10 @@ public interface Chunk {
      * The column of a field: zero-copy view of the field's values for every slot of this
      * chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in native byte order.
      * Holes read as zero, except that the free-list link of a hole may occupy 4 bytes of one
-     * column: mask with {@link #liveBits(int)} when a hole matters. Writing a hole through a
-     * column corrupts the free list (the next add detects it and throws).
+     * column: mask with {@link #liveBits(int)} when a hole matters. Never write a hole through a
+     * view: the table relies on a hole staying zero apart from its link. A write to a hole's link
+     * word is detected (the next add throws {@link IllegalStateException} and changes nothing);
+     * a write to its other bytes is not, and those bytes reappear in the record that reuses it.
      *
      * @param field a field of the table's schema
      * @return the column; valid until the table is closed

@@ -46,8 +46,8 @@ final class FreeList {
     /**
      * Takes the head of the list.
      *
-     * @return a free slot, wiped whole (so a new record reads zero even if a hole was written
-     *     through a view), or 0 if the list is empty
+     * @return a free slot, all zero once its link word is cleared here (removal wiped the
+     *     rest), or 0 if the list is empty
      * @throws IllegalStateException if the list is corrupt (a hole was written through a
      *     column view); the table is unchanged
      */
@@ -64,7 +64,7 @@ final class FreeList {
             throw corrupt(next);
         }
         table.setLink(HEADER, next);
-        table.wipe(head);
+        table.setLink(head, 0);
         if (--length == 0) {
             tail = 0;
         }
