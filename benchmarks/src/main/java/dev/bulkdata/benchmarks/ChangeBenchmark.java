@@ -2,6 +2,7 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Schema;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,26 +32,40 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = "-Xmx8g")
 public class ChangeBenchmark {
 
-    /** A filled table and the positions (in its handle array) of a random half. */
+    /** A filled SOA table and the positions (in its handle array) of a random half. */
     @State(Scope.Benchmark)
     public static class Bulk {
         BulkTable table;
-        FloatField t = Subjects.SOA.floatField("t");
+        FloatField t;
         long[] handles;
         int[] half;
         int n;
+
+        Schema schema() {
+            return Subjects.SOA;
+        }
 
         @Setup(Level.Trial)
         public void setUp(Size size) {
             n = size.n;
             handles = new long[n];
-            table = Subjects.table(Subjects.SOA, n, handles);
+            table = Subjects.table(schema(), n, handles);
+            t = schema().floatField("t");
             half = java.util.Arrays.copyOf(Subjects.shuffled(n, Subjects.SEED), n / 2);
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
             table.close();
+        }
+    }
+
+    /** The same in AOS: a removal wipes one cache line instead of one per column. */
+    @State(Scope.Benchmark)
+    public static class BulkAos extends Bulk {
+        @Override
+        Schema schema() {
+            return Subjects.AOS;
         }
     }
 
@@ -161,6 +176,15 @@ public class ChangeBenchmark {
 
     @Benchmark
     public int churnBulk(Bulk s) {
+        return churn(s);
+    }
+
+    @Benchmark
+    public int churnBulkAos(BulkAos s) {
+        return churn(s);
+    }
+
+    private static int churn(Bulk s) {
         for (int i : s.half) {
             s.table.remove(s.handles[i]);
         }
