@@ -476,6 +476,13 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     // ---------------------------------------------------------------------------------------
     // Audit, for tests
 
+    /**
+     * Checks every invariant of the kind's storage, the free list and the counters.
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    abstract void checkInvariants();
+
     /** The free list from head to tail. O(holes). */
     final int[] freeSlots() {
         int[] slots = new int[freeList.length()];

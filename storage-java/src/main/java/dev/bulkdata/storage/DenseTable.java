@@ -306,6 +306,9 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         if (next >= n) {
             fragmented = false;
             sortedBy = order;
+        } else if (swaps > 0) {
+            // An unfinished pass by another order has moved rows: no order's pass holds any more.
+            fragmented = true;
         }
         return swaps;
     }
@@ -386,6 +389,7 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
      *
      * @throws AssertionError naming the first broken invariant
      */
+    @Override
     void checkInvariants() {
         ensureOpen();
         check(rows.size() == size, "rows hold " + rows.size() + " but size is " + size);

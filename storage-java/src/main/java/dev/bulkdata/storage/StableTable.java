@@ -281,6 +281,7 @@ final class StableTable extends AbstractTable implements BulkTable {
      *
      * @throws AssertionError naming the first broken invariant
      */
+    @Override
     void checkInvariants() {
         ensureOpen();
         int live = 0;
