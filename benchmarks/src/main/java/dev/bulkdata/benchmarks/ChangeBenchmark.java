@@ -2,6 +2,8 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.Schema;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,7 +37,7 @@ public class ChangeBenchmark {
     /** A filled SOA table and the positions (in its handle array) of a random half. */
     @State(Scope.Benchmark)
     public static class Bulk {
-        BulkTable table;
+        Table table;
         FloatField t;
         long[] handles;
         int[] half;
@@ -45,11 +47,15 @@ public class ChangeBenchmark {
             return Subjects.SOA;
         }
 
+        Table make(Schema schema, int n, long[] handles) {
+            return Subjects.table(schema, n, handles);
+        }
+
         @Setup(Level.Trial)
         public void setUp(Size size) {
             n = size.n;
             handles = new long[n];
-            table = Subjects.table(schema(), n, handles);
+            table = make(schema(), n, handles);
             t = schema().floatField("t");
             half = java.util.Arrays.copyOf(Subjects.shuffled(n, Subjects.SEED), n / 2);
         }
@@ -66,6 +72,15 @@ public class ChangeBenchmark {
         @Override
         Schema schema() {
             return Subjects.AOS;
+        }
+    }
+
+    /** The same with a packed table. */
+    @State(Scope.Benchmark)
+    public static class Packed extends Bulk {
+        @Override
+        Table make(Schema schema, int n, long[] handles) {
+            return Subjects.packed(schema, n, handles);
         }
     }
 
@@ -97,6 +112,7 @@ public class ChangeBenchmark {
     @State(Scope.Benchmark)
     public static class ToClear {
         BulkTable table;
+        PackedTable packed;
         HashMap<Long, Particle> map;
         ArrayList<Particle> list;
         long[] handles;
@@ -107,6 +123,7 @@ public class ChangeBenchmark {
             n = size.n;
             handles = new long[n];
             table = BulkTable.of(Subjects.SOA);
+            packed = PackedTable.of(Subjects.SOA);
             map = new HashMap<>();
             list = new ArrayList<>();
         }
@@ -115,6 +132,9 @@ public class ChangeBenchmark {
         public void refill() {
             if (table.isEmpty()) {
                 table.addAll(handles);
+            }
+            if (packed.isEmpty()) {
+                packed.addAll(handles);
             }
             if (map.isEmpty()) {
                 for (int i = 0; i < n; i++) {
@@ -131,6 +151,7 @@ public class ChangeBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             table.close();
+            packed.close();
         }
     }
 
@@ -138,6 +159,19 @@ public class ChangeBenchmark {
     public long createBulk(Size size) {
         FloatField t = Subjects.SOA.floatField("t");
         try (BulkTable table = BulkTable.of(Subjects.SOA)) {
+            long last = 0;
+            for (int i = 0; i < size.n; i++) {
+                last = table.add();
+                table.set(last, t, Subjects.t(i));
+            }
+            return last;
+        }
+    }
+
+    @Benchmark
+    public long createPacked(Size size) {
+        FloatField t = Subjects.SOA.floatField("t");
+        try (PackedTable table = PackedTable.of(Subjects.SOA)) {
             long last = 0;
             for (int i = 0; i < size.n; i++) {
                 last = table.add();
@@ -184,6 +218,11 @@ public class ChangeBenchmark {
         return churn(s);
     }
 
+    @Benchmark
+    public int churnPacked(Packed s) {
+        return churn(s);
+    }
+
     private static int churn(Bulk s) {
         for (int i : s.half) {
             s.table.remove(s.handles[i]);
@@ -226,6 +265,12 @@ public class ChangeBenchmark {
     public int clearBulk(ToClear s) {
         s.table.clear();
         return s.table.size();
+    }
+
+    @Benchmark
+    public int clearPacked(ToClear s) {
+        s.packed.clear();
+        return s.packed.size();
     }
 
     @Benchmark

@@ -3,6 +3,8 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Table;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -65,6 +67,24 @@ public class FrameBenchmark {
         }
     }
 
+    /** A packed table of {@code N} records. */
+    @State(Scope.Benchmark)
+    public static class Packed {
+        PackedTable table;
+        FloatField t = Subjects.SOA.floatField("t");
+        long[] handles = new long[N];
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            table = Subjects.packed(Subjects.SOA, N, handles);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
     /** Maps from ids to particles; {@code ids[i]} is the id at position {@code i}. */
     @State(Scope.Benchmark)
     public static class Maps {
@@ -83,23 +103,38 @@ public class FrameBenchmark {
 
     @Benchmark
     public int bulk(Bulk s, Cycle c) {
-        int from = c.next();
-        BulkTable table = s.table;
-        for (int k = from; k < from + TURNOVER; k++) {
-            table.remove(s.handles[c.order[k]]);
-        }
-        for (int k = from; k < from + TURNOVER; k++) {
-            int i = c.order[k];
-            long h = table.add();
-            table.set(h, s.t, Subjects.t(i));
-            s.handles[i] = h;
-        }
-        try (ChunkIteration chunks = table.iterate()) {
+        replace(s.table, s.handles, s.t, c);
+        try (ChunkIteration chunks = s.table.iterate()) {
             for (int i = 0, n = chunks.count(); i < n; i++) {
                 UpdateBenchmark.updateColumns(chunks.chunk(i), Subjects.SOA);
             }
         }
-        return table.size();
+        return s.table.size();
+    }
+
+    @Benchmark
+    public int packed(Packed s, Cycle c) {
+        replace(s.table, s.handles, s.t, c);
+        try (ChunkIteration chunks = s.table.iterate()) {
+            for (int i = 0, n = chunks.count(); i < n; i++) {
+                UpdateBenchmark.updateDense(chunks.chunk(i), Subjects.SOA);
+            }
+        }
+        return s.table.size();
+    }
+
+    /** Removes this frame's {@link #TURNOVER} records and adds as many in their positions. */
+    private static void replace(Table table, long[] handles, FloatField t, Cycle c) {
+        int from = c.next();
+        for (int k = from; k < from + TURNOVER; k++) {
+            table.remove(handles[c.order[k]]);
+        }
+        for (int k = from; k < from + TURNOVER; k++) {
+            int i = c.order[k];
+            long h = table.add();
+            table.set(h, t, Subjects.t(i));
+            handles[i] = h;
+        }
     }
 
     @Benchmark

@@ -4,6 +4,7 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.PackedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,6 +51,23 @@ public class IterateBenchmark {
         public void tearDown() {
             soa.close();
             aos.close();
+        }
+    }
+
+    /** A packed table with {@code n} records. */
+    @State(Scope.Benchmark)
+    public static class Packed {
+        PackedTable soa;
+        FloatField t = Subjects.SOA.floatField("t");
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            soa = Subjects.packed(Subjects.SOA, size.n, new long[size.n]);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            soa.close();
         }
     }
 
@@ -115,6 +133,22 @@ public class IterateBenchmark {
                         live &= live - 1;
                         sum += t.getAtIndex(ValueLayout.JAVA_FLOAT, slot);
                     }
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** Packed: every chunk's live slots are {@code [0, liveCount())}, no bitmap needed. */
+    @Benchmark
+    public float packedSoaColumns(Packed s) {
+        float sum = 0;
+        try (ChunkIteration chunks = s.soa.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                MemorySegment t = chunk.column(s.t);
+                for (int slot = 0, live = chunk.liveCount(); slot < live; slot++) {
+                    sum += t.getAtIndex(ValueLayout.JAVA_FLOAT, slot);
                 }
             }
         }

@@ -2,6 +2,7 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.PackedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,6 +46,38 @@ public class LookupBenchmark {
             table = Subjects.table(Subjects.SOA, n, handles);
             // Stale handles: remove every record, add as many again (the slots are reused with
             // the next generation, the hardest case for a stale check), set t as before.
+            stale = handles.clone();
+            table.removeAll(handles);
+            table.addAll(handles);
+            for (int i = 0; i < n; i++) {
+                table.set(handles[i], t, Subjects.t(i));
+            }
+            int[] order = Subjects.shuffled(n, Subjects.SEED);
+            shuffled = new long[n];
+            for (int i = 0; i < n; i++) {
+                shuffled[i] = handles[order[i]];
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
+    /** The same for a packed table. */
+    @State(Scope.Benchmark)
+    public static class Packed {
+        PackedTable table;
+        FloatField t = Subjects.SOA.floatField("t");
+        long[] shuffled;
+        long[] stale;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            int n = size.n;
+            long[] handles = new long[n];
+            table = Subjects.packed(Subjects.SOA, n, handles);
             stale = handles.clone();
             table.removeAll(handles);
             table.addAll(handles);
@@ -134,6 +167,15 @@ public class LookupBenchmark {
     }
 
     @Benchmark
+    public float packed(Packed s) {
+        float sum = 0;
+        for (long h : s.shuffled) {
+            sum += s.table.get(h, s.t);
+        }
+        return sum;
+    }
+
+    @Benchmark
     public float hashMap(Maps s) {
         float sum = 0;
         for (long id : s.shuffled) {
@@ -153,6 +195,15 @@ public class LookupBenchmark {
 
     @Benchmark
     public int staleBulk(Bulk s) {
+        int found = 0;
+        for (long h : s.stale) {
+            found += s.table.contains(h) ? 1 : 0;
+        }
+        return found;
+    }
+
+    @Benchmark
+    public int stalePacked(Packed s) {
         int found = 0;
         for (long h : s.stale) {
             found += s.table.contains(h) ? 1 : 0;

@@ -3,6 +3,7 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
 import org.openjdk.jol.info.GraphLayout;
@@ -60,9 +61,11 @@ public final class MemoryFootprint {
         List<Row> rows = new ArrayList<>();
         rows.add(table("BulkTable SOA", Subjects.SOA, n));
         rows.add(table("BulkTable AOS", Subjects.AOS, n));
+        rows.add(packed("PackedTable SOA", Subjects.SOA, n));
         for (int floats : new int[] {3, 6, 10}) {
             Schema schema = Schema.builder("r" + floats * 4).layout(Layout.SOA).add(FieldType.FLOAT, names(floats)).build();
             rows.add(table("BulkTable SOA", schema, n));
+            rows.add(packed("PackedTable SOA", schema, n));
         }
         float[][] columns = new float[8][n];
         rows.add(heap("float[] columns", columns, n));
@@ -81,7 +84,16 @@ public final class MemoryFootprint {
     }
 
     private static Row table(String subject, Schema schema, int n) {
-        try (Table table = BulkTable.of(schema)) {
+        return measure(subject, BulkTable.of(schema), n);
+    }
+
+    private static Row packed(String subject, Schema schema, int n) {
+        return measure(subject, PackedTable.of(schema), n);
+    }
+
+    private static Row measure(String subject, Table table, int n) {
+        Schema schema = table.schema();
+        try (table) {
             table.addAll(new long[n]);
             return new Row(subject, schema.recordBytes(), n, table.stats().nativeBytes(),
                     GraphLayout.parseInstance(table).totalSize());

@@ -4,6 +4,8 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.Schema;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
@@ -38,7 +40,17 @@ final class Subjects {
 
     /** A table of {@code n} records with {@code t}, position and velocity set; handles out. */
     static BulkTable table(Schema schema, int n, long[] handlesOut) {
-        BulkTable table = BulkTable.of(schema);
+        return fill(BulkTable.of(schema), n, handlesOut);
+    }
+
+    /** A packed table of {@code n} records with {@code t}, position and velocity set; handles out. */
+    static PackedTable packed(Schema schema, int n, long[] handlesOut) {
+        return fill(PackedTable.of(schema), n, handlesOut);
+    }
+
+    /** Adds {@code n} records to an empty table with {@code t}, position and velocity set. */
+    static <T extends Table> T fill(T table, int n, long[] handlesOut) {
+        Schema schema = table.schema();
         table.addAll(handlesOut, 0, n);
         FloatField t = schema.floatField("t");
         FloatField vx = schema.floatField("vx");

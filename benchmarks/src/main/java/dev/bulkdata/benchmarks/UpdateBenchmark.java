@@ -5,6 +5,7 @@ import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -116,6 +117,22 @@ public class UpdateBenchmark {
         }
     }
 
+    /** A packed SOA table of {@code n} records. */
+    @State(Scope.Benchmark)
+    public static class Packed {
+        PackedTable soa;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            soa = Subjects.packed(Subjects.SOA, size.n, new long[size.n]);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            soa.close();
+        }
+    }
+
     /** The limit: six {@code float[]} columns. */
     @State(Scope.Benchmark)
     public static class Columns {
@@ -203,6 +220,31 @@ public class UpdateBenchmark {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 updateColumns(chunks.chunk(c), Subjects.SOA);
             }
+        }
+    }
+
+    /** Packed rows: every chunk is a dense prefix, so the loop needs no bitmap. */
+    @Benchmark
+    public void packedSoa(Packed s) {
+        try (ChunkIteration chunks = s.soa.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                updateDense(chunks.chunk(c), Subjects.SOA);
+            }
+        }
+    }
+
+    static void updateDense(Chunk chunk, Schema schema) {
+        Field[] f = schema == Subjects.SOA ? SOA_FIELDS : fields(schema);
+        MemorySegment px = chunk.column(f[0]);
+        MemorySegment py = chunk.column(f[1]);
+        MemorySegment pz = chunk.column(f[2]);
+        MemorySegment vx = chunk.column(f[3]);
+        MemorySegment vy = chunk.column(f[4]);
+        MemorySegment vz = chunk.column(f[5]);
+        for (int s = 0, live = chunk.liveCount(); s < live; s++) {
+            px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
+            py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
+            pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
         }
     }
 
