@@ -33,7 +33,7 @@ class AllocationTest {
     }
 
     /** Runs {@code round} until one call allocates nothing; returns the rounds it took. */
-    private static int roundsUntilAllocationFree(String what, LongSupplier round) {
+    static int roundsUntilAllocationFree(String what, LongSupplier round) {
         long sink = 0;
         for (int i = 1; i <= MAX_ROUNDS; i++) {
             long before = allocatedBytes();
