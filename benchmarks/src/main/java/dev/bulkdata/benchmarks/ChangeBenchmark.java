@@ -1,0 +1,242 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Schema;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Workloads 1, 5 and 10: create {@code n} records (setting {@code t}) into an empty
+ * container; churn (remove a random half, add {@code n/2}); clear {@code n} records.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "-Xmx8g")
+public class ChangeBenchmark {
+
+    /** A filled SOA table and the positions (in its handle array) of a random half. */
+    @State(Scope.Benchmark)
+    public static class Bulk {
+        BulkTable table;
+        FloatField t;
+        long[] handles;
+        int[] half;
+        int n;
+
+        Schema schema() {
+            return Subjects.SOA;
+        }
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            n = size.n;
+            handles = new long[n];
+            table = Subjects.table(schema(), n, handles);
+            t = schema().floatField("t");
+            half = java.util.Arrays.copyOf(Subjects.shuffled(n, Subjects.SEED), n / 2);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
+    /** The same in AOS: a removal wipes one cache line instead of one per column. */
+    @State(Scope.Benchmark)
+    public static class BulkAos extends Bulk {
+        @Override
+        Schema schema() {
+            return Subjects.AOS;
+        }
+    }
+
+    /** Filled maps keyed by ids, the same random half of positions, and the next free id. */
+    @State(Scope.Benchmark)
+    public static class Maps {
+        HashMap<Long, Particle> map;
+        Long2ObjectOpenHashMap<Particle> fastutil;
+        long[] ids;
+        int[] half;
+        long nextId;
+        int n;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            n = size.n;
+            map = Subjects.hashMap(n);
+            fastutil = Subjects.fastutil(n);
+            ids = new long[n];
+            for (int i = 0; i < n; i++) {
+                ids[i] = i + 1L;
+            }
+            nextId = n + 1L;
+            half = java.util.Arrays.copyOf(Subjects.shuffled(n, Subjects.SEED), n / 2);
+        }
+    }
+
+    /** Tables to clear: refilled before every invocation. */
+    @State(Scope.Benchmark)
+    public static class ToClear {
+        BulkTable table;
+        HashMap<Long, Particle> map;
+        ArrayList<Particle> list;
+        long[] handles;
+        int n;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            n = size.n;
+            handles = new long[n];
+            table = BulkTable.of(Subjects.SOA);
+            map = new HashMap<>();
+            list = new ArrayList<>();
+        }
+
+        @Setup(Level.Invocation)
+        public void refill() {
+            if (table.isEmpty()) {
+                table.addAll(handles);
+            }
+            if (map.isEmpty()) {
+                for (int i = 0; i < n; i++) {
+                    map.put(i + 1L, Subjects.particle(i));
+                }
+            }
+            if (list.isEmpty()) {
+                for (int i = 0; i < n; i++) {
+                    list.add(Subjects.particle(i));
+                }
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
+    @Benchmark
+    public long createBulk(Size size) {
+        FloatField t = Subjects.SOA.floatField("t");
+        try (BulkTable table = BulkTable.of(Subjects.SOA)) {
+            long last = 0;
+            for (int i = 0; i < size.n; i++) {
+                last = table.add();
+                table.set(last, t, Subjects.t(i));
+            }
+            return last;
+        }
+    }
+
+    @Benchmark
+    public Object createArrayList(Size size) {
+        ArrayList<Particle> list = new ArrayList<>();
+        for (int i = 0; i < size.n; i++) {
+            list.add(new Particle(Subjects.t(i)));
+        }
+        return list;
+    }
+
+    @Benchmark
+    public Object createHashMap(Size size) {
+        HashMap<Long, Particle> map = new HashMap<>();
+        for (int i = 0; i < size.n; i++) {
+            map.put(i + 1L, new Particle(Subjects.t(i)));
+        }
+        return map;
+    }
+
+    @Benchmark
+    public Object createFastutil(Size size) {
+        Long2ObjectOpenHashMap<Particle> map = new Long2ObjectOpenHashMap<>();
+        for (int i = 0; i < size.n; i++) {
+            map.put(i + 1L, new Particle(Subjects.t(i)));
+        }
+        return map;
+    }
+
+    @Benchmark
+    public int churnBulk(Bulk s) {
+        return churn(s);
+    }
+
+    @Benchmark
+    public int churnBulkAos(BulkAos s) {
+        return churn(s);
+    }
+
+    private static int churn(Bulk s) {
+        for (int i : s.half) {
+            s.table.remove(s.handles[i]);
+        }
+        for (int i : s.half) {
+            long h = s.table.add();
+            s.table.set(h, s.t, Subjects.t(i));
+            s.handles[i] = h;
+        }
+        return s.table.size();
+    }
+
+    @Benchmark
+    public int churnHashMap(Maps s) {
+        for (int i : s.half) {
+            s.map.remove(s.ids[i]);
+        }
+        for (int i : s.half) {
+            long id = s.nextId++;
+            s.map.put(id, new Particle(Subjects.t(i)));
+            s.ids[i] = id;
+        }
+        return s.map.size();
+    }
+
+    @Benchmark
+    public int churnFastutil(Maps s) {
+        for (int i : s.half) {
+            s.fastutil.remove(s.ids[i]);
+        }
+        for (int i : s.half) {
+            long id = s.nextId++;
+            s.fastutil.put(id, new Particle(Subjects.t(i)));
+            s.ids[i] = id;
+        }
+        return s.fastutil.size();
+    }
+
+    @Benchmark
+    public int clearBulk(ToClear s) {
+        s.table.clear();
+        return s.table.size();
+    }
+
+    @Benchmark
+    public int clearHashMap(ToClear s) {
+        s.map.clear();
+        return s.map.size();
+    }
+
+    @Benchmark
+    public int clearArrayList(ToClear s) {
+        s.list.clear();
+        return s.list.size();
+    }
+}

@@ -1,0 +1,180 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.FloatField;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.HashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Workloads 3 and 4: sum {@code t} through {@code n} live handles in shuffled order, and
+ * {@code n} lookups of removed handles (all misses, via {@code contains}).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "-Xmx8g")
+public class LookupBenchmark {
+
+    /** A table, its handles in shuffled order, and handles of removed records. */
+    @State(Scope.Benchmark)
+    public static class Bulk {
+        BulkTable table;
+        FloatField t = Subjects.SOA.floatField("t");
+        long[] shuffled;
+        long[] stale;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            int n = size.n;
+            long[] handles = new long[n];
+            table = Subjects.table(Subjects.SOA, n, handles);
+            // Stale handles: remove every record, add as many again (the slots are reused with
+            // the next generation, the hardest case for a stale check), set t as before.
+            stale = handles.clone();
+            table.removeAll(handles);
+            table.addAll(handles);
+            for (int i = 0; i < n; i++) {
+                table.set(handles[i], t, Subjects.t(i));
+            }
+            int[] order = Subjects.shuffled(n, Subjects.SEED);
+            shuffled = new long[n];
+            for (int i = 0; i < n; i++) {
+                shuffled[i] = handles[order[i]];
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
+    /** The limit: a {@code float[]} indexed by shuffled ints. */
+    @State(Scope.Benchmark)
+    public static class Columns {
+        float[] t;
+        int[] shuffled;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            t = new float[size.n];
+            for (int i = 0; i < size.n; i++) {
+                t[i] = Subjects.t(i);
+            }
+            shuffled = Subjects.shuffled(size.n, Subjects.SEED);
+        }
+    }
+
+    /** Maps from ids 1..n, their keys shuffled; stale keys are ids that were removed. */
+    @State(Scope.Benchmark)
+    public static class Maps {
+        HashMap<Long, Particle> map;
+        Long2ObjectOpenHashMap<Particle> fastutil;
+        long[] shuffled;
+        long[] stale;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            int n = size.n;
+            map = new HashMap<>();
+            fastutil = new Long2ObjectOpenHashMap<>();
+            stale = new long[n];
+            for (int i = 0; i < n; i++) {
+                long removed = i + 1;
+                map.put(removed, Subjects.particle(i));
+                fastutil.put(removed, Subjects.particle(i));
+                stale[i] = removed;
+            }
+            for (int i = 0; i < n; i++) {
+                map.remove(stale[i]);
+                fastutil.remove(stale[i]);
+                long id = n + i + 1L;
+                map.put(id, Subjects.particle(i));
+                fastutil.put(id, Subjects.particle(i));
+            }
+            int[] order = Subjects.shuffled(n, Subjects.SEED);
+            shuffled = new long[n];
+            for (int i = 0; i < n; i++) {
+                shuffled[i] = n + order[i] + 1L;
+            }
+        }
+    }
+
+    @Benchmark
+    public float floatArray(Columns s) {
+        float sum = 0;
+        for (int i : s.shuffled) {
+            sum += s.t[i];
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public float bulk(Bulk s) {
+        float sum = 0;
+        for (long h : s.shuffled) {
+            sum += s.table.get(h, s.t);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public float hashMap(Maps s) {
+        float sum = 0;
+        for (long id : s.shuffled) {
+            sum += s.map.get(id).t;
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public float fastutil(Maps s) {
+        float sum = 0;
+        for (long id : s.shuffled) {
+            sum += s.fastutil.get(id).t;
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public int staleBulk(Bulk s) {
+        int found = 0;
+        for (long h : s.stale) {
+            found += s.table.contains(h) ? 1 : 0;
+        }
+        return found;
+    }
+
+    @Benchmark
+    public int staleHashMap(Maps s) {
+        int found = 0;
+        for (long id : s.stale) {
+            found += s.map.containsKey(id) ? 1 : 0;
+        }
+        return found;
+    }
+
+    @Benchmark
+    public int staleFastutil(Maps s) {
+        int found = 0;
+        for (long id : s.stale) {
+            found += s.fastutil.containsKey(id) ? 1 : 0;
+        }
+        return found;
+    }
+}

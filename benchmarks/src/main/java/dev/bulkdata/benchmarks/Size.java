@@ -1,0 +1,13 @@
+package dev.bulkdata.benchmarks;
+
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/** The number of records, shared by every subject state of a benchmark. */
+@State(Scope.Benchmark)
+public class Size {
+    /** Records per subject: 100k and 1M as in DESIGN.md. */
+    @Param({"100000", "1000000"})
+    public int n;
+}

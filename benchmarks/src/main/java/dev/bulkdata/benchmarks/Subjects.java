@@ -1,0 +1,105 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.FieldType;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.Schema;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.SplittableRandom;
+
+/**
+ * Builds every subject with the standard record (8 floats, {@code t px py pz vx vy vz pad}):
+ * bulkdata tables, plain {@code float[]} columns (the limit), and the heap collections.
+ * Values are deterministic so every subject computes the same sums.
+ */
+final class Subjects {
+    static final long SEED = 42;
+
+    static final Schema SOA = schema(Layout.SOA);
+    static final Schema AOS = schema(Layout.AOS);
+
+    private Subjects() {
+    }
+
+    private static Schema schema(Layout layout) {
+        return Schema.builder("particles").layout(layout)
+                .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+                .build();
+    }
+
+    /** The value of field {@code t} of record {@code i}. */
+    static float t(int i) {
+        return i % 1000;
+    }
+
+    /** A table of {@code n} records with {@code t}, position and velocity set; handles out. */
+    static BulkTable table(Schema schema, int n, long[] handlesOut) {
+        BulkTable table = BulkTable.of(schema);
+        table.addAll(handlesOut, 0, n);
+        FloatField t = schema.floatField("t");
+        FloatField vx = schema.floatField("vx");
+        FloatField vy = schema.floatField("vy");
+        FloatField vz = schema.floatField("vz");
+        for (int i = 0; i < n; i++) {
+            long h = handlesOut[i];
+            table.set(h, t, t(i));
+            table.set(h, vx, 1f);
+            table.set(h, vy, 2f);
+            table.set(h, vz, 3f);
+        }
+        return table;
+    }
+
+    static Particle particle(int i) {
+        Particle p = new Particle(t(i));
+        p.vx = 1f;
+        p.vy = 2f;
+        p.vz = 3f;
+        return p;
+    }
+
+    static ArrayList<Particle> arrayList(int n) {
+        ArrayList<Particle> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            list.add(particle(i));
+        }
+        return list;
+    }
+
+    /** Keys 1..n, as a game would hand out ids. */
+    static HashMap<Long, Particle> hashMap(int n) {
+        HashMap<Long, Particle> map = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            map.put((long) i + 1, particle(i));
+        }
+        return map;
+    }
+
+    static Long2ObjectOpenHashMap<Particle> fastutil(int n) {
+        Long2ObjectOpenHashMap<Particle> map = new Long2ObjectOpenHashMap<>();
+        for (int i = 0; i < n; i++) {
+            map.put((long) i + 1, particle(i));
+        }
+        return map;
+    }
+
+    /** A permutation of 0..n-1. */
+    static int[] shuffled(int n, long seed) {
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        return order;
+    }
+}

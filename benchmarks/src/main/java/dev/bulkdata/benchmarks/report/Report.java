@@ -1,0 +1,448 @@
+package dev.bulkdata.benchmarks.report;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns a JMH JSON result file (and optionally {@code MemoryFootprint}'s JSON) into markdown
+ * tables of ratios and a chart, and can splice the tables into the README between
+ * {@code <!-- benchmarks:begin -->} and {@code <!-- benchmarks:end -->}.
+ *
+ * <p>Usage: {@code Report <jmh.json> <memory.json or -> <out-dir> [README.md]}. Writes
+ * {@code <out-dir>/results.md} and {@code <out-dir>/speedup.png}.
+ *
+ * <p>Every ratio compares two scores of the same run. Its error combines the two JMH 99.9 %
+ * confidence half-widths as relative errors: {@code r * sqrt((e1/s1)^2 + (e2/s2)^2)}.
+ */
+public final class Report {
+    static final String BEGIN = "<!-- benchmarks:begin -->";
+    static final String END = "<!-- benchmarks:end -->";
+    static final String PKG = "dev.bulkdata.benchmarks.";
+    /** The record count the tables report on: {@code -Dreport.n}, 1,000,000 by default. */
+    static final String N = System.getProperty("report.n", "1000000");
+
+    private Report() {
+    }
+
+    /** One JMH result: benchmark method, parameters, score and allocation per operation. */
+    record Result(String benchmark, Map<String, String> params, double score, double error, String unit,
+                  double allocPerOp) {
+        boolean matches(String name, String... kv) {
+            if (!benchmark.equals(PKG + name)) {
+                return false;
+            }
+            for (int i = 0; i < kv.length; i += 2) {
+                if (!kv[i + 1].equals(params.get(kv[i]))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** A ratio with its propagated error. */
+    record Ratio(double value, double error) {
+        static Ratio of(Result numerator, Result denominator) {
+            double r = numerator.score() / denominator.score();
+            double e = r * Math.hypot(numerator.error() / numerator.score(), denominator.error() / denominator.score());
+            return new Ratio(r, e);
+        }
+
+        String format() {
+            return Double.isNaN(error) ? fmt(value) + " ± ?" : fmt(value) + " ± " + fmt(error);
+        }
+    }
+
+    /**
+     * A comparison: bulkdata subject against a peer. {@code speedup} rows report peer time /
+     * bulkdata time (higher is better, target is a minimum); the others bulkdata / peer
+     * (lower is better, target is a maximum).
+     */
+    record Comparison(String workload, String subject, String bulk, String peerName, String peer,
+                      boolean speedup, double target, String[] params) {
+    }
+
+    static List<Comparison> comparisons() {
+        List<Comparison> c = new ArrayList<>();
+        String[] n = {"n", N};
+        for (String[] subject : new String[][] {
+                {"BulkTable SOA", "IterateBenchmark.bulkSoaColumns"},
+                {"BulkTable SOA, typed slots", "IterateBenchmark.bulkSoaSlots"},
+                {"BulkTable AOS", "IterateBenchmark.bulkAos"},
+                {"PackedTable SOA", "IterateBenchmark.packedSoaColumns"},
+                {"Kotlin typed", "IterateBenchmark.kotlin"}}) {
+            c.add(new Comparison("iterate", subject[0], subject[1], "float[]", "IterateBenchmark.floatArray", false, 1.25, n));
+            c.add(new Comparison("iterate", subject[0], subject[1], "ArrayList", "IterateBenchmark.arrayList", true, 2, n));
+        }
+        for (String[] subject : new String[][] {
+                {"BulkTable", "LookupBenchmark.bulk"},
+                {"PackedTable", "LookupBenchmark.packed"},
+                {"Kotlin typed", "LookupBenchmark.kotlin"}}) {
+            c.add(new Comparison("lookup", subject[0], subject[1], "float[]", "LookupBenchmark.floatArray", false, Double.NaN, n));
+            c.add(new Comparison("lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.hashMap", true, 4, n));
+            c.add(new Comparison("lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.fastutil", true, 1.5, n));
+        }
+        for (String[] subject : new String[][] {{"BulkTable", "LookupBenchmark.staleBulk"}, {"PackedTable", "LookupBenchmark.stalePacked"}}) {
+            c.add(new Comparison("stale lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.staleHashMap", true, Double.NaN, n));
+            c.add(new Comparison("stale lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.staleFastutil", true, Double.NaN, n));
+        }
+        for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.createBulk"}, {"PackedTable", "ChangeBenchmark.createPacked"},
+                {"Kotlin typed", "ChangeBenchmark.createKotlin"}}) {
+            c.add(new Comparison("create", subject[0], subject[1], "HashMap", "ChangeBenchmark.createHashMap", true, 4, n));
+            c.add(new Comparison("create", subject[0], subject[1], "fastutil", "ChangeBenchmark.createFastutil", true, Double.NaN, n));
+            c.add(new Comparison("create", subject[0], subject[1], "ArrayList", "ChangeBenchmark.createArrayList", true, Double.NaN, n));
+        }
+        for (String[] subject : new String[][] {{"BulkTable SOA", "ChangeBenchmark.churnBulk"},
+                {"BulkTable AOS", "ChangeBenchmark.churnBulkAos"}, {"PackedTable", "ChangeBenchmark.churnPacked"}}) {
+            c.add(new Comparison("churn (half)", subject[0], subject[1], "HashMap", "ChangeBenchmark.churnHashMap", true, 3, n));
+            c.add(new Comparison("churn (half)", subject[0], subject[1], "fastutil", "ChangeBenchmark.churnFastutil", true, Double.NaN, n));
+        }
+        String[] none = {};
+        for (String[] subject : new String[][] {{"BulkTable", "FrameBenchmark.bulk"}, {"PackedTable", "FrameBenchmark.packed"}}) {
+            c.add(new Comparison("frame (5 % of 100k + pass)", subject[0], subject[1], "HashMap", "FrameBenchmark.hashMap", true, 3, none));
+            c.add(new Comparison("frame (5 % of 100k + pass)", subject[0], subject[1], "fastutil", "FrameBenchmark.fastutil", true, Double.NaN, none));
+        }
+        for (String[] subject : new String[][] {{"BulkTable SOA", "UpdateBenchmark.bulkSoa"}, {"BulkTable AOS", "UpdateBenchmark.bulkAos"},
+                {"PackedTable SOA", "UpdateBenchmark.packedSoa"}}) {
+            c.add(new Comparison("update p += v*dt", subject[0], subject[1], "float[]", "UpdateBenchmark.floatArray", false, Double.NaN, n));
+            c.add(new Comparison("update p += v*dt", subject[0], subject[1], "ArrayList", "UpdateBenchmark.arrayList", true, Double.NaN, n));
+        }
+        for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.clearBulk"}, {"PackedTable", "ChangeBenchmark.clearPacked"}}) {
+            c.add(new Comparison("clear", subject[0], subject[1], "HashMap", "ChangeBenchmark.clearHashMap", true, Double.NaN, n));
+            c.add(new Comparison("clear", subject[0], subject[1], "ArrayList", "ChangeBenchmark.clearArrayList", true, Double.NaN, n));
+        }
+        return c;
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 3) {
+            System.err.println("usage: Report <jmh.json> <memory.json or -> <out-dir> [README.md]");
+            System.exit(2);
+        }
+        String jmhJson = Files.readString(Path.of(args[0]));
+        List<Result> results = parse(jmhJson);
+        String memory = args[1].equals("-") ? null : Files.readString(Path.of(args[1]));
+        Path out = Path.of(args[2]);
+        Files.createDirectories(out);
+        List<Row> rows = rows(results);
+        String markdown = header(jmhJson) + "\n" + markdown(rows, results, memory)
+                + "\n![speed-up of bulkdata over heap collections](benchmarks/results/speedup.png)\n";
+        Files.writeString(out.resolve("results.md"), markdown);
+        chart(rows, out.resolve("speedup.png"));
+        if (args.length > 3) {
+            splice(Path.of(args[3]), markdown);
+        }
+        System.out.println(markdown);
+    }
+
+    /** One line on how the run was made: JDK, JMH settings, machine. */
+    static String header(String json) {
+        JsonArray all = JsonParser.parseString(json).getAsJsonArray();
+        if (all.isEmpty()) {
+            return "";
+        }
+        JsonObject o = all.get(0).getAsJsonObject();
+        String cpu = "unknown CPU";
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    cpu = line.substring(line.indexOf(':') + 1).strip();
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: leave the CPU unnamed
+        }
+        return String.format(Locale.ROOT,
+                "Run of %d benchmarks with JMH %s on %s %s; %d fork(s), warm-up %d × %s, measurement %d × %s"
+                        + " per benchmark; %d cores (%s). Times are averages per operation (one pass over"
+                        + " all records unless the workload says otherwise).%n",
+                all.size(), str(o, "jmhVersion"), str(o, "vmName"), str(o, "jdkVersion"), o.get("forks").getAsInt(),
+                o.get("warmupIterations").getAsInt(), str(o, "warmupTime"), o.get("measurementIterations").getAsInt(),
+                str(o, "measurementTime"), Runtime.getRuntime().availableProcessors(), cpu);
+    }
+
+    private static String str(JsonObject o, String key) {
+        return o.has(key) ? o.get(key).getAsString() : "?";
+    }
+
+    static List<Result> parse(String json) {
+        List<Result> results = new ArrayList<>();
+        for (JsonElement e : JsonParser.parseString(json).getAsJsonArray()) {
+            JsonObject o = e.getAsJsonObject();
+            Map<String, String> params = new LinkedHashMap<>();
+            if (o.has("params")) {
+                for (Map.Entry<String, JsonElement> p : o.getAsJsonObject("params").entrySet()) {
+                    params.put(p.getKey(), p.getValue().getAsString());
+                }
+            }
+            JsonObject primary = o.getAsJsonObject("primaryMetric");
+            double alloc = Double.NaN;
+            if (o.has("secondaryMetrics")) {
+                for (Map.Entry<String, JsonElement> m : o.getAsJsonObject("secondaryMetrics").entrySet()) {
+                    if (m.getKey().replace("·", "").equals("gc.alloc.rate.norm")) {
+                        alloc = number(m.getValue().getAsJsonObject().get("score"));
+                    }
+                }
+            }
+            results.add(new Result(o.get("benchmark").getAsString(), params, number(primary.get("score")),
+                    number(primary.get("scoreError")), primary.get("scoreUnit").getAsString(), alloc));
+        }
+        return results;
+    }
+
+    private static double number(JsonElement e) {
+        // JMH writes "NaN" as a string when a single iteration gives no error estimate.
+        return e == null || e.isJsonNull() ? Double.NaN
+                : e.getAsJsonPrimitive().isString() ? Double.parseDouble(e.getAsString()) : e.getAsDouble();
+    }
+
+    static Result find(List<Result> results, String name, String... params) {
+        for (Result r : results) {
+            if (r.matches(name, params)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** A computed comparison row. */
+    record Row(Comparison comparison, Result bulk, Result peer, Ratio ratio) {
+        /** {@code true}, {@code false}, or null when the comparison has no target. */
+        Boolean met() {
+            double t = comparison.target();
+            if (Double.isNaN(t)) {
+                return null;
+            }
+            return comparison.speedup() ? ratio.value() >= t : ratio.value() <= t;
+        }
+    }
+
+    static List<Row> rows(List<Result> results) {
+        List<Row> rows = new ArrayList<>();
+        for (Comparison c : comparisons()) {
+            Result bulk = find(results, c.bulk(), c.params());
+            Result peer = find(results, c.peer(), c.params());
+            if (bulk == null || peer == null) {
+                continue;
+            }
+            rows.add(new Row(c, bulk, peer, c.speedup() ? Ratio.of(peer, bulk) : Ratio.of(bulk, peer)));
+        }
+        return rows;
+    }
+
+    static String markdown(List<Row> rows, List<Result> results, String memoryJson) {
+        StringBuilder md = new StringBuilder();
+        md.append("| workload | bulkdata | vs | bulkdata time | peer time | ratio | target |\n");
+        md.append("|---|---|---|---:|---:|---:|---|\n");
+        for (Row r : rows) {
+            Comparison c = r.comparison();
+            String kind = c.speedup() ? "× faster" : "× the time";
+            String target = Double.isNaN(c.target()) ? "" : (c.speedup() ? "≥ " : "≤ ") + fmt(c.target())
+                    + (r.met() ? " ✅" : " ❌");
+            md.append("| ").append(c.workload()).append(" | ").append(c.subject()).append(" | ").append(c.peerName())
+                    .append(" | ").append(time(r.bulk())).append(" | ").append(time(r.peer()))
+                    .append(" | ").append(r.ratio().format()).append(' ').append(kind)
+                    .append(" | ").append(target).append(" |\n");
+        }
+        holes(md, results);
+        parallel(md, results);
+        allocation(md, results);
+        if (memoryJson != null) {
+            memory(md, memoryJson);
+        }
+        return md.toString();
+    }
+
+    private static void holes(StringBuilder md, List<Result> results) {
+        Result zero = find(results, "UpdateBenchmark.holes", "n", N, "holes", "0");
+        if (zero == null) {
+            return;
+        }
+        md.append("\n| holes | live records | time per pass | ns per live record | vs 0 % holes | target |\n");
+        md.append("|---:|---:|---:|---:|---:|---|\n");
+        double zeroPerLive = perLive(zero);
+        for (String h : new String[] {"0", "25", "50", "90", "99"}) {
+            Result r = find(results, "UpdateBenchmark.holes", "n", N, "holes", h);
+            if (r == null) {
+                continue;
+            }
+            double perLive = perLive(r);
+            Ratio ratio = new Ratio(perLive / zeroPerLive,
+                    perLive / zeroPerLive * Math.hypot(r.error() / r.score(), zero.error() / zero.score()));
+            String target = h.equals("50") ? "≤ 2" + (ratio.value() <= 2 ? " ✅" : " ❌") : "";
+            md.append("| ").append(h).append(" % | ").append(live(Integer.parseInt(N), Integer.parseInt(h)))
+                    .append(" | ").append(time(r)).append(" | ").append(fmt(perLive)).append(" | ")
+                    .append(ratio.format()).append(" | ").append(target).append(" |\n");
+        }
+    }
+
+    static int live(int n, int holes) {
+        return n - (int) ((long) n * holes / 100);
+    }
+
+    private static double perLive(Result r) {
+        return nanos(r) / live(Integer.parseInt(r.params().get("n")), Integer.parseInt(r.params().get("holes")));
+    }
+
+    private static void parallel(StringBuilder md, List<Result> results) {
+        md.append("\n| parallel update, 1M records | time | speed-up over 1 thread | target |\n|---|---:|---:|---|\n");
+        boolean any = false;
+        for (String[] subject : new String[][] {{"Java, 1 thread", "ParallelBenchmark.update", "1"},
+                {"Java, 2 threads", "ParallelBenchmark.update", "2"},
+                {"Kotlin coroutines, 1 thread", "ParallelBenchmark.coroutines", "1"},
+                {"Kotlin coroutines, 2 threads", "ParallelBenchmark.coroutines", "2"}}) {
+            Result r = find(results, subject[1], "n", N, "threads", subject[2]);
+            Result one = find(results, subject[1], "n", N, "threads", "1");
+            if (r == null || one == null) {
+                continue;
+            }
+            any = true;
+            Ratio speedup = Ratio.of(one, r);
+            String target = subject[2].equals("2") ? "≥ 1.7" + (speedup.value() >= 1.7 ? " ✅" : " ❌") : "";
+            md.append("| ").append(subject[0]).append(" | ").append(time(r)).append(" | ").append(speedup.format())
+                    .append(" | ").append(target).append(" |\n");
+        }
+        if (!any) {
+            md.setLength(md.lastIndexOf("\n| parallel"));
+        }
+    }
+
+    private static void allocation(StringBuilder md, List<Result> results) {
+        StringBuilder rows = new StringBuilder();
+        for (Result r : results) {
+            String name = r.benchmark().substring(PKG.length());
+            String method = name.substring(name.indexOf('.') + 1);
+            boolean bulkdata = method.contains("bulk") || method.contains("Bulk") || method.contains("packed")
+                    || method.contains("Packed") || method.contains("kotlin") || method.contains("Kotlin")
+                    || name.startsWith("ParallelBenchmark");
+            if (!bulkdata || Double.isNaN(r.allocPerOp()) || !N.equals(r.params().getOrDefault("n", N))
+                    || method.startsWith("create") || method.startsWith("clear")) {
+                continue;
+            }
+            rows.append("| ").append(name).append(paramsLabel(r)).append(" | ").append(fmt(r.allocPerOp()))
+                    .append(" | ").append(String.format(Locale.ROOT, "%.6f", r.allocPerOp() / records(r))).append(" |\n");
+        }
+        if (!rows.isEmpty()) {
+            md.append("\n| allocation (`-prof gc`, gc.alloc.rate.norm) | B per operation | B per record |\n|---|---:|---:|\n")
+                    .append(rows);
+        }
+    }
+
+    private static int records(Result r) {
+        return r.benchmark().contains("FrameBenchmark") ? 100_000 : Integer.parseInt(r.params().getOrDefault("n", N));
+    }
+
+    private static String paramsLabel(Result r) {
+        StringBuilder s = new StringBuilder();
+        r.params().forEach((k, v) -> {
+            if (!k.equals("n")) {
+                s.append(s.isEmpty() ? " (" : ", ").append(k).append('=').append(v);
+            }
+        });
+        return s.isEmpty() ? "" : s.append(')').toString();
+    }
+
+    private static void memory(StringBuilder md, String json) {
+        md.append("\n| memory, 1M records | record bytes | native bytes | heap bytes | bytes per record |\n|---|---:|---:|---:|---:|\n");
+        JsonArray rows = JsonParser.parseString(json).getAsJsonArray();
+        for (JsonElement e : rows) {
+            JsonObject o = e.getAsJsonObject();
+            long nat = o.get("nativeBytes").getAsLong();
+            long heap = o.get("heapBytes").getAsLong();
+            int records = o.get("records").getAsInt();
+            md.append("| ").append(o.get("subject").getAsString()).append(" | ").append(o.get("recordBytes").getAsInt())
+                    .append(" | ").append(String.format(Locale.ROOT, "%,d", nat)).append(" | ")
+                    .append(String.format(Locale.ROOT, "%,d", heap)).append(" | ")
+                    .append(String.format(Locale.ROOT, "%.2f", (double) (nat + heap) / records)).append(" |\n");
+        }
+    }
+
+    static void chart(List<Row> rows, Path png) throws IOException {
+        List<String> labels = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        List<Double> errors = new ArrayList<>();
+        for (Row r : rows) {
+            if (!r.comparison().speedup()) {
+                continue;
+            }
+            labels.add(r.comparison().workload() + ": " + r.comparison().subject() + " vs " + r.comparison().peerName());
+            values.add(r.ratio().value());
+            // A log axis cannot show a bar reaching zero: clip the error bar (the table has it whole).
+            double error = r.ratio().error();
+            errors.add(Double.isNaN(error) ? 0 : Math.min(error, 0.9 * r.ratio().value()));
+        }
+        if (labels.isEmpty()) {
+            return;
+        }
+        CategoryChart chart = new CategoryChartBuilder().width(1200).height(700)
+                .title("bulkdata speed-up over heap collections (peer time / bulkdata time, "
+                        + String.format(Locale.ROOT, "%,d", Integer.parseInt(N)) + " records)")
+                .xAxisTitle("").yAxisTitle("× faster (log scale)").build();
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setXAxisLabelRotation(60);
+        chart.getStyler().setToolTipsEnabled(false);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.addSeries("speed-up", labels, values, errors);
+        // XChart starts bars at zero unless told otherwise, which a log axis cannot show.
+        double min = values.stream().mapToDouble(Double::doubleValue).min().orElse(1);
+        chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(Math.min(min * 0.5, 0.5)))));
+        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    static void splice(Path readme, String markdown) throws IOException {
+        String text = Files.readString(readme);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        if (begin < 0 || end < begin) {
+            throw new IllegalArgumentException(readme + " has no " + BEGIN + " ... " + END + " section");
+        }
+        Files.writeString(readme, text.substring(0, begin + BEGIN.length()) + "\n" + markdown + text.substring(end));
+    }
+
+    private static String time(Result r) {
+        double ns = nanos(r);
+        if (ns >= 1e6) {
+            return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
+        }
+        if (ns >= 1e3) {
+            return String.format(Locale.ROOT, "%.1f µs", ns / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.1f ns", ns);
+    }
+
+    private static double nanos(Result r) {
+        return switch (r.unit()) {
+            case "ns/op" -> r.score();
+            case "us/op" -> r.score() * 1e3;
+            case "ms/op" -> r.score() * 1e6;
+            case "s/op" -> r.score() * 1e9;
+            default -> throw new IllegalArgumentException("unit " + r.unit() + " of " + r.benchmark());
+        };
+    }
+
+    static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "?";
+        }
+        return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%.0f", v)
+                : Math.abs(v) >= 10 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}
