@@ -184,6 +184,19 @@ public final class SparseSet {
     }
 
     /**
+     * Exchanges the keys of two rows, both below {@link #size()}, unchecked: for a store that
+     * reorders its rows (and moves its data in step). O(1).
+     */
+    void swapRows(int a, int b) {
+        int keyA = keyAtUnchecked(a);
+        int keyB = keyAtUnchecked(b);
+        dense[a >>> PAGE_SHIFT][a & PAGE_MASK] = keyB;
+        dense[b >>> PAGE_SHIFT][b & PAGE_MASK] = keyA;
+        sparse[keyA >>> PAGE_SHIFT][keyA & PAGE_MASK] = b;
+        sparse[keyB >>> PAGE_SHIFT][keyB & PAGE_MASK] = a;
+    }
+
+    /**
      * Removes every key. O(size); pages are kept for reuse.
      *
      * @throws ConcurrentModificationException if a join over this set is running
