@@ -1,7 +1,6 @@
 package dev.bulkdata.storage;
 
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * The {@link PackedTable}: a paged sparse index of slots (what handles name) over
@@ -55,6 +54,20 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     private boolean fragmented;
     /** The order the last complete pass sorted by; null if none. */
     private RecordOrder sortedBy;
+    /** The order of the running defragment call, which {@link #sorter} compares by; else null. */
+    private RecordOrder sorting;
+    /** The budgeted insertion sort, shared with {@link ComponentTable}. */
+    private final RowSort sorter = new RowSort(new RowSort.Rows() {
+        @Override
+        public int compareRows(int a, int b) {
+            return sorting.compare(handleOfRow(a), handleOfRow(b));
+        }
+
+        @Override
+        public void swapRows(int a, int b) {
+            DenseTable.this.swapRows(a, b);
+        }
+    });
 
     DenseTable(Schema schema, HandleLayout layout, int maxCapacity) {
         super(schema, layout, ReuseOrder.FIFO, maxCapacity);
@@ -115,7 +128,8 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     }
 
     /** Makes room for {@code count} more rows and their back-links; all or nothing for the rows. */
-    private void reserveRows(int count) {
+    @Override
+    void reserveRecords(int count) {
         rows.reserve((long) size + count);
         while (backCount < rows.blockCount()) {
             if (backCount == back.length) {
@@ -177,7 +191,9 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     // Structure
 
     /** Gives a taken slot the next row; room for the row was reserved. */
-    private long activate(int slot) {
+    @Override
+    long activate(int slot) {
+        fragmented = true;
         int row = rows.addRow();
         setBackLink(row, slot);
         setRow(slot, row);
@@ -185,35 +201,6 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         setMeta(slot, meta);
         size++;
         return handleOf(slot, Block.generation(meta));
-    }
-
-    @Override
-    public long add() {
-        ensureMutable("add to");
-        reserveSlots(1);
-        reserveRows(1);
-        fragmented = true;
-        return activate(takeSlot());
-    }
-
-    @Override
-    public void addAll(long[] handlesOut, int from, int to) {
-        Objects.checkFromToIndex(from, to, handlesOut.length);
-        ensureMutable("add to");
-        reserveSlots(to - from);
-        reserveRows(to - from);
-        fragmented |= to > from;
-        for (int i = from; i < to; i++) {
-            handlesOut[i] = activate(takeSlot());
-        }
-    }
-
-    @Override
-    public void remove(long handle) {
-        ensureMutable("remove from");
-        int slot = slotOf(handle);
-        markDead(slot);
-        releaseDead(slot);
     }
 
     @Override
@@ -286,24 +273,15 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         }
         // Hold the iteration guard while the order runs, so that it cannot change the structure.
         beginIteration();
-        long swaps = 0;
-        int n = size;
-        int next = 1;
+        sorting = order;
+        long swaps;
         try {
-            sort:
-            for (; next < n; next++) {
-                for (int j = next; j > 0 && order.compare(handleOfRow(j - 1), handleOfRow(j)) > 0; j--) {
-                    if (swaps == maxSwaps) {
-                        break sort;
-                    }
-                    swapRows(j - 1, j);
-                    swaps++;
-                }
-            }
+            swaps = sorter.sort(size, maxSwaps);
         } finally {
+            sorting = null;
             endIteration();
         }
-        if (next >= n) {
+        if (sorter.finished()) {
             fragmented = false;
             sortedBy = order;
         } else if (swaps > 0) {

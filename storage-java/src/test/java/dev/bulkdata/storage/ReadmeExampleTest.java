@@ -7,6 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -96,6 +98,72 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void readmePackedExample_keepsRowsDense_andSortsThemWithinABudget() {
+        Schema schema = Schema.builder("particles")
+                .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+                .build();
+        FloatField px = schema.floatField("px");
+        List<Long> rows = new ArrayList<>();
+        // README:begin
+        PackedTable packed = PackedTable.of(schema);        // same handles; rows always dense
+        long a = packed.add();
+        long b = packed.add();
+        long c = packed.add();
+        packed.set(a, px, 3f);
+        packed.set(b, px, 1f);
+        packed.set(c, px, 2f);
+        packed.remove(a);                                   // c's row moves into a's: rows b, c
+
+        RecordOrder byPx = (h1, h2) -> Float.compare(packed.get(h1, px), packed.get(h2, px));
+        long swaps = packed.defragment(byPx, 1_000);        // once a frame: at most 1000 swaps
+        packed.forEach((chunk, slot) -> rows.add(chunk.handle(slot)));   // b, c: px order
+        float y = packed.get(c, px);                        // 2.0: handles survive every move
+        packed.close();
+        // README:end
+
+        assertEquals(1, swaps);
+        assertEquals(List.of(b, c), rows);
+        assertEquals(2f, y);
+    }
+
+    @Test
+    void readmeComponentExample_joinsTheEntitiesThatHaveBoth_andDropsStaleComponents() {
+        // README:begin
+        BulkTable entities = BulkTable.of(Schema.builder("entities").add(FieldType.INT, "kind").build());
+        Schema position = Schema.builder("position").add(FieldType.FLOAT, "x", "y").build();
+        Schema velocity = Schema.builder("velocity").add(FieldType.FLOAT, "dx", "dy").build();
+        FloatField x = position.floatField("x");
+        FloatField dx = velocity.floatField("dx");
+        ComponentTable positions = ComponentTable.of(entities, position);
+        ComponentTable velocities = ComponentTable.of(entities, velocity);
+
+        long rock = entities.add();                         // a position only
+        long ship = entities.add();                         // a position and a velocity
+        positions.add(rock);
+        positions.add(ship);
+        velocities.add(ship);                               // all fields zero
+        velocities.set(ship, dx, 2f);
+
+        Join moving = Join.of(positions, velocities);       // make once, run every frame
+        int visited = moving.forEach((entity, rows) ->      // ship only; rows[i]: its row in table i
+                positions.setAt(rows[0], x, positions.getAt(rows[0], x) + velocities.getAt(rows[1], dx)));
+        float shipX = positions.get(ship, x);               // 2.0
+
+        entities.remove(ship);                              // its components go stale with it
+        boolean stillMoving = velocities.has(ship);         // false; get(ship, dx) throws STALE
+        int swept = velocities.removeDead();                // 1: the stale row is dropped
+        positions.close();
+        velocities.close();
+        entities.close();
+        // README:end
+
+        assertEquals(1, visited);
+        assertEquals(2f, shipX);
+        assertFalse(stillMoving);
+        assertEquals(1, swept);
+    }
+
+    @Test
     void readme_showsEveryExampleExactlyAsCompiled() throws IOException {
         String source = Files.readString(Path.of("src/test/java/dev/bulkdata/storage/ReadmeExampleTest.java"));
         String readme = Files.readString(Path.of("../README.md"));
@@ -112,7 +180,7 @@ class ReadmeExampleTest {
             assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
             snippets++;
         }
-        assertEquals(2, snippets);
+        assertEquals(4, snippets);
     }
 
     @Test
