@@ -122,6 +122,12 @@ public final class Report {
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "float[]", "UpdateBenchmark.floatArray", false, Double.NaN, n));
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "ArrayList", "UpdateBenchmark.arrayList", true, Double.NaN, n));
         }
+        for (String percent : new String[] {"100", "50", "1"}) {
+            String[] np = {"n", N, "percent", percent};
+            String workload = "join A and B (B on " + percent + " %)";
+            c.add(new Comparison(workload, "ComponentTable join", "JoinBenchmark.bulk", "HashMap", "JoinBenchmark.hashMap", true, Double.NaN, np));
+            c.add(new Comparison(workload, "ComponentTable join", "JoinBenchmark.bulk", "fastutil", "JoinBenchmark.fastutil", true, Double.NaN, np));
+        }
         for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.clearBulk"}, {"PackedTable", "ChangeBenchmark.clearPacked"}}) {
             c.add(new Comparison("clear", subject[0], subject[1], "HashMap", "ChangeBenchmark.clearHashMap", true, Double.NaN, n));
             c.add(new Comparison("clear", subject[0], subject[1], "ArrayList", "ChangeBenchmark.clearArrayList", true, Double.NaN, n));
