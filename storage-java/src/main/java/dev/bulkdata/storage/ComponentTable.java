@@ -47,6 +47,9 @@ import java.util.Objects;
  * Memory per component: {@link Schema#slotBytes()} native bytes, plus 4 bytes of dense key and
  * 4 of owner generation, plus the sparse page entries (4 bytes per entity slot of every 4096-slot
  * page that holds a component). A 32-byte record costs 40 bytes plus 4 per covered entity slot.
+ * {@link #forEach}: O(size), one entity lookup per row; {@link #forEachChunk} and
+ * {@link #removeDead()}: O(size); {@link #defragment}: see there; {@link Join}: O(smallest
+ * member × members).
  *
  * <h2>Threads and errors</h2>
  * One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
