@@ -36,6 +36,13 @@ object SmallHandles : TableDef<SmallHandles>("small", {
     val x = float("x")
 }
 
+object PackedWithReuse : TableDef<PackedWithReuse>("packedreuse", {
+    kind = TableKind.PACKED
+    reuseOrder = ReuseOrder.LIFO
+}) {
+    val x = float("x")
+}
+
 /** Every DSL mistake is reported with a message saying how to fix it, and can be retried. */
 class DslErrorTest : FunSpec({
     test("no columns") {
@@ -67,6 +74,23 @@ class DslErrorTest : FunSpec({
         shouldThrow<IllegalArgumentException> { BadCapacity.open() }.message shouldContain "maxCapacity=0"
         shouldThrow<IllegalArgumentException> {
             object : TableDef<BadCapacity>("bits", { handleLayout(indexBits = 40, generationBits = 20) }) {}
+        }
+    }
+
+    test("a free-list order on a packed table") {
+        val e = shouldThrow<IllegalArgumentException> { PackedWithReuse.open() }
+        e.message shouldContain "PACKED table has no free list"
+        e.message shouldContain "kind = TableKind.STABLE"
+    }
+
+    test("the packed kind opens a PackedTable") {
+        Bullets.open().use { table ->
+            (table.core is dev.bulkdata.storage.PackedTable) shouldBe true
+            val a = table.add { it[Bullets.DAMAGE] = 1 }
+            val b = table.add { it[Bullets.DAMAGE] = 2 }
+            table.remove(a)
+            table[b, Bullets.DAMAGE] shouldBe 2
+            table.core.stats().holes() shouldBe 0
         }
     }
 
