@@ -4,6 +4,7 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Table;
+import dev.bulkdata.storage.kotlin.TypedTable;
 import dev.bulkdata.storage.Schema;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -81,6 +82,26 @@ public class ChangeBenchmark {
         @Override
         Table make(Schema schema, int n, long[] handles) {
             return Subjects.packed(schema, n, handles);
+        }
+    }
+
+    /** A Kotlin-declared table and the positions of a random half. */
+    @State(Scope.Benchmark)
+    public static class Kotlin {
+        TypedTable<KParticles> table;
+        long[] handles;
+        int[] half;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            handles = new long[size.n];
+            table = KotlinWorkloads.open(size.n, handles);
+            half = java.util.Arrays.copyOf(Subjects.shuffled(size.n, Subjects.SEED), size.n / 2);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
         }
     }
 
@@ -182,6 +203,11 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    public long createKotlin(Size size) {
+        return KotlinWorkloads.create(size.n);
+    }
+
+    @Benchmark
     public Object createArrayList(Size size) {
         ArrayList<Particle> list = new ArrayList<>();
         for (int i = 0; i < size.n; i++) {
@@ -221,6 +247,11 @@ public class ChangeBenchmark {
     @Benchmark
     public int churnPacked(Packed s) {
         return churn(s);
+    }
+
+    @Benchmark
+    public int churnKotlin(Kotlin s) {
+        return KotlinWorkloads.churn(s.table, s.handles, s.half);
     }
 
     private static int churn(Bulk s) {

@@ -5,6 +5,7 @@ import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.kotlin.TypedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -68,6 +69,22 @@ public class IterateBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             soa.close();
+        }
+    }
+
+    /** A table declared with the Kotlin DSL. */
+    @State(Scope.Benchmark)
+    public static class Kotlin {
+        TypedTable<KParticles> table;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            table = KotlinWorkloads.open(size.n, new long[size.n]);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
         }
     }
 
@@ -153,6 +170,12 @@ public class IterateBenchmark {
             }
         }
         return sum;
+    }
+
+    /** Kotlin, record by record: {@code table.forEach { sum += it[T] }} with typed handles. */
+    @Benchmark
+    public float kotlin(Kotlin s) {
+        return KotlinWorkloads.iterate(s.table);
     }
 
     /** Chunk by chunk through the typed slot accessor and nextLive. */

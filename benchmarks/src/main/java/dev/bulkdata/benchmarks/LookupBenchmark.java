@@ -3,6 +3,7 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.kotlin.TypedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -97,6 +98,29 @@ public class LookupBenchmark {
         }
     }
 
+    /** A Kotlin-declared table and its raw handles in shuffled order. */
+    @State(Scope.Benchmark)
+    public static class Kotlin {
+        TypedTable<KParticles> table;
+        long[] shuffled;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            long[] handles = new long[size.n];
+            table = KotlinWorkloads.open(size.n, handles);
+            int[] order = Subjects.shuffled(size.n, Subjects.SEED);
+            shuffled = new long[size.n];
+            for (int i = 0; i < size.n; i++) {
+                shuffled[i] = handles[order[i]];
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
     /** The limit: a {@code float[]} indexed by shuffled ints. */
     @State(Scope.Benchmark)
     public static class Columns {
@@ -173,6 +197,11 @@ public class LookupBenchmark {
             sum += s.table.get(h, s.t);
         }
         return sum;
+    }
+
+    @Benchmark
+    public float kotlin(Kotlin s) {
+        return KotlinWorkloads.lookup(s.table, s.shuffled);
     }
 
     @Benchmark
