@@ -63,10 +63,7 @@ public interface BulkTable extends Table {
         private int maxCapacity = Integer.MAX_VALUE;
 
         private Builder(Schema schema) {
-            if (schema == null) {
-                throw new IllegalArgumentException("schema is null");
-            }
-            this.schema = schema;
+            this.schema = AbstractTable.checkedSchema(schema);
         }
 
         /**
@@ -92,10 +89,7 @@ public interface BulkTable extends Table {
          * @throws IllegalArgumentException if {@code layout} is null
          */
         public Builder handleLayout(HandleLayout layout) {
-            if (layout == null) {
-                throw new IllegalArgumentException("handle layout is null; use HandleLayout.DEFAULT");
-            }
-            this.handleLayout = layout;
+            this.handleLayout = AbstractTable.checkedHandleLayout(layout);
             return this;
         }
 
@@ -110,10 +104,7 @@ public interface BulkTable extends Table {
          * @throws IllegalArgumentException if {@code slots < 1}
          */
         public Builder maxCapacity(int slots) {
-            if (slots < 1) {
-                throw new IllegalArgumentException("maxCapacity=" + slots + " must be at least 1");
-            }
-            this.maxCapacity = slots;
+            this.maxCapacity = AbstractTable.checkedMaxCapacity(slots);
             return this;
         }
 

@@ -1,8 +1,9 @@
 package dev.bulkdata.storage;
 
 /**
- * The circular free list of a {@link StableTable}: the slots of removed records, linked through
- * their own (wiped) bytes, with the list header in slot 0 (seed 004).
+ * The circular free list of a table's slot index: the slots of removed records, linked through
+ * their own (wiped) bytes in a {@link StableTable} or through their sparse entries in a
+ * {@link DenseTable}, with the list header in slot 0 (seed 004).
  *
  * <pre>
  *        slot 0 (header)        hole              hole              hole
@@ -15,7 +16,8 @@ package dev.bulkdata.storage;
  * </pre>
  *
  * <p>Slot 0 is never handed out, so every handle of slot 0, the null handle among them, is
- * invalid. A link is the 4-byte {@link Schema#link()} word of a free slot. Pops take the head;
+ * invalid. A link is what {@link AbstractTable#link(int)} stores for a free slot (in a
+ * {@link StableTable} the 4-byte {@link Schema#link()} word of the slot). Pops take the head;
  * {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first, which
  * spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole freed last
  * is reused first, while it is warm in cache). {@code tail} and {@code length} are kept in
@@ -28,13 +30,13 @@ package dev.bulkdata.storage;
 final class FreeList {
     private static final int HEADER = 0;
 
-    private final StableTable table;
+    private final AbstractTable table;
     private final boolean fifo;
     /** The last slot of the list, or 0 when the list is empty. */
     private int tail;
     private int length;
 
-    FreeList(StableTable table, ReuseOrder order) {
+    FreeList(AbstractTable table, ReuseOrder order) {
         this.table = table;
         this.fifo = order == ReuseOrder.FIFO;
     }

@@ -36,48 +36,23 @@ final class StableTable extends AbstractTable implements BulkTable {
     private static final int INITIAL_DIRECTORY = 8;
 
     private final ReuseOrder reuseOrder;
-    private final FreeList freeList;
     private final int slotsPerBlock;
     private final int shift;
     private final int mask;
-    private final int indexBits;
-    private final long indexMask;
-    private final int generationMask;
-    private final long payloadMask;
-    private final long tagBits;
-    private final int maxGeneration;
-    /** The largest slot index this table may open (layout and maxCapacity). */
-    private final int maxSlot;
 
     private Block[] blocks = NO_BLOCKS;
     private int blockCount;
-    /** Slots {@code [0, limit)} are opened; 0 before the first block and after close. */
-    private int limit;
-    private int size;
-    private int retired;
 
     StableTable(Schema schema, ReuseOrder reuseOrder, HandleLayout layout, int maxCapacity) {
-        super(schema, layout);
+        super(schema, layout, reuseOrder, maxCapacity);
         this.reuseOrder = reuseOrder;
-        this.freeList = new FreeList(this, reuseOrder);
         this.slotsPerBlock = schema.slotsPerBlock();
         this.shift = Integer.numberOfTrailingZeros(slotsPerBlock);
         this.mask = slotsPerBlock - 1;
-        this.indexBits = layout.indexBits();
-        this.indexMask = (1L << indexBits) - 1;
-        this.generationMask = layout.maxGeneration();
-        this.payloadMask = layout.payloadMask();
-        this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
-        this.maxGeneration = layout.maxGeneration();
-        this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
     }
 
     // ---------------------------------------------------------------------------------------
     // Handles
-
-    long handleOf(int slot, int generation) {
-        return tagBits | ((long) generation << indexBits) | slot;
-    }
 
     /**
      * The one validity check of a handle: tag and stray bits, index, then the slot's meta
@@ -97,77 +72,9 @@ final class StableTable extends AbstractTable implements BulkTable {
         return -1;
     }
 
-    /**
-     * Resolves a handle to its slot index.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed
-     */
-    private int slotOf(long handle) {
-        int slot = find(handle);
-        if (slot < 0) {
-            throw rejection(handle);
-        }
-        return slot;
-    }
-
     @Override
-    public boolean contains(long handle) {
-        return find(handle) >= 0;
-    }
-
-    /** Explains why {@code handle} failed {@link #slotOf}; the slow path. */
-    private RuntimeException rejection(long handle) {
-        if (closed) {
-            return closedException();
-        }
-        String text = format(handle);
-        if (handle == Handles.NULL) {
-            return invalid(handle, InvalidHandleException.Reason.NULL, "null handle passed to table '" + name() + "'");
-        }
-        int handleTag = layout.tag(handle);
-        if (handleTag != tag) {
-            String owner = dev.bulkdata.storage.internal.TagRegistry.nameOf(handleTag);
-            if (owner != null) {
-                return invalid(handle, InvalidHandleException.Reason.FOREIGN, "handle " + Handles.format(handle)
-                        + " belongs to table '" + owner + "' (tag " + handleTag + "), not to table '" + name()
-                        + "' (tag " + tag + ")");
-            }
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + " has tag " + handleTag
-                    + ", but table '" + name() + "' has tag " + tag + " and no open table has tag " + handleTag);
-        }
-        long index = layout.index(handle);
-        int generation = layout.generation(handle);
-        if (layout.hasStrayBits(handle)) {
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle 0x" + Long.toHexString(handle)
-                    + " (slot " + index + ", generation " + generation + ") has bits set outside " + layout
-                    + " of table '" + name() + "'; no table made it");
-        }
-        if (index == 0) {
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text
-                    + " names slot 0, the free-list header of table '" + name() + "', which never holds a record");
-        }
-        if (index >= limit) {
-            String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
-            return invalid(handle, InvalidHandleException.Reason.OUT_OF_RANGE, "handle " + text + " names slot "
-                    + index + " (generation " + generation + "), but table '" + name() + "' " + opened);
-        }
-        int slot = (int) index;
-        int meta = blocks[slot >>> shift].meta[slot & mask];
-        int current = Block.generation(meta);
-        String state = (meta & Block.RETIRED) != 0 ? "retired" : (meta & Block.LIVE) != 0 ? "live" : "free";
-        String where = " (table '" + name() + "', slot " + slot + "): handle generation " + generation
-                + ", slot generation " + current + ", slot is " + state;
-        if (generation < current || (generation == current && (meta & Block.RETIRED) != 0)) {
-            return invalid(handle, InvalidHandleException.Reason.STALE, "stale handle " + text + where
-                    + "; its record was removed");
-        }
-        return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + where
-                + "; this table never handed it out");
-    }
-
-    private InvalidHandleException invalid(long handle, InvalidHandleException.Reason reason, String message) {
-        return new InvalidHandleException(name(), handle, reason, message);
+    int findSlot(long handle) {
+        return find(handle);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -177,14 +84,22 @@ final class StableTable extends AbstractTable implements BulkTable {
         return blocks[slot >>> shift];
     }
 
-    boolean hasHeader() {
-        return blockCount > 0;
+    @Override
+    int meta(int slot) {
+        return blocks[slot >>> shift].meta[slot & mask];
     }
 
+    @Override
+    void setMeta(int slot, int meta) {
+        blocks[slot >>> shift].meta[slot & mask] = meta;
+    }
+
+    @Override
     int link(int slot) {
         return schema.link().get(blocks[slot >>> shift].data, slot & mask);
     }
 
+    @Override
     void setLink(int slot, int next) {
         schema.link().set(blocks[slot >>> shift].data, slot & mask, next);
     }
@@ -194,22 +109,9 @@ final class StableTable extends AbstractTable implements BulkTable {
         schema.wipe(blocks[slot >>> shift].data, slot & mask);
     }
 
-    /** Whether {@code slot} is an opened, non-header slot that is neither live nor retired. */
-    boolean isFreeSlot(int slot) {
-        if (slot <= 0 || slot >= limit) {
-            return false;
-        }
-        int meta = block(slot).meta[slot & mask];
-        return (meta & (Block.LIVE | Block.RETIRED)) == 0;
-    }
-
-    /** Slots never opened that this table may still open. */
-    private long freshSlots() {
-        return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
-    }
-
     /** Allocates blocks until slot {@code slot} exists; all or nothing for the records. */
-    private void ensureBlocksFor(long slot) {
+    @Override
+    void ensureSlots(long slot) {
         int needed = (int) (slot >>> shift) + 1;
         while (blockCount < needed) {
             if (blockCount == blocks.length) {
@@ -228,24 +130,6 @@ final class StableTable extends AbstractTable implements BulkTable {
         }
     }
 
-    /** Opens the next never-used slot; the caller has checked that one is left. */
-    private int openSlot() {
-        if (limit == 0) {
-            ensureBlocksFor(1);
-            limit = 1;
-        } else {
-            ensureBlocksFor(limit);
-        }
-        return limit++;
-    }
-
-    private CapacityExceededException full(long requested) {
-        return new CapacityExceededException("table '" + name() + "' is full: " + requested
-                + " record(s) requested, room for " + (freeList.length() + freshSlots()) + "; size=" + size
-                + ", holes=" + freeList.length() + ", retired=" + retired + ", maxSlot=" + maxSlot
-                + " (" + layout + ")");
-    }
-
     /** Makes a free slot live and returns its handle. */
     private long activate(int slot) {
         Block b = block(slot);
@@ -259,32 +143,23 @@ final class StableTable extends AbstractTable implements BulkTable {
      * Turns a slot whose live bit is already clear into a hole: wipes it, advances its
      * generation, and frees or retires it.
      */
-    private void release(int slot) {
-        Block b = block(slot);
-        int s = slot & mask;
-        schema.wipe(b.data, s);
+    @Override
+    void releaseDead(int slot) {
+        schema.wipe(block(slot).data, slot & mask);
         size--;
-        if (advanceGeneration(b, s)) {
+        if (retireOrAdvance(slot)) {
             freeList.push(slot);
         }
     }
 
-    /**
-     * Moves a dead slot to its next generation, so that every handle to its last record is
-     * stale. A slot already at the layout's last generation is retired instead: it keeps that
-     * generation, is marked {@link Block#RETIRED} and is never handed out again.
-     *
-     * @return whether the slot may be reused (false if it was retired)
-     */
-    private boolean advanceGeneration(Block b, int s) {
-        int generation = Block.generation(b.meta[s]);
-        if (generation == maxGeneration) {
-            b.meta[s] = Block.RETIRED | (generation << Block.GENERATION_SHIFT);
-            retired++;
-            return false;
-        }
-        b.meta[s] = (generation + 1) << Block.GENERATION_SHIFT;
-        return true;
+    @Override
+    void markDead(int slot) {
+        block(slot).markDead(slot & mask);
+    }
+
+    @Override
+    void markLive(int slot) {
+        block(slot).markLive(slot & mask);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -293,32 +168,16 @@ final class StableTable extends AbstractTable implements BulkTable {
     @Override
     public long add() {
         ensureMutable("add to");
-        int slot = freeList.pop();
-        if (slot == 0) {
-            if (freshSlots() <= 0) {
-                throw full(1);
-            }
-            slot = openSlot();
-        }
-        return activate(slot);
+        return activate(takeSlot());
     }
 
     @Override
     public void addAll(long[] handlesOut, int from, int to) {
         Objects.checkFromToIndex(from, to, handlesOut.length);
         ensureMutable("add to");
-        int count = to - from;
-        long fromHoles = Math.min(count, freeList.length());
-        long fresh = count - fromHoles;
-        if (fresh > freshSlots()) {
-            throw full(count);
-        }
-        if (fresh > 0) {
-            ensureBlocksFor((limit == 0 ? 1 : limit) + fresh - 1);
-        }
+        reserveSlots(to - from);
         for (int i = from; i < to; i++) {
-            int slot = freeList.pop();
-            handlesOut[i] = activate(slot != 0 ? slot : openSlot());
+            handlesOut[i] = activate(takeSlot());
         }
     }
 
@@ -326,41 +185,8 @@ final class StableTable extends AbstractTable implements BulkTable {
     public void remove(long handle) {
         ensureMutable("remove from");
         int slot = slotOf(handle);
-        block(slot).markDead(slot & mask);
-        release(slot);
-    }
-
-    @Override
-    public void removeAll(long[] handles, int from, int to) {
-        Objects.checkFromToIndex(from, to, handles.length);
-        ensureMutable("remove from");
-        // Phase 1: validate every handle, clearing live bits as we go so that a handle given
-        // twice fails the second time; on failure restore the bits and report.
-        for (int i = from; i < to; i++) {
-            int slot;
-            try {
-                slot = slotOf(handles[i]);
-            } catch (InvalidHandleException e) {
-                for (int j = from; j < i; j++) {
-                    int done = (int) (handles[j] & indexMask);
-                    block(done).markLive(done & mask);
-                }
-                if (find(handles[i]) >= 0) {
-                    // Valid once the earlier marks are undone: it repeats an earlier handle, and
-                    // removing a record twice is using a stale handle the second time.
-                    throw new InvalidHandleException(name(), handles[i], InvalidHandleException.Reason.STALE,
-                            "handles[" + i + "]: handle " + format(handles[i]) + " appears twice in the batch;"
-                                    + " the second removal would use a stale handle; nothing was removed");
-                }
-                throw new InvalidHandleException(e.table(), e.handle(), e.reason(),
-                        "handles[" + i + "]: " + e.getMessage() + "; nothing was removed");
-            }
-            block(slot).markDead(slot & mask);
-        }
-        // Phase 2: every slot is valid and distinct.
-        for (int i = from; i < to; i++) {
-            release((int) (handles[i] & indexMask));
-        }
+        markDead(slot);
+        releaseDead(slot);
     }
 
     @Override
@@ -373,7 +199,7 @@ final class StableTable extends AbstractTable implements BulkTable {
                 while (bits != 0) {
                     int s = (w << 6) + Long.numberOfTrailingZeros(bits);
                     bits &= bits - 1;
-                    advanceGeneration(b, s);
+                    retireOrAdvance(i * slotsPerBlock + s);
                 }
                 b.live[w] = 0;
             }
@@ -381,12 +207,7 @@ final class StableTable extends AbstractTable implements BulkTable {
             b.data.fill((byte) 0);
         }
         size = 0;
-        freeList.reset();
-        for (int slot = 1; slot < limit; slot++) {
-            if ((block(slot).meta[slot & mask] & Block.RETIRED) == 0) {
-                freeList.append(slot);
-            }
-        }
+        rebuildFreeList();
     }
 
     @Override
@@ -455,22 +276,12 @@ final class StableTable extends AbstractTable implements BulkTable {
     // ---------------------------------------------------------------------------------------
     // Audit, for tests
 
-    /** The free list from head to tail. O(holes). */
-    int[] freeSlots() {
-        int[] slots = new int[freeList.length()];
-        int slot = slots.length == 0 ? 0 : link(0);
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = slot;
-            slot = link(slot);
-        }
-        return slots;
-    }
-
     /**
      * Checks every invariant of the blocks, the free list and the counters. O(capacity).
      *
      * @throws AssertionError naming the first broken invariant
      */
+    @Override
     void checkInvariants() {
         ensureOpen();
         int live = 0;
@@ -502,19 +313,7 @@ final class StableTable extends AbstractTable implements BulkTable {
                     + blockLive);
             live += blockLive;
         }
-        check(live == size, "size " + size + " but " + live + " live slots");
-        check(retiredSlots == retired, "retired " + retired + " but " + retiredSlots + " retired slots");
-        int[] free = freeSlots();
-        java.util.BitSet seen = new java.util.BitSet();
-        for (int slot : free) {
-            check(isFreeSlot(slot), "free list holds slot " + slot + ", which is not free");
-            check(!seen.get(slot), "free list holds slot " + slot + " twice");
-            seen.set(slot);
-        }
-        check(free.length == 0 || link(free[free.length - 1]) == 0, "free list does not return to the header");
-        int opened = Math.max(0, limit - 1);
-        check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
-                + " + retired " + retiredSlots + " != opened slots " + opened);
+        checkSlotCounts(live, retiredSlots);
     }
 
     /** Whether every stored byte of {@code slot} is zero, except the link word if it holds one. */
@@ -530,12 +329,6 @@ final class StableTable extends AbstractTable implements BulkTable {
             }
         }
         return true;
-    }
-
-    private static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
     }
 
     // ---------------------------------------------------------------------------------------

@@ -24,9 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Seeded model-based test of {@link BulkTable}: more than 1,000,000 random operations per run
- * (add, addAll, remove, removeAll, get, set, contains, clear, iterate, and calls that must fail)
- * against a reference model, checked after every single step.
+ * Seeded model-based test of {@link BulkTable} and {@link PackedTable}: more than 1,000,000
+ * random operations per table kind and run (add, addAll, remove, removeAll, get, set, contains,
+ * clear, iterate, defragment, and calls that must fail) against a reference model, checked
+ * after every single step.
  *
  * <h2>The model</h2>
  * <ul>
@@ -37,6 +38,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *     list as a deque in reuse order ({@link ReuseOrder#FIFO} appends, {@link ReuseOrder#LIFO}
  *     pushes), and the table's slot limit. From it the test predicts the exact handle every add
  *     returns and exactly when an add must fail with {@link CapacityExceededException};
+ * <li>for a {@link PackedTable}, the dense row order: the model's array of live handles is kept
+ *     by swap-and-pop exactly as the table's rows are, and {@code defragment} is replayed on it
+ *     (the same budgeted insertion sort, the same "fragmented" rule), so the test predicts every
+ *     row, the order of every iteration and the swap count of every defragment call;
  * <li>a window of the last {@value #REMOVED_WINDOW} removed handles, which must stay rejected
  *     (even after their slots are reused), and the set of every handle the table handed out,
  *     so that no handle is ever handed out twice.
@@ -52,9 +57,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <h2>Checked at every checkpoint</h2>
  * Every {@value #CHECKPOINT_EVERY} steps, and after every clear, removeAll (good or bad), failed
- * add, set through an invalid handle and table replacement: {@link StableTable#checkInvariants()},
- * a full {@code forEach} against the model (every field, slot order), the free list
- * ({@link StableTable#freeSlots()}) against the model's, {@code stats()} and {@code capacity()},
+ * add, set through an invalid handle, defragment and table replacement: the kind's
+ * {@link AbstractTable#checkInvariants()}, a full {@code forEach} against the model (every
+ * field; slot order for a BulkTable, the model's row order for a PackedTable), the free list
+ * ({@link AbstractTable#freeSlots()}) against the model's, {@code stats()} and {@code capacity()},
  * and the removed window ({@value #STALE_CHECKS_PER_CHECKPOINT} more STALE rejections).
  *
  * <h2>Capacity</h2>
@@ -92,36 +98,71 @@ class BulkTableModelTest {
     private static final int NO_LIMIT = Integer.MAX_VALUE;
     private static final HandleLayout SMALL = HandleLayout.of(12, 3);
 
+    /** The table kinds under test. */
+    enum Kind {
+        BULK, PACKED
+    }
+
     static final List<Config> CONFIGS = List.of(
-            new Config("particles-SOA-FIFO", TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
+            new Config("particles-SOA-FIFO", Kind.BULK, TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 160_000, 200),
-            new Config("particles-AOS-LIFO", TestSchemas::particles, Layout.AOS, ReuseOrder.LIFO,
+            new Config("particles-AOS-LIFO", Kind.BULK, TestSchemas::particles, Layout.AOS, ReuseOrder.LIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 160_000, 200),
-            new Config("mixed-SOA-LIFO", TestSchemas::mixed, Layout.SOA, ReuseOrder.LIFO,
+            new Config("mixed-SOA-LIFO", Kind.BULK, TestSchemas::mixed, Layout.SOA, ReuseOrder.LIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
-            new Config("mixed-AOS-FIFO", TestSchemas::mixed, Layout.AOS, ReuseOrder.FIFO,
+            new Config("mixed-AOS-FIFO", Kind.BULK, TestSchemas::mixed, Layout.AOS, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
-            new Config("narrow-SOA-FIFO", TestSchemas::narrow, Layout.SOA, ReuseOrder.FIFO,
+            new Config("narrow-SOA-FIFO", Kind.BULK, TestSchemas::narrow, Layout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
-            new Config("narrow-AOS-LIFO", TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
+            new Config("narrow-AOS-LIFO", Kind.BULK, TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
-            new Config("particles-SOA-FIFO-index12-gen3", TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
-                    SMALL, NO_LIMIT, 120_000, 200),
-            new Config("narrow-AOS-LIFO-index12-gen3", TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
+            new Config("particles-SOA-FIFO-index12-gen3", Kind.BULK, TestSchemas::particles, Layout.SOA,
+                    ReuseOrder.FIFO, SMALL, NO_LIMIT, 120_000, 200),
+            new Config("narrow-AOS-LIFO-index12-gen3", Kind.BULK, TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
                     SMALL, NO_LIMIT, 100_000, 200),
-            new Config("mixed-SOA-FIFO-maxCapacity80", TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
-                    HandleLayout.DEFAULT, 80, 60_000, 96));
+            new Config("mixed-SOA-FIFO-maxCapacity80", Kind.BULK, TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, 80, 60_000, 96),
+            // PackedTable: sparse slots are always reused first in, first out
+            new Config("packed-particles-SOA", Kind.PACKED, TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 170_000, 200),
+            new Config("packed-particles-AOS", Kind.PACKED, TestSchemas::particles, Layout.AOS, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 170_000, 700),
+            new Config("packed-mixed-SOA", Kind.PACKED, TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
+            new Config("packed-mixed-AOS", Kind.PACKED, TestSchemas::mixed, Layout.AOS, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
+            new Config("packed-narrow-SOA", Kind.PACKED, TestSchemas::narrow, Layout.SOA, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
+            new Config("packed-narrow-AOS", Kind.PACKED, TestSchemas::narrow, Layout.AOS, ReuseOrder.FIFO,
+                    HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
+            new Config("packed-particles-SOA-index12-gen3", Kind.PACKED, TestSchemas::particles, Layout.SOA,
+                    ReuseOrder.FIFO, SMALL, NO_LIMIT, 120_000, 200),
+            new Config("packed-narrow-AOS-index12-gen3", Kind.PACKED, TestSchemas::narrow, Layout.AOS,
+                    ReuseOrder.FIFO, SMALL, NO_LIMIT, 100_000, 200),
+            new Config("packed-mixed-SOA-maxCapacity80", Kind.PACKED, TestSchemas::mixed, Layout.SOA,
+                    ReuseOrder.FIFO, HandleLayout.DEFAULT, 80, 60_000, 96));
 
     private static final long BASE_SEED = baseSeed();
     private static final AtomicLong TOTAL_OPS = new AtomicLong();
     private static final AtomicInteger CONFIGS_RUN = new AtomicInteger();
 
-    /** One run: a schema, a layout, a reuse order, a handle layout, a capacity and a length. */
-    record Config(String name, Function<Layout, Schema> schema, Layout layout, ReuseOrder order,
+    /**
+     * One run: a table kind, a schema, a layout, a reuse order, a handle layout, a capacity and a
+     * length.
+     */
+    record Config(String name, Kind kind, Function<Layout, Schema> schema, Layout layout, ReuseOrder order,
                   HandleLayout handles, int maxCapacity, int ops, int maxLive) {
 
-        BulkTable newTable() {
-            BulkTable.Builder builder = BulkTable.builder(schema.apply(layout)).reuseOrder(order).handleLayout(handles);
+        Table newTable() {
+            Schema s = schema.apply(layout);
+            if (kind == Kind.PACKED) {
+                PackedTable.Builder builder = PackedTable.builder(s).handleLayout(handles);
+                if (maxCapacity != NO_LIMIT) {
+                    builder.maxCapacity(maxCapacity);
+                }
+                return builder.build();
+            }
+            BulkTable.Builder builder = BulkTable.builder(s).reuseOrder(order).handleLayout(handles);
             if (maxCapacity != NO_LIMIT) {
                 builder.maxCapacity(maxCapacity);
             }
@@ -155,9 +196,11 @@ class BulkTableModelTest {
     }
 
     @Test
-    void operationBudget_isAtLeastOneMillionPerRun() {
-        long total = CONFIGS.stream().mapToLong(Config::ops).sum();
-        assertTrue(total >= REQUIRED_OPS, "the configurations run only " + total + " operations");
+    void operationBudget_isAtLeastOneMillionPerKindAndRun() {
+        for (Kind kind : Kind.values()) {
+            long total = CONFIGS.stream().filter(c -> c.kind() == kind).mapToLong(Config::ops).sum();
+            assertTrue(total >= REQUIRED_OPS, "the " + kind + " configurations run only " + total + " operations");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -174,16 +217,22 @@ class BulkTableModelTest {
         long total = TOTAL_OPS.addAndGet(run.step);
         CONFIGS_RUN.incrementAndGet();
         System.out.printf(Locale.ROOT,
-                "[BulkTableModelTest] %-32s seed=%d ops=%,d in %,d ms (max live %d, adds %,d, clears %d,"
-                        + " capacity failures %d, tables replaced %d, bad removeAlls %d); total so far %,d ops%n",
+                "[BulkTableModelTest] %-34s seed=%d ops=%,d in %,d ms (max live %d, adds %,d, clears %d,"
+                        + " capacity failures %d, tables replaced %d, bad removeAlls %d, defragment swaps %,d);"
+                        + " total so far %,d ops%n",
                 config.name(), BASE_SEED, run.step, millis, run.maxLiveSeen, run.adds, run.clears,
-                run.capacityFailures, run.renewals, run.badRemoveAlls, total);
+                run.capacityFailures, run.renewals, run.badRemoveAlls, run.defragmentSwaps, total);
         if (config.handles() == SMALL) {
             assertTrue(run.renewals > 0 && run.capacityFailures > 0, config.name()
                     + " never used up its index space; retirement and CapacityExceededException went untested");
         }
         if (config.maxCapacity() != NO_LIMIT) {
             assertTrue(run.capacityFailures > 0, config.name() + " never reached maxCapacity");
+        }
+        if (config.kind() == Kind.PACKED) {
+            assertTrue(run.defragmentSwaps > 0 && run.defragmentsCompleted > 0 && run.defragmentNoOps > 0,
+                    config.name() + " did not exercise defragment: swaps " + run.defragmentSwaps + ", completed "
+                            + run.defragmentsCompleted + ", no-ops " + run.defragmentNoOps);
         }
     }
 
@@ -214,7 +263,8 @@ class BulkTableModelTest {
                 + " (base seed %d; replay with -D%s=%d)%n", total, CONFIGS_RUN.get(), BASE_SEED, SEED_PROPERTY,
                 BASE_SEED);
         if (CONFIGS_RUN.get() == CONFIGS.size()) {
-            assertTrue(total >= REQUIRED_OPS, "only " + total + " operations ran; the requirement is " + REQUIRED_OPS);
+            assertTrue(total >= Kind.values().length * REQUIRED_OPS, "only " + total
+                    + " operations ran; the requirement is " + REQUIRED_OPS + " per table kind");
         }
     }
 
@@ -231,7 +281,7 @@ class BulkTableModelTest {
 
         private enum Op {
             ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
-            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT
+            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT
         }
 
         final Config cfg;
@@ -239,8 +289,11 @@ class BulkTableModelTest {
         final SplittableRandom rng;
 
         // the table under test
-        BulkTable table;
-        StableTable stable;
+        Table table;
+        /** The same table, for its audits. */
+        AbstractTable impl;
+        /** The same table if it is a PackedTable, else null. */
+        DenseTable packed;
         Schema schema;
         Field[] fields;
         FieldType[] types;
@@ -269,6 +322,16 @@ class BulkTableModelTest {
         int retired;
         final HashSet<Long> issued = new HashSet<>();
 
+        // model of a PackedTable's rows: liveH is in row order (both use swap-and-pop); the
+        // defragment state; the most rows ever held (blocks are never freed)
+        boolean fragmented;
+        int sortedBy = -1;
+        int maxRowsEver;
+        RecordOrder[] orders;
+        /** Per order: the field it reads and whether it compares only the low 2 bits (few unique keys). */
+        int[] orderField;
+        boolean[] orderFewKeys;
+
         // the last removed handles
         final long[] removed = new long[REMOVED_WINDOW];
         int removedCount;
@@ -293,6 +356,9 @@ class BulkTableModelTest {
         int capacityFailures;
         int renewals;
         int badRemoveAlls;
+        long defragmentSwaps;
+        int defragmentsCompleted;
+        int defragmentNoOps;
 
         // scratch
         final int[] slotsA = new int[Schema.BLOCK_BYTES];
@@ -366,6 +432,8 @@ class BulkTableModelTest {
                 opInvalidHandle();
             } else if (r < 6_040) {
                 opForeignField();
+            } else if (r < 6_100 && packed != null) {
+                opDefragment();
             } else {
                 opGet();
             }
@@ -693,7 +761,7 @@ class BulkTableModelTest {
             Arrays.fill(liveV, 0, live, null);
             live = 0;
             // clear rebuilds the free list from every slot that is not retired; take its order
-            int[] actual = stable.freeSlots();
+            int[] actual = impl.freeSlots();
             int[] sorted = actual.clone();
             Arrays.sort(sorted);
             int[] expected = new int[Math.max(0, limit - 1)];
@@ -711,7 +779,105 @@ class BulkTableModelTest {
             for (long h : cleared) {
                 check(!table.contains(h), "a handle survived clear");
             }
+            fragmented = true;
             checkpointDue = true;
+        }
+
+        // ---------------------------------------------------------------------------------------
+        // PackedTable: defragment, replayed on the model
+
+        /** Orders over one field's raw bits: all of them, or the low 2 bits only (few unique keys). */
+        RecordOrder[] makeOrders() {
+            int n = 4;
+            orders = new RecordOrder[n];
+            orderField = new int[n];
+            orderFewKeys = new boolean[n];
+            for (int k = 0; k < n; k++) {
+                int f = hot[rng.nextInt(hot.length)];
+                boolean few = k % 2 == 1;
+                orderField[k] = f;
+                orderFewKeys[k] = few;
+                Field field = fields[f];
+                orders[k] = (a, b) -> compareKeys(Values.get(table, a, field), Values.get(table, b, field), few);
+            }
+            return orders;
+        }
+
+        static int compareKeys(long a, long b, boolean few) {
+            return few ? Long.compare(a & 3, b & 3) : Long.compare(a, b);
+        }
+
+        void opDefragment() {
+            int k = rng.nextInt(orders.length);
+            long budget = switch (rng.nextInt(4)) {
+                case 0 -> Long.MAX_VALUE;
+                case 1 -> 0;
+                default -> rng.nextInt(Math.max(1, live * 2));
+            };
+            trace(Op.DEFRAGMENT, budget);
+            if (rng.nextInt(8) == 0) {
+                packed.markFragmented();
+                fragmented = true;
+            }
+            if (rng.nextInt(16) == 0) {
+                TableSnapshot snapshot = TableSnapshot.of(table);
+                assertThrows(IllegalArgumentException.class, () -> packed.defragment(null, 1), "null order");
+                assertThrows(IllegalArgumentException.class, () -> packed.defragment(orders[k], -1), "negative budget");
+                assertEquals(snapshot, TableSnapshot.of(table), "a rejected defragment changed the table");
+            }
+            long expected = modelDefragment(k, budget);
+            long swaps = packed.defragment(orders[k], budget);
+            if (swaps != expected) {
+                throw failure("defragment(order " + k + ", " + budget + ") made " + swaps + " swaps, the model "
+                        + expected);
+            }
+            check(packed.isFragmented() == fragmented, "fragmented flag " + packed.isFragmented() + ", model "
+                    + fragmented);
+            if (!fragmented && sortedBy == k && rng.nextBoolean()) {
+                // nothing changed since the complete pass: the same order again is a no-op
+                check(modelDefragment(k, Long.MAX_VALUE) == 0, "model: a repeated pass made swaps");
+                long again = packed.defragment(orders[k], Long.MAX_VALUE);
+                check(again == 0, "defragment right after a complete pass made " + again + " swaps");
+            }
+            defragmentSwaps += swaps;
+            checkpointDue = true;
+        }
+
+        /** The table's algorithm on the model's rows: insertion sort by adjacent swaps, within a budget. */
+        long modelDefragment(int k, long budget) {
+            if (!fragmented && sortedBy == k) {
+                defragmentNoOps++;
+                return 0;
+            }
+            int f = orderField[k];
+            boolean few = orderFewKeys[k];
+            long swaps = 0;
+            int next = 1;
+            sort:
+            for (; next < live; next++) {
+                for (int j = next; j > 0 && compareKeys(liveV[j - 1][f], liveV[j][f], few) > 0; j--) {
+                    if (swaps == budget) {
+                        break sort;
+                    }
+                    long h = liveH[j];
+                    long[] v = liveV[j];
+                    liveH[j] = liveH[j - 1];
+                    liveV[j] = liveV[j - 1];
+                    liveH[j - 1] = h;
+                    liveV[j - 1] = v;
+                    position.put(liveH[j], j);
+                    position.put(h, j - 1);
+                    swaps++;
+                }
+            }
+            if (next >= live) {
+                fragmented = false;
+                sortedBy = k;
+                defragmentsCompleted++;
+            } else if (swaps > 0) {
+                fragmented = true;
+            }
+            return swaps;
         }
 
         void opForEach() {
@@ -724,7 +890,7 @@ class BulkTableModelTest {
                 check(global > prevGlobal, "forEach is not in slot order");
                 prevGlobal = global;
                 long h = chunk.handle(slot);
-                check(layout.index(h) == global, "chunk.handle(slot) names another slot");
+                checkPosition(h, global, visited);
                 long[] values = model.get(h);
                 if (values == null) {
                     throw failure("forEach visited " + table.format(h) + ", which the model does not hold");
@@ -751,7 +917,7 @@ class BulkTableModelTest {
                 check(chunk.index() == chunks[0]++, "forEachChunk out of order");
                 visited += chunk.liveCount();
             });
-            check(chunks[0] == expectedBlocks(), "forEachChunk visited " + chunks[0] + " chunks");
+            check(chunks[0] == expectedChunks(), "forEachChunk visited " + chunks[0] + " chunks");
             check(visited == live, "the chunks' live counts add up to " + visited + ", the model holds " + live);
         }
 
@@ -759,7 +925,7 @@ class BulkTableModelTest {
             trace(Op.CHUNKS, live);
             int seen = 0;
             try (ChunkIteration chunks = table.iterate()) {
-                check(chunks.count() == expectedBlocks(), "iterate() has " + chunks.count() + " chunks");
+                check(chunks.count() == expectedChunks(), "iterate() has " + chunks.count() + " chunks");
                 int index = 0;
                 for (Chunk chunk : chunks) {
                     check(chunk.index() == index, "chunk " + chunk.index() + " at position " + index);
@@ -782,7 +948,8 @@ class BulkTableModelTest {
                         int s = slotsA[i];
                         check(chunk.isLive(s), "isLive disagrees with nextLive");
                         long h = chunk.handle(s);
-                        check(layout.index(h) == (long) index * slotsPerBlock + s, "chunk.handle names another slot");
+                        checkPosition(h, (long) index * slotsPerBlock + s, seen + i);
+                        check(packed == null || s == i, "a PackedTable chunk has a hole before slot " + s);
                         long[] values = model.get(h);
                         if (values == null) {
                             throw failure("chunk " + index + " slot " + s + " holds " + table.format(h)
@@ -800,6 +967,9 @@ class BulkTableModelTest {
                             values[f] = Values.normalize(types[f], bits);
                         }
                     }
+                    check(packed == null || (a > 0 && (a == slotsPerBlock || index == chunks.count() - 1)),
+                            "PackedTable chunk " + index + " of " + chunks.count() + " holds " + a + " records;"
+                            + " every chunk but the last must be full");
                     seen += a;
                     if (a < slotsPerBlock && rng.nextInt(4) == 0) {
                         int hole = rng.nextInt(slotsPerBlock);
@@ -822,13 +992,15 @@ class BulkTableModelTest {
 
         void structuralChangeFailsWhileIterating() {
             long h = live > 0 ? liveH[rng.nextInt(live)] : Handles.NULL;
-            Executable call = switch (h == Handles.NULL ? rng.nextInt(2) : rng.nextInt(6)) {
+            int kinds = packed != null ? 7 : 6;
+            Executable call = switch (h == Handles.NULL ? rng.nextInt(2) : rng.nextInt(kinds)) {
                 case 0 -> () -> table.add();
                 case 1 -> () -> table.addAll(new long[1 + rng.nextInt(3)]);
                 case 2 -> () -> table.remove(h);
                 case 3 -> () -> table.removeAll(new long[] {h});
                 case 4 -> () -> table.clear();
-                default -> () -> table.close();
+                case 5 -> () -> table.close();
+                default -> () -> packed.defragment(orders[0], Long.MAX_VALUE);
             };
             assertThrows(ConcurrentModificationException.class, call, "a structural change while iterating");
             check(!table.isClosed(), "close succeeded during an iteration");
@@ -891,14 +1063,15 @@ class BulkTableModelTest {
 
         void checkpoint() {
             trace(Op.CHECKPOINT, live);
-            stable.checkInvariants();
-            // every field of every record, in slot order, against the model
+            impl.checkInvariants();
+            // every field of every record, in slot (row) order, against the model
             HashMap<Long, long[]> seen = new HashMap<>();
             prevGlobal = -1;
             table.forEach((chunk, slot) -> {
                 long global = (long) chunk.index() * slotsPerBlock + slot;
                 check(global > prevGlobal, "forEach is not in slot order");
                 prevGlobal = global;
+                checkPosition(chunk.handle(slot), global, seen.size());
                 long[] values = new long[fields.length];
                 for (int f = 0; f < fields.length; f++) {
                     values[f] = Values.get(chunk, slot, fields[f]);
@@ -920,15 +1093,21 @@ class BulkTableModelTest {
             }
             // the free list, in reuse order
             int[] expectedFree = free.stream().mapToInt(Integer::intValue).toArray();
-            assertArrayEquals(expectedFree, stable.freeSlots(), "free list (head first)");
+            assertArrayEquals(expectedFree, impl.freeSlots(), "free list (head first)");
             // stats and capacity
             TableStats stats = table.stats();
             assertEquals(live, stats.live(), "stats().live");
-            assertEquals(free.size(), stats.holes(), "stats().holes");
+            assertEquals(packed != null ? 0 : free.size(), stats.holes(), "stats().holes");
             assertEquals(retired, stats.retired(), "stats().retired");
             assertEquals(expectedBlocks(), stats.blocks(), "stats().blocks");
-            long opened = Math.min((long) expectedBlocks() * slotsPerBlock, (long) maxSlot + 1);
-            long expectedCapacity = live + free.size() + (limit == 0 ? 0 : opened - limit);
+            assertEquals((long) expectedBlocks() * schema.blockBytes(), stats.nativeBytes(), "stats().nativeBytes");
+            long expectedCapacity;
+            if (packed != null) {
+                expectedCapacity = Math.min((long) expectedBlocks() * slotsPerBlock, live + (long) available());
+            } else {
+                long opened = Math.min((long) expectedBlocks() * slotsPerBlock, (long) maxSlot + 1);
+                expectedCapacity = live + free.size() + (limit == 0 ? 0 : opened - limit);
+            }
             assertEquals(expectedCapacity, table.capacity(), "capacity()");
             assertEquals(stats.capacity(), table.capacity(), "stats().capacity");
             assertEquals(live == 0, table.isEmpty(), "isEmpty()");
@@ -996,8 +1175,32 @@ class BulkTableModelTest {
             return slot;
         }
 
+        /** Blocks the table holds: BulkTable, one per block of opened slots; PackedTable, enough for the most rows ever. */
         int expectedBlocks() {
+            if (packed != null) {
+                return (maxRowsEver + slotsPerBlock - 1) / slotsPerBlock;
+            }
             return limit == 0 ? 0 : (limit - 1) / slotsPerBlock + 1;
+        }
+
+        /** Chunks an iteration visits: every block of a BulkTable; a PackedTable's blocks holding rows. */
+        int expectedChunks() {
+            return packed != null ? (live + slotsPerBlock - 1) / slotsPerBlock : expectedBlocks();
+        }
+
+        /**
+         * Checks where iteration found a handle: a BulkTable's record sits at its slot index; a
+         * PackedTable's at its row, the model's position ({@code visitIndex}-th visited).
+         */
+        void checkPosition(long h, long global, int visitIndex) {
+            if (packed != null) {
+                check(global == visitIndex, "PackedTable rows are not contiguous: record " + visitIndex
+                        + " visited at position " + global);
+                check(visitIndex < live && liveH[visitIndex] == h, "row " + visitIndex + " holds " + table.format(h)
+                        + ", the model's row order says " + (visitIndex < live ? table.format(liveH[visitIndex]) : "none"));
+            } else {
+                check(layout.index(h) == global, "chunk.handle(slot) names another slot");
+            }
         }
 
         int slotOf(long h) {
@@ -1014,6 +1217,8 @@ class BulkTableModelTest {
             liveH[live] = h;
             liveV[live] = values;
             live++;
+            maxRowsEver = Math.max(maxRowsEver, live);
+            fragmented = true;
         }
 
         /** Takes a removed handle out of the model: its slot advances its generation and is freed or retired. */
@@ -1027,6 +1232,7 @@ class BulkTableModelTest {
                 position.put(liveH[i], i);
             }
             liveV[live] = null;
+            fragmented = true;
             int slot = slotOf(h);
             check(state[slot] == LIVE, "model: slot of a live handle is not live");
             if (gen[slot] == maxGeneration) {
@@ -1099,7 +1305,8 @@ class BulkTableModelTest {
 
         void openTable() {
             table = cfg.newTable();
-            stable = (StableTable) table;
+            impl = (AbstractTable) table;
+            packed = table instanceof DenseTable d ? d : null;
             schema = table.schema();
             fields = schema.fields().toArray(new Field[0]);
             types = new FieldType[fields.length];
@@ -1113,12 +1320,17 @@ class BulkTableModelTest {
             cold = coldList.stream().mapToInt(Integer::intValue).toArray();
             layout = table.handleLayout();
             assertEquals(cfg.handles(), layout, "handle layout");
-            assertEquals(cfg.order(), table.reuseOrder(), "reuse order");
+            if (table instanceof BulkTable bulk) {
+                assertEquals(cfg.order(), bulk.reuseOrder(), "reuse order");
+            }
             maxSlot = Math.min(layout.maxIndex(), cfg.maxCapacity());
             maxGeneration = layout.maxGeneration();
             slotsPerBlock = schema.slotsPerBlock();
             foreignField = cfg.schema().apply(cfg.layout()).fields().get(0);
             check(table.isEmpty() && table.capacity() == 0, "a new table is not empty");
+            if (packed != null) {
+                makeOrders();
+            }
         }
 
         /** Closes a table whose index space is used up and starts afresh with a new one. */
@@ -1148,6 +1360,9 @@ class BulkTableModelTest {
             issued.clear(); // a new table may get the old tag: old handles may name its records
             removedCount = 0;
             removedNext = 0;
+            maxRowsEver = 0;
+            fragmented = false;
+            sortedBy = -1;
             growing = true;
             high = cfg.maxLive() / 2 + rng.nextInt(cfg.maxLive() / 2 + 1);
             openTable();
@@ -1193,7 +1408,7 @@ class BulkTableModelTest {
 
         String describeFailure(Throwable cause) {
             StringBuilder sb = new StringBuilder();
-            sb.append("BulkTable model test failed: config=").append(cfg.name())
+            sb.append(cfg.kind()).append(" model test failed: config=").append(cfg.name())
                     .append(", seed=").append(baseSeed)
                     .append(" (config stream seed ").append(cfg.seed(baseSeed)).append(')')
                     .append(", step=").append(step).append(" of ").append(cfg.ops())

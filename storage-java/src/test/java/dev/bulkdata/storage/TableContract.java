@@ -313,7 +313,10 @@ abstract class TableContract {
             table.set(h, py, 42.5f);
             try (ChunkIteration chunks = table.iterate()) {
                 Chunk chunk = chunks.chunk(0);
-                int slot = (int) table.handleLayout().index(h) % schema.slotsPerBlock();
+                int slot = chunk.nextLive(0);
+                while (chunk.handle(slot) != h) {
+                    slot = chunk.nextLive(slot + 1);
+                }
                 MemorySegment block = chunk.records();
                 assertEquals(schema.blockBytes(), block.byteSize());
                 long at = py.blockOffset() + (long) slot * py.slotStride();

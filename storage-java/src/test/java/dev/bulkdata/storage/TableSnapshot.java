@@ -7,27 +7,31 @@ import java.util.TreeMap;
 
 /**
  * Everything observable about a table, for "a failed call leaves the table exactly as it was":
- * stats, every live handle with every field's bits (read through chunks, in slot order), and
- * the free list in reuse order (it decides which handles the next adds return).
+ * stats, every live handle with every field's bits (read through chunks), the order in which
+ * iteration visits the handles (slot order; for a PackedTable the row order, which a failed
+ * call must not change either), and the free list in reuse order (it decides which handles the
+ * next adds return). Taking a snapshot also runs the table's invariant audit.
  */
-record TableSnapshot(TableStats stats, Map<Long, List<Long>> records, List<Integer> freeList) {
+record TableSnapshot(TableStats stats, Map<Long, List<Long>> records, List<Long> order, List<Integer> freeList) {
 
     static TableSnapshot of(Table table) {
         Map<Long, List<Long>> records = new TreeMap<>();
+        List<Long> order = new ArrayList<>();
         table.forEach((chunk, slot) -> {
             List<Long> values = new ArrayList<>();
             for (Field f : table.schema().fields()) {
                 values.add(Values.get(chunk, slot, f));
             }
             records.put(chunk.handle(slot), values);
+            order.add(chunk.handle(slot));
         });
         List<Integer> free = new ArrayList<>();
-        if (table instanceof StableTable stable) {
-            for (int slot : stable.freeSlots()) {
+        if (table instanceof AbstractTable impl) {
+            for (int slot : impl.freeSlots()) {
                 free.add(slot);
             }
-            stable.checkInvariants();
+            impl.checkInvariants();
         }
-        return new TableSnapshot(table.stats(), records, free);
+        return new TableSnapshot(table.stats(), records, order, free);
     }
 }

@@ -1,0 +1,960 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.TagRegistry;
+
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.Objects;
+
+/**
+ * Optional per-entity data: at most one component record per entity of an entity table (a
+ * {@link BulkTable} or a {@link PackedTable}), kept in dense rows so that loops over the
+ * components touch no holes (seed 002's {@code ProximityStorage}). Keyed by the entity's
+ * handle; the component's fields are read and written by entity handle, or by dense row in
+ * loops and {@link Join}s.
+ *
+ * <pre>{@code
+ * try (ComponentTable velocity = ComponentTable.of(entities, velocitySchema)) {
+ *     velocity.add(player);                     // all fields zero
+ *     velocity.set(player, VX, 2f);
+ *     if (velocity.has(enemy)) { ... }
+ *     velocity.remove(player);                  // the last row moves into player's row
+ * }
+ * }</pre>
+ *
+ * <h2>Structure</h2>
+ * A {@link SparseSet} maps the entity's slot index to a dense row; the rows live in 16 KiB
+ * native blocks (the {@link PackedTable}'s dense rows, so the same {@link Schema} and
+ * {@link Layout} rules hold); beside each row, on the heap, the generation of the entity that
+ * owns it. Removal is swap-and-pop on both sides: {@link SparseSet#remove(int)} says which row
+ * moved and the record follows it.
+ *
+ * <h2>Generations: a component never outlives its entity</h2>
+ * Every access by entity first asks the entity table whether the handle is live (a stale,
+ * foreign, null or forged handle gets that table's {@link InvalidHandleException}), then
+ * checks that the component's row was added for this very entity (its stored generation).
+ * Removing an entity from its table does not reach into its component tables: the component
+ * becomes <em>stale</em>. A stale component is invisible: {@link #has} answers false, access by
+ * its (now stale) handle throws STALE, {@link #forEach} and {@link Join} skip it, and
+ * {@link #forEachChunk} sweeps it out first. It keeps its row until one of: {@link #add} for a
+ * new entity in the same slot (which takes the row over, zeroed), {@link #removeDead()}, or
+ * {@link #clear()}. {@link #size()} counts stale rows until then.
+ *
+ * <h2>Costs</h2>
+ * add, has, remove, get and set by entity: O(1), allocation-free (add allocates a native
+ * block every {@code slotsPerBlock} rows and a 16 KiB heap page every 4096 rows or keys).
+ * Memory per component: {@link Schema#slotBytes()} native bytes, plus 4 bytes of dense key and
+ * 4 of owner generation, plus the sparse page entries (4 bytes per entity slot of every 4096-slot
+ * page that holds a component). A 32-byte record costs 40 bytes plus 4 per covered entity slot.
+ *
+ * <h2>Threads and errors</h2>
+ * One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
+ * {@code close}) and no other thread using the table meanwhile; fields of distinct components
+ * may be read and written from many threads. While {@link #forEach}, {@link #forEachChunk} or a
+ * {@link Join} over this table runs, structural changes throw
+ * {@link ConcurrentModificationException}. Every method that throws leaves the table exactly
+ * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
+ * {@code has} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
+ */
+public final class ComponentTable implements AutoCloseable {
+    /** Receives the components of a {@link #forEach} loop. */
+    @FunctionalInterface
+    public interface Visitor {
+        /**
+         * Visits one component.
+         *
+         * @param entity the live entity handle that owns it
+         * @param row its dense row, for {@link #getAt} and {@link #setAt}
+         */
+        void visit(long entity, int row);
+    }
+
+    private final AbstractTable entities;
+    private final Schema schema;
+    private final BlockArena arena;
+    /** Entity slot index to dense row. */
+    final SparseSet set;
+    private final DenseRows rows;
+    /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
+    private int[][] generations = new int[0][];
+    private int generationPages;
+    private boolean closed;
+
+    private ComponentTable(AbstractTable entities, Schema schema) {
+        this.entities = entities;
+        this.schema = schema;
+        this.set = new SparseSet();
+        // The arena gets a tag of its own (released on close), named after the component schema.
+        this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
+        this.rows = new DenseRows(schema, arena, new RowOwner(), entities.maxSlot);
+    }
+
+    /**
+     * Creates an empty component table for the entities of a table.
+     *
+     * @param entities the entity table, a {@link BulkTable} or {@link PackedTable}, open
+     * @param schema the component record's schema
+     * @return the new table; it holds no native memory until the first add
+     * @throws IllegalArgumentException if an argument is null or {@code entities} is not a
+     *     table of this library
+     * @throws IllegalStateException if {@code entities} is closed or all table tags are in use
+     */
+    public static ComponentTable of(Table entities, Schema schema) {
+        if (!(entities instanceof AbstractTable table)) {
+            throw new IllegalArgumentException("entities=" + entities
+                    + " must be a BulkTable or PackedTable (its handles are checked by that table)");
+        }
+        table.ensureOpen();
+        return new ComponentTable(table, AbstractTable.checkedSchema(schema));
+    }
+
+    /** Hands chunk views the owner entity of each row, and this table's name and state. */
+    private final class RowOwner implements DenseChunk.Owner {
+        @Override
+        public String name() {
+            return schema.name();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed;
+        }
+
+        @Override
+        public long handleOfRow(int row) {
+            return entityAt(row);
+        }
+    }
+
+    /** {@return the component schema's name} */
+    public String name() {
+        return schema.name();
+    }
+
+    /** {@return the component record's schema} */
+    public Schema schema() {
+        return schema;
+    }
+
+    /** {@return the table whose entity handles key this table} */
+    public Table entities() {
+        return entities;
+    }
+
+    /** {@return whether {@link #close()} was called} */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * The number of component rows, including stale ones (of removed entities) not yet swept
+     * out by {@link #add}, {@link #removeDead()} or {@link #forEachChunk}. O(1).
+     *
+     * @return the number of rows
+     * @throws IllegalStateException if this table is closed
+     */
+    public int size() {
+        ensureOpen();
+        return set.size();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Structure
+
+    /**
+     * Gives an entity a component, all fields zero. If the entity's slot still holds the stale
+     * component of a removed entity, that row is taken over and zeroed. O(1).
+     *
+     * @param entity a live handle of the entity table without a component here
+     * @return the component's dense row, valid until the next structural change of this table
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity already has a component here
+     * @throws CapacityExceededException if native memory runs out
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public int add(long entity) {
+        ensureMutable("add to");
+        checkLive(entity);
+        int key = (int) entities.layout.index(entity);
+        int generation = entities.layout.generation(entity);
+        int row = set.indexOf(key);
+        if (row >= 0) {
+            if (generation(row) == generation) {
+                throw new IllegalArgumentException("entity " + entities.format(entity)
+                        + " already has a component in '" + name() + "' (row " + row + ")");
+            }
+            schema.wipe(rows.blockOf(row), rows.slotOf(row));
+            setGeneration(row, generation);
+            return row;
+        }
+        // Everything that may fail comes before the first change.
+        int next = set.size();
+        rows.reserve((long) next + 1);
+        ensureGenerationPage(next >>> SparseSet.PAGE_SHIFT);
+        row = set.insert(key);
+        rows.addRow();
+        setGeneration(row, generation);
+        return row;
+    }
+
+    /**
+     * Whether a handle is a live entity with a component here. O(1); never throws.
+     *
+     * @param entity any value
+     * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
+     */
+    public boolean has(long entity) {
+        return !closed && find(entity) >= 0;
+    }
+
+    /**
+     * Removes an entity's component: the last row moves into its row. O(number of fields).
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     *     (a removed entity's stale component goes with {@link #removeDead()})
+     * @throws IllegalArgumentException if the entity has no component here
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void remove(long entity) {
+        ensureMutable("remove from");
+        removeRow(rowOf(entity));
+    }
+
+    /** Swap-and-pop of one row on both sides: set, records and owner generations. */
+    private void removeRow(int row) {
+        int moved = set.remove(set.keyAtUnchecked(row));
+        rows.removeRow(row);
+        if (moved >= 0) {
+            setGeneration(row, generation(moved));
+            setGeneration(moved, 0);
+        } else {
+            setGeneration(row, 0);
+        }
+    }
+
+    /**
+     * Removes every stale component (whose entity was removed from the entity table).
+     * O(size), one entity lookup per row.
+     *
+     * @return how many components were removed
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public int removeDead() {
+        ensureMutable("remove dead components from");
+        entities.ensureOpen();
+        int removed = 0;
+        // Downwards: the row that swap-and-pop moves in is always one already checked.
+        for (int row = set.size() - 1; row >= 0; row--) {
+            if (!entities.contains(entityAt(row))) {
+                removeRow(row);
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /**
+     * Removes every component. O(size); memory is kept for reuse.
+     *
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table is closed
+     */
+    public void clear() {
+        ensureMutable("clear");
+        for (int page = 0; page < generationPages; page++) {
+            Arrays.fill(generations[page], 0);
+        }
+        set.clear();
+        rows.clear();
+    }
+
+    /**
+     * Frees the native memory. Idempotent. The entity table is not touched.
+     *
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        set.ensureMutable("close");
+        closed = true;
+        rows.forget();
+        arena.close();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Loops
+
+    /**
+     * The entity that owns a dense row: a handle of the entity table, which is stale if the
+     * entity was removed and the row not yet swept out. O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @return the owner's handle
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalStateException if this table is closed
+     */
+    public long entityAt(int row) {
+        checkedRow(row);
+        return entities.handleOf(set.keyAtUnchecked(row), generation(row));
+    }
+
+    /**
+     * Visits every component whose entity is live, in row order. O(size), one entity lookup per
+     * row; allocates nothing. Structural changes of this table from the visitor throw
+     * {@link ConcurrentModificationException}; removing entities from the entity table is
+     * allowed (a component whose entity is removed before its turn is skipped).
+     *
+     * @param visitor receives each live entity and its row
+     * @throws IllegalStateException if this table is closed
+     */
+    public void forEach(Visitor visitor) {
+        ensureOpen();
+        set.beginJoin();
+        try {
+            for (int row = 0, n = set.size(); row < n; row++) {
+                long owner = entities.handleOf(set.keyAtUnchecked(row), generation(row));
+                if (entities.contains(owner)) {
+                    visitor.visit(owner, row);
+                }
+            }
+        } finally {
+            set.endJoin();
+        }
+    }
+
+    /**
+     * Visits the components block by block: rows {@code 0..size()-1} in {@link Chunk}s whose
+     * live slots are a prefix ({@code [0, liveCount())}), with columns for bulk loops, and
+     * {@link Chunk#handle(int)} giving each row's owner entity. Stale components are swept out
+     * first ({@link #removeDead()}), so every visited row has a live owner. O(size); allocates
+     * nothing once the chunk views exist.
+     *
+     * @param visitor receives each chunk
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void forEachChunk(ChunkVisitor visitor) {
+        removeDead();
+        set.beginJoin();
+        try {
+            for (int i = 0, n = rows.chunkCount(); i < n; i++) {
+                visitor.visit(rows.chunk(i));
+            }
+        } finally {
+            set.endJoin();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Lookups, shared with Join
+
+    /** The entity table, for {@link Join}. */
+    AbstractTable entityTable() {
+        return entities;
+    }
+
+    /** The owner generation of a row, unchecked. */
+    int generation(int row) {
+        return generations[row >>> SparseSet.PAGE_SHIFT][row & SparseSet.PAGE_MASK];
+    }
+
+    private void setGeneration(int row, int generation) {
+        generations[row >>> SparseSet.PAGE_SHIFT][row & SparseSet.PAGE_MASK] = generation;
+    }
+
+    private void ensureGenerationPage(int page) {
+        if (page < generationPages) {
+            return;
+        }
+        int[][] pages = generations;
+        if (page >= pages.length) {
+            pages = Arrays.copyOf(pages, Math.max(8, pages.length * 2));
+        }
+        pages[page] = new int[SparseSet.PAGE_SIZE];
+        generations = pages;
+        generationPages = page + 1;
+    }
+
+    /**
+     * The row of a live entity's component, without throwing.
+     *
+     * @return the row, or -1 if the handle is not a live entity or has no component here
+     */
+    private int find(long entity) {
+        if (!entities.contains(entity)) {
+            return -1;
+        }
+        int row = set.indexOf((int) entities.layout.index(entity));
+        return row >= 0 && generation(row) == entities.layout.generation(entity) ? row : -1;
+    }
+
+    /** The row of an entity's component; throws the reason it has none. */
+    private int rowOf(long entity) {
+        int row = find(entity);
+        if (row < 0) {
+            throw noComponent(entity);
+        }
+        return row;
+    }
+
+    private RuntimeException noComponent(long entity) {
+        ensureOpen();
+        if (!entities.contains(entity)) {
+            return entities.rejection(entity);
+        }
+        return new IllegalArgumentException("entity " + entities.format(entity) + " has no component in '"
+                + name() + "'; add it first or check with has(entity)");
+    }
+
+    private void checkLive(long entity) {
+        if (!entities.contains(entity)) {
+            throw entities.rejection(entity);
+        }
+    }
+
+    private int checkedRow(int row) {
+        ensureOpen();
+        return Objects.checkIndex(row, set.size());
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("component table '" + name() + "' is closed");
+        }
+    }
+
+    private void ensureMutable(String operation) {
+        ensureOpen();
+        set.ensureMutable(operation + " component table '" + name() + "':");
+    }
+
+    /**
+     * Checks every invariant, for tests: the set's, rows in step with it, every row's key a
+     * slot of the entity table, the tail of the rows zero.
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    void checkInvariants() {
+        set.checkInvariants();
+        AbstractTable.check(rows.size() == set.size(), "rows " + rows.size() + " but set size " + set.size());
+        AbstractTable.check(rows.tailIsZero(), "a row past size " + set.size() + " holds data");
+        for (int row = set.size(); row < (long) generationPages << SparseSet.PAGE_SHIFT; row++) {
+            AbstractTable.check(generation(row) == 0, "owner generation past size at row " + row);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ComponentTable[" + name() + " of " + entities.name() + (closed ? ", closed]" : ", size=" + size() + "]");
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Fields by entity: O(1), allocation-free; the entity must be live and have a component
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public byte get(long entity, ByteField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, ByteField field, byte value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public short get(long entity, ShortField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, ShortField field, short value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public char get(long entity, CharField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, CharField field, char value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public int get(long entity, IntField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, IntField field, int value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public long get(long entity, LongField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, LongField field, long value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public float get(long entity, FloatField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, FloatField field, float value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public double get(long entity, DoubleField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, DoubleField field, double value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    /**
+     * Reads a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public boolean get(long entity, BooleanField field) {
+        schema.check(field);
+        return rows.get(rowOf(entity), field);
+    }
+
+    /**
+     * Writes a field of an entity's component. O(1), allocation-free.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here, or the field
+     *     belongs to another schema
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void set(long entity, BooleanField field, boolean value) {
+        schema.check(field);
+        rows.set(rowOf(entity), field, value);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Fields by dense row: for joins and row loops; O(1), allocation-free
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public byte getAt(int row, ByteField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, ByteField field, byte value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public short getAt(int row, ShortField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, ShortField field, short value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public char getAt(int row, CharField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, CharField field, char value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public int getAt(int row, IntField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, IntField field, int value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public long getAt(int row, LongField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, LongField field, long value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public float getAt(int row, FloatField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, FloatField field, float value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public double getAt(int row, DoubleField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, DoubleField field, double value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+
+    /**
+     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public boolean getAt(int row, BooleanField field) {
+        schema.check(field);
+        return rows.get(checkedRow(row), field);
+    }
+
+    /**
+     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     * @throws IndexOutOfBoundsException if the row is out of range
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if this table is closed
+     */
+    public void setAt(int row, BooleanField field, boolean value) {
+        schema.check(field);
+        rows.set(checkedRow(row), field, value);
+    }
+}

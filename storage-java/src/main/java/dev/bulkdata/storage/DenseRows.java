@@ -1,0 +1,378 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.BlockArena;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the
+ * start of the first block, with no holes. Used by {@link PackedTable} and the component table.
+ *
+ * <pre>
+ *  row r ──► block r &gt;&gt;&gt; shift, slot-in-block r &amp; mask   (rowsPerBlock = schema.slotsPerBlock())
+ *
+ *  blocks (directory doubles when full; blocks themselves never move)
+ *  +---------------------+---------------------+-----------+------+
+ *  | b0: rows 0..R-1     | b1: rows R..2R-1    | b2: 2R..  | null |
+ *  |      full           |      full           | size-2R   |      |
+ *  +---------------------+---------------------+-----------+------+
+ *                                                    ^ rows [size, end of block) are zero
+ * </pre>
+ *
+ * <p>Field addressing is the one of {@link Block}: a field's value for slot {@code s} of a
+ * block is at {@code field.base + s * field.step}, in {@link Layout#SOA} and {@link Layout#AOS}
+ * alike.
+ *
+ * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [0, size)} hold
+ * records; every byte of every row at or after {@code size} in an allocated block is zero (so
+ * {@link #addRow()} hands out an all-zero row without writing it). Blocks are only ever
+ * appended, never freed before the arena closes: a row address is valid until the arena
+ * closes, though the record in it may be moved by {@link #removeRow} or {@link #swapRows}.
+ *
+ * <p>Costs: {@link #addRow()} O(1), allocating a block every {@code rowsPerBlock} rows;
+ * {@link #removeRow}, {@link #swapRows}: O(number of fields); get/set O(1). Nothing here
+ * allocates except a new block (and the directory doubling).
+ *
+ * <p>Unchecked: row indices and fields are trusted (the owning table checked them). Threads:
+ * structure changes on the owner's writer thread only.
+ */
+final class DenseRows {
+    private static final MemorySegment[] NO_BLOCKS = new MemorySegment[0];
+    private static final DenseChunk[] NO_CHUNKS = new DenseChunk[0];
+    private static final int INITIAL_DIRECTORY = 8;
+
+    private final Schema schema;
+    private final BlockArena arena;
+    /** Where {@link #chunk(int)} views get their handles; null if no chunk views are needed. */
+    private final DenseChunk.Owner owner;
+    private final int rowsPerBlock;
+    private final int shift;
+    private final int mask;
+    private final int maxRows;
+    /** The fields whose bytes make up a row (declared and hidden), copied on a move. */
+    private final Field[] stored;
+
+    private MemorySegment[] blocks = NO_BLOCKS;
+    private DenseChunk[] chunks = NO_CHUNKS;
+    private int blockCount;
+    private int size;
+
+    /**
+     * Dense rows without chunk views and without a row limit (other than {@code int}).
+     *
+     * @param schema the row schema
+     * @param arena where blocks come from; no memory is taken until the first row
+     */
+    DenseRows(Schema schema, BlockArena arena) {
+        this(schema, arena, null, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Dense rows.
+     *
+     * @param schema the row schema
+     * @param arena where blocks come from; no memory is taken until the first row
+     * @param owner the source of handles for {@link #chunk(int)} views, or null for none
+     * @param maxRows the most rows ever held at once, at least 1
+     */
+    DenseRows(Schema schema, BlockArena arena, DenseChunk.Owner owner, int maxRows) {
+        if (maxRows < 1) {
+            throw new IllegalArgumentException("maxRows=" + maxRows + " must be at least 1");
+        }
+        this.schema = schema;
+        this.arena = arena;
+        this.owner = owner;
+        this.rowsPerBlock = schema.slotsPerBlock();
+        this.shift = Integer.numberOfTrailingZeros(rowsPerBlock);
+        this.mask = rowsPerBlock - 1;
+        this.maxRows = maxRows;
+        this.stored = schema.storedFields();
+    }
+
+    Schema schema() {
+        return schema;
+    }
+
+    /** {@return the number of rows} */
+    int size() {
+        return size;
+    }
+
+    /** {@return the most rows this may hold} */
+    int maxRows() {
+        return maxRows;
+    }
+
+    /** {@return rows held without allocating another block} */
+    int capacity() {
+        return (int) Math.min((long) blockCount * rowsPerBlock, maxRows);
+    }
+
+    /** {@return the number of rows per block (the schema's slots per block)} */
+    int rowsPerBlock() {
+        return rowsPerBlock;
+    }
+
+    /** {@return the number of allocated blocks; only the first {@code chunkCount()} hold rows} */
+    int blockCount() {
+        return blockCount;
+    }
+
+    /** {@return the number of blocks holding at least one row: {@code ceil(size / rowsPerBlock)}} */
+    int chunkCount() {
+        return (size + mask) >>> shift;
+    }
+
+    /** {@return block {@code b}'s segment, {@code 0 <= b < blockCount()}} */
+    MemorySegment block(int b) {
+        return blocks[b];
+    }
+
+    /** {@return how many rows block {@code b} holds: full blocks, then the remainder, then 0} */
+    int rowsInBlock(int b) {
+        long first = (long) b << shift;
+        return (int) Math.max(0, Math.min(rowsPerBlock, size - first));
+    }
+
+    /** {@return the chunk view of block {@code b}; requires an owner} */
+    DenseChunk chunk(int b) {
+        return chunks[b];
+    }
+
+    /** {@return native bytes held: every allocated block} */
+    long nativeBytes() {
+        return (long) blockCount * schema.blockBytes();
+    }
+
+    /** {@return the segment holding {@code row}} */
+    MemorySegment blockOf(int row) {
+        return blocks[row >>> shift];
+    }
+
+    /** {@return {@code row}'s slot inside its block} */
+    int slotOf(int row) {
+        return row & mask;
+    }
+
+    /**
+     * Makes sure {@code rows} rows fit without allocating, allocating blocks as needed. All or
+     * nothing for the rows: on failure the row count is unchanged (blocks allocated before the
+     * failure are kept for later use).
+     *
+     * @throws CapacityExceededException if {@code rows > maxRows()} or native memory runs out
+     */
+    void reserve(long rows) {
+        if (rows > maxRows) {
+            throw new CapacityExceededException("table '" + schema.name() + "' is full: " + rows
+                    + " rows requested, at most " + maxRows + "; size=" + size);
+        }
+        int needed = (int) ((rows + mask) >>> shift);
+        while (blockCount < needed) {
+            if (blockCount == blocks.length) {
+                int grown = Math.max(INITIAL_DIRECTORY, blocks.length * 2);
+                blocks = Arrays.copyOf(blocks, grown);
+                if (owner != null) {
+                    chunks = Arrays.copyOf(chunks, grown);
+                }
+            }
+            MemorySegment data;
+            try {
+                data = arena.allocate(schema.blockBytes(), Schema.BLOCK_ALIGNMENT);
+            } catch (OutOfMemoryError e) {
+                throw new CapacityExceededException("table '" + schema.name() + "' could not allocate block "
+                        + blockCount + " (" + schema.blockBytes() + " bytes of native memory); it holds "
+                        + nativeBytes() + " bytes in " + blockCount + " blocks", e);
+            }
+            blocks[blockCount] = data;
+            if (owner != null) {
+                chunks[blockCount] = new DenseChunk(owner, this, blockCount);
+            }
+            blockCount++;
+        }
+    }
+
+    /**
+     * Appends an all-zero row.
+     *
+     * @return its index, the old {@link #size()}
+     * @throws CapacityExceededException if {@code maxRows()} rows are held or native memory
+     *     runs out; nothing changes
+     */
+    int addRow() {
+        if (size == maxRows || (size & mask) == 0 && (size >>> shift) == blockCount) {
+            reserve((long) size + 1);
+        }
+        return size++;
+    }
+
+    /**
+     * Swap-and-pop: moves the last row into {@code row} and zeroes the old last row.
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @return the index the moved row came from (the old last row), or -1 if {@code row} was
+     *     the last row (then nothing moved)
+     */
+    int removeRow(int row) {
+        int last = --size;
+        MemorySegment lastBlock = blocks[last >>> shift];
+        int lastSlot = last & mask;
+        if (row == last) {
+            schema.wipe(lastBlock, lastSlot);
+            return -1;
+        }
+        copyRow(lastBlock, lastSlot, blocks[row >>> shift], row & mask);
+        schema.wipe(lastBlock, lastSlot);
+        return last;
+    }
+
+    /** Exchanges the records of rows {@code a} and {@code b}, both below {@link #size()}. */
+    void swapRows(int a, int b) {
+        if (a == b) {
+            return;
+        }
+        MemorySegment blockA = blocks[a >>> shift];
+        MemorySegment blockB = blocks[b >>> shift];
+        int slotA = a & mask;
+        int slotB = b & mask;
+        for (Field f : stored) {
+            long offA = f.offset(slotA);
+            long offB = f.offset(slotB);
+            switch (f.type().byteSize()) {
+                case Long.BYTES -> {
+                    long x = blockA.get(ValueLayout.JAVA_LONG_UNALIGNED, offA);
+                    blockA.set(ValueLayout.JAVA_LONG_UNALIGNED, offA, blockB.get(ValueLayout.JAVA_LONG_UNALIGNED, offB));
+                    blockB.set(ValueLayout.JAVA_LONG_UNALIGNED, offB, x);
+                }
+                case Integer.BYTES -> {
+                    int x = blockA.get(ValueLayout.JAVA_INT_UNALIGNED, offA);
+                    blockA.set(ValueLayout.JAVA_INT_UNALIGNED, offA, blockB.get(ValueLayout.JAVA_INT_UNALIGNED, offB));
+                    blockB.set(ValueLayout.JAVA_INT_UNALIGNED, offB, x);
+                }
+                case Short.BYTES -> {
+                    short x = blockA.get(ValueLayout.JAVA_SHORT_UNALIGNED, offA);
+                    blockA.set(ValueLayout.JAVA_SHORT_UNALIGNED, offA,
+                            blockB.get(ValueLayout.JAVA_SHORT_UNALIGNED, offB));
+                    blockB.set(ValueLayout.JAVA_SHORT_UNALIGNED, offB, x);
+                }
+                default -> {
+                    byte x = blockA.get(ValueLayout.JAVA_BYTE, offA);
+                    blockA.set(ValueLayout.JAVA_BYTE, offA, blockB.get(ValueLayout.JAVA_BYTE, offB));
+                    blockB.set(ValueLayout.JAVA_BYTE, offB, x);
+                }
+            }
+        }
+    }
+
+    /** Copies every stored byte of a row; AOS copies the whole stride at once. */
+    private void copyRow(MemorySegment from, int fromSlot, MemorySegment to, int toSlot) {
+        if (schema.layout() == Layout.AOS) {
+            long stride = schema.slotBytes();
+            MemorySegment.copy(from, fromSlot * stride, to, toSlot * stride, stride);
+            return;
+        }
+        for (Field f : stored) {
+            MemorySegment.copy(from, f.offset(fromSlot), to, f.offset(toSlot), f.type().byteSize());
+        }
+    }
+
+    /** Removes every row: size 0, every row zeroed; blocks are kept for reuse. O(size). */
+    void clear() {
+        int used = chunkCount();
+        for (int b = 0; b < used; b++) {
+            blocks[b].fill((byte) 0);
+        }
+        size = 0;
+    }
+
+    /**
+     * Forgets every row without touching memory: for the owner's close, just before the arena
+     * frees the blocks. Chunk views then hold no rows, so they report the closed table.
+     */
+    void forget() {
+        size = 0;
+    }
+
+    /** Whether every byte of every row from {@code size} to the end of the last block is zero. */
+    boolean tailIsZero() {
+        for (int row = size, end = blockCount << shift; row < end; row++) {
+            MemorySegment block = blocks[row >>> shift];
+            for (Field f : stored) {
+                for (int i = 0; i < f.type().byteSize(); i++) {
+                    if (block.get(ValueLayout.JAVA_BYTE, f.offset(row & mask) + i) != 0) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Fields by row, unchecked
+
+    byte get(int row, ByteField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    short get(int row, ShortField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    char get(int row, CharField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    int get(int row, IntField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    long get(int row, LongField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    float get(int row, FloatField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    double get(int row, DoubleField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    boolean get(int row, BooleanField field) {
+        return field.get(blocks[row >>> shift], row & mask);
+    }
+
+    void set(int row, ByteField field, byte value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, ShortField field, short value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, CharField field, char value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, IntField field, int value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, LongField field, long value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, FloatField field, float value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, DoubleField field, double value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+
+    void set(int row, BooleanField field, boolean value) {
+        field.set(blocks[row >>> shift], row & mask, value);
+    }
+}

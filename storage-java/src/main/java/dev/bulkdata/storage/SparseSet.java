@@ -1,0 +1,308 @@
+package dev.bulkdata.storage;
+
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+
+/**
+ * Links keys (entity slot indices, or the index part of a table's handles) to at most one
+ * dense row each, so that a store of optional per-entity data can keep its rows packed (seed
+ * 002's sparse set). Rows are {@code 0..size()-1} with no holes; {@link #keyAt(int)} names the
+ * key that owns a row, {@link #indexOf(int)} the row a key owns.
+ *
+ * <pre>
+ *  key k ──► sparse page k &gt;&gt;&gt; 12, entry k &amp; 4095 ──► row r   (ABSENT = -1 if k has no row)
+ *  row r ──► dense page r &gt;&gt;&gt; 12, entry r &amp; 4095 ──► key k
+ *
+ *  sparse directory: [ null | page(keys 4096..8191) | null | ... ]   pages made on first insert
+ *  dense directory:  [ page(rows 0..4095) | page(rows 4096..) | ... ] rows [0, size) used
+ * </pre>
+ *
+ * <p>Invariants: for every row {@code r < size}, {@code indexOf(keyAt(r)) == r}; every other
+ * key's sparse entry is {@code -1} (or its page does not exist). Pages never move and are
+ * never freed; only the two directories (arrays of page references) are copied, by doubling.
+ *
+ * <h2>Costs</h2>
+ * {@link #insert}, {@link #remove}, {@link #contains}, {@link #indexOf}, {@link #keyAt}: O(1),
+ * allocation-free except for a new page (16 KiB, once per 4096 keys or rows) and a directory
+ * doubling. {@link #clear()}: O(size). Memory: 4 bytes per dense row, plus 4 bytes per key of
+ * every sparse page in use (a page covers 4096 consecutive keys, so a set over keys
+ * {@code 0..n} spends 4 bytes per key in that range; keys far apart each cost a 16 KiB page).
+ * On the heap, as plain {@code int[]} pages: the set holds indices, not records, and the
+ * records live in native blocks ({@link ComponentTable}).
+ *
+ * <h2>Errors</h2>
+ * A key outside {@code [0, MAX_KEY]}, inserting a key that is present and removing one that is
+ * absent throw {@link IllegalArgumentException} naming the key; the set is unchanged.
+ * {@code contains} and {@code indexOf} accept any {@code int}.
+ *
+ * <h2>Threads</h2>
+ * Not thread-safe for changes: one writer, and no readers while it writes. Reads from many
+ * threads are fine while nobody writes. While a {@link Join} over this set is running,
+ * {@code insert}, {@code remove} and {@code clear} throw {@link ConcurrentModificationException}
+ * and change nothing.
+ */
+public final class SparseSet {
+    /** The largest key: {@link HandleLayout#MAX_SLOT_INDEX}, the largest slot index of a handle. */
+    public static final int MAX_KEY = HandleLayout.MAX_SLOT_INDEX;
+
+    /** Entries per page, sparse and dense: 4096 ints, 16 KiB. */
+    static final int PAGE_SHIFT = 12;
+    static final int PAGE_SIZE = 1 << PAGE_SHIFT;
+    static final int PAGE_MASK = PAGE_SIZE - 1;
+    /** The sparse entry of a key without a row. */
+    static final int ABSENT = -1;
+    private static final int INITIAL_DIRECTORY = 8;
+    private static final int[][] NO_PAGES = new int[0][];
+
+    /** Sparse pages by key page; null where no key of the page was ever inserted. */
+    private int[][] sparse = NO_PAGES;
+    /** Dense pages by row page; pages {@code [0, densePages)} exist. */
+    private int[][] dense = NO_PAGES;
+    private int densePages;
+    private int size;
+    /** Joins running over this set; changes are refused while non-zero. */
+    private int openJoins;
+
+    /** Creates an empty set; it holds no pages until the first insert. */
+    public SparseSet() {
+    }
+
+    /** {@return the number of keys in the set, which is the number of dense rows} */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Whether a key has a row. O(1); never throws.
+     *
+     * @param key any value
+     * @return whether {@code key} is in the set
+     */
+    public boolean contains(int key) {
+        return indexOf(key) >= 0;
+    }
+
+    /**
+     * The dense row of a key. O(1); never throws.
+     *
+     * @param key any value
+     * @return the key's row, {@code 0 <= row < size()}, or -1 if the key is not in the set
+     */
+    public int indexOf(int key) {
+        if (key < 0) {
+            return ABSENT;
+        }
+        int p = key >>> PAGE_SHIFT;
+        int[][] pages = sparse;
+        if (p >= pages.length) {
+            return ABSENT;
+        }
+        int[] page = pages[p];
+        return page == null ? ABSENT : page[key & PAGE_MASK];
+    }
+
+    /**
+     * The key that owns a row. O(1).
+     *
+     * @param row a row, {@code 0 <= row < size()}
+     * @return the row's key
+     * @throws IndexOutOfBoundsException if {@code row} is out of range
+     */
+    public int keyAt(int row) {
+        if (row < 0 || row >= size) {
+            throw new IndexOutOfBoundsException("row=" + row + " is not in [0, " + size + ") of this sparse set");
+        }
+        return dense[row >>> PAGE_SHIFT][row & PAGE_MASK];
+    }
+
+    /** The key of a row, unchecked: for loops that stay below {@link #size()}. */
+    int keyAtUnchecked(int row) {
+        return dense[row >>> PAGE_SHIFT][row & PAGE_MASK];
+    }
+
+    /**
+     * Adds a key, giving it the next dense row, {@code size()} before the call. O(1).
+     *
+     * @param key the key, {@code 0 <= key <= MAX_KEY}
+     * @return the key's row
+     * @throws IllegalArgumentException if the key is out of range or already in the set
+     * @throws ConcurrentModificationException if a join over this set is running
+     */
+    public int insert(int key) {
+        checkKey(key);
+        ensureNoJoin("insert into");
+        int existing = indexOf(key);
+        if (existing >= 0) {
+            throw new IllegalArgumentException("key=" + key + " is already in the sparse set (row " + existing
+                    + "); remove it first or look it up with indexOf");
+        }
+        // Make both pages first, so that running out of memory changes nothing.
+        int[] page = sparsePage(key >>> PAGE_SHIFT);
+        int row = size;
+        int[] rowPage = densePage(row >>> PAGE_SHIFT);
+        rowPage[row & PAGE_MASK] = key;
+        page[key & PAGE_MASK] = row;
+        size = row + 1;
+        return row;
+    }
+
+    /**
+     * Removes a key by swap-and-pop: the last row's key moves into the removed key's row. A
+     * store that keeps data in the same rows moves its last row the same way. O(1).
+     *
+     * <pre>{@code
+     * int hole = set.indexOf(key);
+     * int from = set.remove(key);        // data[hole] = data[from] if from >= 0; then drop the last row
+     * }</pre>
+     *
+     * @param key a key in the set
+     * @return the row the moved key came from (the old last row, {@code size()} after the
+     *     call), or -1 if the removed key held the last row and nothing moved
+     * @throws IllegalArgumentException if the key is out of range or not in the set
+     * @throws ConcurrentModificationException if a join over this set is running
+     */
+    public int remove(int key) {
+        checkKey(key);
+        ensureNoJoin("remove from");
+        int row = indexOf(key);
+        if (row < 0) {
+            throw new IllegalArgumentException("key=" + key + " is not in the sparse set (size " + size
+                    + "); check with contains first");
+        }
+        int last = size - 1;
+        sparse[key >>> PAGE_SHIFT][key & PAGE_MASK] = ABSENT;
+        size = last;
+        if (row == last) {
+            dense[last >>> PAGE_SHIFT][last & PAGE_MASK] = 0;
+            return -1;
+        }
+        int moved = keyAtUnchecked(last);
+        dense[row >>> PAGE_SHIFT][row & PAGE_MASK] = moved;
+        dense[last >>> PAGE_SHIFT][last & PAGE_MASK] = 0;
+        sparse[moved >>> PAGE_SHIFT][moved & PAGE_MASK] = row;
+        return last;
+    }
+
+    /**
+     * Removes every key. O(size); pages are kept for reuse.
+     *
+     * @throws ConcurrentModificationException if a join over this set is running
+     */
+    public void clear() {
+        ensureNoJoin("clear");
+        for (int row = 0; row < size; row++) {
+            int key = keyAtUnchecked(row);
+            sparse[key >>> PAGE_SHIFT][key & PAGE_MASK] = ABSENT;
+            dense[row >>> PAGE_SHIFT][row & PAGE_MASK] = 0;
+        }
+        size = 0;
+    }
+
+    /** {@return heap bytes of the pages (not counting the directories)} */
+    long pageBytes() {
+        long pages = densePages;
+        for (int[] page : sparse) {
+            if (page != null) {
+                pages++;
+            }
+        }
+        return pages * PAGE_SIZE * Integer.BYTES;
+    }
+
+    private static void checkKey(int key) {
+        if (key < 0 || key > MAX_KEY) {
+            throw new IllegalArgumentException("key=" + key + " is not in [0, " + MAX_KEY + "]");
+        }
+    }
+
+    private void ensureNoJoin(String operation) {
+        if (openJoins != 0) {
+            throw new ConcurrentModificationException("cannot " + operation + " a sparse set while " + openJoins
+                    + " join(s) or iteration(s) over it are running; change it after the loop");
+        }
+    }
+
+    /** Refuses changes until {@link #endJoin()}; single-threaded, like every change. */
+    void beginJoin() {
+        openJoins++;
+    }
+
+    void endJoin() {
+        openJoins--;
+    }
+
+    /** Throws {@link ConcurrentModificationException} if a join is running; for stores built on the set. */
+    void ensureMutable(String operation) {
+        ensureNoJoin(operation);
+    }
+
+    private int[] sparsePage(int p) {
+        int[][] pages = sparse;
+        if (p >= pages.length) {
+            int length = Math.max(INITIAL_DIRECTORY, pages.length);
+            while (length <= p) {
+                length *= 2;
+            }
+            pages = Arrays.copyOf(pages, length);
+        }
+        int[] page = pages[p];
+        if (page == null) {
+            page = new int[PAGE_SIZE];
+            Arrays.fill(page, ABSENT);
+            pages[p] = page;
+        }
+        sparse = pages;
+        return page;
+    }
+
+    private int[] densePage(int p) {
+        if (p < densePages) {
+            return dense[p];
+        }
+        int[][] pages = dense;
+        if (p >= pages.length) {
+            pages = Arrays.copyOf(pages, Math.max(INITIAL_DIRECTORY, pages.length * 2));
+        }
+        int[] page = new int[PAGE_SIZE];
+        pages[p] = page;
+        dense = pages;
+        densePages = p + 1;
+        return page;
+    }
+
+    /**
+     * Checks every invariant, for tests. O(size + sparse pages * 4096).
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    void checkInvariants() {
+        int present = 0;
+        for (int p = 0; p < sparse.length; p++) {
+            int[] page = sparse[p];
+            if (page == null) {
+                continue;
+            }
+            for (int i = 0; i < PAGE_SIZE; i++) {
+                int row = page[i];
+                if (row == ABSENT) {
+                    continue;
+                }
+                int key = (p << PAGE_SHIFT) | i;
+                AbstractTable.check(row >= 0 && row < size, "key " + key + " names row " + row + " of " + size);
+                AbstractTable.check(keyAtUnchecked(row) == key, "row " + row + " links back to key "
+                        + keyAtUnchecked(row) + ", not " + key);
+                present++;
+            }
+        }
+        AbstractTable.check(present == size, present + " keys present but size is " + size);
+        for (int row = size; row < (long) densePages << PAGE_SHIFT; row++) {
+            AbstractTable.check(dense[row >>> PAGE_SHIFT][row & PAGE_MASK] == 0, "dense row " + row
+                    + " past size " + size + " is not zeroed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SparseSet[size=" + size + "]";
+    }
+}
