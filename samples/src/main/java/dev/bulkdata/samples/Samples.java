@@ -36,6 +36,12 @@ public final class Samples {
                             : SoundSystem.Params.FULL, ReuseOrder.LIFO, o);
                     return String.format("%,d stale handles caught, %,d wrong reads, checksum %016x",
                             r.stoppedStale() + r.fadesStale() + r.fadeTargetsGone(), r.wrongReads(), r.checksum());
+                }),
+                new Sample("entities", "Entities and proximity (seed 002): component tables, join, swap-and-pop", o -> {
+                    EntitiesAndProximity.Outcome r = EntitiesAndProximity.run(small ? EntitiesAndProximity.Params.SMALL
+                            : EntitiesAndProximity.Params.FULL, o);
+                    return String.format("%,d join visits, %,d wrong owners, checksum %016x", r.joinVisits(),
+                            r.wrongOwners(), r.checksum());
                 }));
         long start = System.nanoTime();
         List<String> summary = new ArrayList<>();
