@@ -9,23 +9,30 @@ import java.util.function.Function;
 /**
  * Runs every sample in turn: the README's first quick-start command. Each sample prints a
  * heading, a progress line while it runs and a few summary lines; the run ends with one line
- * per sample. {@code --small} runs the smoke-test sizes instead of the full ones.
+ * per sample. {@code --size=small} runs the smoke-test sizes instead of the full ones.
  */
 public final class Samples {
     private Samples() {
     }
 
-    /** One runnable sample: a short name, a title and a run that returns its one-line result. */
-    private record Sample(String name, String title, Function<SampleOutput, String> run) {
+    /**
+     * One runnable sample.
+     *
+     * @param name a short name for the closing summary
+     * @param title what the sample shows
+     * @param run runs it and returns its one-line result
+     */
+    record Sample(String name, String title, Function<SampleOutput, String> run) {
     }
 
     /**
-     * @param args {@code --small} for the smoke-test sizes; nothing for the full run
+     * Every sample, in the order the main command runs them.
+     *
+     * @param small whether to use the smoke-test sizes
+     * @return the samples
      */
-    public static void main(String[] args) {
-        boolean small = List.of(args).contains("--small");
-        SampleOutput out = SampleOutput.console();
-        List<Sample> samples = List.of(
+    static List<Sample> all(boolean small) {
+        return List.of(
                 new Sample("handle map", "Handle map tour (seed 000)", o -> {
                     HandleMapTour.Outcome r = HandleMapTour.run(o);
                     return String.format("%d stale and %d foreign handle uses rejected", r.staleCaught(),
@@ -43,16 +50,47 @@ public final class Samples {
                     return String.format("%,d join visits, %,d wrong owners, checksum %016x", r.joinVisits(),
                             r.wrongOwners(), r.checksum());
                 }));
+    }
+
+    /**
+     * Runs samples one after another and prints one closing line per sample.
+     *
+     * @param samples what to run
+     * @param out where to print
+     * @return the closing lines
+     */
+    static List<String> runAll(List<Sample> samples, SampleOutput out) {
         long start = System.nanoTime();
         List<String> summary = new ArrayList<>();
         for (Sample sample : samples) {
             long t0 = System.nanoTime();
             out.heading(sample.title());
             String result = sample.run().apply(out);
-            summary.add(String.format("  %-14s %5.1f s  %s", sample.name(), (System.nanoTime() - t0) / 1e9,
-                    result));
+            summary.add(String.format("  %-14s %5.1f s  %s", sample.name(), (System.nanoTime() - t0) / 1e9, result));
         }
         out.heading(String.format("%d samples in %.1f s", samples.size(), (System.nanoTime() - start) / 1e9));
         summary.forEach(line -> out.line("%s", line));
+        return summary;
+    }
+
+    /**
+     * @param args {@code --size=small} for the smoke-test sizes; nothing or {@code --size=full}
+     *     for the full run
+     */
+    public static void main(String[] args) {
+        runAll(all(small(args)), SampleOutput.console());
+    }
+
+    static boolean small(String[] args) {
+        boolean small = false;
+        for (String arg : args) {
+            switch (arg) {
+                case "--size=small" -> small = true;
+                case "--size=full" -> small = false;
+                default -> throw new IllegalArgumentException("unknown argument " + arg
+                        + "; use --size=small or --size=full");
+            }
+        }
+        return small;
     }
 }
