@@ -151,6 +151,17 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     abstract void markLive(int slot);
 
     /**
+     * Makes room for {@code count} more records beyond their slots (which
+     * {@link #reserveSlots(int)} made), so that {@code count} activations cannot fail.
+     *
+     * @throws CapacityExceededException if memory runs out; no record is added
+     */
+    abstract void reserveRecords(int count);
+
+    /** Makes a slot from {@link #takeSlot()} live, with an all-zero record, and returns its handle. */
+    abstract long activate(int slot);
+
+    /**
      * Finishes removing a slot whose live state is already cleared: drops its record, advances
      * or retires its generation ({@link #retireOrAdvance}) and frees the slot.
      */
@@ -259,6 +270,33 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
                 freeList.append(slot);
             }
         }
+    }
+
+    @Override
+    public final long add() {
+        ensureMutable("add to");
+        reserveSlots(1);
+        reserveRecords(1);
+        return activate(takeSlot());
+    }
+
+    @Override
+    public final void addAll(long[] handlesOut, int from, int to) {
+        Objects.checkFromToIndex(from, to, handlesOut.length);
+        ensureMutable("add to");
+        reserveSlots(to - from);
+        reserveRecords(to - from);
+        for (int i = from; i < to; i++) {
+            handlesOut[i] = activate(takeSlot());
+        }
+    }
+
+    @Override
+    public final void remove(long handle) {
+        ensureMutable("remove from");
+        int slot = slotOf(handle);
+        markDead(slot);
+        releaseDead(slot);
     }
 
     @Override

@@ -283,7 +283,7 @@ public final class ComponentTable implements AutoCloseable {
         if (closed) {
             return;
         }
-        set.ensureMutable("close");
+        ensureNoLoop("close");
         closed = true;
         rows.forget();
         arena.close();
@@ -433,7 +433,15 @@ public final class ComponentTable implements AutoCloseable {
 
     private void ensureMutable(String operation) {
         ensureOpen();
-        set.ensureMutable(operation + " component table '" + name() + "':");
+        ensureNoLoop(operation);
+    }
+
+    private void ensureNoLoop(String operation) {
+        int open = set.openJoins();
+        if (open != 0) {
+            throw new ConcurrentModificationException("cannot " + operation + " component table '" + name()
+                    + "' while " + open + " loop(s) or join(s) over it are running; change it after the loop");
+        }
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.bulkdata.storage;
 
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * The {@link PackedTable}: a paged sparse index of slots (what handles name) over
@@ -115,7 +114,8 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     }
 
     /** Makes room for {@code count} more rows and their back-links; all or nothing for the rows. */
-    private void reserveRows(int count) {
+    @Override
+    void reserveRecords(int count) {
         rows.reserve((long) size + count);
         while (backCount < rows.blockCount()) {
             if (backCount == back.length) {
@@ -177,7 +177,9 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     // Structure
 
     /** Gives a taken slot the next row; room for the row was reserved. */
-    private long activate(int slot) {
+    @Override
+    long activate(int slot) {
+        fragmented = true;
         int row = rows.addRow();
         setBackLink(row, slot);
         setRow(slot, row);
@@ -185,35 +187,6 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         setMeta(slot, meta);
         size++;
         return handleOf(slot, Block.generation(meta));
-    }
-
-    @Override
-    public long add() {
-        ensureMutable("add to");
-        reserveSlots(1);
-        reserveRows(1);
-        fragmented = true;
-        return activate(takeSlot());
-    }
-
-    @Override
-    public void addAll(long[] handlesOut, int from, int to) {
-        Objects.checkFromToIndex(from, to, handlesOut.length);
-        ensureMutable("add to");
-        reserveSlots(to - from);
-        reserveRows(to - from);
-        fragmented |= to > from;
-        for (int i = from; i < to; i++) {
-            handlesOut[i] = activate(takeSlot());
-        }
-    }
-
-    @Override
-    public void remove(long handle) {
-        ensureMutable("remove from");
-        int slot = slotOf(handle);
-        markDead(slot);
-        releaseDead(slot);
     }
 
     @Override

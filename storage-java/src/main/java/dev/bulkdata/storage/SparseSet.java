@@ -231,9 +231,9 @@ public final class SparseSet {
         openJoins--;
     }
 
-    /** Throws {@link ConcurrentModificationException} if a join is running; for stores built on the set. */
-    void ensureMutable(String operation) {
-        ensureNoJoin(operation);
+    /** {@return the joins and loops running over this set; changes are refused while non-zero} */
+    int openJoins() {
+        return openJoins;
     }
 
     private int[] sparsePage(int p) {

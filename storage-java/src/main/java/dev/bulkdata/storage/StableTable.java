@@ -2,7 +2,6 @@ package dev.bulkdata.storage;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.Objects;
 
 /**
  * The {@link BulkTable}: stable slots in a directory of blocks, a circular free list, a
@@ -131,7 +130,8 @@ final class StableTable extends AbstractTable implements BulkTable {
     }
 
     /** Makes a free slot live and returns its handle. */
-    private long activate(int slot) {
+    @Override
+    long activate(int slot) {
         Block b = block(slot);
         int s = slot & mask;
         b.markLive(s);
@@ -165,28 +165,9 @@ final class StableTable extends AbstractTable implements BulkTable {
     // ---------------------------------------------------------------------------------------
     // Structure
 
+    /** A record lives in its slot: reserving slots reserved its room. */
     @Override
-    public long add() {
-        ensureMutable("add to");
-        return activate(takeSlot());
-    }
-
-    @Override
-    public void addAll(long[] handlesOut, int from, int to) {
-        Objects.checkFromToIndex(from, to, handlesOut.length);
-        ensureMutable("add to");
-        reserveSlots(to - from);
-        for (int i = from; i < to; i++) {
-            handlesOut[i] = activate(takeSlot());
-        }
-    }
-
-    @Override
-    public void remove(long handle) {
-        ensureMutable("remove from");
-        int slot = slotOf(handle);
-        markDead(slot);
-        releaseDead(slot);
+    void reserveRecords(int count) {
     }
 
     @Override

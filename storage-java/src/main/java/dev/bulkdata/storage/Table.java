@@ -2,7 +2,8 @@ package dev.bulkdata.storage;
 
 /**
  * A table of fixed-size records in 16 KiB native blocks, referenced by 64-bit handles. This is
- * the interface every table kind shares; {@link BulkTable} is the kind with stable slots.
+ * the interface every table kind shares; {@link BulkTable} is the kind with stable slots,
+ * {@link PackedTable} the kind whose records are always packed into dense rows.
  *
  * <h2>Handles</h2>
  * {@link #add()} returns a handle: a {@code long} holding the table's tag, the record's slot

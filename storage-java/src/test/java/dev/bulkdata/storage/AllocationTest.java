@@ -1,6 +1,8 @@
 package dev.bulkdata.storage;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
@@ -12,7 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * not time: each round runs 100,000 operations, and the test passes when a round allocates
  * zero bytes (the first rounds run interpreted, where the FFM runtime itself allocates). A path
  * that allocates per operation never reaches zero. JMH's {@code -prof gc} in the benchmarks
- * module is the authoritative measurement; this is the regression guard.
+ * module is the authoritative measurement; this is the regression guard. Every test runs on
+ * both table kinds; a PackedTable's remove moves a record (swap-and-pop), and its defragment
+ * steps are measured too.
  */
 class AllocationTest {
     private static final int OPS = 100_000;
@@ -33,7 +37,7 @@ class AllocationTest {
     }
 
     /** Runs {@code round} until one call allocates nothing; returns the rounds it took. */
-    private static int roundsUntilAllocationFree(String what, LongSupplier round) {
+    static int roundsUntilAllocationFree(String what, LongSupplier round) {
         long sink = 0;
         for (int i = 1; i <= MAX_ROUNDS; i++) {
             long before = allocatedBytes();
@@ -47,9 +51,10 @@ class AllocationTest {
                 + " operations (sink " + sink + ")");
     }
 
-    @Test
-    void getAndSetByHandle_allocateNothing() {
-        try (BulkTable table = BulkTable.of(SCHEMA)) {
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void getAndSetByHandle_allocateNothing(TableKind kind) {
+        try (Table table = kind.of(SCHEMA)) {
             long[] handles = new long[OPS];
             table.addAll(handles);
             roundsUntilAllocationFree("get/set by handle", () -> {
@@ -63,9 +68,10 @@ class AllocationTest {
         }
     }
 
-    @Test
-    void removeAndAdd_allocateNothing_onceTheBlocksExist() {
-        try (BulkTable table = BulkTable.of(SCHEMA)) {
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void removeAndAdd_allocateNothing_onceTheBlocksExist(TableKind kind) {
+        try (Table table = kind.of(SCHEMA)) {
             long[] handles = new long[OPS];
             table.addAll(handles);
             roundsUntilAllocationFree("remove/add", () -> {
@@ -81,9 +87,10 @@ class AllocationTest {
         }
     }
 
-    @Test
-    void iteration_allocatesNothing() {
-        try (BulkTable table = BulkTable.of(SCHEMA)) {
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void iteration_allocatesNothing(TableKind kind) {
+        try (Table table = kind.of(SCHEMA)) {
             long[] handles = new long[OPS];
             table.addAll(handles);
             for (int i = 0; i < handles.length; i += 3) {
@@ -96,6 +103,29 @@ class AllocationTest {
             roundsUntilAllocationFree("forEachChunk with nextLive", () -> {
                 table.forEachChunk(SUM_T);
                 return 0;
+            });
+        }
+    }
+
+    @Test
+    void defragmentSteps_allocateNothing() {
+        try (PackedTable table = PackedTable.of(SCHEMA)) {
+            long[] handles = new long[OPS];
+            table.addAll(handles);
+            // Made once: the order captures the table, and the test reuses it for every call.
+            RecordOrder byT = (a, b) -> Float.compare(table.get(a, T), table.get(b, T));
+            int[] state = {12345};
+            roundsUntilAllocationFree("defragment steps", () -> {
+                long swaps = 0;
+                for (int step = 0; step < 20; step++) {
+                    for (int k = 0; k < 50; k++) {
+                        state[0] = state[0] * 1_103_515_245 + 12_345;
+                        table.set(handles[(state[0] >>> 1) % handles.length], T, (state[0] >>> 8) & 1023);
+                    }
+                    table.markFragmented();
+                    swaps += table.defragment(byT, 5_000);
+                }
+                return swaps;
             });
         }
     }

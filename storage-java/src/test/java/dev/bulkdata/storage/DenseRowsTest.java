@@ -37,36 +37,10 @@ class DenseRowsTest {
         }
     }
 
-    static long get(DenseRows rows, int row, Field f) {
-        return switch (f) {
-            case ByteField x -> rows.get(row, x);
-            case ShortField x -> rows.get(row, x);
-            case CharField x -> rows.get(row, x);
-            case IntField x -> rows.get(row, x);
-            case LongField x -> rows.get(row, x);
-            case FloatField x -> Float.floatToRawIntBits(rows.get(row, x));
-            case DoubleField x -> Double.doubleToRawLongBits(rows.get(row, x));
-            case BooleanField x -> rows.get(row, x) ? 1 : 0;
-        };
-    }
-
-    static void set(DenseRows rows, int row, Field f, long bits) {
-        switch (f) {
-            case ByteField x -> rows.set(row, x, (byte) bits);
-            case ShortField x -> rows.set(row, x, (short) bits);
-            case CharField x -> rows.set(row, x, (char) bits);
-            case IntField x -> rows.set(row, x, (int) bits);
-            case LongField x -> rows.set(row, x, bits);
-            case FloatField x -> rows.set(row, x, Float.intBitsToFloat((int) bits));
-            case DoubleField x -> rows.set(row, x, Double.longBitsToDouble(bits));
-            case BooleanField x -> rows.set(row, x, (bits & 1) != 0);
-        }
-    }
-
     private static long[] read(DenseRows rows, int row, List<Field> fields) {
         long[] values = new long[fields.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = get(rows, row, fields.get(i));
+            values[i] = Values.get(rows, row, fields.get(i));
         }
         return values;
     }
@@ -133,7 +107,7 @@ class DenseRowsTest {
                 int row = random.nextInt(model.size());
                 int f = random.nextInt(fields.size());
                 long bits = Values.normalize(fields.get(f).type(), random.nextLong());
-                set(rows, row, fields.get(f), bits);
+                Values.set(rows, row, fields.get(f), bits);
                 model.get(row)[f] = bits;
             } else if (random.nextInt(20) == 0) {
                 rows.clear();

@@ -21,16 +21,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every row of DESIGN.md's "Errors" table, for both layouts: the bad call throws the documented
- * exception with a useful message, and the table is exactly as it was before the call
- * ({@link TableSnapshot} before equals after).
+ * Every row of DESIGN.md's "Errors" table, for both table kinds ({@link BulkTable},
+ * {@link PackedTable}) and both layouts: the bad call throws the documented exception with a
+ * useful message, and the table is exactly as it was before the call ({@link TableSnapshot}
+ * before equals after, which includes the row order of a PackedTable). Tests about holes and
+ * the free list written through views are BulkTable's alone (a PackedTable has no holes); the
+ * PackedTable's own errors (defragment's arguments) are in {@link PackedTableTest}.
  */
 class ErrorContractTest {
 
@@ -41,7 +46,7 @@ class ErrorContractTest {
     static final class Fixture implements AutoCloseable {
         static final int RECORDS = 24;
 
-        final BulkTable table;
+        final Table table;
         final Schema schema;
         final HandleLayout layout;
         final int tag;
@@ -50,9 +55,9 @@ class ErrorContractTest {
         /** Handles of removed records (their slots are holes), in removal order. */
         final List<Long> removed = new ArrayList<>();
 
-        private Fixture(Schema schema, UnaryOperator<BulkTable.Builder> options, int records) {
+        private Fixture(TableKind kind, Schema schema, HandleLayout handles, int records) {
             this.schema = schema;
-            this.table = options.apply(BulkTable.builder(schema)).build();
+            this.table = kind.build(schema, handles, Integer.MAX_VALUE);
             this.layout = table.handleLayout();
             List<Long> all = new ArrayList<>();
             for (int k = 0; k < records; k++) {
@@ -75,16 +80,16 @@ class ErrorContractTest {
         }
 
         /** The mixed schema (every field type, 8 slots per block, so several blocks). */
-        static Fixture mixed(Layout layout) {
-            return new Fixture(TestSchemas.mixed(layout), b -> b, RECORDS);
+        static Fixture mixed(TableKind kind, Layout layout) {
+            return new Fixture(kind, TestSchemas.mixed(layout), HandleLayout.DEFAULT, RECORDS);
         }
 
-        static Fixture particles(Layout layout) {
-            return new Fixture(TestSchemas.particles(layout), b -> b, RECORDS);
+        static Fixture particles(TableKind kind, Layout layout) {
+            return new Fixture(kind, TestSchemas.particles(layout), HandleLayout.DEFAULT, RECORDS);
         }
 
-        static Fixture of(Schema schema, UnaryOperator<BulkTable.Builder> options, int records) {
-            return new Fixture(schema, options, records);
+        static Fixture of(TableKind kind, Schema schema, HandleLayout handles, int records) {
+            return new Fixture(kind, schema, handles, records);
         }
 
         int slot(long handle) {
@@ -95,13 +100,39 @@ class ErrorContractTest {
             return layout.pack(tag, generation, index);
         }
 
-        /** The chunk holding {@code slot}; a chunk stays usable after its iteration closes. */
+        /** The chunk holding a live record, any table kind; it stays usable after its iteration closes. */
+        Chunk chunkHolding(long handle) {
+            try (ChunkIteration chunks = table.iterate()) {
+                for (Chunk chunk : chunks) {
+                    for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+                        if (chunk.handle(s) == handle) {
+                            return chunk;
+                        }
+                    }
+                }
+            }
+            throw new AssertionError("no chunk holds " + table.format(handle));
+        }
+
+        /** The slot, in {@link #chunkHolding}, of a live record. */
+        int slotHolding(long handle) {
+            Chunk chunk = chunkHolding(handle);
+            for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+                if (chunk.handle(s) == handle) {
+                    return s;
+                }
+            }
+            throw new AssertionError("no slot holds " + table.format(handle));
+        }
+
+        /** BulkTable only: the chunk holding {@code slot}; a chunk stays usable after its iteration closes. */
         Chunk chunkOf(int slot) {
             try (ChunkIteration chunks = table.iterate()) {
                 return chunks.chunk(slot / schema.slotsPerBlock());
             }
         }
 
+        /** BulkTable only: {@code slot}'s position in its chunk. */
         int slotInChunk(int slot) {
             return slot % schema.slotsPerBlock();
         }
@@ -115,6 +146,12 @@ class ErrorContractTest {
         public void close() {
             table.close();
         }
+    }
+
+    /** Every table kind with every layout. */
+    static Stream<Arguments> kindsAndLayouts() {
+        return Stream.of(TableKind.values())
+                .flatMap(kind -> Stream.of(Layout.values()).map(layout -> Arguments.of(kind, layout)));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -187,22 +224,22 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 1: null handle
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void nullHandle_getSetRemove_throwNullAndLeaveTableUnchanged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void nullHandle_getSetRemove_throwNullAndLeaveTableUnchanged(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             assertRejectedEverywhere(fx, Handles.NULL, Reason.NULL, message -> { });
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void contains_nullHandle_isFalseOnEmptyPopulatedAndClosedTables(Layout layout) {
-        try (BulkTable empty = BulkTable.of(TestSchemas.mixed(layout))) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void contains_nullHandle_isFalseOnEmptyPopulatedAndClosedTables(TableKind kind, Layout layout) {
+        try (Table empty = kind.of(TestSchemas.mixed(layout))) {
             assertFalse(empty.contains(Handles.NULL));
             assertInvalid(Reason.NULL, () -> empty.remove(Handles.NULL));
         }
-        Fixture fx = Fixture.mixed(layout);
+        Fixture fx = Fixture.mixed(kind, layout);
         assertFalse(fx.table.contains(Handles.NULL));
         fx.close();
         assertFalse(fx.table.contains(Handles.NULL));
@@ -211,10 +248,10 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 1: stale handle
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void staleHandle_ofRemovedRecord_throwsStaleNamingSlotAndBothGenerations(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void staleHandle_ofRemovedRecord_throwsStaleNamingSlotAndBothGenerations(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             for (long stale : fx.removed) {
                 int slot = fx.slot(stale);
                 assertRejectedEverywhere(fx, stale, Reason.STALE, message -> {
@@ -225,10 +262,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void staleHandle_afterItsSlotWasReusedByAdd_throwsStaleAndNeverReachesTheNewRecord(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void staleHandle_afterItsSlotWasReusedByAdd_throwsStaleAndNeverReachesTheNewRecord(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long stale = fx.removed.get(0);
             long reused = Handles.NULL;
             for (int i = 0; i < fx.removed.size() && reused == Handles.NULL; i++) {
@@ -252,10 +289,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void staleHandle_afterClear_throwsStaleForEveryFormerlyLiveHandle(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void staleHandle_afterClear_throwsStaleForEveryFormerlyLiveHandle(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             fx.table.clear();
             for (long stale : fx.live) {
                 int slot = fx.slot(stale);
@@ -270,11 +307,11 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 1: forged handle
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void forgedHandle_withBitsBetweenGenerationAndTag_throwsForged(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void forgedHandle_withBitsBetweenGenerationAndTag_throwsForged(TableKind kind, Layout layout) {
         HandleLayout narrow = HandleLayout.of(16, 8);
-        try (Fixture fx = Fixture.of(TestSchemas.mixed(layout), b -> b.handleLayout(narrow), Fixture.RECORDS)) {
+        try (Fixture fx = Fixture.of(kind, TestSchemas.mixed(layout), narrow, Fixture.RECORDS)) {
             long valid = fx.live.get(3);
             for (int bit = 24; bit < HandleLayout.TAG_SHIFT; bit++) {
                 long forged = valid | (1L << bit);
@@ -285,11 +322,11 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void forgedHandle_withBitsBetweenGenerationAndTag_messageNamesSlotAndGeneration(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void forgedHandle_withBitsBetweenGenerationAndTag_messageNamesSlotAndGeneration(TableKind kind, Layout layout) {
         HandleLayout narrow = HandleLayout.of(16, 8);
-        try (Fixture fx = Fixture.of(TestSchemas.mixed(layout), b -> b.handleLayout(narrow), Fixture.RECORDS)) {
+        try (Fixture fx = Fixture.of(kind, TestSchemas.mixed(layout), narrow, Fixture.RECORDS)) {
             long valid = fx.live.get(3);
             long forged = valid | (1L << 40);
             InvalidHandleException e = assertInvalid(Reason.FORGED, () -> fx.table.remove(forged));
@@ -299,10 +336,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void forgedHandle_ofSlotZero_throwsForgedNamingSlotZero(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void forgedHandle_ofSlotZero_throwsForgedNamingSlotZero(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             for (int generation : new int[] {0, 1, fx.layout.maxGeneration()}) {
                 long slotZero = fx.handle(generation, 0);
                 assertRejectedEverywhere(fx, slotZero, Reason.FORGED, message -> assertNamesSlot(message, 0));
@@ -310,10 +347,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void forgedHandle_withGenerationTheSlotNeverReached_throwsForgedNamingBothGenerations(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void forgedHandle_withGenerationTheSlotNeverReached_throwsForgedNamingBothGenerations(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long live = fx.live.get(0);
             int liveSlot = fx.slot(live);
             for (int generation : new int[] {1, 2, fx.layout.maxGeneration()}) {
@@ -338,10 +375,10 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 1: out-of-range handle
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void outOfRangeHandle_beyondEveryOpenedSlot_throwsOutOfRangeNamingTheSlot(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void outOfRangeHandle_beyondEveryOpenedSlot_throwsOutOfRangeNamingTheSlot(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long lastOpened = fx.live.stream().mapToLong(fx::slot).max().orElseThrow();
             // The slot right after the last opened one lies in an allocated block but was never opened.
             for (long index : new long[] {lastOpened + 1, lastOpened + 100, 1_000_000, 0xFFFF_FFFFL}) {
@@ -351,12 +388,12 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void outOfRangeHandle_onTableThatNeverAddedARecord_throwsOutOfRange(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void outOfRangeHandle_onTableThatNeverAddedARecord_throwsOutOfRange(TableKind kind, Layout layout) {
         String name = "never_added_" + layout;
         Schema schema = Schema.builder(name).layout(layout).add(FieldType.LONG, "x").build();
-        try (BulkTable empty = BulkTable.of(schema)) {
+        try (Table empty = kind.of(schema)) {
             int tag = tagNamed(name);
             long outside = empty.handleLayout().pack(tag, 0, 1);
             TableSnapshot before = TableSnapshot.of(empty);
@@ -371,11 +408,11 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void outOfRangeHandle_onTableThatNeverAddedARecord_messageDoesNotClaimANegativeSlotRange(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void outOfRangeHandle_onTableThatNeverAddedARecord_messageDoesNotClaimANegativeSlotRange(TableKind kind, Layout layout) {
         String name = "never_added_msg_" + layout;
-        try (BulkTable empty = BulkTable.of(Schema.builder(name).layout(layout).add(FieldType.LONG, "x").build())) {
+        try (Table empty = kind.of(Schema.builder(name).layout(layout).add(FieldType.LONG, "x").build())) {
             long outside = empty.handleLayout().pack(tagNamed(name), 0, 1);
             InvalidHandleException e = assertInvalid(Reason.OUT_OF_RANGE, () -> empty.remove(outside));
             assertFalse(e.getMessage().contains("1..-1"), () -> "misleading slot range: " + e.getMessage());
@@ -398,11 +435,11 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 2: handle of another table
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void foreignHandle_fromAnotherOpenTable_throwsForeignNamingTheOwner(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void foreignHandle_fromAnotherOpenTable_throwsForeignNamingTheOwner(TableKind kind, Layout layout) {
         Schema otherSchema = Schema.builder("other_table").layout(layout).add(FieldType.LONG, "x").build();
-        try (Fixture fx = Fixture.mixed(layout); BulkTable other = BulkTable.of(otherSchema)) {
+        try (Fixture fx = Fixture.mixed(kind, layout); Table other = TableKind.BULK.of(otherSchema)) {
             long foreign = other.add();
             // Same slot and generation as a live record of fx: only the tag tells them apart.
             assertEquals(fx.slot(fx.live.get(0)), (int) other.handleLayout().index(foreign));
@@ -413,10 +450,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void foreignHandle_withTagOfNoOpenTable_throwsForged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void foreignHandle_withTagOfNoOpenTable_throwsForged(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             int unknown = -1;
             for (int t = HandleLayout.MAX_TAG; t > 0; t--) {
                 if (t != fx.tag && TagRegistry.nameOf(t) == null) {
@@ -433,12 +470,12 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void foreignHandle_ofAClosedTable_throwsForged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void foreignHandle_ofAClosedTable_throwsForged(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long orphan;
-            try (BulkTable gone = BulkTable.of(TestSchemas.particles(layout))) {
+            try (Table gone = kind.of(TestSchemas.particles(layout))) {
                 orphan = gone.add();
             }
             assertRejectedEverywhere(fx, orphan, Reason.FORGED, message -> { });
@@ -448,10 +485,10 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 3: field of another schema or of the wrong type
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void fieldOfAnotherSchema_onTableGetAndSet_throwsIllegalArgumentAndLeavesTableUnchanged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void fieldOfAnotherSchema_onTableGetAndSet_throwsIllegalArgumentAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             Schema twin = TestSchemas.mixed(layout); // same names and types, another instance
             TableSnapshot before = TableSnapshot.of(fx.table);
             long h = fx.live.get(0);
@@ -466,15 +503,14 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void fieldOfAnotherSchema_onChunkGetSetAndColumn_throwsIllegalArgument(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void fieldOfAnotherSchema_onChunkGetSetAndColumn_throwsIllegalArgument(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             Schema twin = TestSchemas.mixed(layout);
             TableSnapshot before = TableSnapshot.of(fx.table);
-            int slot = fx.slot(fx.live.get(0));
-            Chunk chunk = fx.chunkOf(slot);
-            int s = fx.slotInChunk(slot);
+            Chunk chunk = fx.chunkHolding(fx.live.get(0));
+            int s = fx.slotHolding(fx.live.get(0));
             for (Field alien : twin.fields().subList(0, 8)) {
                 assertThrows(IllegalArgumentException.class, () -> Values.get(chunk, s, alien));
                 assertThrows(IllegalArgumentException.class, () -> Values.set(chunk, s, alien, 1L));
@@ -484,14 +520,13 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void nullField_onTableAndChunkAccess_throwsIllegalArgument(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void nullField_onTableAndChunkAccess_throwsIllegalArgument(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long h = fx.live.get(0);
-            int slot = fx.slot(h);
-            Chunk chunk = fx.chunkOf(slot);
-            int s = fx.slotInChunk(slot);
+            Chunk chunk = fx.chunkHolding(h);
+            int s = fx.slotHolding(h);
             // Schema.foreignField(null) builds "field is null (table ...)": null is meant to be an IAE.
             assertThrows(IllegalArgumentException.class, () -> fx.table.get(h, (LongField) null));
             assertThrows(IllegalArgumentException.class, () -> fx.table.set(h, (LongField) null, 1L));
@@ -683,10 +718,10 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 5: capacity exhausted
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void add_beyondMaxCapacity_throwsCapacityExceededAndLeavesTableUnchanged(Layout layout) {
-        try (BulkTable t = BulkTable.builder(TestSchemas.mixed(layout)).maxCapacity(10).build()) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void add_beyondMaxCapacity_throwsCapacityExceededAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+        try (Table t = kind.build(TestSchemas.mixed(layout), HandleLayout.DEFAULT, 10)) {
             List<Long> handles = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
                 long h = t.add();
@@ -713,10 +748,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void addAll_ofMoreThanTheRemainingRoom_throwsAndAddsNothing(Layout layout) {
-        try (BulkTable t = BulkTable.builder(TestSchemas.mixed(layout)).maxCapacity(10).build()) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void addAll_ofMoreThanTheRemainingRoom_throwsAndAddsNothing(TableKind kind, Layout layout) {
+        try (Table t = kind.build(TestSchemas.mixed(layout), HandleLayout.DEFAULT, 10)) {
             long[] first = new long[8];
             t.addAll(first);
             t.set(first[0], t.schema().intField("i"), 42);
@@ -742,11 +777,11 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void add_beyondTheIndexSpaceOfANarrowHandleLayout_throwsAndLeavesTableUnchanged(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void add_beyondTheIndexSpaceOfANarrowHandleLayout_throwsAndLeavesTableUnchanged(TableKind kind, Layout layout) {
         // 4 index bits: slots 1..15 (slot 0 is the free-list header).
-        try (BulkTable t = BulkTable.builder(TestSchemas.mixed(layout)).handleLayout(HandleLayout.of(4, 20)).build()) {
+        try (Table t = kind.build(TestSchemas.mixed(layout), HandleLayout.of(4, 20), Integer.MAX_VALUE)) {
             TableSnapshot empty = TableSnapshot.of(t);
             assertThrows(CapacityExceededException.class, () -> t.addAll(new long[16]));
             assertUnchanged(empty, t);
@@ -770,11 +805,11 @@ class ErrorContractTest {
     // ---------------------------------------------------------------------------------------
     // Row 6: use after close
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void everyMethod_afterClose_throwsIllegalState(Layout layout) {
-        Fixture fx = Fixture.mixed(layout);
-        BulkTable t = fx.table;
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void everyMethod_afterClose_throwsIllegalState(TableKind kind, Layout layout) {
+        Fixture fx = Fixture.mixed(kind, layout);
+        Table t = fx.table;
         long h = fx.live.get(0);
         LongField l = fx.schema.longField("l");
         t.close();
@@ -796,6 +831,11 @@ class ErrorContractTest {
                 () -> t.forEach((chunk, slot) -> { }),
                 () -> t.forEachChunk(chunk -> { }),
                 t::stats);
+        if (t instanceof PackedTable packed) {
+            calls = new ArrayList<>(calls);
+            calls.add(() -> packed.defragment((a, b) -> 0, 10));
+            calls.add(packed::markFragmented);
+        }
         for (Executable call : calls) {
             IllegalStateException e = assertThrows(IllegalStateException.class, call);
             assertFalse(e instanceof CapacityExceededException);
@@ -811,13 +851,12 @@ class ErrorContractTest {
         assertTrue(t.format(h).startsWith("mixed#"));
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void chunkObtainedBeforeClose_afterClose_throwsIllegalStateOnEveryAccess(Layout layout) {
-        Fixture fx = Fixture.mixed(layout);
-        int slot = fx.slot(fx.live.get(0));
-        Chunk chunk = fx.chunkOf(slot);
-        int s = fx.slotInChunk(slot);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void chunkObtainedBeforeClose_afterClose_throwsIllegalStateOnEveryAccess(TableKind kind, Layout layout) {
+        Fixture fx = Fixture.mixed(kind, layout);
+        Chunk chunk = fx.chunkHolding(fx.live.get(0));
+        int s = fx.slotHolding(fx.live.get(0));
         Field f = fx.schema.field("f");
         Field b = fx.schema.field("b");
         MemorySegment records = chunk.records();
@@ -850,14 +889,18 @@ class ErrorContractTest {
     // Row 7: structural change while an iteration is running
 
     private static List<Executable> structuralChanges(Fixture fx) {
-        return List.of(
+        List<Executable> changes = new ArrayList<>(List.of(
                 fx.table::add,
                 () -> fx.table.addAll(new long[3]),
                 () -> fx.table.remove(fx.live.get(0)),
                 () -> fx.table.remove(fx.removed.get(0)), // even an invalid handle: the guard comes first
                 () -> fx.table.removeAll(new long[] {fx.live.get(1), fx.live.get(2)}),
                 fx.table::clear,
-                fx.table::close);
+                fx.table::close));
+        if (fx.table instanceof PackedTable packed) {
+            changes.add(() -> packed.defragment((a, b) -> Long.compare(b, a), Long.MAX_VALUE));
+        }
+        return changes;
     }
 
     private static void assertEveryStructuralChangeFailsFast(Fixture fx) {
@@ -875,10 +918,10 @@ class ErrorContractTest {
         assertFalse(fx.table.contains(h));
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void structuralChange_insideForEach_throwsConcurrentModificationAndLeavesTableUnchanged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void structuralChange_insideForEach_throwsConcurrentModificationAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             int[] visits = {0};
             fx.table.forEach((chunk, slot) -> {
@@ -892,10 +935,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void structuralChange_insideForEachChunk_throwsConcurrentModificationAndLeavesTableUnchanged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void structuralChange_insideForEachChunk_throwsConcurrentModificationAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             int[] visits = {0};
             fx.table.forEachChunk(chunk -> {
@@ -908,10 +951,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void structuralChange_whileChunkIterationIsOpen_throwsUntilEveryIterationIsClosed(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void structuralChange_whileChunkIterationIsOpen_throwsUntilEveryIterationIsClosed(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             ChunkIteration outer = fx.table.iterate();
             assertEveryStructuralChangeFailsFast(fx);
@@ -929,10 +972,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void closingAnIterationTwice_doesNotEndAnotherOpenIteration(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void closingAnIterationTwice_doesNotEndAnotherOpenIteration(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             ChunkIteration first = fx.table.iterate();
             first.close();
             try (ChunkIteration second = fx.table.iterate()) {
@@ -944,10 +987,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void visitorThrowing_insideForEach_endsTheIteration(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void visitorThrowing_insideForEach_endsTheIteration(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             assertThrows(IllegalStateException.class, () -> fx.table.forEach((chunk, slot) -> {
                 throw new IllegalStateException("visitor failed");
             }));
@@ -974,10 +1017,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void removeAll_withStaleHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void removeAll_withStaleHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long[] batch = {fx.live.get(0), fx.live.get(1), fx.live.get(2), fx.removed.get(1), fx.live.get(3),
                     fx.live.get(4)};
             assertRemoveAllRejects(fx, batch, 0, batch.length, 3, Reason.STALE);
@@ -991,11 +1034,11 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void removeAll_withForeignOrNullHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout);
-             BulkTable other = BulkTable.of(Schema.builder("other_table").add(FieldType.INT, "x").build())) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void removeAll_withForeignOrNullHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout);
+             Table other = TableKind.BULK.of(Schema.builder("other_table").add(FieldType.INT, "x").build())) {
             long foreign = other.add();
             long[] batch = {fx.live.get(0), fx.live.get(1), foreign, fx.live.get(2)};
             assertRemoveAllRejects(fx, batch, 0, batch.length, 2, Reason.FOREIGN);
@@ -1007,10 +1050,10 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void removeAll_withDuplicateOfAnEarlierHandle_throwsNamingTheSecondPositionAndRemovesNothing(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void removeAll_withDuplicateOfAnEarlierHandle_throwsNamingTheSecondPositionAndRemovesNothing(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long[] batch = {fx.live.get(0), fx.live.get(1), fx.live.get(2), fx.live.get(1), fx.live.get(3)};
             TableSnapshot before = TableSnapshot.of(fx.table);
             InvalidHandleException e = assertThrows(InvalidHandleException.class, () -> fx.table.removeAll(batch));
@@ -1022,20 +1065,20 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void removeAll_withDuplicateHandle_reportsItAsStaleAsDocumented(Layout layout) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void removeAll_withDuplicateHandle_reportsItAsStaleAsDocumented(TableKind kind, Layout layout) {
         // Table.removeAll: "a handle given twice counts as stale the second time".
-        try (Fixture fx = Fixture.mixed(layout)) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long[] batch = {fx.live.get(0), fx.live.get(1), fx.live.get(1)};
             assertRemoveAllRejects(fx, batch, 0, batch.length, 2, Reason.STALE);
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void removeAll_withRangeOutsideTheArray_throwsIndexOutOfBoundsAndRemovesNothing(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void removeAll_withRangeOutsideTheArray_throwsIndexOutOfBoundsAndRemovesNothing(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             long[] batch = {fx.live.get(0), fx.live.get(1)};
             assertThrows(IndexOutOfBoundsException.class, () -> fx.table.removeAll(batch, 0, 3));
@@ -1051,7 +1094,7 @@ class ErrorContractTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void chunkAccess_toAHole_throwsIllegalArgumentAndLeavesTableUnchanged(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+        try (Fixture fx = Fixture.mixed(TableKind.BULK, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             int hole = fx.slot(fx.removed.get(0));
             Chunk chunk = fx.chunkOf(hole);
@@ -1075,12 +1118,12 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void chunkAccess_toSlotOutsideTheChunk_throwsIndexOutOfBounds(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void chunkAccess_toSlotOutsideTheChunk_throwsIndexOutOfBounds(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
-            Chunk chunk = fx.chunkOf(fx.slot(fx.live.get(0)));
+            Chunk chunk = fx.chunkHolding(fx.live.get(0));
             Field l = fx.schema.field("l");
             for (int bad : new int[] {-1, chunk.slotCount(), chunk.slotCount() + 64, Integer.MIN_VALUE}) {
                 assertThrows(IndexOutOfBoundsException.class, () -> Values.get(chunk, bad, l), "slot " + bad);
@@ -1099,13 +1142,12 @@ class ErrorContractTest {
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void chunkColumn_onAosTable_throwsIllegalStateAndOnSoaTableIsTheFieldsColumn(Layout layout) {
-        try (Fixture fx = Fixture.mixed(layout)) {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("kindsAndLayouts")
+    void chunkColumn_onAosTable_throwsIllegalStateAndOnSoaTableIsTheFieldsColumn(TableKind kind, Layout layout) {
+        try (Fixture fx = Fixture.mixed(kind, layout)) {
             long h = fx.live.get(0);
-            int slot = fx.slot(h);
-            Chunk chunk = fx.chunkOf(slot);
+            Chunk chunk = fx.chunkHolding(h);
             LongField l = fx.schema.longField("l");
             if (layout == Layout.AOS) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> chunk.column(l));
@@ -1113,7 +1155,7 @@ class ErrorContractTest {
             } else {
                 MemorySegment column = chunk.column(l);
                 assertEquals((long) chunk.slotCount() * Long.BYTES, column.byteSize());
-                assertEquals(fx.table.get(h, l), column.getAtIndex(ValueLayout.JAVA_LONG, fx.slotInChunk(slot)));
+                assertEquals(fx.table.get(h, l), column.getAtIndex(ValueLayout.JAVA_LONG, fx.slotHolding(h)));
             }
         }
     }
@@ -1139,7 +1181,7 @@ class ErrorContractTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void add_afterHoleAtFreeListHeadWasWrittenThroughView_throwsCorruptAndLeavesLiveRecordsUnchanged(Layout layout) {
-        try (Fixture fx = Fixture.particles(layout)) {
+        try (Fixture fx = Fixture.particles(TableKind.BULK, layout)) {
             assertTrue(fx.removed.size() >= 2, "the fixture must have several holes");
             Map<Long, List<Long>> before = liveRecords(fx.table);
             int size = fx.table.size();
@@ -1157,7 +1199,7 @@ class ErrorContractTest {
     void add_afterHoleWasWrittenThroughView_eventuallyThrowsCorruptWithoutChangingLiveRecords(Layout layout) {
         // Weaker than the contract above: some add must detect the corruption before it hands out
         // a slot that is not free, and live records must never be touched.
-        try (Fixture fx = Fixture.particles(layout)) {
+        try (Fixture fx = Fixture.particles(TableKind.BULK, layout)) {
             Map<Long, List<Long>> before = liveRecords(fx.table);
             corruptFreeListHead(fx, 1.0f);
             List<Long> added = new ArrayList<>();
@@ -1183,7 +1225,7 @@ class ErrorContractTest {
     @EnumSource(Layout.class)
     void snapshotHelpers_seeTheFixtureAsDistinctValuesAndHoles(Layout layout) {
         // Guards the other tests: an empty or all-equal fixture would make "unchanged" trivially true.
-        try (Fixture fx = Fixture.mixed(layout)) {
+        try (Fixture fx = Fixture.mixed(TableKind.BULK, layout)) {
             TableSnapshot s = TableSnapshot.of(fx.table);
             assertEquals(fx.live.size(), s.records().size());
             assertEquals(fx.removed.size(), s.freeList().size());

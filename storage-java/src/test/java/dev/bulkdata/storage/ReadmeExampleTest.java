@@ -7,6 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -96,6 +98,35 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void readmePackedExample_keepsRowsDense_andSortsThemWithinABudget() {
+        Schema schema = Schema.builder("particles")
+                .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+                .build();
+        FloatField px = schema.floatField("px");
+        List<Long> rows = new ArrayList<>();
+        // README:begin
+        PackedTable packed = PackedTable.of(schema);        // same handles; rows always dense
+        long a = packed.add();
+        long b = packed.add();
+        long c = packed.add();
+        packed.set(a, px, 3f);
+        packed.set(b, px, 1f);
+        packed.set(c, px, 2f);
+        packed.remove(a);                                   // c's row moves into a's: rows b, c
+
+        RecordOrder byPx = (h1, h2) -> Float.compare(packed.get(h1, px), packed.get(h2, px));
+        long swaps = packed.defragment(byPx, 1_000);        // once a frame: at most 1000 swaps
+        packed.forEach((chunk, slot) -> rows.add(chunk.handle(slot)));   // b, c: px order
+        float y = packed.get(c, px);                        // 2.0: handles survive every move
+        packed.close();
+        // README:end
+
+        assertEquals(1, swaps);
+        assertEquals(List.of(b, c), rows);
+        assertEquals(2f, y);
+    }
+
+    @Test
     void readme_showsEveryExampleExactlyAsCompiled() throws IOException {
         String source = Files.readString(Path.of("src/test/java/dev/bulkdata/storage/ReadmeExampleTest.java"));
         String readme = Files.readString(Path.of("../README.md"));
@@ -112,7 +143,7 @@ class ReadmeExampleTest {
             assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
             snippets++;
         }
-        assertEquals(2, snippets);
+        assertEquals(3, snippets);
     }
 
     @Test

@@ -74,4 +74,82 @@ final class Values {
             case BooleanField x -> c.set(slot, x, (bits & 1) != 0);
         }
     }
+
+    static long get(ComponentTable t, long entity, Field f) {
+        return switch (f) {
+            case ByteField x -> t.get(entity, x);
+            case ShortField x -> t.get(entity, x);
+            case CharField x -> t.get(entity, x);
+            case IntField x -> t.get(entity, x);
+            case LongField x -> t.get(entity, x);
+            case FloatField x -> Float.floatToRawIntBits(t.get(entity, x));
+            case DoubleField x -> Double.doubleToRawLongBits(t.get(entity, x));
+            case BooleanField x -> t.get(entity, x) ? 1 : 0;
+        };
+    }
+
+    static void set(ComponentTable t, long entity, Field f, long bits) {
+        switch (f) {
+            case ByteField x -> t.set(entity, x, (byte) bits);
+            case ShortField x -> t.set(entity, x, (short) bits);
+            case CharField x -> t.set(entity, x, (char) bits);
+            case IntField x -> t.set(entity, x, (int) bits);
+            case LongField x -> t.set(entity, x, bits);
+            case FloatField x -> t.set(entity, x, Float.intBitsToFloat((int) bits));
+            case DoubleField x -> t.set(entity, x, Double.longBitsToDouble(bits));
+            case BooleanField x -> t.set(entity, x, (bits & 1) != 0);
+        }
+    }
+
+    static long getAt(ComponentTable t, int row, Field f) {
+        return switch (f) {
+            case ByteField x -> t.getAt(row, x);
+            case ShortField x -> t.getAt(row, x);
+            case CharField x -> t.getAt(row, x);
+            case IntField x -> t.getAt(row, x);
+            case LongField x -> t.getAt(row, x);
+            case FloatField x -> Float.floatToRawIntBits(t.getAt(row, x));
+            case DoubleField x -> Double.doubleToRawLongBits(t.getAt(row, x));
+            case BooleanField x -> t.getAt(row, x) ? 1 : 0;
+        };
+    }
+
+    static void setAt(ComponentTable t, int row, Field f, long bits) {
+        switch (f) {
+            case ByteField x -> t.setAt(row, x, (byte) bits);
+            case ShortField x -> t.setAt(row, x, (short) bits);
+            case CharField x -> t.setAt(row, x, (char) bits);
+            case IntField x -> t.setAt(row, x, (int) bits);
+            case LongField x -> t.setAt(row, x, bits);
+            case FloatField x -> t.setAt(row, x, Float.intBitsToFloat((int) bits));
+            case DoubleField x -> t.setAt(row, x, Double.longBitsToDouble(bits));
+            case BooleanField x -> t.setAt(row, x, (bits & 1) != 0);
+        }
+    }
+
+    static long get(DenseRows rows, int row, Field f) {
+        return switch (f) {
+            case ByteField x -> rows.get(row, x);
+            case ShortField x -> rows.get(row, x);
+            case CharField x -> rows.get(row, x);
+            case IntField x -> rows.get(row, x);
+            case LongField x -> rows.get(row, x);
+            case FloatField x -> Float.floatToRawIntBits(rows.get(row, x));
+            case DoubleField x -> Double.doubleToRawLongBits(rows.get(row, x));
+            case BooleanField x -> rows.get(row, x) ? 1 : 0;
+        };
+    }
+
+    static void set(DenseRows rows, int row, Field f, long bits) {
+        switch (f) {
+            case ByteField x -> rows.set(row, x, (byte) bits);
+            case ShortField x -> rows.set(row, x, (short) bits);
+            case CharField x -> rows.set(row, x, (char) bits);
+            case IntField x -> rows.set(row, x, (int) bits);
+            case LongField x -> rows.set(row, x, bits);
+            case FloatField x -> rows.set(row, x, Float.intBitsToFloat((int) bits));
+            case DoubleField x -> rows.set(row, x, Double.longBitsToDouble(bits));
+            case BooleanField x -> rows.set(row, x, (bits & 1) != 0);
+        }
+    }
 }

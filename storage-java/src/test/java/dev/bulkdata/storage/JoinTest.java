@@ -1,0 +1,199 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link Join} against a naive check (every live entity, asked {@code has} in every table) on
+ * random data at 100 %, 50 % and 1 % overlap, 2-way and 3-way, with stale components of
+ * removed entities and entity slots reused by new entities mixed in; and the same for bare
+ * sparse sets.
+ */
+class JoinTest {
+    private static final Schema ENTITIES = TestSchemas.particles(Layout.SOA);
+    private static final int N = 20_000;
+
+    /**
+     * Table 0 holds a random 60 % of the entities; each other table holds a {@code percent}
+     * share of table 0's entities plus as many entities outside table 0 as it misses, so the
+     * tables have similar sizes but only {@code percent} overlap.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {100, 50, 1})
+    void componentJoin_matchesNaiveCheck(int percent) {
+        long seed = SparseSetTest.SEED + percent;
+        for (int ways = 2; ways <= 3; ways++) {
+            try (Table entities = BulkTable.of(ENTITIES)) {
+                SplittableRandom rng = new SplittableRandom(seed);
+                ComponentTable[] tables = new ComponentTable[ways];
+                try {
+                    for (int t = 0; t < ways; t++) {
+                        tables[t] = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
+                    }
+                    List<Long> live = new ArrayList<>();
+                    for (int i = 0; i < N; i++) {
+                        live.add(entities.add());
+                    }
+                    fill(rng, live, tables, percent);
+                    // Remove some entities (their components go stale), then add new ones that
+                    // reuse slots, some of them with components of their own.
+                    for (int i = 0; i < N / 10; i++) {
+                        entities.remove(live.remove(rng.nextInt(live.size())));
+                    }
+                    List<Long> fresh = new ArrayList<>();
+                    for (int i = 0; i < N / 20; i++) {
+                        fresh.add(entities.add());
+                    }
+                    fill(rng, fresh, tables, percent);
+                    live.addAll(fresh);
+                    check(seed, entities, live, tables);
+                } finally {
+                    for (ComponentTable t : tables) {
+                        if (t != null) {
+                            t.close();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void fill(SplittableRandom rng, List<Long> entities, ComponentTable[] tables, int percent) {
+        for (long e : entities) {
+            boolean inFirst = rng.nextInt(100) < 60;
+            if (inFirst) {
+                tables[0].add(e);
+            }
+            for (int t = 1; t < tables.length; t++) {
+                boolean in = inFirst ? rng.nextInt(100) < percent : rng.nextInt(100) < 60 * (100 - percent) / 40;
+                if (in) {
+                    tables[t].add(e);
+                }
+            }
+        }
+    }
+
+    private static void check(long seed, Table entities, List<Long> live, ComponentTable[] tables) {
+        Map<Long, Boolean> expected = new HashMap<>();
+        for (long e : live) {
+            boolean all = true;
+            for (ComponentTable t : tables) {
+                all &= t.has(e);
+            }
+            if (all) {
+                expected.put(e, Boolean.TRUE);
+            }
+        }
+        Map<Long, Boolean> seen = new HashMap<>();
+        int visits = Join.of(tables).forEach((entity, rows) -> {
+            assertNull(seen.put(entity, Boolean.TRUE), "seed=" + seed + ": visited twice: " + entities.format(entity));
+            for (int t = 0; t < tables.length; t++) {
+                assertEquals(entity, tables[t].entityAt(rows[t]), "seed=" + seed + ": row of table " + t);
+            }
+        });
+        assertEquals(expected.keySet(), seen.keySet(), "seed=" + seed);
+        assertEquals(expected.size(), visits);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {100, 50, 1})
+    void sparseSetJoin_matchesNaiveCheck(int percent) {
+        long seed = SparseSetTest.SEED * 31 + percent;
+        SplittableRandom rng = new SplittableRandom(seed);
+        SparseSet a = new SparseSet();
+        SparseSet b = new SparseSet();
+        SparseSet c = new SparseSet();
+        for (int key = 0; key < N; key++) {
+            if (rng.nextInt(100) < 60) {
+                a.insert(key);
+                if (rng.nextInt(100) < percent) {
+                    b.insert(key);
+                    c.insert(key);
+                }
+            } else if (rng.nextInt(100) < 60 * (100 - percent) / 40) {
+                b.insert(key);
+            }
+        }
+        for (SparseSet[] sets : new SparseSet[][] {{a, b}, {b, a}, {a, b, c}, {c, b, a}}) {
+            Map<Long, Boolean> seen = new HashMap<>();
+            int visits = Join.of(sets).forEach((key, rows) -> {
+                assertNull(seen.put(key, Boolean.TRUE));
+                for (int s = 0; s < sets.length; s++) {
+                    assertEquals(key, sets[s].keyAt(rows[s]));
+                }
+            });
+            int expected = 0;
+            for (int key = 0; key < N; key++) {
+                boolean all = true;
+                for (SparseSet s : sets) {
+                    all &= s.contains(key);
+                }
+                if (all) {
+                    expected++;
+                    assertTrue(seen.containsKey((long) key), "seed=" + seed + ": missed key " + key);
+                }
+            }
+            assertEquals(expected, visits, "seed=" + seed);
+            assertEquals(expected, seen.size());
+        }
+    }
+
+    @Test
+    void removingAnEntityDuringTheJoin_skipsIt_andComponentChangesThrow() {
+        try (Table entities = BulkTable.of(ENTITIES);
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(Layout.AOS))) {
+            long e1 = entities.add();
+            long e2 = entities.add();
+            for (long e : new long[] {e1, e2}) {
+                a.add(e);
+                b.add(e);
+            }
+            List<Long> visited = new ArrayList<>();
+            Join.of(a, b).forEach((entity, rows) -> {
+                visited.add(entity);
+                entities.remove(entity == e1 ? e2 : e1);
+                assertThrows(ConcurrentModificationException.class, () -> a.remove(entity));
+                assertThrows(ConcurrentModificationException.class, () -> b.add(entities.add()));
+            });
+            assertEquals(List.of(e1), visited);
+            assertEquals(2, a.size());
+        }
+    }
+
+    @Test
+    void badJoins_throw() {
+        try (Table people = BulkTable.of(ENTITIES);
+             Table others = PackedTable.of(ENTITIES);
+             ComponentTable a = ComponentTable.of(people, TestSchemas.particles(Layout.SOA));
+             ComponentTable b = ComponentTable.of(others, TestSchemas.particles(Layout.SOA))) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> Join.of(a, b)).getMessage()
+                    .contains("one entity table"));
+            assertThrows(IllegalArgumentException.class, () -> Join.of(a));
+            assertThrows(IllegalArgumentException.class, () -> Join.of(a, null));
+            assertThrows(IllegalArgumentException.class, () -> Join.of(new SparseSet()));
+            assertThrows(IllegalArgumentException.class, () -> Join.of((SparseSet[]) null));
+            Join join = Join.of(a, a);
+            assertThrows(IllegalArgumentException.class, () -> join.forEach(null));
+            long e = people.add();
+            a.add(e);
+            assertThrows(IllegalStateException.class, () -> join.forEach((x, rows) -> join.forEach((y, r) -> { })));
+            assertEquals(1, join.forEach((x, rows) -> { }));
+            a.close();
+            assertThrows(IllegalStateException.class, () -> join.forEach((x, rows) -> { }));
+        }
+    }
+}

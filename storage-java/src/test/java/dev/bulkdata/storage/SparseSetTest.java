@@ -1,0 +1,169 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link SparseSet}: a seeded model test against a {@code HashMap} (key to row) and a list
+ * (row to key) kept by the same swap-and-pop, so every row is predicted exactly; and the
+ * error table (every bad input throws and leaves the set unchanged).
+ */
+class SparseSetTest {
+    static final long SEED = Long.getLong("bulkdata.seed", 0x5EED_5E75L);
+    private static final int OPS = 200_000;
+
+    /** A few dense key pages, plus keys far apart (each its own page) up to MAX_KEY. */
+    private static int randomKey(SplittableRandom rng) {
+        return switch (rng.nextInt(10)) {
+            case 0 -> SparseSet.MAX_KEY - rng.nextInt(3);
+            case 1 -> (1 + rng.nextInt(6)) * 100_000_000 + rng.nextInt(50);
+            default -> rng.nextInt(3 * SparseSet.PAGE_SIZE);
+        };
+    }
+
+    @Test
+    void randomOperations_matchHashMapModel() {
+        SplittableRandom rng = new SplittableRandom(SEED);
+        System.out.printf("[SparseSetTest] seed=%d ops=%,d (replay with -Dbulkdata.seed=%d)%n", SEED, OPS, SEED);
+        SparseSet set = new SparseSet();
+        Map<Integer, Integer> rowOf = new HashMap<>();
+        List<Integer> keyOf = new ArrayList<>();
+        int step = 0;
+        try {
+            for (step = 0; step < OPS; step++) {
+                int op = rng.nextInt(100);
+                int key = randomKey(rng);
+                if (op < 45) {
+                    if (rowOf.containsKey(key)) {
+                        assertThrows(IllegalArgumentException.class, () -> set.insert(key));
+                    } else {
+                        assertEquals(keyOf.size(), set.insert(key));
+                        rowOf.put(key, keyOf.size());
+                        keyOf.add(key);
+                    }
+                } else if (op < 85) {
+                    int victim = !keyOf.isEmpty() && rng.nextBoolean() ? keyOf.get(rng.nextInt(keyOf.size())) : key;
+                    Integer row = rowOf.get(victim);
+                    if (row == null) {
+                        assertThrows(IllegalArgumentException.class, () -> set.remove(victim));
+                    } else {
+                        int last = keyOf.size() - 1;
+                        int expectedMoved = row == last ? -1 : last;
+                        assertEquals(expectedMoved, set.remove(victim), "moved row");
+                        int lastKey = keyOf.remove(last);
+                        rowOf.remove(victim);
+                        if (row != last) {
+                            keyOf.set(row, lastKey);
+                            rowOf.put(lastKey, row);
+                        }
+                    }
+                } else if (op < 99) {
+                    assertEquals(rowOf.getOrDefault(key, -1), set.indexOf(key));
+                    assertEquals(rowOf.containsKey(key), set.contains(key));
+                    if (!keyOf.isEmpty()) {
+                        int row = rng.nextInt(keyOf.size());
+                        assertEquals(keyOf.get(row), set.keyAt(row));
+                    }
+                } else if (rng.nextInt(20) == 0) {
+                    set.clear();
+                    rowOf.clear();
+                    keyOf.clear();
+                }
+                assertEquals(keyOf.size(), set.size());
+                if (step % 5_000 == 0) {
+                    checkAll(set, rowOf, keyOf);
+                }
+            }
+            checkAll(set, rowOf, keyOf);
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError("seed=" + SEED + " step=" + step + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void checkAll(SparseSet set, Map<Integer, Integer> rowOf, List<Integer> keyOf) {
+        set.checkInvariants();
+        for (int row = 0; row < keyOf.size(); row++) {
+            assertEquals(keyOf.get(row), set.keyAt(row));
+        }
+        rowOf.forEach((key, row) -> assertEquals(row, set.indexOf(key)));
+    }
+
+    @Test
+    void remove_reportsTheMovedRow_andTheLastRowMovesIntoTheHole() {
+        SparseSet set = new SparseSet();
+        set.insert(10);
+        set.insert(20);
+        set.insert(30);
+        assertEquals(2, set.remove(10));
+        assertEquals(30, set.keyAt(0));
+        assertEquals(0, set.indexOf(30));
+        assertEquals(-1, set.remove(20));
+        assertEquals(1, set.size());
+        set.checkInvariants();
+    }
+
+    @Test
+    void pages_areMadeOnlyWhereKeysAre() {
+        SparseSet set = new SparseSet();
+        assertEquals(0, set.pageBytes());
+        set.insert(SparseSet.MAX_KEY);
+        set.insert(0);
+        // one dense page and two sparse pages, however far apart the keys are
+        assertEquals(3L * SparseSet.PAGE_SIZE * Integer.BYTES, set.pageBytes());
+        assertFalse(set.contains(SparseSet.MAX_KEY - 1));
+        assertTrue(set.contains(SparseSet.MAX_KEY));
+        set.checkInvariants();
+    }
+
+    @Test
+    void badInput_throws_andLeavesTheSetUnchanged() {
+        SparseSet set = new SparseSet();
+        set.insert(5);
+        set.insert(7);
+        for (int bad : new int[] {-1, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> set.insert(bad)).getMessage()
+                    .contains("key=" + bad));
+            assertThrows(IllegalArgumentException.class, () -> set.remove(bad));
+            assertFalse(set.contains(bad));
+            assertEquals(-1, set.indexOf(bad));
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> set.insert(7)).getMessage()
+                .contains("already"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> set.remove(6)).getMessage()
+                .contains("not in"));
+        assertThrows(IndexOutOfBoundsException.class, () -> set.keyAt(2));
+        assertThrows(IndexOutOfBoundsException.class, () -> set.keyAt(-1));
+        assertEquals(2, set.size());
+        assertEquals(0, set.indexOf(5));
+        assertEquals(1, set.indexOf(7));
+        set.checkInvariants();
+    }
+
+    @Test
+    void changesDuringAJoin_throw_andChangeNothing() {
+        SparseSet a = new SparseSet();
+        SparseSet b = new SparseSet();
+        a.insert(1);
+        b.insert(1);
+        Join.of(a, b).forEach((key, rows) -> {
+            assertThrows(ConcurrentModificationException.class, () -> a.insert(2));
+            assertThrows(ConcurrentModificationException.class, () -> b.remove(1));
+            assertThrows(ConcurrentModificationException.class, a::clear);
+        });
+        assertEquals(1, a.size());
+        assertEquals(1, b.size());
+        a.insert(2); // allowed again after the join
+        a.checkInvariants();
+    }
+}
