@@ -1,0 +1,122 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.Chunk
+import dev.bulkdata.storage.Table
+import kotlinx.coroutines.CoroutineDispatcher
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.coroutineScope
+import kotlinx.coroutines.ensureActive
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flow
+import kotlinx.coroutines.launch
+import java.lang.foreign.MemorySegment
+
+/**
+ * Processes the table one coroutine per chunk (16 KiB block) and returns when every chunk is
+ * done (structured concurrency).
+ *
+ * ```
+ * table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
+ *     var s = chunk.nextLive(0)
+ *     while (s >= 0) { chunk[s, X] += chunk[s, VX]; s = chunk.nextLive(s + 1) }
+ * }
+ * ```
+ *
+ * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher], at most
+ *   [parallelism] at a time (`dispatcher.limitedParallelism(parallelism)`).
+ * - **Cancellation**: cancelling the caller cancels every chunk coroutine; chunks not yet
+ *   started never start, and a running [block] stops at its next suspension point (call
+ *   `ensureActive()` or `yield()` inside long chunks for prompt cancellation).
+ * - **Failure**: an exception thrown by [block] for one chunk cancels the other chunks and is
+ *   rethrown from this call, after every chunk coroutine has finished.
+ * - **Concurrency rules**: an iteration of the table is open for the whole call, so an add,
+ *   remove or clear from any code during processing fails fast with
+ *   [java.util.ConcurrentModificationException]. Each chunk's records belong to one coroutine,
+ *   so writes to distinct records from the chunk coroutines never lose an update; writing a
+ *   record of another chunk is a data race the table does not detect.
+ * - **Memory**: chunk coroutines touch the blocks from the dispatcher's threads, so the blocks
+ *   must be accessible from any thread. Every core table allocates its blocks from a shared
+ *   arena, so this always holds for tables opened by [TableDef.open]; a block that is confined to
+ *   one thread is rejected up front with an [IllegalStateException] naming the table, before any
+ *   chunk runs (instead of a `WrongThreadException` from inside [block]).
+ *
+ * @param dispatcher where the chunk coroutines run; [Dispatchers.Default] by default
+ * @param parallelism the most chunks processed at once, at least 1
+ * @param block the work for one chunk; it must not add, remove or clear
+ * @throws IllegalArgumentException if [parallelism] is less than 1
+ * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
+ */
+public suspend fun TypedTable<*>.processChunks(
+    dispatcher: CoroutineDispatcher = Dispatchers.Default,
+    parallelism: Int = Runtime.getRuntime().availableProcessors(),
+    block: suspend (Chunk) -> Unit,
+): Unit = core.processChunks(dispatcher, parallelism, block)
+
+/**
+ * [processChunks][TypedTable.processChunks] for a core [Table] (used by Java-built tables and
+ * by [TypedTable.processChunks]); same contract.
+ *
+ * @throws IllegalArgumentException if [parallelism] is less than 1
+ * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
+ */
+public suspend fun Table.processChunks(
+    dispatcher: CoroutineDispatcher = Dispatchers.Default,
+    parallelism: Int = Runtime.getRuntime().availableProcessors(),
+    block: suspend (Chunk) -> Unit,
+) {
+    require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
+    val limited = dispatcher.limitedParallelism(parallelism)
+    val iteration = iterate()
+    try {
+        for (i in 0 until iteration.count()) requireShareable(name(), iteration.chunk(i).records())
+        coroutineScope {
+            for (i in 0 until iteration.count()) {
+                val chunk = iteration.chunk(i)
+                launch(limited) {
+                    ensureActive()
+                    block(chunk)
+                }
+            }
+        }
+    } finally {
+        iteration.close()
+    }
+}
+
+/**
+ * The table's chunks as a cold [Flow]: collecting it opens an iteration, emits every chunk in
+ * order and closes the iteration when the collection completes, fails or is cancelled. While
+ * it is being collected, add, remove and clear fail with
+ * [java.util.ConcurrentModificationException]. A chunk is valid while the collection runs;
+ * do not keep it after. Use `flowOn` or `buffer` freely: the table's blocks are shared memory
+ * (see [processChunks]).
+ */
+public fun TypedTable<*>.chunkFlow(): Flow<Chunk> = core.chunkFlow()
+
+/** [chunkFlow][TypedTable.chunkFlow] for a core [Table]; same contract. */
+public fun Table.chunkFlow(): Flow<Chunk> = flow {
+    val iteration = iterate()
+    try {
+        for (i in 0 until iteration.count()) emit(iteration.chunk(i))
+    } finally {
+        iteration.close()
+    }
+}
+
+/** A thread that never runs: a segment is accessible by it only if it is not confined. */
+private val NO_OWNER: Thread = Thread.ofVirtual().unstarted {}
+
+/**
+ * Throws unless [segment] may be accessed from any thread (a shared, global or automatic
+ * arena's memory).
+ *
+ * @throws IllegalStateException naming the table and what to do instead
+ */
+internal fun requireShareable(table: String, segment: MemorySegment) {
+    check(segment.isAccessibleBy(NO_OWNER)) {
+        "table '$table' has memory confined to one thread, but chunk coroutines run on the" +
+            " dispatcher's threads; process it on its owner thread with forEachChunk { } instead," +
+            " or allocate it from a shared arena (every table opened with TableDef.open() or" +
+            " BulkTable.builder() is)"
+    }
+}

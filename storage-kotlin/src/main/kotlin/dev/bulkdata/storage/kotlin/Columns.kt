@@ -1,0 +1,84 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.BooleanField
+import dev.bulkdata.storage.ByteField
+import dev.bulkdata.storage.CharField
+import dev.bulkdata.storage.DoubleField
+import dev.bulkdata.storage.Field
+import dev.bulkdata.storage.FieldType
+import dev.bulkdata.storage.FloatField
+import dev.bulkdata.storage.IntField
+import dev.bulkdata.storage.LongField
+import dev.bulkdata.storage.ShortField
+
+/**
+ * A column declared in a [TableDef] body (`val x = float("x")`), typed by its table [D] and by
+ * its value type, so `table[handle, column]` only compiles for a column of the handle's table.
+ * The core [Field] behind it exists once the declaration's schema is built (the first
+ * [TableDef.schema] or [TableDef.open] call) and is what Java callers use: [field].
+ *
+ * Immutable once built and thread-safe.
+ *
+ * @param D the declaring table
+ * @param F the core field type
+ */
+public sealed class Column<D : TableDef<D>, F : Field>(
+    /** The declaration this column belongs to. */
+    public val table: TableDef<D>,
+    /** The column's name, unique within its table. */
+    public val name: String,
+    /** The column's primitive type. */
+    public val type: FieldType,
+) {
+    @PublishedApi
+    @JvmField
+    internal var built: F? = null
+
+    /**
+     * The core field of this column, for the Java API (`table.get(handle, column.field)`) and
+     * for [dev.bulkdata.storage.Chunk] column views. O(1).
+     *
+     * @throws IllegalStateException if the declaration's schema could not be built (the
+     *   message says why)
+     */
+    public val field: F
+        get() = built ?: run {
+            table.schema // builds the schema and fills every column, or throws saying why
+            built!!
+        }
+
+    /** `table.name:TYPE`, e.g. `particles.x:FLOAT`. */
+    override fun toString(): String = "${table.name}.$name:$type"
+}
+
+/** A `byte` column of table [D]; declared with [TableDef.byte]. */
+public class ByteColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, ByteField>(table, name, FieldType.BYTE)
+
+/** A `short` column of table [D]; declared with [TableDef.short]. */
+public class ShortColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, ShortField>(table, name, FieldType.SHORT)
+
+/** A `char` column of table [D]; declared with [TableDef.char]. */
+public class CharColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, CharField>(table, name, FieldType.CHAR)
+
+/** An `int` column of table [D]; declared with [TableDef.int]. */
+public class IntColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, IntField>(table, name, FieldType.INT)
+
+/** A `long` column of table [D]; declared with [TableDef.long]. */
+public class LongColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, LongField>(table, name, FieldType.LONG)
+
+/** A `float` column of table [D]; declared with [TableDef.float]. */
+public class FloatColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, FloatField>(table, name, FieldType.FLOAT)
+
+/** A `double` column of table [D]; declared with [TableDef.double]. */
+public class DoubleColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, DoubleField>(table, name, FieldType.DOUBLE)
+
+/** A `boolean` column of table [D]; declared with [TableDef.boolean]. */
+public class BooleanColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
+    Column<D, BooleanField>(table, name, FieldType.BOOLEAN)

@@ -1,0 +1,48 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.HandleLayout
+import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.ReuseOrder
+
+/** Which core table a [TableDef] opens. */
+public enum class TableKind {
+    /**
+     * A `dev.bulkdata.storage.BulkTable`: records never move, removal leaves a hole that a later
+     * add reuses in [TableOptions.reuseOrder].
+     */
+    STABLE,
+}
+
+/**
+ * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = Layout.AOS })`.
+ * Every option has the core's default; invalid values are rejected when the table is opened,
+ * by the core builders, with messages that say how to fix them.
+ *
+ * Not thread-safe; it is used once, while the declaration is constructed.
+ */
+@TableDsl
+public class TableOptions internal constructor() {
+    /** How records are arranged in a block: [Layout.SOA] (default) or [Layout.AOS]. */
+    public var layout: Layout = Layout.SOA
+
+    /** The table kind; [TableKind.STABLE] by default. */
+    public var kind: TableKind = TableKind.STABLE
+
+    /** The order in which holes are reused (the free-list order); [ReuseOrder.FIFO] by default. */
+    public var reuseOrder: ReuseOrder = ReuseOrder.FIFO
+
+    /** How handles split into index and generation bits; [HandleLayout.DEFAULT] by default. */
+    public var handleLayout: HandleLayout = HandleLayout.DEFAULT
+
+    /** The most slots the table may use (live, holes and retired); unlimited by default. */
+    public var maxCapacity: Int = Int.MAX_VALUE
+
+    /**
+     * Sets [handleLayout] to `HandleLayout.of(indexBits, generationBits)`.
+     *
+     * @throws IllegalArgumentException if the bits do not fit (the message gives the limits)
+     */
+    public fun handleLayout(indexBits: Int, generationBits: Int) {
+        handleLayout = HandleLayout.of(indexBits, generationBits)
+    }
+}

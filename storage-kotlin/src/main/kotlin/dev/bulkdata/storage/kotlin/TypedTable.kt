@@ -1,0 +1,277 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.Chunk
+import dev.bulkdata.storage.ChunkIteration
+import dev.bulkdata.storage.Table
+import dev.bulkdata.storage.TableStats
+
+/**
+ * An open table declared by [D], with typed handles and columns over the core [Table] ([core]).
+ * Obtain it from [TableDef.open]; close it with [close] or `use { }`.
+ *
+ * ```
+ * Particles.open().use { table ->
+ *     val id = table.add { it[Particles.VX] = 1f }
+ *     table[id, Particles.X] += table[id, Particles.VX]
+ *     table.forEach { h -> h[Particles.X] = 0f }
+ *     table.remove(id)
+ *     check(id !in table)
+ * }
+ * ```
+ *
+ * **Costs**: every method is the core call plus nothing: handles are `long`s at run time (see
+ * [Handle]), the `add { }` and `forEach { }` lambdas are inlined, and column lookups are one
+ * field read. add, remove, contains, get and set allocate nothing; an iteration ([forEach],
+ * [forEachChunk], [useChunks]) allocates at most one small iteration object per pass, none per
+ * record.
+ *
+ * **Threads and errors**: as the core [Table]: a single writer for structure (add, remove,
+ * clear, close), many threads for fields of distinct records, structural changes during an
+ * iteration fail fast with [java.util.ConcurrentModificationException], and every failing
+ * call leaves the table as it was. For parallel per-chunk work see [processChunks] and
+ * [chunkFlow].
+ *
+ * @param D the table declaration
+ */
+@TableDsl
+public class TypedTable<D : TableDef<D>> internal constructor(
+    /** The declaration this table was opened from. */
+    public val def: D,
+    /** The core table underneath, for the Java API and for what this class does not wrap. */
+    @get:JvmName("core")
+    public val core: Table,
+) : AutoCloseable {
+    /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
+    public val size: Int get() = core.size()
+
+    /** Whether the table holds no record. O(1). Throws [IllegalStateException] if closed. */
+    public fun isEmpty(): Boolean = core.isEmpty
+
+    /** Whether [close] has been called. */
+    public val isClosed: Boolean get() = core.isClosed
+
+    /** Counts and memory of the table. O(1). Throws [IllegalStateException] if closed. */
+    public fun stats(): TableStats = core.stats()
+
+    /**
+     * Adds a record with every field zero. O(1), allocation-free once its block exists.
+     *
+     * @throws dev.bulkdata.storage.CapacityExceededException if the table is full
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun add(): Handle<D> = Handle(core.add())
+
+    /**
+     * Adds a record and initialises it: `table.add { it[X] = 1f; it[VX] = 2f }`. The lambda is
+     * inlined (no allocation); `it` is the new handle and `this` the table. If [init] throws,
+     * the record is removed again and the exception propagates: the table is left as it was.
+     *
+     * @throws dev.bulkdata.storage.CapacityExceededException if the table is full
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    public inline fun add(init: TypedTable<D>.(Handle<D>) -> Unit): Handle<D> {
+        val handle = Handle<D>(core.add())
+        try {
+            init(handle)
+        } catch (t: Throwable) {
+            core.remove(handle.raw)
+            throw t
+        }
+        return handle
+    }
+
+    /**
+     * Removes a record; every copy of its handle becomes stale. O(fields).
+     *
+     * @throws dev.bulkdata.storage.InvalidHandleException if the handle is null, stale or foreign
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun remove(handle: Handle<D>): Unit = core.remove(handle.raw)
+
+    /** `handle in table`: whether [handle] refers to a live record. O(1); never throws. */
+    public operator fun contains(handle: Handle<D>): Boolean = core.contains(handle.raw)
+
+    /** Removes every record; all handles become stale. O(capacity). Throws as `Table.clear`. */
+    public fun clear(): Unit = core.clear()
+
+    /** Frees the table's native memory and tag. Idempotent. */
+    override fun close(): Unit = core.close()
+
+    /** Formats [handle] as `name#index@generation` with this table's name; `null` for the null handle. */
+    public fun format(handle: Handle<D>): String = core.format(handle.raw)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: ByteColumn<D>): Byte = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: ByteColumn<D>, value: Byte): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: ByteColumn<D>): Byte = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: ByteColumn<D>, value: Byte): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: ShortColumn<D>): Short = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: ShortColumn<D>, value: Short): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: ShortColumn<D>): Short = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: ShortColumn<D>, value: Short): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: CharColumn<D>): Char = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: CharColumn<D>, value: Char): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: CharColumn<D>): Char = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: CharColumn<D>, value: Char): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: IntColumn<D>): Int = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: IntColumn<D>, value: Int): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: IntColumn<D>): Int = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: IntColumn<D>, value: Int): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: LongColumn<D>): Long = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: LongColumn<D>, value: Long): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: LongColumn<D>): Long = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: LongColumn<D>, value: Long): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: FloatColumn<D>): Float = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: DoubleColumn<D>): Double = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: DoubleColumn<D>, value: Double): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: DoubleColumn<D>): Double = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: DoubleColumn<D>, value: Double): Unit = core.set(raw, column.field, value)
+
+    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    public operator fun get(handle: Handle<D>, column: BooleanColumn<D>): Boolean = core.get(handle.raw, column.field)
+
+    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    public operator fun set(handle: Handle<D>, column: BooleanColumn<D>, value: Boolean): Unit =
+        core.set(handle.raw, column.field, value)
+
+    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: BooleanColumn<D>): Boolean = core.get(raw, column.field)
+
+    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: BooleanColumn<D>, value: Boolean): Unit = core.set(raw, column.field, value)
+
+    /**
+     * Calls [action] for every live record, in slot order, with `this` the table and `it` the
+     * record's handle: `forEach { it[X] += it[VX] }`. Inlined; holes are skipped 64 at a time.
+     * An iteration is open during the call: [add], [remove] and [clear] throw
+     * [java.util.ConcurrentModificationException], field writes are fine.
+     *
+     * @throws IllegalStateException if the table is closed
+     */
+    public inline fun forEach(action: TypedTable<D>.(Handle<D>) -> Unit) {
+        forEachChunk { chunk ->
+            var slot = chunk.nextLive(0)
+            while (slot >= 0) {
+                action(Handle(chunk.handle(slot)))
+                slot = chunk.nextLive(slot + 1)
+            }
+        }
+    }
+
+    /**
+     * Calls [action] for every chunk (block), in order, with an iteration open: read and write
+     * with `chunk[slot, column]` or whole columns with `chunk.column(column.field)`. Inlined.
+     *
+     * @throws IllegalStateException if the table is closed
+     */
+    public inline fun forEachChunk(action: (Chunk) -> Unit) {
+        val iteration = core.iterate()
+        try {
+            for (i in 0 until iteration.count()) action(iteration.chunk(i))
+        } finally {
+            iteration.close()
+        }
+    }
+
+    /**
+     * Opens an iteration and hands [block] the chunks as a lazy [Sequence], closing the
+     * iteration when [block] returns. The sequence must not be used after that.
+     *
+     * @throws IllegalStateException if the table is closed
+     */
+    public inline fun <R> useChunks(block: (Sequence<Chunk>) -> R): R {
+        val iteration: ChunkIteration = core.iterate()
+        try {
+            return block(iteration.asSequence())
+        } finally {
+            iteration.close()
+        }
+    }
+
+    /** `TypedTable(name, size)`. */
+    override fun toString(): String =
+        if (core.isClosed) "TypedTable(${def.name}, closed)" else "TypedTable(${def.name}, size=${core.size()})"
+}

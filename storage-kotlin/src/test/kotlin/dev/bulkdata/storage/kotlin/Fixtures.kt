@@ -1,0 +1,29 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.ReuseOrder
+
+/** The test table: one column of every primitive type. Also used by the Java interop test. */
+object Particles : TableDef<Particles>("particles", { layout = Layout.SOA }) {
+    @JvmField val X = float("x")
+    @JvmField val VX = float("vx")
+    @JvmField val AGE = int("age")
+    @JvmField val ID = long("id")
+    @JvmField val MASS = double("mass")
+    @JvmField val KIND = byte("kind")
+    @JvmField val FLAGS = short("flags")
+    @JvmField val CODE = char("code")
+    @JvmField val ALIVE = boolean("alive")
+}
+
+typealias ParticleId = Handle<Particles>
+
+/** A second table, AOS with LIFO reuse, so handles and columns of two tables can be mixed up. */
+object Sounds : TableDef<Sounds>("sounds", {
+    layout = Layout.AOS
+    reuseOrder = ReuseOrder.LIFO
+}) {
+    @JvmField val VOLUME = float("volume")
+}
+
+typealias SoundId = Handle<Sounds>

@@ -1,0 +1,113 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.InvalidHandleException
+import io.kotest.assertions.throwables.shouldThrow
+import io.kotest.core.spec.style.FunSpec
+import io.kotest.matchers.shouldBe
+import io.kotest.matchers.string.shouldContain
+import io.kotest.matchers.string.shouldMatch
+import java.util.ConcurrentModificationException
+
+class TypedTableTest : FunSpec({
+    test("add with initialiser, operator get/set, contains, remove, stale detection") {
+        Particles.open().use { table ->
+            val id: ParticleId = table.add {
+                it[Particles.X] = 1f
+                it[Particles.VX] = 2f
+                it[Particles.AGE] = 3
+                it[Particles.ID] = 4L
+                it[Particles.MASS] = 5.0
+                it[Particles.KIND] = 6
+                it[Particles.FLAGS] = 7
+                it[Particles.CODE] = 'c'
+                it[Particles.ALIVE] = true
+            }
+            table[id, Particles.X] += table[id, Particles.VX]
+            table[id, Particles.X] shouldBe 3f
+            table[id, Particles.AGE] shouldBe 3
+            table[id, Particles.ID] shouldBe 4L
+            table[id, Particles.MASS] shouldBe 5.0
+            table[id, Particles.KIND] shouldBe 6.toByte()
+            table[id, Particles.FLAGS] shouldBe 7.toShort()
+            table[id, Particles.CODE] shouldBe 'c'
+            table[id, Particles.ALIVE] shouldBe true
+            (id in table) shouldBe true
+            table.size shouldBe 1
+            table.remove(id)
+            (id in table) shouldBe false
+            shouldThrow<InvalidHandleException> { table[id, Particles.X] }.reason() shouldBe
+                InvalidHandleException.Reason.STALE
+            table.isEmpty() shouldBe true
+        }
+    }
+
+    test("an initialiser that throws leaves the table as it was") {
+        Particles.open().use { table ->
+            val kept = table.add { it[Particles.AGE] = 1 }
+            shouldThrow<IllegalStateException> {
+                table.add { it[Particles.AGE] = 2; error("boom") }
+            }
+            table.size shouldBe 1
+            var ages = 0
+            table.forEach { ages += it[Particles.AGE] }
+            ages shouldBe 1
+            (kept in table) shouldBe true
+        }
+    }
+
+    test("the null handle and toString use the readable handle format") {
+        Particles.NULL.isNull shouldBe true
+        Particles.NULL.toString() shouldBe "null"
+        Particles.open().use { table ->
+            val id = table.add()
+            id.isNull shouldBe false
+            id.toString() shouldMatch Regex("particles#\\d+@\\d+")
+            table.format(id) shouldBe id.toString()
+            (Particles.NULL in table) shouldBe false
+        }
+    }
+
+    test("forEach visits every live record once and may write fields") {
+        Particles.open().use { table ->
+            val ids = List(3000) { i -> table.add { it[Particles.AGE] = i } }
+            ids.filterIndexed { i, _ -> i % 3 == 0 }.forEach { table.remove(it) }
+            table.forEach { it[Particles.AGE] = it[Particles.AGE] * 2 }
+            var visited = 0
+            table.forEach { visited++ }
+            visited shouldBe 2000
+            ids.forEachIndexed { i, id ->
+                if (i % 3 != 0) table[id, Particles.AGE] shouldBe i * 2
+            }
+            table.useChunks { chunks -> chunks.sumOf { it.liveCount() } } shouldBe 2000
+        }
+    }
+
+    test("add or remove during forEach fails fast and changes nothing") {
+        Particles.open().use { table ->
+            val id = table.add()
+            shouldThrow<ConcurrentModificationException> { table.forEach { table.add() } }
+            shouldThrow<ConcurrentModificationException> { table.forEach { table.remove(id) } }
+            table.size shouldBe 1
+            (id in table) shouldBe true
+        }
+    }
+
+    test("a handle of another table is rejected as foreign") {
+        Particles.open().use { a ->
+            Particles.open().use { b ->
+                val id = a.add()
+                (id in b) shouldBe false
+                shouldThrow<InvalidHandleException> { b[id, Particles.X] }.reason() shouldBe
+                    InvalidHandleException.Reason.FOREIGN
+            }
+        }
+    }
+
+    test("options reach the core table") {
+        Sounds.open().use { sounds ->
+            Sounds.schema.layout().name shouldBe "AOS"
+            (sounds.core as dev.bulkdata.storage.BulkTable).reuseOrder().name shouldBe "LIFO"
+            sounds.toString() shouldContain "sounds"
+        }
+    }
+})
