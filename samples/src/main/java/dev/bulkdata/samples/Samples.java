@@ -49,6 +49,17 @@ public final class Samples {
                             : EntitiesAndProximity.Params.FULL, o);
                     return String.format("%,d join visits, %,d wrong owners, checksum %016x", r.joinVisits(),
                             r.wrongOwners(), r.checksum());
+                }),
+                new Sample("particles", "Particles (seed 004): Kotlin DSL table, one coroutine per chunk", o -> {
+                    ParticleSystem.Outcome r = ParticleSystem.run(small ? ParticleSystem.Params.SMALL
+                            : ParticleSystem.Params.FULL, Runtime.getRuntime().availableProcessors(), o);
+                    return String.format("%,d live, %,d spawned, %d frames off the histogram, checksum %016x",
+                            r.getLive(), r.getSpawned(), r.getLateOrEarly(), r.getChecksum());
+                }),
+                new Sample("java", "Java on the Kotlin declaration: a particle burst", o -> {
+                    JavaParticles.Outcome r = JavaParticles.run(small ? 2_000 : 100_000, small ? 30 : 120, 7L, o);
+                    return String.format("%,d particles over %d frames, %d frames off, stale handle: %s, checksum %016x",
+                            r.spawned(), r.frames(), r.lateOrEarly(), r.staleReason(), r.checksum());
                 }));
     }
 
