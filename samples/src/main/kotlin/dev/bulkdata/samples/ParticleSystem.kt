@@ -91,6 +91,8 @@ public object ParticleSystem {
         var frameMillis = 0.0
 
         fun simulate(parallelism: Int, out: SampleOutput): Outcome {
+            val first: ParticleId = table.add()   // a typed handle: a Handle<Sounds> would not compile here
+            table.remove(first)
             spawn(p.particles, 0)
             val progress = out.progress("frame", p.frames) {
                 val s = table.stats()
@@ -116,7 +118,8 @@ public object ParticleSystem {
                 o.live, o.blocks, o.spawned, o.expired, p.frames)
             out.line("frames     %.1f ms mean, %.1f ms slowest, %d chunk coroutines at a time",
                 o.meanFrameMillis, o.maxFrameMillis, parallelism)
-            out.line("check      %d frames with early or late expiries; checksum %016x", o.lateOrEarly, o.checksum)
+            out.line("check      %d frames with early or late expiries; %s in table: %b; checksum %016x",
+                o.lateOrEarly, first, first in table, o.checksum)
             return o
         }
 
