@@ -47,6 +47,9 @@ import java.util.Objects;
  * Memory per component: {@link Schema#slotBytes()} native bytes, plus 4 bytes of dense key and
  * 4 of owner generation, plus the sparse page entries (4 bytes per entity slot of every 4096-slot
  * page that holds a component). A 32-byte record costs 40 bytes plus 4 per covered entity slot.
+ * {@link #forEach}: O(size), one entity lookup per row; {@link #forEachChunk} and
+ * {@link #removeDead()}: O(size); {@link #defragment}: see there; {@link Join}: O(smallest
+ * member × members).
  *
  * <h2>Threads and errors</h2>
  * One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
@@ -80,6 +83,24 @@ public final class ComponentTable implements AutoCloseable {
     private int[][] generations = new int[0][];
     private int generationPages;
     private boolean closed;
+    /** Whether the rows are in entity slot order since the last complete defragment pass. */
+    private boolean sorted = true;
+    /** The budgeted insertion sort, shared with {@link PackedTable}; orders rows by entity slot. */
+    private final RowSort sorter = new RowSort(new RowSort.Rows() {
+        @Override
+        public int compareRows(int a, int b) {
+            return Integer.compare(set.keyAtUnchecked(a), set.keyAtUnchecked(b));
+        }
+
+        @Override
+        public void swapRows(int a, int b) {
+            set.swapRows(a, b);
+            rows.swapRows(a, b);
+            int generation = generation(a);
+            setGeneration(a, generation(b));
+            setGeneration(b, generation);
+        }
+    });
 
     private ComponentTable(AbstractTable entities, Schema schema) {
         this.entities = entities;
@@ -195,6 +216,7 @@ public final class ComponentTable implements AutoCloseable {
         ensureGenerationPage(next >>> SparseSet.PAGE_SHIFT);
         row = set.insert(key);
         rows.addRow();
+        sorted = false;
         setGeneration(row, generation);
         return row;
     }
@@ -226,6 +248,7 @@ public final class ComponentTable implements AutoCloseable {
 
     /** Swap-and-pop of one row on both sides: set, records and owner generations. */
     private void removeRow(int row) {
+        sorted = false;
         int moved = set.remove(set.keyAtUnchecked(row));
         rows.removeRow(row);
         if (moved >= 0) {
@@ -271,6 +294,36 @@ public final class ComponentTable implements AutoCloseable {
         }
         set.clear();
         rows.clear();
+        sorted = true;
+    }
+
+    /**
+     * Moves rows toward entity order (ascending slot index of the owner), so that loops and
+     * joins over several component tables walk their rows in the same order as the entity
+     * table, making at most {@code maxSwaps} swaps of neighbouring rows; call it again to
+     * continue. After a complete pass, calls return 0 at once until a component is added or
+     * removed. The algorithm is {@link PackedTable#defragment}'s budgeted insertion sort: O(n +
+     * I) comparisons and I swaps for n rows with I inversions, no allocation. No entity handle
+     * is affected; dense rows change.
+     *
+     * @param maxSwaps the most swaps this call may make, {@code >= 0}
+     * @return the number of swaps made
+     * @throws IllegalArgumentException if {@code maxSwaps < 0}
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table is closed
+     */
+    public long defragment(long maxSwaps) {
+        if (maxSwaps < 0) {
+            throw new IllegalArgumentException("maxSwaps=" + maxSwaps + " must be >= 0 (component table '"
+                    + name() + "')");
+        }
+        ensureMutable("defragment");
+        if (sorted) {
+            return 0;
+        }
+        long swaps = sorter.sort(set.size(), maxSwaps);
+        sorted = sorter.finished();
+        return swaps;
     }
 
     /**

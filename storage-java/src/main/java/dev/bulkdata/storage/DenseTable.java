@@ -54,6 +54,20 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     private boolean fragmented;
     /** The order the last complete pass sorted by; null if none. */
     private RecordOrder sortedBy;
+    /** The order of the running defragment call, which {@link #sorter} compares by; else null. */
+    private RecordOrder sorting;
+    /** The budgeted insertion sort, shared with {@link ComponentTable}. */
+    private final RowSort sorter = new RowSort(new RowSort.Rows() {
+        @Override
+        public int compareRows(int a, int b) {
+            return sorting.compare(handleOfRow(a), handleOfRow(b));
+        }
+
+        @Override
+        public void swapRows(int a, int b) {
+            DenseTable.this.swapRows(a, b);
+        }
+    });
 
     DenseTable(Schema schema, HandleLayout layout, int maxCapacity) {
         super(schema, layout, ReuseOrder.FIFO, maxCapacity);
@@ -259,24 +273,15 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         }
         // Hold the iteration guard while the order runs, so that it cannot change the structure.
         beginIteration();
-        long swaps = 0;
-        int n = size;
-        int next = 1;
+        sorting = order;
+        long swaps;
         try {
-            sort:
-            for (; next < n; next++) {
-                for (int j = next; j > 0 && order.compare(handleOfRow(j - 1), handleOfRow(j)) > 0; j--) {
-                    if (swaps == maxSwaps) {
-                        break sort;
-                    }
-                    swapRows(j - 1, j);
-                    swaps++;
-                }
-            }
+            swaps = sorter.sort(size, maxSwaps);
         } finally {
+            sorting = null;
             endIteration();
         }
-        if (next >= n) {
+        if (sorter.finished()) {
             fragmented = false;
             sortedBy = order;
         } else if (swaps > 0) {

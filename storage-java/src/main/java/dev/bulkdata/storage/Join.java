@@ -28,7 +28,9 @@ import java.util.Arrays;
  * removeDead) throw {@link java.util.ConcurrentModificationException} and change nothing;
  * field writes are fine, and so is removing entities from the entity table (an entity removed
  * before its turn is skipped). The {@code rows} array is valid only during the visit: copy what
- * you keep. A join object is not thread-safe: one run at a time.
+ * you keep. A join object is not thread-safe (one run at a time, as its {@code rows} array is
+ * its own); separate join objects over the same members may run on several threads at once
+ * while nobody changes the members' structure.
  */
 public final class Join {
     /** Receives one entity (or key) of a {@link Join}. */

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 
@@ -36,8 +38,8 @@ import java.util.ConcurrentModificationException;
  * {@code contains} and {@code indexOf} accept any {@code int}.
  *
  * <h2>Threads</h2>
- * Not thread-safe for changes: one writer, and no readers while it writes. Reads from many
- * threads are fine while nobody writes. While a {@link Join} over this set is running,
+ * Not thread-safe for changes: one writer, and no readers while it writes. Reads (and joins)
+ * from many threads are fine while nobody writes. While a {@link Join} over this set is running,
  * {@code insert}, {@code remove} and {@code clear} throw {@link ConcurrentModificationException}
  * and change nothing.
  */
@@ -53,6 +55,15 @@ public final class SparseSet {
     static final int ABSENT = -1;
     private static final int INITIAL_DIRECTORY = 8;
     private static final int[][] NO_PAGES = new int[0][];
+    private static final VarHandle OPEN_JOINS;
+
+    static {
+        try {
+            OPEN_JOINS = MethodHandles.lookup().findVarHandle(SparseSet.class, "openJoins", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** Sparse pages by key page; null where no key of the page was ever inserted. */
     private int[][] sparse = NO_PAGES;
@@ -60,8 +71,11 @@ public final class SparseSet {
     private int[][] dense = NO_PAGES;
     private int densePages;
     private int size;
-    /** Joins running over this set; changes are refused while non-zero. */
-    private int openJoins;
+    /**
+     * Joins and loops running over this set; changes are refused while non-zero. Changed
+     * atomically, so that several threads may each run a join over the set at once.
+     */
+    private volatile int openJoins;
 
     /** Creates an empty set; it holds no pages until the first insert. */
     public SparseSet() {
@@ -184,6 +198,19 @@ public final class SparseSet {
     }
 
     /**
+     * Exchanges the keys of two rows, both below {@link #size()}, unchecked: for a store that
+     * reorders its rows (and moves its data in step). O(1).
+     */
+    void swapRows(int a, int b) {
+        int keyA = keyAtUnchecked(a);
+        int keyB = keyAtUnchecked(b);
+        dense[a >>> PAGE_SHIFT][a & PAGE_MASK] = keyB;
+        dense[b >>> PAGE_SHIFT][b & PAGE_MASK] = keyA;
+        sparse[keyA >>> PAGE_SHIFT][keyA & PAGE_MASK] = b;
+        sparse[keyB >>> PAGE_SHIFT][keyB & PAGE_MASK] = a;
+    }
+
+    /**
      * Removes every key. O(size); pages are kept for reuse.
      *
      * @throws ConcurrentModificationException if a join over this set is running
@@ -222,13 +249,13 @@ public final class SparseSet {
         }
     }
 
-    /** Refuses changes until {@link #endJoin()}; single-threaded, like every change. */
+    /** Refuses changes until {@link #endJoin()}; any thread may call it. */
     void beginJoin() {
-        openJoins++;
+        OPEN_JOINS.getAndAdd(this, 1);
     }
 
     void endJoin() {
-        openJoins--;
+        OPEN_JOINS.getAndAdd(this, -1);
     }
 
     /** {@return the joins and loops running over this set; changes are refused while non-zero} */

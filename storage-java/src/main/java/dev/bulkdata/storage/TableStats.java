@@ -5,7 +5,8 @@ package dev.bulkdata.storage;
  *
  * @param table the table's name
  * @param live records that handles can reach ({@link Table#size()})
- * @param holes slots of removed records waiting in the free list for reuse
+ * @param holes slots of removed records waiting in the free list for reuse; always 0 for a
+ *     {@link PackedTable}, whose rows have no holes (its free sparse slots hold no record bytes)
  * @param retired slots whose generation ran out: never handed out again
  * @param capacity records the table can hold before it must allocate another block
  * @param blocks blocks allocated (16 KiB each at most; see {@link Schema#blockBytes()})

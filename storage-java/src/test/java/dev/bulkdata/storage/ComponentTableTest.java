@@ -195,4 +195,42 @@ class ComponentTableTest {
             assertEquals(0f, velocity.get(es[5], VX));
         }
     }
+
+    @Test
+    void defragment_reachesEntityOrderWithinBudgets_keepsEveryValue_andThenDoesNothing() {
+        try (Table entities = BulkTable.of(ENTITIES);
+             ComponentTable velocity = ComponentTable.of(entities, VELOCITY)) {
+            long[] es = new long[2000];
+            entities.addAll(es);
+            java.util.SplittableRandom rng = new java.util.SplittableRandom(SparseSetTest.SEED);
+            for (int i = es.length - 1; i > 0; i--) { // add components in shuffled entity order
+                int j = rng.nextInt(i + 1);
+                long t = es[i];
+                es[i] = es[j];
+                es[j] = t;
+            }
+            for (long e : es) {
+                velocity.add(e);
+                velocity.set(e, VX, Handles.index(e));
+            }
+            long total = 0;
+            int calls = 0;
+            for (long swaps; (swaps = velocity.defragment(10_000)) > 0; calls++) {
+                assertTrue(swaps <= 10_000);
+                total += swaps;
+                for (long e : es) {
+                    assertEquals((float) Handles.index(e), velocity.get(e, VX));
+                }
+            }
+            assertTrue(calls > 1, "a shuffled table needs several budgeted calls, took " + calls);
+            assertTrue(total > 0);
+            for (int row = 1; row < velocity.size(); row++) {
+                assertTrue(Handles.index(velocity.entityAt(row - 1)) < Handles.index(velocity.entityAt(row)));
+                assertEquals((float) Handles.index(velocity.entityAt(row)), velocity.getAt(row, VX));
+            }
+            assertEquals(0, velocity.defragment(Long.MAX_VALUE));
+            assertThrows(IllegalArgumentException.class, () -> velocity.defragment(-1));
+            velocity.checkInvariants();
+        }
+    }
 }

@@ -22,13 +22,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The threading contract of {@link Table}: fields of distinct records may be read and written
  * from many threads at once (per-chunk parallel iteration), and a structural change while an
- * iteration is open, from any thread, fails fast.
+ * iteration is open, from any thread, fails fast. Every test runs on both table kinds.
  */
 class ConcurrencyTest {
     private static final int RECORDS = 200_000;
@@ -54,7 +53,8 @@ class ConcurrencyTest {
     }
 
     static Stream<Arguments> layoutsAndSplits() {
-        return Stream.of(Layout.values()).flatMap(l -> Stream.of(Split.values()).map(s -> Arguments.of(l, s)));
+        return Stream.of(TableKind.values()).flatMap(k -> Stream.of(Layout.values())
+                .flatMap(l -> Stream.of(Split.values()).map(s -> Arguments.of(k, l, s))));
     }
 
     /** The value field {@code field} of the record {@code handle} gets in round {@code round}: an exact float. */
@@ -65,13 +65,13 @@ class ConcurrencyTest {
 
     /** A particle table with {@link #RECORDS} records, every seventh one removed. */
     private static final class Particles implements AutoCloseable {
-        final BulkTable table;
+        final Table table;
         final FloatField[] fields;
         final List<Long> live = new ArrayList<>();
         final List<Long> dead = new ArrayList<>();
 
-        Particles(Layout layout) {
-            table = BulkTable.of(TestSchemas.particles(layout));
+        Particles(TableKind kind, Layout layout) {
+            table = kind.of(TestSchemas.particles(layout));
             fields = table.schema().fields().stream().map(f -> (FloatField) f).toArray(FloatField[]::new);
             long[] all = new long[RECORDS];
             table.addAll(all);
@@ -114,10 +114,11 @@ class ConcurrencyTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}, {1}")
+    @ParameterizedTest(name = "{0}, {1}, {2}")
     @MethodSource("layoutsAndSplits")
-    void twoThreadsWritingDisjointRecordsOfAnOpenIteration_loseNothing(Layout layout, Split split) throws Exception {
-        try (Particles p = new Particles(layout)) {
+    void twoThreadsWritingDisjointRecordsOfAnOpenIteration_loseNothing(TableKind kind, Layout layout, Split split)
+            throws Exception {
+        try (Particles p = new Particles(kind, layout)) {
             int[] mismatchesSeenByWriters = new int[2];
             try (ChunkIteration chunks = p.table.iterate()) {
                 int n = chunks.count();
@@ -182,14 +183,15 @@ class ConcurrencyTest {
                 assertFalse(p.table.contains(h));
             }
             // No thread wrote a hole: holes are still wiped, free list and counters intact.
-            ((StableTable) p.table).checkInvariants();
+            ((AbstractTable) p.table).checkInvariants();
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void parallelReaders_inForEachChunk_agreeOnSumsWhileStructureStaysFrozen(Layout layout) throws Exception {
-        try (Particles p = new Particles(layout)) {
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("kindsAndLayouts")
+    void parallelReaders_inForEachChunk_agreeOnSumsWhileStructureStaysFrozen(TableKind kind, Layout layout)
+            throws Exception {
+        try (Particles p = new Particles(kind, layout)) {
             long[] expected = new long[p.fields.length];
             for (long h : p.live) {
                 for (int f = 0; f < p.fields.length; f++) {
@@ -240,7 +242,14 @@ class ConcurrencyTest {
                         () -> p.table.remove(someLive),
                         () -> p.table.removeAll(new long[] {someLive}),
                         p.table::clear,
-                        p.table::close);
+                        p.table::close,
+                        () -> {
+                            if (p.table instanceof PackedTable packed) {
+                                packed.defragment((x, y) -> Long.compare(y, x), Long.MAX_VALUE);
+                            } else {
+                                p.table.clear();
+                            }
+                        });
                 for (Executable change : changes) {
                     assertThrows(ConcurrentModificationException.class, change);
                 }
@@ -302,15 +311,21 @@ class ConcurrencyTest {
     enum Holder { ITERATE, FOR_EACH_CHUNK, FOR_EACH }
 
     static Stream<Arguments> layoutsAndHolders() {
-        return Stream.of(Layout.values()).flatMap(l -> Stream.of(Holder.values()).map(h -> Arguments.of(l, h)));
+        return Stream.of(TableKind.values()).flatMap(k -> Stream.of(Layout.values())
+                .flatMap(l -> Stream.of(Holder.values()).map(h -> Arguments.of(k, l, h))));
     }
 
-    @ParameterizedTest(name = "{0}, {1}")
+    static Stream<Arguments> kindsAndLayouts() {
+        return ErrorContractTest.kindsAndLayouts();
+    }
+
+    @ParameterizedTest(name = "{0}, {1}, {2}")
     @MethodSource("layoutsAndHolders")
-    void structuralChange_fromThreadB_whileThreadAHasAnIterationOpen_throwsConcurrentModification(Layout layout,
+    void structuralChange_fromThreadB_whileThreadAHasAnIterationOpen_throwsConcurrentModification(TableKind kind,
+                                                                                                  Layout layout,
                                                                                                   Holder holder)
             throws Exception {
-        try (BulkTable t = BulkTable.of(TestSchemas.particles(layout))) {
+        try (Table t = kind.of(TestSchemas.particles(layout))) {
             long[] handles = new long[2_000];
             t.addAll(handles);
             FloatField px = t.schema().floatField("px");
@@ -372,6 +387,10 @@ class ConcurrencyTest {
                 assertThrows(ConcurrentModificationException.class, () -> t.removeAll(new long[] {handles[1]}));
                 assertThrows(ConcurrentModificationException.class, t::clear);
                 assertThrows(ConcurrentModificationException.class, t::close);
+                if (t instanceof PackedTable packed) {
+                    assertThrows(ConcurrentModificationException.class,
+                            () -> packed.defragment((x, y) -> Long.compare(y, x), Long.MAX_VALUE));
+                }
                 // Field writes of records are allowed meanwhile.
                 t.set(handles[5], px, 5f);
             } finally {

@@ -196,4 +196,41 @@ class JoinTest {
             assertThrows(IllegalStateException.class, () -> join.forEach((x, rows) -> { }));
         }
     }
+
+    @Test
+    void separateJoins_runOnSeveralThreadsAtOnce_andChangesWaitForAllOfThem() throws Exception {
+        try (Table entities = BulkTable.of(ENTITIES);
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA))) {
+            for (int i = 0; i < N; i++) {
+                long e = entities.add();
+                a.add(e);
+                if (i % 3 == 0) {
+                    b.add(e);
+                }
+            }
+            int expected = (N + 2) / 3;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<Integer>> runs = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    Join join = Join.of(a, b);
+                    runs.add(pool.submit(() -> {
+                        int total = 0;
+                        for (int r = 0; r < 20; r++) {
+                            total += join.forEach((entity, rows) -> { });
+                        }
+                        return total;
+                    }));
+                }
+                for (java.util.concurrent.Future<Integer> run : runs) {
+                    assertEquals(20 * expected, run.get());
+                }
+            } finally {
+                pool.shutdown();
+            }
+            a.remove(a.entityAt(0)); // every join has ended: changes are allowed again
+            assertEquals(N - 1, a.size());
+        }
+    }
 }

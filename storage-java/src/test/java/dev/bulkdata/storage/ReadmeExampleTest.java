@@ -127,6 +127,43 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void readmeComponentExample_joinsTheEntitiesThatHaveBoth_andDropsStaleComponents() {
+        // README:begin
+        BulkTable entities = BulkTable.of(Schema.builder("entities").add(FieldType.INT, "kind").build());
+        Schema position = Schema.builder("position").add(FieldType.FLOAT, "x", "y").build();
+        Schema velocity = Schema.builder("velocity").add(FieldType.FLOAT, "dx", "dy").build();
+        FloatField x = position.floatField("x");
+        FloatField dx = velocity.floatField("dx");
+        ComponentTable positions = ComponentTable.of(entities, position);
+        ComponentTable velocities = ComponentTable.of(entities, velocity);
+
+        long rock = entities.add();                         // a position only
+        long ship = entities.add();                         // a position and a velocity
+        positions.add(rock);
+        positions.add(ship);
+        velocities.add(ship);                               // all fields zero
+        velocities.set(ship, dx, 2f);
+
+        Join moving = Join.of(positions, velocities);       // make once, run every frame
+        int visited = moving.forEach((entity, rows) ->      // ship only; rows[i]: its row in table i
+                positions.setAt(rows[0], x, positions.getAt(rows[0], x) + velocities.getAt(rows[1], dx)));
+        float shipX = positions.get(ship, x);               // 2.0
+
+        entities.remove(ship);                              // its components go stale with it
+        boolean stillMoving = velocities.has(ship);         // false; get(ship, dx) throws STALE
+        int swept = velocities.removeDead();                // 1: the stale row is dropped
+        positions.close();
+        velocities.close();
+        entities.close();
+        // README:end
+
+        assertEquals(1, visited);
+        assertEquals(2f, shipX);
+        assertFalse(stillMoving);
+        assertEquals(1, swept);
+    }
+
+    @Test
     void readme_showsEveryExampleExactlyAsCompiled() throws IOException {
         String source = Files.readString(Path.of("src/test/java/dev/bulkdata/storage/ReadmeExampleTest.java"));
         String readme = Files.readString(Path.of("../README.md"));
@@ -143,7 +180,7 @@ class ReadmeExampleTest {
             assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
             snippets++;
         }
-        assertEquals(3, snippets);
+        assertEquals(4, snippets);
     }
 
     @Test

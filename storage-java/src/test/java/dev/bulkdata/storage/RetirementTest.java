@@ -22,24 +22,40 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Generations and retirement with a tiny handle layout: 8 index bits (slots 1..255) and 2
  * generation bits (generations 0..3). A slot is handed out at generations 0, 1, 2 and 3, then
  * retired for good, so no handle is ever handed out twice and an old handle never reaches a
- * later record.
+ * later record. Runs on a BulkTable in both reuse orders and on a PackedTable (whose sparse
+ * slots are reused first in, first out).
  */
 class RetirementTest {
     private static final HandleLayout TINY = HandleLayout.of(8, 2);
     private static final int SLOTS = 255;
     private static final int GENERATIONS = 4;
 
-    private static BulkTable table(ReuseOrder order) {
-        return BulkTable.builder(TestSchemas.particles(Layout.SOA)).handleLayout(TINY).reuseOrder(order).build();
+    /** The table variants: a table kind and the order in which it reuses slots. */
+    enum Variant {
+        BULK_FIFO(ReuseOrder.FIFO), BULK_LIFO(ReuseOrder.LIFO), PACKED(ReuseOrder.FIFO);
+
+        final ReuseOrder order;
+
+        Variant(ReuseOrder order) {
+            this.order = order;
+        }
+
+        Table table() {
+            Schema schema = TestSchemas.particles(Layout.SOA);
+            if (this == PACKED) {
+                return PackedTable.builder(schema).handleLayout(TINY).build();
+            }
+            return BulkTable.builder(schema).handleLayout(TINY).reuseOrder(order).build();
+        }
     }
 
-    private static void checkInvariants(BulkTable t) {
-        ((StableTable) t).checkInvariants();
+    private static void checkInvariants(Table t) {
+        ((AbstractTable) t).checkInvariants();
     }
 
     /** Records every handle handed out and checks the retirement rules as they go. */
     private static final class Ledger {
-        final BulkTable table;
+        final Table table;
         final FloatField px;
         /** Generations each slot was handed out at, in order. */
         final Map<Integer, List<Integer>> generations = new TreeMap<>();
@@ -49,7 +65,7 @@ class RetirementTest {
         /** Slots in the order they were handed out. */
         final List<Integer> order = new ArrayList<>();
 
-        Ledger(BulkTable table) {
+        Ledger(Table table) {
             this.table = table;
             this.px = table.schema().floatField("px");
         }
@@ -130,9 +146,10 @@ class RetirementTest {
     }
 
     @ParameterizedTest(name = "{0}, {1} records kept live")
-    @CsvSource({"FIFO, 0", "FIFO, 3", "FIFO, 100", "LIFO, 0", "LIFO, 3", "LIFO, 100"})
-    void addRemoveChurn_handsEachSlotOutAtGenerations0To3ThenRetiresIt(ReuseOrder order, int keepLive) {
-        try (BulkTable t = table(order)) {
+    @CsvSource({"BULK_FIFO, 0", "BULK_FIFO, 3", "BULK_FIFO, 100", "BULK_LIFO, 0", "BULK_LIFO, 3", "BULK_LIFO, 100",
+            "PACKED, 0", "PACKED, 3", "PACKED, 100"})
+    void addRemoveChurn_handsEachSlotOutAtGenerations0To3ThenRetiresIt(Variant variant, int keepLive) {
+        try (Table t = variant.table()) {
             Ledger ledger = new Ledger(t);
             ArrayDeque<Long> live = new ArrayDeque<>();
             int steps = 0;
@@ -174,16 +191,16 @@ class RetirementTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ReuseOrder.class)
-    void reuseOrder_decidesWhichHoleIsHandedOutNext(ReuseOrder order) {
-        try (BulkTable t = table(order)) {
+    @EnumSource(Variant.class)
+    void reuseOrder_decidesWhichHoleIsHandedOutNext(Variant variant) {
+        try (Table t = variant.table()) {
             long[] h = new long[6];
             t.addAll(h);
             t.remove(h[1]);
             t.remove(h[3]);
             t.remove(h[4]);
             long next = t.add();
-            long expectedSlot = order == ReuseOrder.FIFO ? TINY.index(h[1]) : TINY.index(h[4]);
+            long expectedSlot = variant.order == ReuseOrder.FIFO ? TINY.index(h[1]) : TINY.index(h[4]);
             assertEquals(expectedSlot, TINY.index(next));
             assertEquals(1, TINY.generation(next));
             checkInvariants(t);
@@ -191,9 +208,9 @@ class RetirementTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ReuseOrder.class)
-    void clear_retiresLiveSlotsAtMaxGenerationAndFreesTheOthers(ReuseOrder order) {
-        try (BulkTable t = table(order)) {
+    @EnumSource(Variant.class)
+    void clear_retiresLiveSlotsAtMaxGenerationAndFreesTheOthers(Variant variant) {
+        try (Table t = variant.table()) {
             Ledger ledger = new Ledger(t);
             // Slot 1 reaches generation 3: with a single hole both orders reuse it.
             long h = t.add();
@@ -220,7 +237,8 @@ class RetirementTest {
             TableStats stats = t.stats();
             assertEquals(0, stats.live());
             assertEquals(1, stats.retired());
-            assertEquals(2, stats.holes());
+            assertEquals(variant == Variant.PACKED ? 0 : 2, stats.holes(), "a PackedTable reports no holes");
+            assertEquals(2, ((AbstractTable) t).freeSlots().length, "two free slots either way");
             ledger.assertEveryDeadHandleIsStale();
 
             for (int i = 0; i < 3; i++) {
@@ -233,9 +251,10 @@ class RetirementTest {
     }
 
     @ParameterizedTest(name = "{0} by {1}")
-    @CsvSource({"FIFO, CLEAR", "LIFO, CLEAR", "FIFO, REMOVE_ALL", "LIFO, REMOVE_ALL"})
-    void fourRoundsOfFillingAndEmptying_retireEverySlotAndLeaveTheTableFull(ReuseOrder order, String empty) {
-        try (BulkTable t = table(order)) {
+    @CsvSource({"BULK_FIFO, CLEAR", "BULK_LIFO, CLEAR", "BULK_FIFO, REMOVE_ALL", "BULK_LIFO, REMOVE_ALL",
+            "PACKED, CLEAR", "PACKED, REMOVE_ALL"})
+    void fourRoundsOfFillingAndEmptying_retireEverySlotAndLeaveTheTableFull(Variant variant, String empty) {
+        try (Table t = variant.table()) {
             Ledger ledger = new Ledger(t);
             for (int round = 0; round < GENERATIONS; round++) {
                 long[] all = new long[SLOTS];

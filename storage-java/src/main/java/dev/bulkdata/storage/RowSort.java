@@ -1,0 +1,59 @@
+package dev.bulkdata.storage;
+
+/**
+ * The budgeted insertion sort of dense rows, shared by {@link PackedTable#defragment} and
+ * {@link ComponentTable#defragment}: each call restarts from row 0, walks the sorted prefix at
+ * one comparison per row, and makes at most a budget of adjacent swaps. Insertion sort is
+ * stable and adaptive: O(n + I) comparisons and I swaps for n rows with I inversions, so O(n)
+ * on sorted rows and O(n^2) at worst; it suits "mostly sorted, few unique keys" rows, and
+ * resuming it needs no saved state (the prefix it sorted stays sorted).
+ *
+ * <p>One instance per table, reused by every call, so a call allocates nothing.
+ */
+final class RowSort {
+    /** What a sort runs over: rows {@code 0..n-1} that can be compared and swapped. */
+    interface Rows {
+        /** {@return negative, zero or positive as row {@code a} goes before, with, or after row {@code b}} */
+        int compareRows(int a, int b);
+
+        /** Exchanges rows {@code a} and {@code b}, and everything that follows a row. */
+        void swapRows(int a, int b);
+    }
+
+    private final Rows rows;
+    /** Whether the last {@link #sort} got through every row. */
+    private boolean finished;
+
+    RowSort(Rows rows) {
+        this.rows = rows;
+    }
+
+    /**
+     * Sorts rows {@code 0..n-1} until they are in order or {@code maxSwaps} swaps are made.
+     *
+     * @param n the number of rows
+     * @param maxSwaps the most swaps, {@code >= 0}
+     * @return the number of swaps made; {@link #finished()} says whether the pass completed
+     */
+    long sort(int n, long maxSwaps) {
+        long swaps = 0;
+        int next = 1;
+        sort:
+        for (; next < n; next++) {
+            for (int j = next; j > 0 && rows.compareRows(j - 1, j) > 0; j--) {
+                if (swaps == maxSwaps) {
+                    break sort;
+                }
+                rows.swapRows(j - 1, j);
+                swaps++;
+            }
+        }
+        finished = next >= n;
+        return swaps;
+    }
+
+    /** {@return whether the last {@link #sort} got through every row (the rows are in order)} */
+    boolean finished() {
+        return finished;
+    }
+}
