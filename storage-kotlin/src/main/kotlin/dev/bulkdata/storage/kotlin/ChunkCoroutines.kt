@@ -9,6 +9,7 @@ import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.launch
+import kotlinx.coroutines.sync.Semaphore
 import java.lang.foreign.MemorySegment
 
 /**
@@ -22,8 +23,9 @@ import java.lang.foreign.MemorySegment
  * }
  * ```
  *
- * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher], at most
- *   [parallelism] at a time (`dispatcher.limitedParallelism(parallelism)`).
+ * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher]; at most
+ *   [parallelism] chunks are in progress at once (running or suspended), and a chunk's
+ *   coroutine is created only when one of them finishes, so memory stays bounded too.
  * - **Cancellation**: cancelling the caller cancels every chunk coroutine; chunks not yet
  *   started never start, and a running [block] stops at its next suspension point (call
  *   `ensureActive()` or `yield()` inside long chunks for prompt cancellation).
@@ -65,16 +67,23 @@ public suspend fun Table.processChunks(
     block: suspend (Chunk) -> Unit,
 ) {
     require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
-    val limited = dispatcher.limitedParallelism(parallelism)
     val iteration = iterate()
     try {
         for (i in 0 until iteration.count()) requireShareable(name(), iteration.chunk(i).records())
+        // A permit per chunk in progress, suspended or running: the bound holds for chunks that
+        // suspend too, and a chunk's coroutine is only created once a permit is free.
+        val inProgress = Semaphore(parallelism)
         coroutineScope {
             for (i in 0 until iteration.count()) {
                 val chunk = iteration.chunk(i)
-                launch(limited) {
-                    ensureActive()
-                    block(chunk)
+                inProgress.acquire()
+                launch(dispatcher) {
+                    try {
+                        ensureActive()
+                        block(chunk)
+                    } finally {
+                        inProgress.release()
+                    }
                 }
             }
         }

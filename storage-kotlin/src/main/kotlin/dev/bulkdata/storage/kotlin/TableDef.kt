@@ -1,6 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.BulkTable
+import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Schema
 import dev.bulkdata.storage.Table
 
@@ -109,6 +110,16 @@ public abstract class TableDef<D : TableDef<D>>(
             .handleLayout(options.handleLayout)
             .maxCapacity(options.maxCapacity)
             .build()
+        TableKind.PACKED -> {
+            require(!options.reuseOrderSet) {
+                "table '$name': a PACKED table has no free list, so reuseOrder does not apply; remove" +
+                    " `reuseOrder = ${options.reuseOrder}` or use `kind = TableKind.STABLE`"
+            }
+            PackedTable.builder(schema)
+                .handleLayout(options.handleLayout)
+                .maxCapacity(options.maxCapacity)
+                .build()
+        }
     }
 
     private fun <C : Column<D, *>> declare(column: C): C {

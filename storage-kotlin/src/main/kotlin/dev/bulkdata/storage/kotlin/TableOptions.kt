@@ -11,6 +11,13 @@ public enum class TableKind {
      * add reuses in [TableOptions.reuseOrder].
      */
     STABLE,
+
+    /**
+     * A `dev.bulkdata.storage.PackedTable`: live records stay contiguous (removal moves the
+     * last record into the hole), so iteration touches no holes; handles stay valid through
+     * moves. Has no free-list order: setting [TableOptions.reuseOrder] is an error.
+     */
+    PACKED,
 }
 
 /**
@@ -28,8 +35,18 @@ public class TableOptions internal constructor() {
     /** The table kind; [TableKind.STABLE] by default. */
     public var kind: TableKind = TableKind.STABLE
 
-    /** The order in which holes are reused (the free-list order); [ReuseOrder.FIFO] by default. */
+    /**
+     * The order in which holes are reused (the free-list order); [ReuseOrder.FIFO] by default.
+     * Only for [TableKind.STABLE] tables.
+     */
     public var reuseOrder: ReuseOrder = ReuseOrder.FIFO
+        set(value) {
+            field = value
+            reuseOrderSet = true
+        }
+
+    internal var reuseOrderSet: Boolean = false
+        private set
 
     /** How handles split into index and generation bits; [HandleLayout.DEFAULT] by default. */
     public var handleLayout: HandleLayout = HandleLayout.DEFAULT

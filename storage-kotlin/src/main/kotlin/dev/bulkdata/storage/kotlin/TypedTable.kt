@@ -21,9 +21,10 @@ import dev.bulkdata.storage.TableStats
  *
  * **Costs**: every method is the core call plus nothing: handles are `long`s at run time (see
  * [Handle]), the `add { }` and `forEach { }` lambdas are inlined, and column lookups are one
- * field read. add, remove, contains, get and set allocate nothing; an iteration ([forEach],
- * [forEachChunk], [useChunks]) allocates at most one small iteration object per pass, none per
- * record.
+ * field read. add, remove, contains, get, set and [forEach] / [forEachChunk] allocate nothing
+ * once JIT-compiled (AllocationTest): an iteration pass opens one small iteration object, which
+ * escape analysis removes when the pass is compiled as part of a method; [useChunks] allocates
+ * its [Sequence].
  *
  * **Threads and errors**: as the core [Table]: a single writer for structure (add, remove,
  * clear, close), many threads for fields of distinct records, structural changes during an

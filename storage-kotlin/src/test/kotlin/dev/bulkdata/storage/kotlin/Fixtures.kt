@@ -27,3 +27,9 @@ object Sounds : TableDef<Sounds>("sounds", {
 }
 
 typealias SoundId = Handle<Sounds>
+
+/** A packed table: records stay contiguous. */
+object Bullets : TableDef<Bullets>("bullets", { kind = TableKind.PACKED }) {
+    @JvmField val X = float("x")
+    @JvmField val DAMAGE = int("damage")
+}
