@@ -300,6 +300,12 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     }
 
     @Override
+    public final int size() {
+        ensureOpen();
+        return size;
+    }
+
+    @Override
     public final boolean contains(long handle) {
         return findSlot(handle) >= 0;
     }

@@ -312,12 +312,6 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     // Queries and iteration
 
     @Override
-    public int size() {
-        ensureOpen();
-        return size;
-    }
-
-    @Override
     public int capacity() {
         ensureOpen();
         return (int) Math.min(rows.capacity(), size + freeList.length() + freshSlots());

@@ -209,12 +209,6 @@ final class StableTable extends AbstractTable implements BulkTable {
     }
 
     @Override
-    public int size() {
-        ensureOpen();
-        return size;
-    }
-
-    @Override
     public int capacity() {
         ensureOpen();
         long opened = Math.min((long) blockCount * slotsPerBlock, (long) maxSlot + 1);

@@ -38,8 +38,8 @@ public sealed class Column<D : TableDef<D>, F : Field>(
      * The core field of this column, for the Java API (`table.get(handle, column.field)`) and
      * for [dev.bulkdata.storage.Chunk] column views. O(1).
      *
-     * @throws IllegalStateException if the declaration's schema could not be built (the
-     *   message says why)
+     * @throws IllegalArgumentException if the declaration's schema cannot be built (the
+     *   message says why and how to fix it)
      */
     public val field: F
         get() = built ?: run {

@@ -53,6 +53,21 @@ class ChunkCoroutinesTest : FunSpec({
         }
     }
 
+    test("a packed table is processed the same way") {
+        Bullets.open().use { table ->
+            val ids = List(RECORDS) { i -> table.add { it[Bullets.DAMAGE] = i } }
+            ids.filterIndexed { i, _ -> i % 3 == 0 }.forEach { table.remove(it) }
+            table.processChunks(Dispatchers.Default, parallelism = 3) { chunk ->
+                var s = chunk.nextLive(0)
+                while (s >= 0) {
+                    chunk[s, Bullets.DAMAGE] = chunk[s, Bullets.DAMAGE] * 2
+                    s = chunk.nextLive(s + 1)
+                }
+            }
+            ids.forEachIndexed { i, id -> if (i % 3 != 0) table[id, Bullets.DAMAGE] shouldBe 2 * i }
+        }
+    }
+
     test("bounded parallelism: never more chunks at once than asked") {
         Particles.open().use { table ->
             table.fill()
