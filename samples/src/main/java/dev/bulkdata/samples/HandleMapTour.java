@@ -6,13 +6,11 @@ import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.InvalidHandleException;
 import dev.bulkdata.storage.Schema;
 
-import java.io.PrintStream;
-
 /**
  * The handle_map walk-through of seed 000, on a {@link BulkTable}: insert, look up, erase, a
  * stale handle caught, and {@code clear()} (old handles stay stale) against a fresh table
- * (handles start over). Every handle is printed in the readable {@code name#index@generation}
- * form.
+ * (handles start over, and the old table's handles are rejected as foreign). Every handle is
+ * printed in the readable {@code name#index@generation} form.
  */
 public final class HandleMapTour {
     /**
@@ -20,9 +18,10 @@ public final class HandleMapTour {
      *
      * @param inserted records inserted
      * @param staleCaught stale-handle uses that were rejected
+     * @param foreignCaught uses of the old table's handle on the fresh table that were rejected
      * @param sumAfterClear sum of the values read back after clear and re-insert
      */
-    public record Outcome(int inserted, int staleCaught, int sumAfterClear) {
+    public record Outcome(int inserted, int staleCaught, int foreignCaught, int sumAfterClear) {
     }
 
     private HandleMapTour() {
@@ -34,10 +33,11 @@ public final class HandleMapTour {
      * @param out where to print
      * @return what happened, for tests
      */
-    public static Outcome run(PrintStream out) {
+    public static Outcome run(SampleOutput out) {
         Schema schema = Schema.builder("items").add(FieldType.INT, "value", "sort").build();
         IntField value = schema.intField("value");
         int stale = 0;
+        int foreign = 0;
         int sum = 0;
         try (BulkTable items = BulkTable.of(schema)) {
             long a = items.add();
@@ -46,37 +46,48 @@ public final class HandleMapTour {
             items.set(a, value, 10);
             items.set(b, value, 20);
             items.set(c, value, 30);
-            out.printf("insert  %s=10 %s=20 %s=30%n", items.format(a), items.format(b), items.format(c));
-            out.printf("lookup  %s -> %d%n", items.format(b), items.get(b, value));
+            out.line("insert  %s=10 %s=20 %s=30", items.format(a), items.format(b), items.format(c));
+            out.line("lookup  %s -> %d", items.format(b), items.get(b, value));
 
             items.remove(b);
-            out.printf("erase   %s; size is now %d%n", items.format(b), items.size());
+            out.line("erase   %s; size is now %d", items.format(b), items.size());
             long d = items.add();
             items.set(d, value, 40);
-            out.printf("insert  %s=40 reuses the slot with the next generation%n", items.format(d));
+            out.line("insert  %s=40 reuses the slot with the next generation", items.format(d));
             try {
                 items.get(b, value);
             } catch (InvalidHandleException e) {
                 stale++;
-                out.printf("stale   %s rejected: %s%n", items.format(b), e.reason());
+                out.line("stale   %s rejected: %s", items.format(b), e.reason());
             }
+            int[] total = {0};
+            items.forEach((chunk, slot) -> total[0] += chunk.get(slot, value));
+            out.line("iterate %d live items, values sum to %d (no handle lookups)", items.size(), total[0]);
 
             items.clear();
-            out.printf("clear   size %d; %s is stale: %b%n", items.size(), items.format(a), !items.contains(a));
+            out.line("clear   size %d; %s is stale: %b", items.size(), items.format(a), !items.contains(a));
             if (!items.contains(a)) {
                 stale++;
             }
             long e = items.add();
             items.set(e, value, 7);
             sum += items.get(e, value);
-            out.printf("insert  %s after clear: same slot, new generation%n", items.format(e));
+            out.line("insert  %s after clear: same slot, new generation", items.format(e));
+
+            try (BulkTable fresh = BulkTable.of(schema)) {
+                long f = fresh.add();
+                fresh.set(f, value, 8);
+                sum += fresh.get(f, value);
+                out.line("fresh   %s: a fresh table starts at generation 0 again, with its own tag", fresh.format(f));
+                try {
+                    fresh.get(e, value);
+                } catch (InvalidHandleException x) {
+                    foreign++;
+                    out.line("foreign %s of the cleared table, used on the fresh one, rejected: %s",
+                            items.format(e), x.reason());
+                }
+            }
         }
-        try (BulkTable fresh = BulkTable.of(schema)) {
-            long f = fresh.add();
-            fresh.set(f, value, 8);
-            sum += fresh.get(f, value);
-            out.printf("fresh   %s: a new table starts at generation 0 with its own tag%n", fresh.format(f));
-        }
-        return new Outcome(3, stale, sum);
+        return new Outcome(3, stale, foreign, sum);
     }
 }

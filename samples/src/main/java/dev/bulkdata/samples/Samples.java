@@ -1,20 +1,107 @@
 package dev.bulkdata.samples;
 
+import dev.bulkdata.storage.ReuseOrder;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
 /**
- * Runs every sample in turn: the README's first quick-start command.
+ * Runs every sample in turn: the README's first quick-start command. Each sample prints a
+ * heading, a progress line while it runs and a few summary lines; the run ends with one line
+ * per sample. {@code --size=small} runs the smoke-test sizes instead of the full ones.
  */
 public final class Samples {
     private Samples() {
     }
 
     /**
-     * @param args ignored
+     * One runnable sample.
+     *
+     * @param name a short name for the closing summary
+     * @param title what the sample shows
+     * @param run runs it and returns its one-line result
+     */
+    record Sample(String name, String title, Function<SampleOutput, String> run) {
+    }
+
+    /**
+     * Every sample, in the order the main command runs them.
+     *
+     * @param small whether to use the smoke-test sizes
+     * @return the samples
+     */
+    static List<Sample> all(boolean small) {
+        return List.of(
+                new Sample("handle map", "Handle map tour (seed 000)", o -> {
+                    HandleMapTour.Outcome r = HandleMapTour.run(o);
+                    return String.format("%d stale and %d foreign handle uses rejected", r.staleCaught(),
+                            r.foreignCaught());
+                }),
+                new Sample("sound system", "Sound system (seed 004): resources, playing sounds, fades", o -> {
+                    SoundSystem.Outcome r = SoundSystem.run(small ? SoundSystem.Params.SMALL
+                            : SoundSystem.Params.FULL, ReuseOrder.LIFO, o);
+                    return String.format("%,d stale handles caught, %,d wrong reads, checksum %016x",
+                            r.stoppedStale() + r.fadesStale() + r.fadeTargetsGone(), r.wrongReads(), r.checksum());
+                }),
+                new Sample("entities", "Entities and proximity (seed 002): component tables, join, swap-and-pop", o -> {
+                    EntitiesAndProximity.Outcome r = EntitiesAndProximity.run(small ? EntitiesAndProximity.Params.SMALL
+                            : EntitiesAndProximity.Params.FULL, o);
+                    return String.format("%,d join visits, %,d wrong owners, checksum %016x", r.joinVisits(),
+                            r.wrongOwners(), r.checksum());
+                }),
+                new Sample("particles", "Particles (seed 004): Kotlin DSL table, one coroutine per chunk", o -> {
+                    ParticleSystem.Outcome r = ParticleSystem.run(small ? ParticleSystem.Params.SMALL
+                            : ParticleSystem.Params.FULL, Runtime.getRuntime().availableProcessors(), o);
+                    return String.format("%,d live, %,d spawned, %d frames off the histogram, checksum %016x",
+                            r.getLive(), r.getSpawned(), r.getLateOrEarly(), r.getChecksum());
+                }),
+                new Sample("java", "Java on the Kotlin declaration: a particle burst", o -> {
+                    JavaParticles.Outcome r = JavaParticles.run(small ? 2_000 : 100_000, small ? 30 : 120, 7L, o);
+                    return String.format("%,d particles over %d frames, %d frames off, stale handle: %s, checksum %016x",
+                            r.spawned(), r.frames(), r.lateOrEarly(), r.staleReason(), r.checksum());
+                }));
+    }
+
+    /**
+     * Runs samples one after another and prints one closing line per sample.
+     *
+     * @param samples what to run
+     * @param out where to print
+     * @return the closing lines
+     */
+    static List<String> runAll(List<Sample> samples, SampleOutput out) {
+        long start = System.nanoTime();
+        List<String> summary = new ArrayList<>();
+        for (Sample sample : samples) {
+            long t0 = System.nanoTime();
+            out.heading(sample.title());
+            String result = sample.run().apply(out);
+            summary.add(String.format("  %-14s %5.1f s  %s", sample.name(), (System.nanoTime() - t0) / 1e9, result));
+        }
+        out.heading(String.format("%d samples in %.1f s", samples.size(), (System.nanoTime() - start) / 1e9));
+        summary.forEach(line -> out.line("%s", line));
+        return summary;
+    }
+
+    /**
+     * @param args {@code --size=small} for the smoke-test sizes; nothing or {@code --size=full}
+     *     for the full run
      */
     public static void main(String[] args) {
-        long start = System.nanoTime();
-        System.out.println("== Handle map tour (seed 000) ==");
-        HandleMapTour.Outcome tour = HandleMapTour.run(System.out);
-        System.out.printf("%n%d sample(s) done in %d ms; tour: %s%n", 1,
-                (System.nanoTime() - start) / 1_000_000, tour);
+        runAll(all(small(args)), SampleOutput.console());
+    }
+
+    static boolean small(String[] args) {
+        boolean small = false;
+        for (String arg : args) {
+            switch (arg) {
+                case "--size=small" -> small = true;
+                case "--size=full" -> small = false;
+                default -> throw new IllegalArgumentException("unknown argument " + arg
+                        + "; use --size=small or --size=full");
+            }
+        }
+        return small;
     }
 }
