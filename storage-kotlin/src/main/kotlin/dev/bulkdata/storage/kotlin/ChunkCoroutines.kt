@@ -10,6 +10,7 @@ import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.sync.Semaphore
+import kotlinx.coroutines.sync.withPermit
 import java.lang.foreign.MemorySegment
 
 /**
@@ -23,9 +24,13 @@ import java.lang.foreign.MemorySegment
  * }
  * ```
  *
- * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher]; at most
- *   [parallelism] chunks are in progress at once (running or suspended), and a chunk's
- *   coroutine is created only when one of them finishes, so memory stays bounded too.
+ * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher], limited to
+ *   [parallelism] threads (`limitedParallelism`); at most [parallelism] chunks are in progress
+ *   at once, running or suspended (a semaphore permit per chunk). Every chunk's coroutine is
+ *   launched up front, a few hundred bytes each (about 0.6 MB for the 1,953 chunks of a
+ *   1,000,000-record table), so the dispatcher's threads run chunk after chunk from their queue
+ *   instead of waiting for this call to hand each one over: handing over one chunk at a time
+ *   cost about 50 µs per chunk in the benchmarks, 20 times the work of a 512-record chunk.
  * - **Cancellation**: cancelling the caller cancels every chunk coroutine; chunks not yet
  *   started never start, and a running [block] stops at its next suspension point (call
  *   `ensureActive()` or `yield()` inside long chunks for prompt cancellation).
@@ -71,18 +76,17 @@ public suspend fun Table.processChunks(
     try {
         for (i in 0 until iteration.count()) requireShareable(name(), iteration.chunk(i).records())
         // A permit per chunk in progress, suspended or running: the bound holds for chunks that
-        // suspend too, and a chunk's coroutine is only created once a permit is free.
+        // suspend too. The coroutines are all launched at once on a dispatcher limited to
+        // `parallelism` threads, which then run them back to back from their queue.
         val inProgress = Semaphore(parallelism)
+        val limited = dispatcher.limitedParallelism(parallelism)
         coroutineScope {
             for (i in 0 until iteration.count()) {
                 val chunk = iteration.chunk(i)
-                inProgress.acquire()
-                launch(dispatcher) {
-                    try {
+                launch(limited) {
+                    inProgress.withPermit {
                         ensureActive()
                         block(chunk)
-                    } finally {
-                        inProgress.release()
                     }
                 }
             }
