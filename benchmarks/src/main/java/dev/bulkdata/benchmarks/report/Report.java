@@ -108,7 +108,8 @@ public final class Report {
             c.add(new Comparison("create", subject[0], subject[1], "ArrayList", "ChangeBenchmark.createArrayList", true, Double.NaN, n));
         }
         for (String[] subject : new String[][] {{"BulkTable SOA", "ChangeBenchmark.churnBulk"},
-                {"BulkTable AOS", "ChangeBenchmark.churnBulkAos"}, {"PackedTable", "ChangeBenchmark.churnPacked"},
+                {"BulkTable AOS", "ChangeBenchmark.churnBulkAos"},
+                {"BulkTable SOA, removals sorted by slot", "ChangeBenchmark.churnBulkBySlot"}, {"PackedTable", "ChangeBenchmark.churnPacked"},
                 {"Kotlin typed", "ChangeBenchmark.churnKotlin"}}) {
             c.add(new Comparison("churn (half)", subject[0], subject[1], "HashMap", "ChangeBenchmark.churnHashMap", true, 3, n));
             c.add(new Comparison("churn (half)", subject[0], subject[1], "fastutil", "ChangeBenchmark.churnFastutil", true, Double.NaN, n));
