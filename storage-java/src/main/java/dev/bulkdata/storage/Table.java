@@ -94,6 +94,13 @@ public interface Table extends AutoCloseable {
      * Removes several records. All or nothing: every handle is checked first (a handle given
      * twice counts as stale the second time) and nothing is removed if one fails.
      *
+     * <p>Records are removed in the order given. To remove many records of a large table,
+     * sort the handles by slot index first ({@link HandleLayout#index(long)}): memory is then
+     * swept in address order instead of at random, and the freed slots are reused in that
+     * order too. In the benchmarks, removing a random half of 1,000,000 records and adding as
+     * many back took about a quarter of the time (75 ms against 278 ms) when the removals were
+     * sorted, sort included.
+     *
      * @param handles live handles of this table
      * @throws InvalidHandleException naming the first bad handle and its position
      * @throws java.util.ConcurrentModificationException if an iteration is open
