@@ -32,7 +32,7 @@ import java.util.Objects;
  * <p>Threads: structure (meta, live, liveCount) changes only on the table's writer thread.
  * Field reads and writes of distinct slots may run on many threads.
  */
-final class Block implements Chunk {
+final class Block extends SlotChunk {
     static final int LIVE = 1;
     static final int RETIRED = 1 << 31;
     static final int GENERATION_SHIFT = 1;
@@ -40,19 +40,15 @@ final class Block implements Chunk {
     static final int GENERATION_MASK = (1 << HandleLayout.MAX_GENERATION_BITS) - 1;
 
     final StableTable table;
-    final MemorySegment data;
     final int[] meta;
     final long[] live;
     /** This block's number: its slots are {@code index * slotsPerBlock + s}. */
     final int index;
     int liveCount;
-    /** Column views, made on first request. Racy but benign: views are interchangeable. */
-    private MemorySegment[] columns;
 
     Block(StableTable table, MemorySegment data, int index) {
-        int slots = table.schema.slotsPerBlock();
+        super(table.schema, data, table.schema.slotsPerBlock());
         this.table = table;
-        this.data = data;
         this.index = index;
         this.meta = new int[slots];
         this.live = new long[(slots + Long.SIZE - 1) >>> 6];
@@ -79,7 +75,18 @@ final class Block implements Chunk {
     }
 
     /** Checks that {@code slot} is in this block and live, returning it. */
-    private int live(int slot) {
+    @Override
+    String tableName() {
+        return table.name();
+    }
+
+    @Override
+    void ensureOpen() {
+        table.ensureOpen();
+    }
+
+    @Override
+    int position(int slot) {
         Objects.checkIndex(slot, meta.length);
         if ((live[slot >>> 6] & (1L << slot)) == 0) {
             throw hole(slot);
@@ -98,11 +105,6 @@ final class Block implements Chunk {
     @Override
     public int index() {
         return index;
-    }
-
-    @Override
-    public int slotCount() {
-        return meta.length;
     }
 
     @Override
@@ -147,131 +149,8 @@ final class Block implements Chunk {
 
     @Override
     public long handle(int slot) {
-        live(slot);
+        position(slot);
         return table.handleOf(index * meta.length + slot, generation(meta[slot]));
-    }
-
-    @Override
-    public MemorySegment column(Field field) {
-        table.ensureOpen();
-        table.schema.check(field);
-        if (table.schema.layout() != Layout.SOA) {
-            throw new IllegalStateException("table '" + table.name() + "' uses the " + table.schema.layout()
-                    + " layout, which has no columns; use records() and field.blockOffset()/slotStride()");
-        }
-        MemorySegment[] views = columns;
-        if (views == null) {
-            views = new MemorySegment[table.schema.fields().size()];
-            columns = views;
-        }
-        MemorySegment view = views[field.index()];
-        if (view == null) {
-            view = data.asSlice(field.base, (long) meta.length * field.type().byteSize());
-            views[field.index()] = view;
-        }
-        return view;
-    }
-
-    @Override
-    public MemorySegment records() {
-        table.ensureOpen();
-        return data;
-    }
-
-    @Override
-    public byte get(int slot, ByteField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public short get(int slot, ShortField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public char get(int slot, CharField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public int get(int slot, IntField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public long get(int slot, LongField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public float get(int slot, FloatField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public double get(int slot, DoubleField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public boolean get(int slot, BooleanField field) {
-        table.schema.check(field);
-        return field.get(data, live(slot));
-    }
-
-    @Override
-    public void set(int slot, ByteField field, byte value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, ShortField field, short value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, CharField field, char value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, IntField field, int value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, LongField field, long value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, FloatField field, float value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, DoubleField field, double value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
-    }
-
-    @Override
-    public void set(int slot, BooleanField field, boolean value) {
-        table.schema.check(field);
-        field.set(data, live(slot), value);
     }
 
     @Override

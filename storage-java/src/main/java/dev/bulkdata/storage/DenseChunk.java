@@ -1,6 +1,5 @@
 package dev.bulkdata.storage;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
@@ -14,7 +13,7 @@ import java.util.Objects;
  *
  * <p>Threads: as {@link Chunk}; the live prefix changes only on the owner's writer thread.
  */
-final class DenseChunk implements Chunk {
+final class DenseChunk extends SlotChunk {
     /** The table behind a {@link DenseRows}: its name, its open state and its handles. */
     interface Owner {
         /** {@return the table's name, for messages} */
@@ -30,23 +29,24 @@ final class DenseChunk implements Chunk {
     private final Owner owner;
     private final DenseRows rows;
     private final int index;
-    private final MemorySegment data;
     /** The first row of this block. */
     private final int firstRow;
-    private final int slotCount;
-    /** Column views, made on first request. Racy but benign: views are interchangeable. */
-    private MemorySegment[] columns;
 
     DenseChunk(Owner owner, DenseRows rows, int index) {
+        super(rows.schema(), rows.block(index), rows.rowsPerBlock());
         this.owner = owner;
         this.rows = rows;
         this.index = index;
-        this.data = rows.block(index);
-        this.slotCount = rows.rowsPerBlock();
-        this.firstRow = index * slotCount;
+        this.firstRow = index * slots;
     }
 
-    private void ensureOpen() {
+    @Override
+    String tableName() {
+        return owner.name();
+    }
+
+    @Override
+    void ensureOpen() {
         if (owner.isClosed()) {
             throw closed();
         }
@@ -62,8 +62,9 @@ final class DenseChunk implements Chunk {
     }
 
     /** Checks that {@code slot} is in this chunk and holds a row, returning it. */
-    private int row(int slot) {
-        Objects.checkIndex(slot, slotCount);
+    @Override
+    int position(int slot) {
+        Objects.checkIndex(slot, slots);
         if (slot >= live()) {
             if (owner.isClosed()) {
                 throw closed();
@@ -81,11 +82,6 @@ final class DenseChunk implements Chunk {
     }
 
     @Override
-    public int slotCount() {
-        return slotCount;
-    }
-
-    @Override
     public int liveCount() {
         ensureOpen();
         return live();
@@ -94,21 +90,21 @@ final class DenseChunk implements Chunk {
     @Override
     public boolean isLive(int slot) {
         ensureOpen();
-        return Objects.checkIndex(slot, slotCount) < live();
+        return Objects.checkIndex(slot, slots) < live();
     }
 
     @Override
     public int nextLive(int from) {
         ensureOpen();
-        if (from >= slotCount) {
+        if (from >= slots) {
             return -1;
         }
-        return Objects.checkIndex(from, slotCount) < live() ? from : -1;
+        return Objects.checkIndex(from, slots) < live() ? from : -1;
     }
 
     @Override
     public int liveWordCount() {
-        return (slotCount + Long.SIZE - 1) >>> 6;
+        return (slots + Long.SIZE - 1) >>> 6;
     }
 
     @Override
@@ -124,135 +120,11 @@ final class DenseChunk implements Chunk {
 
     @Override
     public long handle(int slot) {
-        return owner.handleOfRow(firstRow + row(slot));
-    }
-
-    @Override
-    public MemorySegment column(Field field) {
-        ensureOpen();
-        Schema schema = rows.schema();
-        schema.check(field);
-        if (schema.layout() != Layout.SOA) {
-            throw new IllegalStateException("table '" + owner.name() + "' uses the " + schema.layout()
-                    + " layout, which has no columns; use records() and field.blockOffset()/slotStride()");
-        }
-        MemorySegment[] views = columns;
-        if (views == null) {
-            views = new MemorySegment[schema.fields().size()];
-            columns = views;
-        }
-        MemorySegment view = views[field.index()];
-        if (view == null) {
-            view = data.asSlice(field.base, (long) slotCount * field.type().byteSize());
-            views[field.index()] = view;
-        }
-        return view;
-    }
-
-    @Override
-    public MemorySegment records() {
-        ensureOpen();
-        return data;
-    }
-
-    @Override
-    public byte get(int slot, ByteField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public short get(int slot, ShortField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public char get(int slot, CharField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public int get(int slot, IntField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public long get(int slot, LongField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public float get(int slot, FloatField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public double get(int slot, DoubleField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public boolean get(int slot, BooleanField field) {
-        rows.schema().check(field);
-        return field.get(data, row(slot));
-    }
-
-    @Override
-    public void set(int slot, ByteField field, byte value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, ShortField field, short value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, CharField field, char value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, IntField field, int value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, LongField field, long value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, FloatField field, float value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, DoubleField field, double value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
-    }
-
-    @Override
-    public void set(int slot, BooleanField field, boolean value) {
-        rows.schema().check(field);
-        field.set(data, row(slot), value);
+        return owner.handleOfRow(firstRow + position(slot));
     }
 
     @Override
     public String toString() {
-        return "Chunk[" + owner.name() + " #" + index + ", live=" + live() + "/" + slotCount + " (dense)]";
+        return "Chunk[" + owner.name() + " #" + index + ", live=" + live() + "/" + slots + " (dense)]";
     }
 }
