@@ -1,8 +1,7 @@
 package dev.bulkdata.benchmarks;
 
-import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TypedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,16 +34,20 @@ public class LookupBenchmark {
     /** A table, its handles in shuffled order, and handles of removed records. */
     @State(Scope.Benchmark)
     public static class Bulk {
-        BulkTable table;
+        Table table;
         FloatField t = Subjects.SOA.floatField("t");
         long[] shuffled;
         long[] stale;
+
+        Table make(int n, long[] handles) {
+            return Subjects.table(Subjects.SOA, n, handles);
+        }
 
         @Setup(Level.Trial)
         public void setUp(Size size) {
             int n = size.n;
             long[] handles = new long[n];
-            table = Subjects.table(Subjects.SOA, n, handles);
+            table = make(n, handles);
             // Stale handles: remove every record, add as many again (the slots are reused with
             // the next generation, the hardest case for a stale check), set t as before.
             stale = handles.clone();
@@ -68,33 +71,10 @@ public class LookupBenchmark {
 
     /** The same for a packed table. */
     @State(Scope.Benchmark)
-    public static class Packed {
-        PackedTable table;
-        FloatField t = Subjects.SOA.floatField("t");
-        long[] shuffled;
-        long[] stale;
-
-        @Setup(Level.Trial)
-        public void setUp(Size size) {
-            int n = size.n;
-            long[] handles = new long[n];
-            table = Subjects.packed(Subjects.SOA, n, handles);
-            stale = handles.clone();
-            table.removeAll(handles);
-            table.addAll(handles);
-            for (int i = 0; i < n; i++) {
-                table.set(handles[i], t, Subjects.t(i));
-            }
-            int[] order = Subjects.shuffled(n, Subjects.SEED);
-            shuffled = new long[n];
-            for (int i = 0; i < n; i++) {
-                shuffled[i] = handles[order[i]];
-            }
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            table.close();
+    public static class Packed extends Bulk {
+        @Override
+        Table make(int n, long[] handles) {
+            return Subjects.packed(Subjects.SOA, n, handles);
         }
     }
 
