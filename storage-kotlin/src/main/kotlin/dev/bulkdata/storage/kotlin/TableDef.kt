@@ -22,21 +22,35 @@ import dev.bulkdata.storage.Table
  * ```
  *
  * Columns are declared in the object body with [byte], [short], [char], [int], [long],
- * [float], [double] and [boolean], in record order. The core [Schema] is built from them the
- * first time [schema] or [open] is called; every mistake (no columns, a column name used twice,
- * an invalid name, a record larger than a block) is reported there with an
- * [IllegalArgumentException] that says how to fix it, and the call can be repeated after the fix.
+ * [float], [double] and [boolean], in record order.
+ *
+ * **Errors**: constructing the declaration only records the name, the options block and the
+ * columns; it runs nothing that can fail, so the object itself always initialises (no
+ * `ExceptionInInitializerError`, no `NoClassDefFoundError` on later uses). The options block runs
+ * and the core [Schema] is built the first time [open], [schema], [layout], [kind] or a column's
+ * [Column.field] is used. Every mistake is reported there with an [IllegalArgumentException]
+ * whose message names the table and says how to fix it: an options block that throws (such as
+ * `handleLayout(0, 5)`), an invalid option value (`maxCapacity = 0`), an option that does not
+ * fit the kind (`reuseOrder` on a PACKED table), no columns, a column name used twice, an
+ * invalid table or column name, a record larger than a block, a column declared after the
+ * schema was built. Nothing is cached after a failure: every later call fails again with the
+ * same exception type and message.
+ *
+ * Do not call [open], [schema] or [Column.field] in the object body: that runs the checks
+ * during the object's initialisation, where a failure does become an
+ * `ExceptionInInitializerError`.
  *
  * **Java**: the declaration is a Kotlin `object`, so Java reaches it statically as
  * `Particles.INSTANCE`, its `@JvmField` columns as `Particles.X`, a column's core field as
  * `Particles.X.getField()`, and a table's core [Table] as `Particles.INSTANCE.open().core()`.
  *
- * Thread-safe once built: [schema] is built once under a lock; columns must be declared during
- * the object's construction only.
+ * Thread-safe: the options and the schema are resolved once, under a lock; columns must be
+ * declared during the object's construction only.
  *
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
- * @param options the options block, see [TableOptions]
+ * @param options the options block, see [TableOptions]; it runs on first use, not during
+ *   construction
  */
 @TableDsl
 public abstract class TableDef<D : TableDef<D>>(
@@ -44,26 +58,49 @@ public abstract class TableDef<D : TableDef<D>>(
     public val name: String,
     options: TableOptions.() -> Unit = {},
 ) {
+    // Construction stores these and nothing else: nothing here can throw.
+    private val optionsBlock = options
     private val columns = ArrayList<Column<D, *>>()
-    private val options = TableOptions().apply(options)
+    private val lock = Any()
+
+    /** The first column declared after the schema was built (a mistake reported by [resolved]). */
+    private var lateColumn: String? = null
+
+    @Volatile
+    private var settings: TableOptions? = null
+
+    @Volatile
+    private var built: Built? = null
+
+    /** The resolved declaration: the schema (every column bound to it) and the core table factory. */
+    private class Built(val schema: Schema, val factory: () -> Table)
 
     /** The null handle of this table: [Handle.isNull] is true and no table contains it. */
     @Suppress("PropertyName", "VariableNaming")
     public val NULL: Handle<D> get() = Handle(0L)
 
-    /** The chosen options (read-only after construction). */
-    public val layout: dev.bulkdata.storage.Layout get() = options.layout
-
-    /** The chosen table kind. */
-    public val kind: TableKind get() = options.kind
+    /**
+     * The chosen record layout. Runs the options block on first use.
+     *
+     * @throws IllegalArgumentException if the options block throws
+     */
+    public val layout: dev.bulkdata.storage.Layout get() = settings().layout
 
     /**
-     * The core schema, built from the declared columns on first access. O(columns) once, then O(1).
+     * The chosen table kind. Runs the options block on first use.
+     *
+     * @throws IllegalArgumentException if the options block throws
+     */
+    public val kind: TableKind get() = settings().kind
+
+    /**
+     * The core schema, built from the options and the declared columns on first access.
+     * O(columns) once, then O(1).
      *
      * @throws IllegalArgumentException if the declaration is invalid; the message says how to
      *   fix it
      */
-    public val schema: Schema by lazy { buildSchema() }
+    public val schema: Schema get() = resolved().schema
 
     /** Declares a `byte` column named [name]. */
     protected fun byte(name: String): ByteColumn<D> = declare(ByteColumn(this, name))
@@ -90,51 +127,68 @@ public abstract class TableDef<D : TableDef<D>>(
     protected fun boolean(name: String): BooleanColumn<D> = declare(BooleanColumn(this, name))
 
     /** The declared columns, in record order. */
-    public fun columns(): List<Column<D, *>> = columns.toList()
+    public fun columns(): List<Column<D, *>> = synchronized(lock) { columns.toList() }
 
     /**
      * Opens a new, empty table of this declaration. It holds no native memory until the first
-     * add. Close it (`use { }`) to free its memory at once.
+     * add. Close it (`use { }`) to free its memory at once. The first call runs the options
+     * block and builds the schema; if that fails, so does every later call, in the same way.
      *
-     * @throws IllegalArgumentException if the declaration or an option is invalid
+     * @throws IllegalArgumentException if the declaration or an option is invalid; the message
+     *   names the table and says how to fix it
      * @throws IllegalStateException if all 4095 table tags are in use by open tables
      */
     public fun open(): TypedTable<D> {
+        val core = resolved().factory()
         @Suppress("UNCHECKED_CAST")
-        return TypedTable(this as D, openCore())
-    }
-
-    private fun openCore(): Table = when (options.kind) {
-        TableKind.STABLE -> BulkTable.builder(schema)
-            .reuseOrder(options.reuseOrder)
-            .handleLayout(options.handleLayout)
-            .maxCapacity(options.maxCapacity)
-            .build()
-        TableKind.PACKED -> {
-            require(!options.reuseOrderSet) {
-                "table '$name': a PACKED table has no free list, so reuseOrder does not apply; remove" +
-                    " `reuseOrder = ${options.reuseOrder}` or use `kind = TableKind.STABLE`"
-            }
-            PackedTable.builder(schema)
-                .handleLayout(options.handleLayout)
-                .maxCapacity(options.maxCapacity)
-                .build()
-        }
+        return TypedTable(this as D, core)
     }
 
     private fun <C : Column<D, *>> declare(column: C): C {
-        check(!schemaBuilt) {
-            "table '$name': column '${column.name}' is declared after the schema was built; declare every" +
-                " column as a property in the object body, before the first open() or schema access"
+        // Never throws: a column declared too late is reported by the next open() or schema.
+        synchronized(lock) {
+            if (built != null && lateColumn == null) lateColumn = column.name
+            columns += column
         }
-        columns += column
         return column
     }
 
-    @Volatile
-    private var schemaBuilt = false
+    /** Runs the options block once it succeeds; a failure is not cached and recurs on the next call. */
+    private fun settings(): TableOptions = settings ?: synchronized(lock) {
+        settings ?: runOptions().also { settings = it }
+    }
 
-    private fun buildSchema(): Schema {
+    private fun runOptions(): TableOptions {
+        val options = TableOptions()
+        try {
+            options.optionsBlock()
+        } catch (e: Exception) {
+            throw IllegalArgumentException(
+                "table '$name': its options block threw ${e.javaClass.simpleName}: ${e.message}; fix the" +
+                    " options in TableDef(\"$name\", { ... })",
+                e,
+            )
+        }
+        require(!(options.kind == TableKind.PACKED && options.reuseOrderSet)) {
+            "table '$name': a PACKED table has no free list, so reuseOrder does not apply; remove" +
+                " `reuseOrder = ${options.reuseOrder}` or use `kind = TableKind.STABLE`"
+        }
+        return options
+    }
+
+    private fun resolved(): Built {
+        val done = built ?: synchronized(lock) { built ?: build().also { built = it } }
+        val late = lateColumn
+        require(late == null) {
+            "table '$name': column '$late' is declared after the schema was built (open(), schema or a" +
+                " column's field was used in the object body); declare every column as a property of the" +
+                " object body and use the table only after the object is initialised"
+        }
+        return done
+    }
+
+    private fun build(): Built {
+        val options = settings()
         require(columns.isNotEmpty()) {
             "table '$name' declares no columns; declare at least one in its object body," +
                 " e.g. `val x = float(\"x\")`"
@@ -149,7 +203,7 @@ public abstract class TableDef<D : TableDef<D>>(
         }
         val builder = Schema.builder(name).layout(options.layout)
         for (c in columns) builder.add(c.type, c.name)
-        val built = try {
+        val schema = try {
             builder.build()
         } catch (e: IllegalArgumentException) {
             throw IllegalArgumentException(
@@ -158,9 +212,32 @@ public abstract class TableDef<D : TableDef<D>>(
                 e,
             )
         }
-        for (c in columns) bind(c, built)
-        schemaBuilt = true
-        return built
+        val factory = tableFactory(schema, options)
+        for (c in columns) bind(c, schema)
+        return Built(schema, factory)
+    }
+
+    /**
+     * Validates every option now (the core builders check each value as it is set) and returns
+     * what [open] calls to make a table.
+     */
+    private fun tableFactory(schema: Schema, options: TableOptions): () -> Table = try {
+        when (options.kind) {
+            TableKind.STABLE -> BulkTable.builder(schema)
+                .reuseOrder(options.reuseOrder)
+                .handleLayout(options.handleLayout)
+                .maxCapacity(options.maxCapacity)
+                .let { builder -> { builder.build() } }
+            TableKind.PACKED -> PackedTable.builder(schema)
+                .handleLayout(options.handleLayout)
+                .maxCapacity(options.maxCapacity)
+                .let { builder -> { builder.build() } }
+        }
+    } catch (e: IllegalArgumentException) {
+        throw IllegalArgumentException(
+            "table '$name': an option is invalid: ${e.message}; fix it in TableDef(\"$name\", { ... })",
+            e,
+        )
     }
 
     private fun <F : dev.bulkdata.storage.Field> bind(column: Column<D, F>, schema: Schema) {
@@ -169,5 +246,5 @@ public abstract class TableDef<D : TableDef<D>>(
     }
 
     /** `TableDef(name, columns)`. */
-    override fun toString(): String = "TableDef($name, ${columns.joinToString { "${it.name}:${it.type}" }})"
+    override fun toString(): String = "TableDef($name, ${columns().joinToString { "${it.name}:${it.type}" }})"
 }

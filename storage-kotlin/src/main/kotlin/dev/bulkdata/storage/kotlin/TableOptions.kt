@@ -22,10 +22,12 @@ public enum class TableKind {
 
 /**
  * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = Layout.AOS })`.
- * Every option has the core's default; invalid values are rejected when the table is opened,
- * by the core builders, with messages that say how to fix them.
+ * Every option has the core's default. The block runs when the declaration is first used
+ * ([TableDef.open], [TableDef.schema]), never while the declaration object is constructed;
+ * invalid values, and any exception the block throws, are reported there as an
+ * [IllegalArgumentException] that names the table and says how to fix it.
  *
- * Not thread-safe; it is used once, while the declaration is constructed.
+ * Not thread-safe; the declaration runs it under its lock and then only reads it.
  */
 @TableDsl
 public class TableOptions internal constructor() {
@@ -57,7 +59,8 @@ public class TableOptions internal constructor() {
     /**
      * Sets [handleLayout] to `HandleLayout.of(indexBits, generationBits)`.
      *
-     * @throws IllegalArgumentException if the bits do not fit (the message gives the limits)
+     * @throws IllegalArgumentException if the bits do not fit (the message gives the limits);
+     *   [TableDef.open] reports it with the table's name
      */
     public fun handleLayout(indexBits: Int, generationBits: Int) {
         handleLayout = HandleLayout.of(indexBits, generationBits)

@@ -5,6 +5,10 @@ import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldContain
+import io.kotest.matchers.types.shouldBeInstanceOf
+
+// Every broken declaration is its own object, first touched inside a test: the object's class
+// initialisation is part of what is tested (it must not fail, whatever the mistake).
 
 object NoColumns : TableDef<NoColumns>("empty")
 
@@ -29,10 +33,11 @@ object BadCapacity : TableDef<BadCapacity>("capped", { maxCapacity = 0 }) {
     val x = float("x")
 }
 
-object SmallHandles : TableDef<SmallHandles>("small", {
-    handleLayout(indexBits = 4, generationBits = 2)
-    reuseOrder = ReuseOrder.LIFO
-}) {
+object BadHandleLayout : TableDef<BadHandleLayout>("bits", { handleLayout(0, 5) }) {
+    val x = float("x")
+}
+
+object ThrowingOptions : TableDef<ThrowingOptions>("throwing", { error("no configuration for 'throwing'") }) {
     val x = float("x")
 }
 
@@ -43,44 +48,92 @@ object PackedWithReuse : TableDef<PackedWithReuse>("packedreuse", {
     val x = float("x")
 }
 
-/** Every DSL mistake is reported with a message saying how to fix it, and can be retried. */
+object LateColumn : TableDef<LateColumn>("late") {
+    val a = float("a")
+    val early = schema // builds the schema during the object's initialisation: a mistake
+    val b = float("b")
+}
+
+object SmallHandles : TableDef<SmallHandles>("small", {
+    handleLayout(indexBits = 4, generationBits = 2)
+    reuseOrder = ReuseOrder.LIFO
+}) {
+    val x = float("x")
+}
+
+/**
+ * Opens the declaration [def] returns twice; both times must throw an [IllegalArgumentException]
+ * with the same message (never `ExceptionInInitializerError` or `NoClassDefFoundError`). The
+ * declaration object is first touched inside the first call.
+ */
+private fun opensFailTwice(def: () -> TableDef<*>): IllegalArgumentException {
+    val first = shouldThrow<IllegalArgumentException> { def().open() }
+    val second = shouldThrow<IllegalArgumentException> { def().open() }
+    second.message shouldBe first.message
+    shouldThrow<IllegalArgumentException> { def().schema }.message shouldBe first.message
+    return first
+}
+
+/** Every DSL mistake is reported by open() with a message saying how to fix it, every time. */
 class DslErrorTest : FunSpec({
     test("no columns") {
-        val e = shouldThrow<IllegalArgumentException> { NoColumns.open() }
-        e.message shouldContain "declares no columns"
+        val e = opensFailTwice { NoColumns }
+        e.message shouldContain "table 'empty' declares no columns"
         e.message shouldContain "val x = float(\"x\")"
-        // the lazy schema is not poisoned: asking again reports the same error
-        shouldThrow<IllegalArgumentException> { NoColumns.schema }.message shouldBe e.message
     }
 
-    test("duplicate column name") {
-        val e = shouldThrow<IllegalArgumentException> { Duplicate.schema }
-        e.message shouldContain "declares column 'a' twice (FLOAT and INT)"
+    test("a column declared twice") {
+        val e = opensFailTwice { Duplicate }
+        e.message shouldContain "table 'dup' declares column 'a' twice (FLOAT and INT)"
         e.message shouldContain "give each column its own name"
     }
 
-    test("record too large for a block") {
-        val e = shouldThrow<IllegalArgumentException> { TooLarge.open() }
+    test("a record larger than a block (16 KiB)") {
+        val e = opensFailTwice { TooLarge }
         e.message shouldContain "table 'huge' cannot be built"
+        e.message shouldContain "16800 bytes"
         e.message shouldContain "second TableDef"
     }
 
     test("invalid table and column names") {
-        shouldThrow<IllegalArgumentException> { BadName.schema }.message shouldContain "table name '9lives' is not valid"
-        shouldThrow<IllegalArgumentException> { BadColumnName.schema }.message shouldContain "field name 'x y'"
+        opensFailTwice { BadName }.message shouldContain "table name '9lives' is not valid"
+        opensFailTwice { BadColumnName }.message shouldContain "field name 'x y'"
     }
 
-    test("invalid options are rejected when opening") {
-        shouldThrow<IllegalArgumentException> { BadCapacity.open() }.message shouldContain "maxCapacity=0"
-        shouldThrow<IllegalArgumentException> {
-            object : TableDef<BadCapacity>("bits", { handleLayout(indexBits = 40, generationBits = 20) }) {}
-        }
+    test("an invalid option value") {
+        val e = opensFailTwice { BadCapacity }
+        e.message shouldContain "table 'capped': an option is invalid: maxCapacity=0 must be at least 1"
+        e.message shouldContain "TableDef(\"capped\", { ... })"
     }
 
-    test("a free-list order on a packed table") {
-        val e = shouldThrow<IllegalArgumentException> { PackedWithReuse.open() }
-        e.message shouldContain "PACKED table has no free list"
+    test("an option that throws inside the options block: handleLayout(0, 5)") {
+        val e = opensFailTwice { BadHandleLayout }
+        e.message shouldContain "table 'bits': its options block threw IllegalArgumentException: indexBits=0"
+        e.message shouldContain "TableDef(\"bits\", { ... })"
+        e.cause.shouldBeInstanceOf<IllegalArgumentException>()
+        // the object itself is initialised and usable for what does not need its options
+        BadHandleLayout.name shouldBe "bits"
+        BadHandleLayout.columns().map { it.name } shouldBe listOf("x")
+        shouldThrow<IllegalArgumentException> { BadHandleLayout.layout }.message shouldBe e.message
+    }
+
+    test("an options block that throws something else") {
+        val e = opensFailTwice { ThrowingOptions }
+        e.message shouldContain "table 'throwing': its options block threw IllegalStateException:" +
+            " no configuration for 'throwing'"
+        e.cause.shouldBeInstanceOf<IllegalStateException>()
+    }
+
+    test("an option that does not fit the kind: a free-list order on a packed table") {
+        val e = opensFailTwice { PackedWithReuse }
+        e.message shouldContain "table 'packedreuse': a PACKED table has no free list"
         e.message shouldContain "kind = TableKind.STABLE"
+    }
+
+    test("a column declared after the schema was built") {
+        val e = opensFailTwice { LateColumn }
+        e.message shouldContain "table 'late': column 'b' is declared after the schema was built"
+        LateColumn.columns().map { it.name } shouldBe listOf("a", "b")
     }
 
     test("the packed kind opens a PackedTable") {
@@ -98,13 +151,16 @@ class DslErrorTest : FunSpec({
         shouldThrow<IllegalArgumentException> { Duplicate.a.field }.message shouldContain "twice"
     }
 
-    test("handle layout and capacity options reach the core") {
+    test("handle layout, reuse order and capacity options reach the core") {
         SmallHandles.open().use { table ->
             table.core.handleLayout().indexBits() shouldBe 4
+            table.core.handleLayout().generationBits() shouldBe 2
+            (table.core as dev.bulkdata.storage.BulkTable).reuseOrder() shouldBe ReuseOrder.LIFO
             val ids = List(15) { table.add() }
             shouldThrow<dev.bulkdata.storage.CapacityExceededException> { table.add() }
             table.size shouldBe 15
             ids.forEach { table.remove(it) }
+            table.isEmpty() shouldBe true
         }
     }
 })
