@@ -4,6 +4,10 @@ import dev.bulkdata.storage.Chunk
 import dev.bulkdata.storage.Table
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.ExperimentalCoroutinesApi
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.channels.ProducerScope
+import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
@@ -31,6 +35,10 @@ import java.lang.foreign.MemorySegment
  *   1,000,000-record table, measured with JMH `-prof gc`), so the dispatcher's threads run chunk after chunk from their queue
  *   instead of waiting for this call to hand each one over: handing over one chunk at a time
  *   cost about 50 µs per chunk in the benchmarks, 20 times the work of a 512-record chunk.
+ * - **[Dispatchers.Unconfined]** is supported: it is not limited (it has no threads of its
+ *   own), so each chunk starts in the calling thread as it is launched, one after another, and
+ *   continues after a suspension in whatever thread resumes it; the permits still keep at most
+ *   [parallelism] chunks in progress.
  * - **Cancellation**: cancelling the caller cancels every chunk coroutine; chunks not yet
  *   started never start, and a running [block] stops at its next suspension point (call
  *   `ensureActive()` or `yield()` inside long chunks for prompt cancellation).
@@ -79,7 +87,9 @@ public suspend fun Table.processChunks(
         // suspend too. The coroutines are all launched at once on a dispatcher limited to
         // `parallelism` threads, which then run them back to back from their queue.
         val inProgress = Semaphore(parallelism)
-        val limited = dispatcher.limitedParallelism(parallelism)
+        // Unconfined has no threads to limit (and refuses limitedParallelism): its coroutines run
+        // in whatever thread starts or resumes them; the permits still bound the chunks in progress.
+        val limited = if (dispatcher === Dispatchers.Unconfined) dispatcher else dispatcher.limitedParallelism(parallelism)
         coroutineScope {
             for (i in 0 until iteration.count()) {
                 val chunk = iteration.chunk(i)
@@ -98,22 +108,92 @@ public suspend fun Table.processChunks(
 
 /**
  * The table's chunks as a cold [Flow]: collecting it opens an iteration, emits every chunk in
- * order and closes the iteration when the collection completes, fails or is cancelled. While
- * it is being collected, add, remove and clear fail with
- * [java.util.ConcurrentModificationException]. A chunk is valid while the collection runs;
- * do not keep it after. Use `flowOn` or `buffer` freely: the table's blocks are shared memory
- * (see [processChunks]).
+ * order and closes the iteration when the collection completes, fails or is cancelled.
+ *
+ * **The guarantee**: from the first chunk until the collector has finished with the last one,
+ * add, remove and clear fail with [java.util.ConcurrentModificationException], so no chunk
+ * changes shape while it is in use. A chunk is valid only during that time: do not keep it, and
+ * do not use terminal operators that hand chunks out after the collection ([toList][kotlinx.coroutines.flow.toList],
+ * [first][kotlinx.coroutines.flow.first], `last`, `single`, `reduce`); map chunks to values first.
+ *
+ * **Operators that keep it** (the chunk is processed in the collecting coroutine, during
+ * `emit`): `map`, `filter`, `take`, `drop`, `onEach`, `transform`, `withIndex`, `catch`,
+ * `onCompletion`, `flatMapConcat`, `launchIn`, and `flowOn` with the collector's own dispatcher
+ * or with a context that has no dispatcher (`flowOn(CoroutineName("x"))`). To choose the thread,
+ * collect inside `withContext(dispatcher) { }`; for parallel work use [processChunks].
+ *
+ * **Operators that cannot keep it, refused**: `buffer` (any capacity), `conflate`, `flowOn` with
+ * another dispatcher, `produceIn`, `collectLatest` / `mapLatest` / `transformLatest` /
+ * `flatMapLatest`, `flatMapMerge` over this flow, `zip` with this flow as the argument, and
+ * `channelFlow { }` / `callbackFlow { }` blocks that collect it. Each of them collects this flow
+ * in the body of a producer coroutine and hands the chunks over through a channel; a flow cannot
+ * know when the collector on the other side is done with an element, so the iteration would
+ * end (and add would succeed) while the collector still uses a chunk. Collecting this flow in
+ * the body of a producer coroutine (`produce`, `channelFlow`, `callbackFlow` and the operators
+ * above), directly or inside `coroutineScope`, `withContext` or `withTimeout` there, therefore
+ * throws [IllegalStateException] at collection time, before any chunk is emitted and without
+ * opening an iteration. This also refuses uses of the same shape that would be safe, such as
+ * `chunkFlow().map { sum(it) }.buffer()`: compute the values in a plain collection
+ * (`chunkFlow().map { sum(it) }.toList()`) or with [processChunks], then buffer those.
+ *
+ * **Unsupported, not detected**: `shareIn`, `stateIn`, `merge`, `combine`, `flattenMerge` /
+ * `flatMapMerge` with this flow as an inner flow, and collecting this flow in a coroutine
+ * launched inside a producer: each collects it in a coroutine of its own and passes the chunks
+ * on, which the flow cannot tell from a plain collection in a launched coroutine. Do not use
+ * them on a chunk flow.
+ *
+ * The table's blocks are shared memory, so a chunk may be processed on any thread (see
+ * [processChunks]).
+ *
+ * @throws IllegalStateException (when collected) if the table is closed, or if the flow is
+ *   collected inside a producer coroutine (see above); the message names the table and says
+ *   what to do instead
  */
 public fun TypedTable<*>.chunkFlow(): Flow<Chunk> = core.chunkFlow()
 
 /** [chunkFlow][TypedTable.chunkFlow] for a core [Table]; same contract. */
 public fun Table.chunkFlow(): Flow<Chunk> = flow {
+    check(!currentCoroutineContext()[Job].inProducerBody()) {
+        "table '${name()}': chunkFlow() is collected in a producer coroutine, behind a channel (buffer," +
+            " conflate, flowOn with another dispatcher, produceIn, collectLatest, channelFlow, ...), so it" +
+            " cannot know when the collector is done with a chunk and would end the iteration while a" +
+            " chunk is still in use; collect chunkFlow() without those operators (choose the thread with" +
+            " withContext around the collection), or use processChunks for parallel work"
+    }
     val iteration = iterate()
     try {
         for (i in 0 until iteration.count()) emit(iteration.chunk(i))
     } finally {
         iteration.close()
     }
+}
+
+/** `kotlinx.coroutines.internal.ScopeCoroutine`, or null if this kotlinx version has no such class. */
+private val SCOPE_COROUTINE: Class<*>? =
+    try {
+        Class.forName("kotlinx.coroutines.internal.ScopeCoroutine", false, Job::class.java.classLoader)
+    } catch (_: ClassNotFoundException) {
+        null
+    }
+
+/**
+ * Whether code whose coroutine has this [Job] runs in the body of a producer coroutine: the Job
+ * is a [ProducerScope], or is a scope (`coroutineScope`, `withContext`, `withTimeout`, the
+ * `flowScope` of the `*Latest` operators) that its parent suspends in, up to a producer. Every
+ * operator that hands elements over through a channel collects its upstream there; a plain
+ * collection, `flowOn` with the collector's dispatcher, and code in a coroutine launched from a
+ * producer do not. (`ScopeCoroutine` is internal to kotlinx.coroutines, so it is found by name;
+ * without it only the Job itself is checked.)
+ */
+@OptIn(ExperimentalCoroutinesApi::class)
+internal fun Job?.inProducerBody(): Boolean {
+    var job = this
+    while (job != null) {
+        if (job is ProducerScope<*>) return true
+        if (SCOPE_COROUTINE?.isInstance(job) != true) return false
+        job = job.parent
+    }
+    return false
 }
 
 /** A thread that never runs: a segment is accessible by it only if it is not confined. */

@@ -1,28 +1,28 @@
 package dev.bulkdata.storage.kotlin
 
 import io.kotest.assertions.throwables.shouldThrow
+import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec
-import io.kotest.matchers.collections.shouldContainExactly
-import io.kotest.matchers.ints.shouldBeLessThanOrEqual
+import io.kotest.matchers.ints.shouldBeGreaterThanOrEqual
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldContain
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
-import kotlinx.coroutines.async
+import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.cancelAndJoin
-import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.delay
-import kotlinx.coroutines.flow.count
-import kotlinx.coroutines.flow.map
-import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
 import kotlinx.coroutines.yield
 import java.lang.foreign.Arena
 import java.util.ConcurrentModificationException
 import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.Executors
+import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 
 private const val RECORDS = 20_000
@@ -34,10 +34,8 @@ class ChunkCoroutinesTest : FunSpec({
         Particles.open().use { table ->
             val ids = table.fill()
             ids.filterIndexed { i, _ -> i % 5 == 0 }.forEach { table.remove(it) }
-            val threads = ConcurrentHashMap.newKeySet<Thread>()
             repeat(10) {
                 table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
-                    threads += Thread.currentThread()
                     var s = chunk.nextLive(0)
                     while (s >= 0) {
                         chunk[s, Particles.ID] = chunk[s, Particles.ID] + chunk[s, Particles.AGE]
@@ -68,17 +66,74 @@ class ChunkCoroutinesTest : FunSpec({
         }
     }
 
-    test("bounded parallelism: never more chunks at once than asked") {
+    test("parallelism 2 runs two chunks at once, on two threads") {
         Particles.open().use { table ->
             table.fill()
-            val running = AtomicInteger()
-            val peak = AtomicInteger()
+            val twoInProgress = CountDownLatch(2)
+            val waitedForTheOther = AtomicInteger()
+            val chunks = AtomicInteger()
+            val threads = ConcurrentHashMap.newKeySet<Thread>()
             table.processChunks(Dispatchers.Default, parallelism = 2) {
-                peak.accumulateAndGet(running.incrementAndGet(), ::maxOf)
-                delay(2)
-                running.decrementAndGet()
+                threads += Thread.currentThread()
+                twoInProgress.countDown()
+                // Blocks this thread until a second chunk has started, which must then run on
+                // another thread; one thread alone would wait out the timeout and fail the test.
+                if (twoInProgress.await(30, TimeUnit.SECONDS)) waitedForTheOther.incrementAndGet()
+                chunks.incrementAndGet()
             }
-            peak.get() shouldBeLessThanOrEqual 2
+            chunks.get() shouldBe table.core.stats().blocks()
+            waitedForTheOther.get() shouldBe chunks.get()
+            threads.size shouldBeGreaterThanOrEqual 2
+        }
+    }
+
+    test("never more chunks in progress than parallelism, suspended ones included") {
+        // More threads than parallelism, and chunks that suspend: neither the pool nor
+        // limitedParallelism (which bounds running chunks, not suspended ones) is the bound.
+        Executors.newFixedThreadPool(6).asCoroutineDispatcher().use { pool ->
+            Particles.open().use { table ->
+                table.fill()
+                for (parallelism in listOf(1, 2, 3)) {
+                    val inProgress = AtomicInteger()
+                    val peak = AtomicInteger()
+                    val reached = CompletableDeferred<Unit>()
+                    table.processChunks(pool, parallelism) {
+                        val now = inProgress.incrementAndGet()
+                        peak.accumulateAndGet(now, ::maxOf)
+                        if (now == parallelism) reached.complete(Unit)
+                        // suspended until the bound was reached once: without a bound, every other
+                        // chunk would start meanwhile
+                        withTimeout(30_000) { reached.await() }
+                        delay(1)
+                        inProgress.decrementAndGet()
+                    }
+                    withClue("parallelism $parallelism") { peak.get() shouldBe parallelism }
+                }
+            }
+        }
+    }
+
+    test("Dispatchers.Unconfined is supported, with the same bound and the same guarantee") {
+        Particles.open().use { table ->
+            val ids = table.fill()
+            val inProgress = AtomicInteger()
+            val peak = AtomicInteger()
+            val refused = AtomicInteger()
+            table.processChunks(Dispatchers.Unconfined, parallelism = 2) { chunk ->
+                peak.accumulateAndGet(inProgress.incrementAndGet(), ::maxOf)
+                try { table.add() } catch (e: ConcurrentModificationException) { refused.incrementAndGet() }
+                delay(1) // resumes on another thread
+                var s = chunk.nextLive(0)
+                while (s >= 0) {
+                    chunk[s, Particles.ID] = chunk[s, Particles.AGE].toLong() + 1
+                    s = chunk.nextLive(s + 1)
+                }
+                inProgress.decrementAndGet()
+            }
+            peak.get() shouldBe 2
+            refused.get() shouldBe table.core.stats().blocks()
+            table.size shouldBe RECORDS
+            ids.forEachIndexed { i, id -> table[id, Particles.ID] shouldBe i + 1L }
         }
     }
 
@@ -137,25 +192,6 @@ class ChunkCoroutinesTest : FunSpec({
             errors shouldBe setOf("add", "remove")
             table.size shouldBe RECORDS
             (ids[0] in table) shouldBe true
-        }
-    }
-
-    test("a chunk flow emits every chunk in order and closes its iteration") {
-        Particles.open().use { table ->
-            table.fill()
-            val blocks = table.core.stats().blocks()
-            table.chunkFlow().map { it.index() }.toList() shouldContainExactly (0 until blocks).toList()
-            table.chunkFlow().count() shouldBe blocks
-            coroutineScope {
-                val collecting = CompletableDeferred<Unit>()
-                val collector = async {
-                    table.chunkFlow().collect { collecting.complete(Unit); awaitCancellation() }
-                }
-                collecting.await()
-                shouldThrow<ConcurrentModificationException> { table.add() }
-                collector.cancelAndJoin()
-            }
-            table.add()
         }
     }
 
