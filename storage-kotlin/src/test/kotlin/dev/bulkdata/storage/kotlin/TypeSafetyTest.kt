@@ -54,7 +54,8 @@ class TypeSafetyTest : FunSpec({
             "fun wrong(t: TypedTable<Parts2>, h: Handle<Sounds2>): Float = t[h, Parts2.X]\n",
         )
         exit shouldBe ExitCode.COMPILATION_ERROR
-        out shouldContain "Handle<Sounds2>"
+        out shouldContain "Snippet.kt:4:" // the snippet's line, not the declarations above it
+        out shouldContain "actual type is 'Handle<Sounds2>', but 'Handle<Parts2>' was expected"
     }
 
     test("a column of one table does not compile where another's is expected") {
@@ -62,6 +63,7 @@ class TypeSafetyTest : FunSpec({
             "fun wrong(t: TypedTable<Parts2>, h: Handle<Parts2>): Float = t[h, Sounds2.VOLUME]\n",
         )
         exit shouldBe ExitCode.COMPILATION_ERROR
-        out shouldContain "Sounds2"
+        out shouldContain "Snippet.kt:4:"
+        out shouldContain "actual type is 'FloatColumn<Sounds2>', but 'FloatColumn<Parts2>' was expected"
     }
 })
