@@ -24,7 +24,7 @@ import dev.bulkdata.storage.TableStats
  * field read. add, remove, contains, get, set and [forEach] / [forEachChunk] allocate nothing
  * once JIT-compiled (AllocationTest): an iteration pass opens one small iteration object, which
  * escape analysis removes once the method holding the pass is compiled as a whole (until then,
- * 24 bytes per pass); [useChunks] allocates its [Sequence].
+ * that one object per pass); [useChunks] allocates its [Sequence].
  *
  * **Threads and errors**: as the core [Table]: a single writer for structure (add, remove,
  * clear, close), many threads for fields of distinct records, structural changes during an
