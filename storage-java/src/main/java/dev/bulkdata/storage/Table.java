@@ -79,6 +79,41 @@ public interface Table extends AutoCloseable {
     void addAll(long[] handlesOut, int from, int to);
 
     /**
+     * Undoes the {@link #add()} that returned {@code handle}, for code that initialises a new
+     * record and must leave the table as it was when the initialisation fails:
+     *
+     * <pre>{@code
+     * long h = table.add();
+     * try {
+     *     table.set(h, X, parse(text));
+     * } catch (RuntimeException e) {
+     *     table.cancelAdd(h);
+     *     throw e;
+     * }
+     * }</pre>
+     *
+     * If {@code handle} came from this table's last structural change, its last
+     * {@code add()}, the record is removed and the table's structure is exactly what it was
+     * before that add: {@link #size()}, {@link #capacity()} and every count of {@link #stats()}
+     * are equal, and the next {@code add()} takes the same slot. A block that add allocated is
+     * kept as a zeroed spare for the next growth, outside {@link TableStats#nativeBytes()}. The
+     * slot's generation still advances, so {@code handle} and any copy of it stay stale for
+     * good; if that was the slot's last generation, the slot is retired as by
+     * {@link #remove(long)} and the result is {@code false}.
+     *
+     * <p>Otherwise, if some other change came between (another add, a remove, a clear), a live
+     * {@code handle} is removed as by {@link #remove(long)} and the result is {@code false};
+     * a handle that is not live here (null, stale, foreign: for example a record the
+     * initialiser already removed) is ignored and the result is {@code false}. O(fields).
+     *
+     * @param handle a handle this table's last add returned
+     * @return whether the table's structure is now exactly what it was before that add
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    boolean cancelAdd(long handle);
+
+    /**
      * Removes a record. Its values are wiped, its slot's generation advances (so every copy of
      * the handle becomes stale) and the slot joins the free list, or is retired if its
      * generation is used up. O(number of fields).
