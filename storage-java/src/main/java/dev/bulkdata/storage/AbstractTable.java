@@ -563,7 +563,8 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
                     + " names slot 0, the free-list header of table '" + name() + "', which never holds a record");
         }
         if (generation < floor) {
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + " (generation "
+            String earlier = layout.format(lease.previousName() == null ? "tag" + tag : lease.previousName(), handle);
+            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + earlier + " (generation "
                     + generation + ") was made by an earlier table with tag " + tag
                     + (lease.previousName() == null ? "" : " (the last was '" + lease.previousName() + "')")
                     + ", closed since; table '" + name() + "' reuses the tag and starts every slot at generation "

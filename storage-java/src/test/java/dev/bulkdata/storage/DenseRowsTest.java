@@ -27,8 +27,10 @@ class DenseRowsTest {
         }
 
         @Override
-        public boolean isClosed() {
-            return closed[0];
+        public void checkChunkAccess() {
+            if (closed[0]) {
+                throw new IllegalStateException("table 'dense' is closed");
+            }
         }
 
         @Override
