@@ -632,8 +632,9 @@ class ErrorContractTest {
     @EnumSource(Layout.class)
     void schemaBuild_withRecordLargerThanABlock_throwsSayingToSplitTheRecord(Layout layout) {
         String[] names2049 = java.util.stream.IntStream.range(0, 2049).mapToObj(i -> "f" + i).toArray(String[]::new);
-        Schema.Builder tooBig = Schema.builder("huge").layout(layout).add(FieldType.LONG, names2049);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, tooBig::build);
+        // Refused as soon as the fields are added, not only at build().
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Schema.builder("huge").layout(layout).add(FieldType.LONG, names2049));
         assertTrue(e.getMessage().contains("16392") && e.getMessage().contains("split"), e::getMessage);
         // The boundary: exactly one block's worth of bytes is accepted.
         Schema fits = Schema.builder("huge").layout(layout)
