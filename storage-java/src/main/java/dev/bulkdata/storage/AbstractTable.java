@@ -1,6 +1,7 @@
 package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
 
 import java.lang.invoke.MethodHandles;
@@ -25,14 +26,37 @@ import java.util.Objects;
  *
  * <p>The iteration guard is a counter of open iterations, changed atomically so that several
  * threads may each open an iteration at once; structural operations read it and throw
- * {@link ConcurrentModificationException} while it is non-zero.
+ * {@link ConcurrentModificationException} while it is non-zero. It is also what makes a chunk
+ * valid: every chunk access checks that the counter is positive ({@link #checkChunkAccess()}),
+ * so a chunk kept after the last iteration ended throws instead of reaching a slot whose
+ * record may have changed since. Closing sets the counter to {@link #ENDED}, far below zero,
+ * so that it never becomes positive again.
+ *
+ * <h2>Structural changes and the writer check</h2>
+ * Every structural change (add, remove, clear, cancelAdd, defragment) runs between
+ * {@link #beginChange} and {@link #endChange}, which record the writing thread in
+ * {@code writer} with opaque (fence-free) accesses. A change that finds another thread's mark
+ * on entry throws {@link ConcurrentModificationException} and changes nothing; a change that
+ * finds its own mark gone on exit knows that another thread changed the table at the same
+ * time: the table is then marked <em>corrupt</em> ({@link #poison}): {@code limit} drops to 0,
+ * so every access by handle takes the slow path, which throws {@link IllegalStateException},
+ * as do every chunk and every later change. Only {@code close()} still works. The check is
+ * best effort: two changes that overlap by less than the time a store takes to become
+ * visible to the other core may go unnoticed.
  */
 abstract sealed class AbstractTable implements Table permits StableTable, DenseTable {
     private static final VarHandle OPEN_ITERATIONS;
+    private static final VarHandle WRITER;
+    /** The writer mark of a corrupt or closed table: no thread's own. */
+    private static final Thread NO_WRITER = Thread.ofVirtual().unstarted(() -> { });
+    /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
+    static final int ENDED = Integer.MIN_VALUE / 2;
 
     static {
         try {
-            OPEN_ITERATIONS = MethodHandles.lookup().findVarHandle(AbstractTable.class, "openIterations", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            OPEN_ITERATIONS = lookup.findVarHandle(AbstractTable.class, "openIterations", int.class);
+            WRITER = lookup.findVarHandle(AbstractTable.class, "writer", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -42,6 +66,13 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     final HandleLayout layout;
     /** This table's tag, 1 to {@link HandleLayout#MAX_TAG}; released on close. */
     final int tag;
+    /** The tag's lease: records every handle made, for the next table under this tag. */
+    final TagLease lease;
+    /**
+     * The generation every slot starts at: earlier tables under this tag made handles of lower
+     * generations only (see {@link TagRegistry}). 0 for a tag never used before.
+     */
+    final int floor;
     final BlockArena arena;
     /** Bits of a handle's index and generation, from {@link #layout}. */
     final int indexBits;
@@ -63,9 +94,23 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     int retired;
     /** Set once by {@link #close()}; never cleared. */
     boolean closed;
-    /** Iterations open right now; structural changes require 0. */
+    /** Set once by {@link #poison}: two threads changed the structure at once. */
+    boolean corrupt;
+    /** What {@link #poison} detected, for messages. */
+    private String corruption;
+    /** Iterations open right now; structural changes require 0; {@link #ENDED} once closed. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
+    /** The thread inside a structural change, or null; {@link #NO_WRITER} once corrupt or closed. */
+    @SuppressWarnings("unused") // accessed through WRITER
+    private Thread writer;
+    /**
+     * The handle returned by the last structural change if it was {@link #add()}, else 0; with
+     * what {@link #cancelAdd} needs to undo it: {@code limit} and the kind's block count before.
+     */
+    private long lastAdd;
+    private int lastAddLimit;
+    private int lastAddBlocks;
 
     AbstractTable(Schema schema, HandleLayout layout, ReuseOrder reuseOrder, int maxCapacity) {
         this.schema = schema;
@@ -77,9 +122,11 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         this.maxGeneration = layout.maxGeneration();
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
         this.freeList = new FreeList(this, reuseOrder);
-        this.tag = TagRegistry.register(schema.name(), layout);
+        this.lease = TagRegistry.register(schema.name(), layout);
+        this.tag = lease.tag();
+        this.floor = lease.floor();
         this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
-        this.arena = new BlockArena(this, tag);
+        this.arena = new BlockArena(this, lease);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -117,6 +164,18 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     /** Releases what the table kind holds besides the arena; called once by {@link #close()}. */
     abstract void onClose();
+
+    /** Removes every record, every slot's generation advanced; the caller holds the writer mark. */
+    abstract void clearRecords();
+
+    /** {@return the blocks the table holds (the number {@link TableStats#blocks()} reports)} */
+    abstract int blockCount();
+
+    /**
+     * Gives back the blocks past the first {@code count}, which hold no record, as zeroed
+     * spares for the next growth ({@link BlockArena#setAside}).
+     */
+    abstract void trimBlocks(int count);
 
     // ---------------------------------------------------------------------------------------
     // Slot storage, provided by the table kind
@@ -162,10 +221,11 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     abstract long activate(int slot);
 
     /**
-     * Finishes removing a slot whose live state is already cleared: drops its record, advances
-     * or retires its generation ({@link #retireOrAdvance}) and frees the slot.
+     * Drops the record of a slot whose live state is already cleared: wipes it (a packed table
+     * moves its last row into the gap) and counts it out of {@code size}. The slot's meta word
+     * is left to the caller.
      */
-    abstract void releaseDead(int slot);
+    abstract void dropRecord(int slot);
 
     // ---------------------------------------------------------------------------------------
     // Slots, shared by every kind
@@ -192,7 +252,11 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
     }
 
-    /** Opens the next never-used slot (and the header first); the caller has checked that one is left. */
+    /**
+     * Opens the next never-used slot (and the header first); the caller has checked that one is
+     * left. The slot starts at the tag's {@link #floor}, or above it if a cancelled add left it
+     * a higher generation ({@link #cancelAdd}).
+     */
     final int openSlot() {
         if (limit == 0) {
             ensureSlots(1);
@@ -200,7 +264,26 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         } else {
             ensureSlots(limit);
         }
-        return limit++;
+        int slot = limit++;
+        int generation = Math.max(floor, Block.generation(meta(slot)));
+        setMeta(slot, generation << Block.GENERATION_SHIFT);
+        return slot;
+    }
+
+    /**
+     * Finishes removing a slot whose live state is already cleared: drops its record, advances
+     * or retires its generation ({@link #retireOrAdvance}) and frees the slot.
+     */
+    final void releaseDead(int slot) {
+        dropRecord(slot);
+        if (retireOrAdvance(slot)) {
+            freeList.push(slot);
+        }
+    }
+
+    /** Tells the tag lease about a handle this table hands out. */
+    private void issue(long handle) {
+        lease.issued(layout.generation(handle), (int) (handle & indexMask));
     }
 
     /**
@@ -274,29 +357,104 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     @Override
     public final long add() {
-        ensureMutable("add to");
-        reserveSlots(1);
-        reserveRecords(1);
-        return activate(takeSlot());
+        Thread me = beginChange("add to");
+        long handle;
+        try {
+            int limitBefore = limit;
+            int blocksBefore = blockCount();
+            reserveSlots(1);
+            reserveRecords(1);
+            handle = activate(takeSlot());
+            issue(handle);
+            lastAdd = handle;
+            lastAddLimit = limitBefore;
+            lastAddBlocks = blocksBefore;
+        } catch (Throwable t) {
+            throw abortChange(me, t);
+        }
+        endChange(me);
+        return handle;
     }
 
     @Override
     public final void addAll(long[] handlesOut, int from, int to) {
         Objects.checkFromToIndex(from, to, handlesOut.length);
-        ensureMutable("add to");
-        reserveSlots(to - from);
-        reserveRecords(to - from);
-        for (int i = from; i < to; i++) {
-            handlesOut[i] = activate(takeSlot());
+        Thread me = beginChange("add to");
+        try {
+            reserveSlots(to - from);
+            reserveRecords(to - from);
+            for (int i = from; i < to; i++) {
+                long handle = activate(takeSlot());
+                issue(handle);
+                handlesOut[i] = handle;
+            }
+        } catch (Throwable t) {
+            throw abortChange(me, t);
         }
+        endChange(me);
+    }
+
+    @Override
+    public final boolean cancelAdd(long handle) {
+        long last = lastAdd;
+        Thread me = beginChange("cancel an add in");
+        boolean exact = false;
+        try {
+            int slot = findSlot(handle);
+            if (slot >= 0) {
+                markDead(slot);
+                if (handle == last && Block.generation(meta(slot)) < maxGeneration) {
+                    undoAdd(slot);
+                    exact = true;
+                } else {
+                    releaseDead(slot);
+                }
+            }
+        } catch (Throwable t) {
+            throw abortChange(me, t);
+        }
+        endChange(me);
+        return exact;
+    }
+
+    /**
+     * Puts a slot that the last add took back where it came from: the head of the free list,
+     * or the slots never opened, with blocks that add allocated set aside as spares. Its
+     * generation still advances, so the handle the add returned stays stale for good.
+     */
+    private void undoAdd(int slot) {
+        dropRecord(slot);
+        setMeta(slot, (Block.generation(meta(slot)) + 1) << Block.GENERATION_SHIFT);
+        if (limit > lastAddLimit) {
+            limit = lastAddLimit;
+        } else {
+            freeList.pushHead(slot);
+        }
+        trimBlocks(lastAddBlocks);
     }
 
     @Override
     public final void remove(long handle) {
-        ensureMutable("remove from");
-        int slot = slotOf(handle);
-        markDead(slot);
-        releaseDead(slot);
+        Thread me = beginChange("remove from");
+        try {
+            int slot = slotOf(handle);
+            markDead(slot);
+            releaseDead(slot);
+        } catch (Throwable t) {
+            throw abortChange(me, t);
+        }
+        endChange(me);
+    }
+
+    @Override
+    public final void clear() {
+        Thread me = beginChange("clear");
+        try {
+            clearRecords();
+        } catch (Throwable t) {
+            throw abortChange(me, t);
+        }
+        endChange(me);
     }
 
     @Override
@@ -313,7 +471,16 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     @Override
     public final void removeAll(long[] handles, int from, int to) {
         Objects.checkFromToIndex(from, to, handles.length);
-        ensureMutable("remove from");
+        Thread me = beginChange("remove from");
+        try {
+            removeChecked(handles, from, to);
+        } catch (Throwable t) {
+            throw abortChange(me, t);
+        }
+        endChange(me);
+    }
+
+    private void removeChecked(long[] handles, int from, int to) {
         // Phase 1: validate every handle, clearing live states as we go so that a handle given
         // twice fails the second time; on failure restore them and report.
         for (int i = from; i < to; i++) {
@@ -363,8 +530,8 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     /** Explains why {@code handle} is not live in this table; the slow path of every access. */
     final RuntimeException rejection(long handle) {
-        if (closed) {
-            return closedException();
+        if (closed || corrupt) {
+            return unusable();
         }
         String text = format(handle);
         if (handle == Handles.NULL) {
@@ -378,8 +545,11 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
                         + " belongs to table '" + owner + "' (tag " + handleTag + "), not to table '" + name()
                         + "' (tag " + tag + ")");
             }
+            String closedOwner = TagRegistry.closedNameOf(handleTag);
             return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + " has tag " + handleTag
-                    + ", but table '" + name() + "' has tag " + tag + " and no open table has tag " + handleTag);
+                    + ", but table '" + name() + "' has tag " + tag + " and no open table has tag " + handleTag
+                    + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
+                    + "', is closed, and no later table accepts its handles"));
         }
         long index = layout.index(handle);
         int generation = layout.generation(handle);
@@ -391,6 +561,14 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         if (index == 0) {
             return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text
                     + " names slot 0, the free-list header of table '" + name() + "', which never holds a record");
+        }
+        if (generation < floor) {
+            String earlier = layout.format(lease.previousName() == null ? "tag" + tag : lease.previousName(), handle);
+            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + earlier + " (generation "
+                    + generation + ") was made by an earlier table with tag " + tag
+                    + (lease.previousName() == null ? "" : " (the last was '" + lease.previousName() + "')")
+                    + ", closed since; table '" + name() + "' reuses the tag and starts every slot at generation "
+                    + floor + ", so it never accepts those tables' handles");
         }
         if (index >= limit) {
             String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
@@ -440,31 +618,154 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         return layout.format(name(), handle);
     }
 
-    /** @throws IllegalStateException if the table is closed */
+    /** @throws IllegalStateException if the table is closed or corrupt */
     final void ensureOpen() {
-        if (closed) {
-            throw closedException();
+        if (closed || corrupt) {
+            throw unusable();
         }
     }
 
-    final IllegalStateException closedException() {
-        return new IllegalStateException("table '" + name() + "' is closed");
+    /** {@return the exception for a closed or corrupt table} */
+    final IllegalStateException unusable() {
+        if (closed) {
+            return new IllegalStateException("table '" + name() + "' is closed");
+        }
+        return new IllegalStateException("table '" + name() + "' is corrupt: " + corruption
+                + ". Its structure was changed by two threads at once (add, remove, clear, cancelAdd and"
+                + " defragment need a single writer thread, or a lock around them); every later call but close()"
+                + " throws this exception. Close the table and rebuild its contents.");
     }
 
     /**
-     * Guards every structural change.
+     * Starts a structural change: checks that the table is open, that no iteration is open and
+     * that no other thread is inside a change, then marks this thread as the writer. Every
+     * change ends with {@link #endChange} or, if it throws, {@link #abortChange}.
      *
      * @param operation what the caller is about to do, for the message
-     * @throws IllegalStateException if the table is closed
-     * @throws ConcurrentModificationException if an iteration is open
+     * @return the writer mark to hand to {@link #endChange}
+     * @throws IllegalStateException if the table is closed or corrupt
+     * @throws ConcurrentModificationException if an iteration is open or another thread is
+     *     changing the table
      */
-    final void ensureMutable(String operation) {
+    final Thread beginChange(String operation) {
         ensureOpen();
         int open = openIterations;
         if (open != 0) {
             throw new ConcurrentModificationException("cannot " + operation + " table '" + name() + "' while "
                     + open + " iteration(s) of it are open; finish or close the iteration first");
         }
+        Thread me = Thread.currentThread();
+        Thread other = (Thread) WRITER.getOpaque(this);
+        if (other != null) {
+            throw new ConcurrentModificationException("cannot " + operation + " table '" + name() + "': "
+                    + (other == me ? "this thread is already changing it (a change called back into the table)"
+                    : "thread '" + other.getName() + "' is changing it right now")
+                    + "; a table has a single writer for add, remove, clear and defragment. Nothing was changed.");
+        }
+        WRITER.setOpaque(this, me);
+        lastAdd = 0;
+        return me;
+    }
+
+    /**
+     * Ends a structural change that completed.
+     *
+     * @throws ConcurrentModificationException if another thread changed the table meanwhile;
+     *     the table is then corrupt
+     */
+    final void endChange(Thread me) {
+        if (WRITER.getOpaque(this) != me) {
+            throw concurrentChange(null);
+        }
+        WRITER.setOpaque(this, null);
+    }
+
+    /**
+     * Ends a structural change that threw {@code failure}, returning what to throw: the failure
+     * itself, unless another thread changed the table meanwhile (then a
+     * {@link ConcurrentModificationException}, the table corrupt, the failure suppressed) or the
+     * failure is an internal error that only a broken structure explains, such as a
+     * {@link NullPointerException} or {@link ArrayIndexOutOfBoundsException} (then the table is
+     * corrupt too).
+     */
+    final RuntimeException abortChange(Thread me, Throwable failure) {
+        return abortChange(me, failure, false);
+    }
+
+    /**
+     * As {@link #abortChange(Thread, Throwable)}; if {@code fromCallback}, the failure may come
+     * from user code the change called (a {@link RecordOrder}) and is never taken for a broken
+     * structure.
+     */
+    final RuntimeException abortChange(Thread me, Throwable failure, boolean fromCallback) {
+        if (WRITER.getOpaque(this) != me) {
+            return concurrentChange(failure);
+        }
+        if (!fromCallback && failure instanceof NullPointerException || failure instanceof ArrayIndexOutOfBoundsException
+                || failure instanceof ClassCastException || failure instanceof NegativeArraySizeException) {
+            poison("an internal " + failure.getClass().getSimpleName() + " during a change");
+            IllegalStateException e = unusable();
+            e.initCause(failure);
+            return e;
+        }
+        WRITER.setOpaque(this, null);
+        if (failure instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(failure);
+    }
+
+    /** Marks the table corrupt after a detected concurrent change and returns the exception for it. */
+    private ConcurrentModificationException concurrentChange(Throwable failure) {
+        poison("two threads changed its structure at the same time");
+        ConcurrentModificationException e = new ConcurrentModificationException("table '" + name()
+                + "' was changed by another thread during this change: a table has a single writer for add,"
+                + " remove, clear and defragment. The table is now marked corrupt and throws"
+                + " IllegalStateException on every call but close()");
+        if (failure != null) {
+            e.addSuppressed(failure);
+        }
+        return e;
+    }
+
+    /**
+     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and
+     * reports it, chunks and iterations end, and every later change throws. Idempotent.
+     */
+    final void poison(String what) {
+        if (!corrupt) {
+            corruption = what;
+        }
+        corrupt = true;
+        limit = 0;
+        OPEN_ITERATIONS.setVolatile(this, ENDED);
+        WRITER.setVolatile(this, NO_WRITER);
+    }
+
+    /**
+     * Checks that chunks of this table may be used now: an iteration is open (so the structure
+     * cannot change under the chunk) and the table is open. One plain read of the iteration
+     * counter on the fast path.
+     *
+     * @throws IllegalStateException otherwise, naming the reason
+     */
+    public final void checkChunkAccess() {
+        if ((int) OPEN_ITERATIONS.get(this) <= 0) {
+            throw chunkUnusable();
+        }
+    }
+
+    private IllegalStateException chunkUnusable() {
+        if (closed || corrupt) {
+            return unusable();
+        }
+        return new IllegalStateException("a chunk of table '" + name() + "' was used after its iteration ended:"
+                + " a chunk is valid only while an iteration of its table is open (inside forEach or forEachChunk,"
+                + " or before ChunkIteration.close()), because once it ends records may be added, removed and"
+                + " moved; keep handles (chunk.handle(slot)) instead of chunks");
     }
 
     final void beginIteration() {
@@ -506,13 +807,19 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         }
     }
 
+    /**
+     * Frees the memory even if an iteration is open (its chunks then throw) or the table is
+     * corrupt; a change running on another thread meanwhile fails at its end.
+     */
     @Override
     public final void close() {
         if (closed) {
             return;
         }
-        ensureMutable("close");
         closed = true;
+        OPEN_ITERATIONS.setVolatile(this, ENDED);
+        WRITER.setVolatile(this, NO_WRITER);
+        lastAdd = 0;
         onClose();
         arena.close();
     }

@@ -74,19 +74,20 @@ final class Block extends SlotChunk {
         liveCount--;
     }
 
-    /** Checks that {@code slot} is in this block and live, returning it. */
     @Override
     String tableName() {
         return table.name();
     }
 
     @Override
-    void ensureOpen() {
-        table.ensureOpen();
+    void checkAccess() {
+        table.checkChunkAccess();
     }
 
+    /** Checks that the chunk may be used and {@code slot} is in this block and live, returning it. */
     @Override
     int position(int slot) {
+        table.checkChunkAccess();
         Objects.checkIndex(slot, meta.length);
         if ((live[slot >>> 6] & (1L << slot)) == 0) {
             throw hole(slot);
@@ -95,33 +96,31 @@ final class Block extends SlotChunk {
     }
 
     private RuntimeException hole(int slot) {
-        if (table.closed) {
-            return table.closedException();
-        }
         return new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + table.name()
                 + "' is a hole (no live record); visit live slots with nextLive() or liveBits()");
     }
 
     @Override
     public int index() {
+        table.checkChunkAccess();
         return index;
     }
 
     @Override
     public int liveCount() {
-        table.ensureOpen();
+        table.checkChunkAccess();
         return liveCount;
     }
 
     @Override
     public boolean isLive(int slot) {
-        table.ensureOpen();
+        table.checkChunkAccess();
         return isLiveUnchecked(Objects.checkIndex(slot, meta.length));
     }
 
     @Override
     public int nextLive(int from) {
-        table.ensureOpen();
+        table.checkChunkAccess();
         if (from >= meta.length) {
             return -1;
         }
@@ -138,12 +137,13 @@ final class Block extends SlotChunk {
 
     @Override
     public int liveWordCount() {
+        table.checkChunkAccess();
         return live.length;
     }
 
     @Override
     public long liveBits(int word) {
-        table.ensureOpen();
+        table.checkChunkAccess();
         return live[Objects.checkIndex(word, live.length)];
     }
 

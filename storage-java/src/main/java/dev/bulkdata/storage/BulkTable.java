@@ -29,7 +29,7 @@ package dev.bulkdata.storage;
  */
 public interface BulkTable extends Table {
 
-    /** {@return the order in which holes are reused} */
+    /** {@return the order in which holes are reused; answers after close too} */
     ReuseOrder reuseOrder();
 
     /**

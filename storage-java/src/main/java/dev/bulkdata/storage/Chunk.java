@@ -15,8 +15,17 @@ import java.lang.foreign.MemorySegment;
  * }</pre>
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
- * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. They
- * throw {@link IllegalStateException} once the table is closed.
+ * throws {@link IllegalArgumentException}); they cost no allocation and no handle check.
+ *
+ * <p><b>Validity</b>: a chunk may be used only while an iteration of its table is open (between
+ * {@link Table#iterate()} and {@link ChunkIteration#close()}, or inside
+ * {@link Table#forEach(RecordVisitor)} and {@link Table#forEachChunk(ChunkVisitor)}), since
+ * only then can no record be added, removed or moved. Every method of a chunk kept past that
+ * throws {@link IllegalStateException}, as it does once the table is closed: keep handles
+ * ({@link #handle(int)}), not chunks. The check is one read of the table's iteration count. A
+ * {@link MemorySegment} from {@link #column(Field)} or {@link #records()} is raw memory: it
+ * stays usable until the table closes, and using it after the iteration is the caller's
+ * responsibility.
  *
  * <p>Threads: distinct slots may be read and written from many threads at once, as long as no
  * thread adds, removes or clears (the table's single-writer rule).

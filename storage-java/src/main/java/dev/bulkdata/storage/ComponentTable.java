@@ -138,8 +138,15 @@ public final class ComponentTable implements AutoCloseable {
         }
 
         @Override
-        public boolean isClosed() {
-            return closed;
+        public void checkChunkAccess() {
+            if (closed) {
+                throw new IllegalStateException("component table '" + name() + "' is closed");
+            }
+            if (set.openJoins() <= 0) {
+                throw new IllegalStateException("a chunk of component table '" + name() + "' was used after its"
+                        + " forEachChunk pass ended: a chunk is valid only inside the visitor, because rows move"
+                        + " once the pass is over; keep entity handles (chunk.handle(slot)) instead of chunks");
+            }
         }
 
         @Override

@@ -8,8 +8,9 @@ import java.util.Objects;
  * per block, made when the block is allocated, so iterating allocates nothing.
  *
  * <p>Handles come from the {@link Owner} (the table that maps rows back to handles). Slot
- * accessors check that the slot is in the chunk and below {@code liveCount()}; after the owner
- * closes they throw {@link IllegalStateException}.
+ * accessors check that the slot is in the chunk and below {@code liveCount()}; every accessor
+ * throws {@link IllegalStateException} unless the owner says its chunks may be used
+ * ({@link Owner#checkChunkAccess()}: a pass is running and the table is open).
  *
  * <p>Threads: as {@link Chunk}; the live prefix changes only on the owner's writer thread.
  */
@@ -19,8 +20,11 @@ final class DenseChunk extends SlotChunk {
         /** {@return the table's name, for messages} */
         String name();
 
-        /** {@return whether the table is closed} */
-        boolean isClosed();
+        /**
+         * Throws {@link IllegalStateException} unless the table's chunks may be used now: the
+         * table is open and a pass over it (iteration, loop) is running.
+         */
+        void checkChunkAccess();
 
         /** {@return the handle of the record in dense {@code row}, a live row} */
         long handleOfRow(int row);
@@ -46,14 +50,8 @@ final class DenseChunk extends SlotChunk {
     }
 
     @Override
-    void ensureOpen() {
-        if (owner.isClosed()) {
-            throw closed();
-        }
-    }
-
-    private IllegalStateException closed() {
-        return new IllegalStateException("table '" + owner.name() + "' is closed");
+    void checkAccess() {
+        owner.checkChunkAccess();
     }
 
     /** Live rows of this block; 0 once the owner is closed (its rows are forgotten then). */
@@ -64,11 +62,9 @@ final class DenseChunk extends SlotChunk {
     /** Checks that {@code slot} is in this chunk and holds a row, returning it. */
     @Override
     int position(int slot) {
+        owner.checkChunkAccess();
         Objects.checkIndex(slot, slots);
         if (slot >= live()) {
-            if (owner.isClosed()) {
-                throw closed();
-            }
             throw new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + owner.name()
                     + "' holds no record: this chunk's records are slots 0.." + (live() - 1)
                     + " (dense table; iterate slots below liveCount())");
@@ -78,24 +74,25 @@ final class DenseChunk extends SlotChunk {
 
     @Override
     public int index() {
+        owner.checkChunkAccess();
         return index;
     }
 
     @Override
     public int liveCount() {
-        ensureOpen();
+        owner.checkChunkAccess();
         return live();
     }
 
     @Override
     public boolean isLive(int slot) {
-        ensureOpen();
+        owner.checkChunkAccess();
         return Objects.checkIndex(slot, slots) < live();
     }
 
     @Override
     public int nextLive(int from) {
-        ensureOpen();
+        owner.checkChunkAccess();
         if (from >= slots) {
             return -1;
         }
@@ -104,13 +101,14 @@ final class DenseChunk extends SlotChunk {
 
     @Override
     public int liveWordCount() {
+        owner.checkChunkAccess();
         return (slots + Long.SIZE - 1) >>> 6;
     }
 
     @Override
     public long liveBits(int word) {
-        ensureOpen();
-        int first = Objects.checkIndex(word, liveWordCount()) << 6;
+        owner.checkChunkAccess();
+        int first = Objects.checkIndex(word, (slots + Long.SIZE - 1) >>> 6) << 6;
         int bits = live() - first;
         if (bits <= 0) {
             return 0;

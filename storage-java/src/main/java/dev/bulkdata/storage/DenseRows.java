@@ -177,6 +177,12 @@ final class DenseRows {
                     chunks = Arrays.copyOf(chunks, grown);
                 }
             }
+            if (blocks[blockCount] != null) {
+                // A spare set aside by trimBlocks: zeroed, its chunk view still made.
+                arena.takeBack(schema.blockBytes());
+                blockCount++;
+                continue;
+            }
             MemorySegment data;
             try {
                 data = arena.allocate(schema.blockBytes(), Schema.BLOCK_ALIGNMENT);
@@ -190,6 +196,20 @@ final class DenseRows {
                 chunks[blockCount] = new DenseChunk(owner, this, blockCount);
             }
             blockCount++;
+        }
+    }
+
+    /**
+     * Gives back the blocks past the first {@code count}, which must hold no rows: they stay
+     * allocated as zeroed spares for the next {@link #reserve}, but no longer count as held
+     * ({@link #blockCount()}, the arena's bytes). Used to cancel an add that allocated a block.
+     *
+     * @param count blocks to keep, at least {@link #chunkCount()}
+     */
+    void trimBlocks(int count) {
+        while (blockCount > count) {
+            blockCount--;
+            arena.setAside(schema.blockBytes());
         }
     }
 

@@ -213,9 +213,9 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         setMeta(slot, meta(slot) | Block.LIVE);
     }
 
-    /** Swap-and-pop of the slot's row, then the slot's generation advances and it is freed or retired. */
+    /** Swap-and-pop of the slot's row; the slot's entry no longer names a row. */
     @Override
-    void releaseDead(int slot) {
+    void dropRecord(int slot) {
         int row = row(slot);
         int moved = rows.removeRow(row);
         if (moved >= 0) {
@@ -229,14 +229,20 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         setRow(slot, 0);
         size--;
         fragmented = true;
-        if (retireOrAdvance(slot)) {
-            freeList.push(slot);
-        }
     }
 
     @Override
-    public void clear() {
-        ensureMutable("clear");
+    int blockCount() {
+        return rows.blockCount();
+    }
+
+    @Override
+    void trimBlocks(int count) {
+        rows.trimBlocks(count);
+    }
+
+    @Override
+    void clearRecords() {
         for (int row = 0; row < size; row++) {
             int slot = backLink(row);
             retireOrAdvance(slot);
@@ -267,16 +273,22 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         if (maxSwaps < 0) {
             throw new IllegalArgumentException("maxSwaps=" + maxSwaps + " must be >= 0 (table '" + name() + "')");
         }
-        ensureMutable("defragment");
+        Thread me = beginChange("defragment");
         if (!fragmented && order == sortedBy) {
+            endChange(me);
             return 0;
         }
+        long swaps;
         // Hold the iteration guard while the order runs, so that it cannot change the structure.
         beginIteration();
         sorting = order;
-        long swaps;
         try {
             swaps = sorter.sort(size, maxSwaps);
+        } catch (Throwable t) {
+            // The order threw part-way: rows may have moved, so no earlier pass holds any more.
+            fragmented = true;
+            sortedBy = null;
+            throw abortChange(me, t, true);
         } finally {
             sorting = null;
             endIteration();
@@ -288,6 +300,7 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
             // An unfinished pass by another order has moved rows: no order's pass holds any more.
             fragmented = true;
         }
+        endChange(me);
         return swaps;
     }
 
@@ -319,6 +332,9 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
 
     @Override
     public TableStats stats() {
+        if (closed) {
+            return TableStats.closed(name());
+        }
         ensureOpen();
         return new TableStats(name(), size, 0, retired, capacity(), rows.blockCount(), arena.bytes());
     }

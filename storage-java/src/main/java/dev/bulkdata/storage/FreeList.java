@@ -78,11 +78,19 @@ final class FreeList {
         if (fifo) {
             append(slot);
         } else {
-            table.setLink(slot, table.link(HEADER));
-            table.setLink(HEADER, slot);
-            if (length++ == 0) {
-                tail = slot;
-            }
+            pushHead(slot);
+        }
+    }
+
+    /**
+     * Puts a wiped, free slot at the head, whatever the reuse order: the next {@link #pop()}
+     * takes it. Used to give back the slot of a cancelled add where pop took it from.
+     */
+    void pushHead(int slot) {
+        table.setLink(slot, table.link(HEADER));
+        table.setLink(HEADER, slot);
+        if (length++ == 0) {
+            tail = slot;
         }
     }
 

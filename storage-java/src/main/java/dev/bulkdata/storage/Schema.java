@@ -389,6 +389,10 @@ public final class Schema {
         private Layout layout = Layout.SOA;
         private final List<String> names = new ArrayList<>();
         private final List<FieldType> types = new ArrayList<>();
+        /** The names of {@link #names}, for an O(1) duplicate check per new name. */
+        private final java.util.Set<String> nameSet = new java.util.HashSet<>();
+        /** Bytes of the fields so far: a lower bound of the record, checked as fields are added. */
+        private long declaredBytes;
 
         private Builder(String name) {
             if (name == null || !TABLE_NAME.matcher(name).matches()) {
@@ -420,8 +424,9 @@ public final class Schema {
          * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or
          *     {@code _}; unique within the schema
          * @return this builder
-         * @throws IllegalArgumentException on a null type, no names, an invalid name or a name
-         *     already added; the builder is unchanged
+         * @throws IllegalArgumentException on a null type, no names, an invalid name, a name
+         *     already added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block;
+         *     the builder is unchanged. O(number of names given).
          */
         public Builder add(FieldType type, String... fieldNames) {
             if (type == null) {
@@ -431,22 +436,29 @@ public final class Schema {
             if (fieldNames == null || fieldNames.length == 0) {
                 throw new IllegalArgumentException("no field names given for type " + type + " (schema '" + name + "')");
             }
-            List<String> seen = new ArrayList<>(names);
+            java.util.Set<String> batch = new java.util.HashSet<>();
             for (String f : fieldNames) {
                 if (f == null || !FIELD_NAME.matcher(f).matches()) {
                     throw new IllegalArgumentException("field name '" + f + "' in schema '" + name + "' is not valid:"
                             + " use a letter or '_' followed by letters, digits or '_' (at most 64 characters)");
                 }
-                if (seen.contains(f)) {
+                if (nameSet.contains(f) || !batch.add(f)) {
                     throw new IllegalArgumentException("schema '" + name + "' already has a field named '" + f
                             + "'; field names must be unique");
                 }
-                seen.add(f);
+            }
+            long bytes = declaredBytes + (long) fieldNames.length * type.byteSize();
+            if (bytes > BLOCK_BYTES) {
+                throw new IllegalArgumentException("schema '" + name + "': a record needs at least " + bytes
+                        + " bytes (fields: " + (names.size() + fieldNames.length) + ") but a block holds "
+                        + BLOCK_BYTES + "; split the record into several tables linked by handles");
             }
             for (String f : fieldNames) {
                 names.add(f);
                 types.add(type);
             }
+            nameSet.addAll(batch);
+            declaredBytes = bytes;
             return this;
         }
 

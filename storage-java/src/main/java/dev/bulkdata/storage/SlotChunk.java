@@ -29,27 +29,32 @@ abstract sealed class SlotChunk implements Chunk permits Block, DenseChunk {
     /** {@return the table's name, for messages} */
     abstract String tableName();
 
-    /** Throws {@link IllegalStateException} if the table is closed. */
-    abstract void ensureOpen();
+    /**
+     * Throws {@link IllegalStateException} unless the chunk may be used: its table is open and
+     * an iteration of it is open.
+     */
+    abstract void checkAccess();
 
     /**
-     * Checks that {@code slot} is in this chunk and holds a record.
+     * Checks that the chunk may be used ({@link #checkAccess()}) and that {@code slot} is in
+     * this chunk and holds a record.
      *
      * @return {@code slot}
      * @throws IndexOutOfBoundsException if it is outside the chunk
      * @throws IllegalArgumentException if it holds no record
-     * @throws IllegalStateException if the table is closed
+     * @throws IllegalStateException if the table is closed or no iteration of it is open
      */
     abstract int position(int slot);
 
     @Override
     public final int slotCount() {
+        checkAccess();
         return slots;
     }
 
     @Override
     public final MemorySegment column(Field field) {
-        ensureOpen();
+        checkAccess();
         schema.check(field);
         if (schema.layout() != Layout.SOA) {
             throw new IllegalStateException("table '" + tableName() + "' uses the " + schema.layout()
@@ -70,7 +75,7 @@ abstract sealed class SlotChunk implements Chunk permits Block, DenseChunk {
 
     @Override
     public final MemorySegment records() {
-        ensureOpen();
+        checkAccess();
         return data;
     }
 

@@ -26,9 +26,9 @@ import java.util.Arrays;
  * slot's meta word against {@code generation << 1 | LIVE}. Everything else (naming the reason)
  * happens on the slow path in {@link #rejection(long)}.
  *
- * <p>Closing sets {@code limit} to 0 and clears every live bitmap, so every later access by
- * handle or by slot falls to the slow path, which reports the closed table; freed memory is
- * never reached.
+ * <p>Closing sets {@code limit} to 0, clears every live bitmap and drops the blocks, so every
+ * later access by handle falls to the slow path, which reports the closed table, and every
+ * chunk access fails its iteration check; freed memory is never reached.
  */
 final class StableTable extends AbstractTable implements BulkTable {
     private static final Block[] NO_BLOCKS = new Block[0];
@@ -116,6 +116,13 @@ final class StableTable extends AbstractTable implements BulkTable {
             if (blockCount == blocks.length) {
                 blocks = Arrays.copyOf(blocks, Math.max(INITIAL_DIRECTORY, blocks.length * 2));
             }
+            if (blocks[blockCount] != null) {
+                // A spare set aside by trimBlocks: zeroed, its meta words kept (a cancelled
+                // add's slot keeps the generation it advanced to).
+                arena.takeBack(schema.blockBytes());
+                blockCount++;
+                continue;
+            }
             MemorySegment data;
             try {
                 data = arena.allocate(schema.blockBytes(), Schema.BLOCK_ALIGNMENT);
@@ -139,16 +146,24 @@ final class StableTable extends AbstractTable implements BulkTable {
         return handleOf(slot, Block.generation(b.meta[s]));
     }
 
-    /**
-     * Turns a slot whose live bit is already clear into a hole: wipes it, advances its
-     * generation, and frees or retires it.
-     */
+    /** Wipes a slot whose live bit is already clear. */
     @Override
-    void releaseDead(int slot) {
+    void dropRecord(int slot) {
         schema.wipe(block(slot).data, slot & mask);
         size--;
-        if (retireOrAdvance(slot)) {
-            freeList.push(slot);
+    }
+
+    @Override
+    int blockCount() {
+        return blockCount;
+    }
+
+    /** Blocks past {@code count} stay in the directory as spares, reused by {@link #ensureSlots}. */
+    @Override
+    void trimBlocks(int count) {
+        while (blockCount > count) {
+            blockCount--;
+            arena.setAside(schema.blockBytes());
         }
     }
 
@@ -171,8 +186,7 @@ final class StableTable extends AbstractTable implements BulkTable {
     }
 
     @Override
-    public void clear() {
-        ensureMutable("clear");
+    void clearRecords() {
         for (int i = 0; i < blockCount; i++) {
             Block b = blocks[i];
             for (int w = 0; w < b.live.length; w++) {
@@ -198,6 +212,8 @@ final class StableTable extends AbstractTable implements BulkTable {
             Arrays.fill(blocks[i].live, 0L);
             blocks[i].liveCount = 0;
         }
+        blocks = NO_BLOCKS;
+        blockCount = 0;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -218,6 +234,9 @@ final class StableTable extends AbstractTable implements BulkTable {
 
     @Override
     public TableStats stats() {
+        if (closed) {
+            return TableStats.closed(name());
+        }
         ensureOpen();
         return new TableStats(name(), size, freeList.length(), retired, capacity(), blockCount, arena.bytes());
     }

@@ -11,20 +11,37 @@ package dev.bulkdata.storage;
  * three, so a handle of a removed record, of another table, or one made up, is rejected with
  * {@link InvalidHandleException}, never misread. {@link #contains(long)} asks without throwing.
  *
+ * <p>Tags are 12 bits, so they are reused once {@value HandleLayout#MAX_TAG} tables have been
+ * opened; a handle of a closed table is still never accepted by a later table: a table under a
+ * reused tag starts every slot's generation above every generation the tag's earlier tables
+ * handed out (its slots retire correspondingly sooner), and rejects older handles as
+ * {@link InvalidHandleException.Reason#FORGED}. If no free tag is usable for a table's handle
+ * layout, opening it throws {@link CapacityExceededException}.
+ *
  * <h2>Errors</h2>
  * Every method that throws leaves the table exactly as it was. After {@link #close()} every
  * method except {@code close}, {@code isClosed}, {@code contains} (which answers
- * {@code false}), {@code name}, {@code schema}, {@code handleLayout} and {@code format} throws
+ * {@code false}), {@code name}, {@code schema}, {@code handleLayout}, {@code format},
+ * {@code stats} (every count 0: the memory is freed) and {@code BulkTable.reuseOrder} throws
  * {@link IllegalStateException}; freed memory is never touched.
  *
  * <h2>Threads</h2>
- * A table has a single writer for its structure: {@code add}, {@code remove}, {@code clear}
- * and {@code close} must not run while any other thread uses the table. Reads and writes of
- * fields of <em>distinct</em> records may run from many threads at once (this is what per-chunk
- * parallel iteration does); the table holds no locks. A structural change while an iteration of
- * this table is open ({@link #iterate()}, {@link #forEach(RecordVisitor)},
- * {@link #forEachChunk(ChunkVisitor)}) fails fast with
- * {@link java.util.ConcurrentModificationException}.
+ * A table has a single writer for its structure: {@code add}, {@code remove}, {@code clear},
+ * {@code cancelAdd}, {@code defragment} and {@code close} must not run while any other thread
+ * uses the table. Reads and writes of fields of <em>distinct</em> records may run from many
+ * threads at once (this is what per-chunk parallel iteration does); the table holds no locks. A
+ * structural change while an iteration of this table is open ({@link #iterate()},
+ * {@link #forEach(RecordVisitor)}, {@link #forEachChunk(ChunkVisitor)}) fails fast with
+ * {@link java.util.ConcurrentModificationException}. A {@link Chunk} is valid only while an
+ * iteration of its table is open; used later, it throws {@link IllegalStateException}.
+ *
+ * <p>Two threads changing the structure at once are detected best effort, without locks or
+ * fences: a change that finds another thread inside a change throws
+ * {@link java.util.ConcurrentModificationException} and changes nothing; a change that finds at
+ * its end that another thread changed the table meanwhile throws
+ * {@code ConcurrentModificationException} and marks the table corrupt, after which every call
+ * but {@code close()} throws {@link IllegalStateException} saying so. Overlaps shorter than the
+ * time a store takes to reach another core may go unnoticed.
  *
  * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
  * table that becomes unreachable without being closed has its memory freed by a cleaner.
@@ -77,6 +94,41 @@ public interface Table extends AutoCloseable {
      * @throws IllegalStateException if the table is closed
      */
     void addAll(long[] handlesOut, int from, int to);
+
+    /**
+     * Undoes the {@link #add()} that returned {@code handle}, for code that initialises a new
+     * record and must leave the table as it was when the initialisation fails:
+     *
+     * <pre>{@code
+     * long h = table.add();
+     * try {
+     *     table.set(h, X, parse(text));
+     * } catch (RuntimeException e) {
+     *     table.cancelAdd(h);
+     *     throw e;
+     * }
+     * }</pre>
+     *
+     * If {@code handle} came from this table's last structural change, its last
+     * {@code add()}, the record is removed and the table's structure is exactly what it was
+     * before that add: {@link #size()}, {@link #capacity()} and every count of {@link #stats()}
+     * are equal, and the next {@code add()} takes the same slot. A block that add allocated is
+     * kept as a zeroed spare for the next growth, outside {@link TableStats#nativeBytes()}. The
+     * slot's generation still advances, so {@code handle} and any copy of it stay stale for
+     * good; if that was the slot's last generation, the slot is retired as by
+     * {@link #remove(long)} and the result is {@code false}.
+     *
+     * <p>Otherwise, if some other change came between (another add, a remove, a clear), a live
+     * {@code handle} is removed as by {@link #remove(long)} and the result is {@code false};
+     * a handle that is not live here (null, stale, foreign: for example a record the
+     * initialiser already removed) is ignored and the result is {@code false}. O(fields).
+     *
+     * @param handle a handle this table's last add returned
+     * @return whether the table's structure is now exactly what it was before that add
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    boolean cancelAdd(long handle);
 
     /**
      * Removes a record. Its values are wiped, its slot's generation advances (so every copy of
@@ -361,9 +413,9 @@ public interface Table extends AutoCloseable {
     void clear();
 
     /**
-     * Frees all native memory and the table's tag. Idempotent.
-     *
-     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * Frees all native memory and the table's tag. Idempotent. Always succeeds, also while an
+     * iteration is open (its chunks then throw {@link IllegalStateException}) and on a corrupt
+     * table.
      */
     @Override
     void close();
@@ -407,10 +459,11 @@ public interface Table extends AutoCloseable {
     void forEach(RecordVisitor visitor);
 
     /**
-     * Returns counts and memory of the table; O(1).
+     * Returns counts and memory of the table; O(1). After {@link #close()} every count is 0,
+     * native bytes included: the memory is freed.
      *
-     * @return counts and memory of the table; O(1)
-     * @throws IllegalStateException if the table is closed
+     * @return counts and memory of the table
+     * @throws IllegalStateException if the table is corrupt (see Threads)
      */
     TableStats stats();
 

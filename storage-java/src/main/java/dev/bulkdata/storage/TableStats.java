@@ -10,11 +10,22 @@ package dev.bulkdata.storage;
  * @param retired slots whose generation ran out: never handed out again
  * @param capacity records the table can hold before it must allocate another block
  * @param blocks blocks allocated (16 KiB each at most; see {@link Schema#blockBytes()})
- * @param nativeBytes bytes of native memory the table holds; all of it is freed by
- *     {@link Table#close()}
+ * @param nativeBytes bytes of native memory in the table's blocks; all of it is freed by
+ *     {@link Table#close()}. After {@link Table#cancelAdd(long)} gave back a block, the table
+ *     keeps it as a zeroed spare for its next growth, outside this count (at most one block)
  */
 public record TableStats(String table, int live, int holes, int retired, int capacity, int blocks,
                          long nativeBytes) {
+
+    /**
+     * The stats of a closed table: everything 0, since its memory is freed.
+     *
+     * @param table the table's name
+     * @return the stats of a closed table
+     */
+    static TableStats closed(String table) {
+        return new TableStats(table, 0, 0, 0, 0, 0, 0);
+    }
 
     /** {@return native bytes per live record, or 0 if the table is empty} */
     public double nativeBytesPerRecord() {

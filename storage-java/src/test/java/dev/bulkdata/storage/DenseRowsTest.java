@@ -27,8 +27,10 @@ class DenseRowsTest {
         }
 
         @Override
-        public boolean isClosed() {
-            return closed[0];
+        public void checkChunkAccess() {
+            if (closed[0]) {
+                throw new IllegalStateException("table 'dense' is closed");
+            }
         }
 
         @Override
@@ -197,7 +199,7 @@ class DenseRowsTest {
 
     /** A BlockArena with an owner object that the test keeps reachable, closed at the end. */
     private static final class ArenaHolder implements AutoCloseable {
-        final BlockArena arena = new BlockArena(this, 0);
+        final BlockArena arena = new BlockArena(this, dev.bulkdata.storage.internal.TagRegistry.register("dense-rows-test", HandleLayout.DEFAULT));
 
         @Override
         public void close() {

@@ -100,14 +100,33 @@ class ErrorContractTest {
             return layout.pack(tag, generation, index);
         }
 
-        /** The chunk holding a live record, any table kind; it stays usable after its iteration closes. */
+        /**
+         * The fixture's own iteration, opened by the chunk helpers and kept open (a chunk is
+         * valid only while an iteration is open) until {@link #endChunks()} or close.
+         */
+        private ChunkIteration held;
+
+        private ChunkIteration chunks() {
+            if (held == null) {
+                held = table.iterate();
+            }
+            return held;
+        }
+
+        /** Closes the iteration the chunk helpers opened, so that structural changes work again. */
+        void endChunks() {
+            if (held != null) {
+                held.close();
+                held = null;
+            }
+        }
+
+        /** The chunk holding a live record, any table kind; valid until {@link #endChunks()}. */
         Chunk chunkHolding(long handle) {
-            try (ChunkIteration chunks = table.iterate()) {
-                for (Chunk chunk : chunks) {
-                    for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
-                        if (chunk.handle(s) == handle) {
-                            return chunk;
-                        }
+            for (Chunk chunk : chunks()) {
+                for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+                    if (chunk.handle(s) == handle) {
+                        return chunk;
                     }
                 }
             }
@@ -125,11 +144,9 @@ class ErrorContractTest {
             throw new AssertionError("no slot holds " + table.format(handle));
         }
 
-        /** BulkTable only: the chunk holding {@code slot}; a chunk stays usable after its iteration closes. */
+        /** BulkTable only: the chunk holding {@code slot}; valid until {@link #endChunks()}. */
         Chunk chunkOf(int slot) {
-            try (ChunkIteration chunks = table.iterate()) {
-                return chunks.chunk(slot / schema.slotsPerBlock());
-            }
+            return chunks().chunk(slot / schema.slotsPerBlock());
         }
 
         /** BulkTable only: {@code slot}'s position in its chunk. */
@@ -145,6 +162,7 @@ class ErrorContractTest {
         @Override
         public void close() {
             table.close();
+            endChunks();
         }
     }
 
@@ -614,8 +632,9 @@ class ErrorContractTest {
     @EnumSource(Layout.class)
     void schemaBuild_withRecordLargerThanABlock_throwsSayingToSplitTheRecord(Layout layout) {
         String[] names2049 = java.util.stream.IntStream.range(0, 2049).mapToObj(i -> "f" + i).toArray(String[]::new);
-        Schema.Builder tooBig = Schema.builder("huge").layout(layout).add(FieldType.LONG, names2049);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, tooBig::build);
+        // Refused as soon as the fields are added, not only at build().
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Schema.builder("huge").layout(layout).add(FieldType.LONG, names2049));
         assertTrue(e.getMessage().contains("16392") && e.getMessage().contains("split"), e::getMessage);
         // The boundary: exactly one block's worth of bytes is accepted.
         Schema fits = Schema.builder("huge").layout(layout)
@@ -830,7 +849,7 @@ class ErrorContractTest {
                 t::iterate,
                 () -> t.forEach((chunk, slot) -> { }),
                 () -> t.forEachChunk(chunk -> { }),
-                t::stats);
+                () -> t.cancelAdd(h));
         if (t instanceof PackedTable packed) {
             calls = new ArrayList<>(calls);
             calls.add(() -> packed.defragment((a, b) -> 0, 10));
@@ -843,6 +862,11 @@ class ErrorContractTest {
         }
         assertDoesNotThrow(t::close);
         assertDoesNotThrow(t::close);
+        // stats() answers after close, so that users can confirm the memory is gone.
+        assertEquals(new TableStats("mixed", 0, 0, 0, 0, 0, 0), t.stats());
+        if (t instanceof BulkTable bulk) {
+            assertNotNull(bulk.reuseOrder());
+        }
         assertFalse(t.contains(h));
         assertFalse(t.contains(Handles.NULL));
         assertEquals("mixed", t.name());
@@ -896,7 +920,7 @@ class ErrorContractTest {
                 () -> fx.table.remove(fx.removed.get(0)), // even an invalid handle: the guard comes first
                 () -> fx.table.removeAll(new long[] {fx.live.get(1), fx.live.get(2)}),
                 fx.table::clear,
-                fx.table::close));
+                () -> fx.table.cancelAdd(fx.live.get(0))));
         if (fx.table instanceof PackedTable packed) {
             changes.add(() -> packed.defragment((a, b) -> Long.compare(b, a), Long.MAX_VALUE));
         }
@@ -1175,6 +1199,7 @@ class ErrorContractTest {
         } else {
             chunk.records().set(ValueLayout.JAVA_FLOAT, t.blockOffset() + (long) s * t.slotStride(), value);
         }
+        fx.endChunks();
         return head;
     }
 

@@ -238,6 +238,51 @@ class PackedTableTest {
 
     @ParameterizedTest
     @EnumSource(Layout.class)
+    void defragment_afterAnOrderThrewPartWay_treatsTheTableAsUnsorted(Layout layout) {
+        Schema schema = TestSchemas.particles(layout);
+        FloatField t = schema.floatField("t");
+        try (PackedTable table = PackedTable.of(schema)) {
+            long[] handles = new long[300];
+            table.addAll(handles);
+            for (int i = 0; i < handles.length; i++) {
+                table.set(handles[i], t, (i * 7919) % 300);
+            }
+            RecordOrder byT = (a, b) -> Float.compare(table.get(a, t), table.get(b, t));
+            RecordOrder byTDescending = (a, b) -> Float.compare(table.get(b, t), table.get(a, t));
+            table.defragment(byT, Long.MAX_VALUE);
+            assertEquals(0, table.defragment(byT, Long.MAX_VALUE), "sorted: nothing to do");
+            int[] calls = {0};
+            RecordOrder throwing = (a, b) -> {
+                if (++calls[0] > 500) {
+                    throw new IllegalStateException("order failed part-way");
+                }
+                return byTDescending.compare(a, b);
+            };
+            assertThrows(IllegalStateException.class, () -> table.defragment(throwing, Long.MAX_VALUE));
+            assertFalse(isSorted(table, t), "the failed pass moved rows");
+            long swaps = table.defragment(byT, Long.MAX_VALUE);
+            assertTrue(swaps > 0, "rows moved by the failed pass must be sorted again");
+            assertTrue(isSorted(table, t));
+            for (long h : handles) {
+                assertTrue(table.contains(h));
+            }
+        }
+    }
+
+    private static boolean isSorted(PackedTable table, FloatField t) {
+        float[] previous = {Float.NEGATIVE_INFINITY};
+        boolean[] sorted = {true};
+        table.forEach((chunk, slot) -> {
+            float value = chunk.get(slot, t);
+            sorted[0] &= value >= previous[0];
+            previous[0] = value;
+        });
+        return sorted[0];
+    }
+
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
     void defragment_afterShuffling_repeatedBudgetedCalls_reachTheOrder_keepingEveryHandleValid(Layout layout) {
         try (Sample sample = new Sample(layout, 1500, 6, SEED + 1)) {
             SplittableRandom random = new SplittableRandom(SEED + 2);

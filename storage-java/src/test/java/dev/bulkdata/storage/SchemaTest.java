@@ -113,4 +113,37 @@ class SchemaTest {
             assertEquals(2f, b.get(hb, t));
         }
     }
+
+    @Test
+    void builder_rejectsARecordThatNoLongerFits_assoonAsItsFieldsAreAdded_andChecksNamesInConstantTime() {
+        Schema.Builder builder = Schema.builder("huge");
+        long start = System.nanoTime();
+        int added = 0;
+        IllegalArgumentException e = null;
+        for (int i = 0; i < 300_000 && e == null; i++) {
+            try {
+                builder.add(FieldType.INT, "f" + i);
+                added++;
+            } catch (IllegalArgumentException thrown) {
+                e = thrown;
+            }
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(e != null && e.getMessage().contains("block holds " + Schema.BLOCK_BYTES), String.valueOf(e));
+        assertEquals(Schema.BLOCK_BYTES / Integer.BYTES, added, "the first field that does not fit is refused");
+        assertTrue(millis < 5_000, "took " + millis + " ms");
+        // The refused field left the builder as it was: the schema builds, with the fields that fit.
+        Schema schema = builder.build();
+        assertEquals(added, schema.fields().size());
+        // Duplicates are still found, in the same call too.
+        assertThrows(IllegalArgumentException.class, () -> Schema.builder("d").add(FieldType.INT, "a", "a"));
+        Schema.Builder many = Schema.builder("many");
+        for (int i = 0; i < 10_000; i++) {
+            many.add(FieldType.BYTE, "b" + i);
+        }
+        IllegalArgumentException duplicate = assertThrows(IllegalArgumentException.class,
+                () -> many.add(FieldType.BYTE, "b9999"));
+        assertTrue(duplicate.getMessage().contains("'b9999'"), duplicate.getMessage());
+        assertEquals(10_000, many.build().fields().size());
+    }
 }

@@ -355,11 +355,21 @@ abstract class TableContract {
             table.removeAll(handles, 0, 100);
             TableStats stats = table.stats();
             assertEquals(900, stats.live());
+            // A BulkTable keeps the 100 removed slots as holes; a PackedTable's rows never have one.
+            assertEquals(table instanceof PackedTable ? 0 : 100, stats.holes());
             assertEquals((long) stats.blocks() * schema.blockBytes(), stats.nativeBytes());
             assertEquals(table.capacity(), stats.capacity());
             assertTrue(stats.capacity() >= 1000);
             assertEquals(0, stats.retired());
             assertEquals(16384, schema.blockBytes(), "32-byte records fill a 16 KiB block exactly");
+            long refill = table.add();
+            assertEquals(table instanceof PackedTable ? 0 : 99, table.stats().holes(), "an add reuses a hole");
+            table.remove(refill);
+            table.clear();
+            TableStats cleared = table.stats();
+            assertEquals(0, cleared.live());
+            assertEquals(table instanceof PackedTable ? 0 : 1000, cleared.holes(), "clear turns every record into a hole");
+            assertEquals(stats.blocks(), cleared.blocks(), "clear keeps the blocks");
         }
     }
 

@@ -15,7 +15,8 @@ import java.lang.ref.Cleaner;
  * the FFM runtime; it never crashes the JVM.
  *
  * <p>If the owner becomes unreachable without {@link #close()}, a cleaner closes the arena and
- * releases the owner's tag, so a forgotten table leaks neither native memory nor its tag.
+ * releases the owner's tag (with what the table handed out, from its {@link TagLease}), so a
+ * forgotten table leaks neither native memory nor its tag.
  *
  * <p>Threads: {@link #allocate} and {@link #close} follow the owning table's single-writer
  * rule; {@link #bytes()} may be read from the writer thread.
@@ -32,11 +33,11 @@ public final class BlockArena {
      *
      * @param owner the table; when it becomes unreachable, the arena is closed and the tag
      *     released
-     * @param tag the owner's tag, released on close
+     * @param lease the owner's tag lease, released on close
      */
-    public BlockArena(Object owner, int tag) {
+    public BlockArena(Object owner, TagLease lease) {
         this.arena = Arena.ofShared();
-        this.cleanable = CLEANER.register(owner, new Release(arena, tag));
+        this.cleanable = CLEANER.register(owner, new Release(arena, lease));
     }
 
     /**
@@ -54,9 +55,28 @@ public final class BlockArena {
         return segment;
     }
 
-    /** {@return bytes handed out by {@link #allocate} since creation (not reset by close)} */
+    /** {@return bytes in use: handed out by {@link #allocate}, less those set aside (not reset by close)} */
     public long bytes() {
         return bytes;
+    }
+
+    /**
+     * Stops counting {@code size} bytes of a segment the caller keeps as a spare (zeroed, for
+     * its next growth): an add that was cancelled gives back the block it allocated this way.
+     *
+     * @param size bytes of the spare segment
+     */
+    public void setAside(long size) {
+        bytes -= size;
+    }
+
+    /**
+     * Counts a spare segment as in use again.
+     *
+     * @param size bytes of the spare segment, as given to {@link #setAside(long)}
+     */
+    public void takeBack(long size) {
+        bytes += size;
     }
 
     /** Frees every segment of the arena and releases the tag. Idempotent. */
@@ -65,13 +85,13 @@ public final class BlockArena {
     }
 
     /** Must not refer to the owner, or the owner would never become unreachable. */
-    private record Release(Arena arena, int tag) implements Runnable {
+    private record Release(Arena arena, TagLease lease) implements Runnable {
         @Override
         public void run() {
             try {
                 arena.close();
             } finally {
-                TagRegistry.release(tag);
+                TagRegistry.release(lease);
             }
         }
     }

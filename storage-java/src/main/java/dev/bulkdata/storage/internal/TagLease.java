@@ -1,0 +1,62 @@
+package dev.bulkdata.storage.internal;
+
+/**
+ * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its
+ * slots start at (the tag's floor, see {@link TagRegistry}), and what the table has handed out
+ * so far, which {@link TagRegistry#release} turns into the next table's floor.
+ *
+ * <p>The table records every handle it makes with {@link #issued(int, int)}. The lease is
+ * shared with the table's cleaner (not the table itself), so that a table dropped without
+ * being closed still reports what it handed out when the cleaner releases its tag.
+ *
+ * <p>Threads: written by the table's writer thread only; read by {@link TagRegistry#release}
+ * after the table is closed or unreachable.
+ */
+public final class TagLease {
+    private final int tag;
+    private final int floor;
+    private final String previousName;
+    /** The largest generation in a handle the table made; -1 before the first. */
+    int peakGeneration = -1;
+    /** The largest slot index in a handle the table made; 0 before the first. */
+    long peakIndex;
+    /** Set by {@link TagRegistry#release}. */
+    boolean released;
+
+    TagLease(int tag, int floor, String previousName) {
+        this.tag = tag;
+        this.floor = floor;
+        this.previousName = previousName;
+    }
+
+    /** {@return the table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}} */
+    public int tag() {
+        return tag;
+    }
+
+    /** {@return the generation every slot of the table starts at: no earlier table under this tag made a handle the table could accept} */
+    public int floor() {
+        return floor;
+    }
+
+    /** {@return the name of the last closed table that held this tag, or null if it is new} */
+    public String previousName() {
+        return previousName;
+    }
+
+    /**
+     * Records that the table made a handle with this generation and slot index. O(1): two
+     * compares, and a store only when a peak rises.
+     *
+     * @param generation the handle's generation
+     * @param index the handle's slot index
+     */
+    public void issued(int generation, int index) {
+        if (generation > peakGeneration) {
+            peakGeneration = generation;
+        }
+        if (index > peakIndex) {
+            peakIndex = index;
+        }
+    }
+}

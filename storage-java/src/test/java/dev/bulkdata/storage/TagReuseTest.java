@@ -1,0 +1,164 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A handle of a closed table is never accepted by a later table, however many tables were
+ * opened and closed since and whatever their kinds and handle layouts; when the tags are worn
+ * out for a layout, opening fails with {@link CapacityExceededException}.
+ *
+ * <p>The scenarios use up every tag of the process-wide registry, so they run in a child JVM
+ * ({@link Child}), leaving this JVM's registry to the other tests.
+ */
+class TagReuseTest {
+    /** More than twice the tags there are: every tag is reused at least twice. */
+    static final int TABLES = 2 * HandleLayout.MAX_TAG + 400;
+
+    @Test
+    void keptHandlesOfClosedTables_areRejectedByEveryLaterTable_inAChildJvm() throws Exception {
+        ChildJvm.Result result = ChildJvm.run(Child.class, 300, Integer.toString(TABLES));
+        assertEquals(0, result.exitCode(), result::output);
+        assertTrue(result.output().contains("reuse: " + TABLES + " tables"), result::output);
+        assertTrue(result.output().contains("repro: rejected"), result::output);
+        assertTrue(result.output().contains("worn out: CapacityExceededException"), result::output);
+    }
+
+    /** The child: each scenario throws {@link AssertionError} on the first handle wrongly accepted. */
+    static final class Child {
+        private static final Schema ACCOUNTS = Schema.builder("accounts").add(FieldType.LONG, "balance").build();
+        private static final Schema OTHER = Schema.builder("other").add(FieldType.LONG, "balance").build();
+        private static final LongField ACCOUNT_BALANCE = ACCOUNTS.longField("balance");
+        private static final LongField OTHER_BALANCE = OTHER.longField("balance");
+        /** Layouts whose tables share tags: the floors must hold across layouts too. */
+        private static final HandleLayout[] LAYOUTS = {
+                HandleLayout.DEFAULT, HandleLayout.of(24, 20), HandleLayout.of(32, 12), HandleLayout.of(20, 16)};
+
+        public static void main(String[] args) {
+            repro();
+            wornOut();
+            reuse(Integer.parseInt(args[0]));
+        }
+
+        /** The report's scenario: open tables until one gets the closed table's tag. */
+        static void repro() {
+            Table accounts = BulkTable.of(ACCOUNTS);
+            long kept = accounts.add();
+            accounts.set(kept, ACCOUNT_BALANCE, 100);
+            accounts.close();
+            Table other;
+            int opened = 0;
+            while (true) {
+                other = BulkTable.of(OTHER);
+                long h = other.add();
+                opened++;
+                if (Handles.tag(h) == Handles.tag(kept)) {
+                    break;
+                }
+                other.close();
+            }
+            check(!other.contains(kept), "a later table under the same tag accepts a closed table's handle");
+            Table same = other;
+            InvalidHandleException e = expectInvalid(() -> same.get(kept, OTHER_BALANCE));
+            check(e.getMessage().contains("'accounts'"), "the message should name the closed table: " + e.getMessage());
+            expectInvalid(() -> same.set(kept, OTHER_BALANCE, 7));
+            expectInvalid(() -> same.remove(kept));
+            other.close();
+            System.out.println("repro: rejected after " + opened + " tables: " + e.getMessage());
+        }
+
+        /**
+         * Opens and closes {@code tables} tables of both kinds and several layouts, keeping a
+         * handle of each (after moving its slot's generation a little), and checks that every
+         * later table rejects every kept handle.
+         */
+        static void reuse(int tables) {
+            long[] kept = new long[tables];
+            int sameTag = 0;
+            for (int i = 0; i < tables; i++) {
+                TableKind kind = TableKind.values()[i % 2];
+                HandleLayout layout = LAYOUTS[(i / 2) % LAYOUTS.length];
+                Table table = kind.build(OTHER, layout, Integer.MAX_VALUE);
+                long h = table.add();
+                for (int churn = i % 4; churn > 0; churn--) {
+                    table.remove(h);
+                    h = table.add();
+                }
+                long second = table.add();
+                table.set(h, OTHER_BALANCE, i);
+                table.set(second, OTHER_BALANCE, -i);
+                int tag = table.handleLayout().tag(h);
+                for (int j = 0; j < i; j++) {
+                    if (table.contains(kept[j])) {
+                        throw new AssertionError("table " + i + " (" + kind + ", " + layout + ", tag " + tag
+                                + ") accepts handle " + Long.toHexString(kept[j]) + " of closed table " + j);
+                    }
+                    if (HandleLayout.DEFAULT.tag(kept[j]) == tag) {
+                        sameTag++;
+                        long old = kept[j];
+                        expectInvalid(() -> table.get(old, OTHER_BALANCE));
+                    }
+                }
+                check(table.get(h, OTHER_BALANCE) == i && table.get(second, OTHER_BALANCE) == -i,
+                        "table " + i + " lost its own records");
+                kept[i] = i % 2 == 0 ? h : second;
+                table.close();
+            }
+            check(sameTag >= tables / 2, "too few same-tag checks: " + sameTag);
+            System.out.printf(Locale.ROOT, "reuse: %d tables, %d same-tag rejections, distinct tags %d%n", tables,
+                    sameTag, Arrays.stream(kept).map(HandleLayout.DEFAULT::tag).distinct().count());
+        }
+
+        /**
+         * With one generation bit every slot can be used twice under a tag, so tags wear out:
+         * opening must then fail with {@link CapacityExceededException}, never alias.
+         */
+        static void wornOut() {
+            HandleLayout tiny = HandleLayout.of(4, 1);
+            long[] kept = new long[4 * HandleLayout.MAX_TAG];
+            int n = 0;
+            try {
+                while (n < kept.length) {
+                    Table table = BulkTable.builder(OTHER).handleLayout(tiny).build();
+                    for (int j = 0; j < n; j++) {
+                        check(!table.contains(kept[j]), "a worn tag's table accepts an old handle");
+                    }
+                    kept[n++] = table.add();
+                    table.close();
+                }
+                throw new AssertionError(n + " tables with one generation bit opened without wearing out a tag");
+            } catch (CapacityExceededException e) {
+                check(e.getMessage().contains("generation bits"), "the message should say what to do: " + e.getMessage());
+                System.out.println("worn out: CapacityExceededException after " + n + " tables: " + e.getMessage());
+            }
+            // Other layouts may still find a usable tag.
+            try (Table table = BulkTable.of(OTHER)) {
+                long h = table.add();
+                for (long old : Arrays.copyOf(kept, n)) {
+                    check(!table.contains(old), "a later default-layout table accepts an old handle");
+                }
+                check(table.contains(h), "the new table works");
+            }
+        }
+
+        private static InvalidHandleException expectInvalid(Runnable call) {
+            try {
+                call.run();
+            } catch (InvalidHandleException e) {
+                return e;
+            }
+            throw new AssertionError("expected InvalidHandleException");
+        }
+
+        private static void check(boolean condition, String message) {
+            if (!condition) {
+                throw new AssertionError(message);
+            }
+        }
+    }
+}
