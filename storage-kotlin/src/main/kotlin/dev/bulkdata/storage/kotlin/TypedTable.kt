@@ -65,8 +65,16 @@ public class TypedTable<D : TableDef<D>> internal constructor(
 
     /**
      * Adds a record and initialises it: `table.add { it[X] = 1f; it[VX] = 2f }`. The lambda is
-     * inlined (no allocation); `it` is the new handle and `this` the table. If [init] throws,
-     * the record is removed again and the exception propagates: the table is left as it was.
+     * inlined (no allocation); `it` is the new handle and `this` the table.
+     *
+     * If [init] throws, the add is undone with the core's `Table.cancelAdd` and [init]'s own
+     * exception propagates. Unless [init] changed the table's structure itself, the table is then
+     * exactly as it was before the call: [size], capacity and every count of [stats], native
+     * bytes included (a block the add allocated is kept as a spare outside them); the new handle
+     * stays stale for good. If [init] added records, they stay and the new one is removed; if it
+     * removed the new record, nothing more is removed. If undoing fails (because [init] closed
+     * the table or left an iteration open), that failure is added to [init]'s exception as
+     * suppressed, and the record stays.
      *
      * @throws dev.bulkdata.storage.CapacityExceededException if the table is full
      * @throws java.util.ConcurrentModificationException if an iteration is open
@@ -77,7 +85,11 @@ public class TypedTable<D : TableDef<D>> internal constructor(
         try {
             init(handle)
         } catch (t: Throwable) {
-            core.remove(handle.raw)
+            try {
+                core.cancelAdd(handle.raw)
+            } catch (secondary: Throwable) {
+                t.addSuppressed(secondary)
+            }
             throw t
         }
         return handle
