@@ -201,14 +201,19 @@ public abstract class TableDef<D : TableDef<D>>(
                     " give each column its own name"
             }
         }
-        val builder = Schema.builder(name).layout(options.layout)
-        for (c in columns) builder.add(c.type, c.name)
         val schema = try {
+            val builder = Schema.builder(name).layout(options.layout)
+            for (c in columns) builder.add(c.type, c.name)
             builder.build()
         } catch (e: IllegalArgumentException) {
+            val tooLarge = columns.sumOf { it.type.byteSize().toLong() } > Schema.BLOCK_BYTES
             throw IllegalArgumentException(
-                "table '$name' cannot be built: ${e.message} (in Kotlin: move some columns to a second" +
-                    " TableDef and link the records with a long column holding Handle.raw)",
+                "table '$name' cannot be built: ${e.message}" + if (tooLarge) {
+                    " (in Kotlin: move some columns to a second TableDef and link the records with a long" +
+                        " column holding Handle.raw)"
+                } else {
+                    ""
+                },
                 e,
             )
         }
