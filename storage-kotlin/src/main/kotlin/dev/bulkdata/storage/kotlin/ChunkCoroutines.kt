@@ -48,7 +48,9 @@ import java.lang.foreign.MemorySegment
  *   remove or clear from any code during processing fails fast with
  *   [java.util.ConcurrentModificationException]. Each chunk's records belong to one coroutine,
  *   so writes to distinct records from the chunk coroutines never lose an update; writing a
- *   record of another chunk is a data race the table does not detect.
+ *   record of another chunk is a data race the table does not detect. A chunk is valid only
+ *   during the call: kept past it (while no other iteration of the table is open), every method
+ *   of the chunk throws [IllegalStateException].
  * - **Memory**: chunk coroutines touch the blocks from the dispatcher's threads, so the blocks
  *   must be accessible from any thread. Every core table allocates its blocks from a shared
  *   arena, so this always holds for tables opened by [TableDef.open]; a block that is confined to
@@ -112,8 +114,10 @@ public suspend fun Table.processChunks(
  *
  * **The guarantee**: from the first chunk until the collector has finished with the last one,
  * add, remove and clear fail with [java.util.ConcurrentModificationException], so no chunk
- * changes shape while it is in use. A chunk is valid only during that time: do not keep it, and
- * do not use terminal operators that hand chunks out after the collection ([toList][kotlinx.coroutines.flow.toList],
+ * changes shape while it is in use. A chunk is valid only during that time: kept past it (while
+ * no other iteration of the table is open), every method of the chunk throws
+ * [IllegalStateException]. So do not keep chunks, and do not use terminal operators that hand
+ * chunks out after the collection ([toList][kotlinx.coroutines.flow.toList],
  * [first][kotlinx.coroutines.flow.first], `last`, `single`, `reduce`); map chunks to values first.
  *
  * **Operators that keep it** (the chunk is processed in the collecting coroutine, during

@@ -257,6 +257,8 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /**
      * Calls [action] for every chunk (block), in order, with an iteration open: read and write
      * with `chunk[slot, column]` or whole columns with `chunk.column(column.field)`. Inlined.
+     * A chunk kept past the call (while no other iteration is open) throws
+     * [IllegalStateException] from every method.
      *
      * @throws IllegalStateException if the table is closed
      */
@@ -271,7 +273,9 @@ public class TypedTable<D : TableDef<D>> internal constructor(
 
     /**
      * Opens an iteration and hands [block] the chunks as a lazy [Sequence], closing the
-     * iteration when [block] returns. The sequence must not be used after that.
+     * iteration when [block] returns. The sequence must not be used after that, and a chunk
+     * kept past it (while no other iteration is open) throws [IllegalStateException] from every
+     * method.
      *
      * @throws IllegalStateException if the table is closed
      */
