@@ -20,7 +20,7 @@ import java.lang.foreign.MemorySegment;
  * <p><b>Validity</b>: a chunk may be used only while an iteration of its table is open (between
  * {@link Table#iterate()} and {@link ChunkIteration#close()}, or inside
  * {@link Table#forEach(RecordVisitor)} and {@link Table#forEachChunk(ChunkVisitor)}), since
- * only then can no record be added, removed or moved. Every method of a chunk kept past that
+ * only then can no record be added, removed or moved. Every accessor of a chunk kept past that
  * throws {@link IllegalStateException}, as it does once the table is closed: keep handles
  * ({@link #handle(int)}), not chunks. The check is one read of the table's iteration count. A
  * {@link MemorySegment} from {@link #column(Field)} or {@link #records()} is raw memory: it
