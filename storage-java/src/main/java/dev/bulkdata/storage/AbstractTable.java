@@ -4,6 +4,7 @@ import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
@@ -32,17 +33,19 @@ import java.util.Objects;
  * record may have changed since. Closing sets the counter to {@link #ENDED}, far below zero,
  * so that it never becomes positive again.
  *
- * <h2>Structural changes and the writer check</h2>
+ * <h2>Structural changes and the writer claim</h2>
  * Every structural change (add, remove, clear, cancelAdd, defragment) runs between
- * {@link #beginChange} and {@link #endChange}, which record the writing thread in
- * {@code writer} with opaque (fence-free) accesses. A change that finds another thread's mark
- * on entry throws {@link ConcurrentModificationException} and changes nothing; a change that
- * finds its own mark gone on exit knows that another thread changed the table at the same
- * time: the table is then marked <em>corrupt</em> ({@link #poison}): {@code limit} drops to 0,
- * so every access by handle takes the slow path, which throws {@link IllegalStateException},
- * as do every chunk and every later change. Only {@code close()} still works. The check is
- * best effort: two changes that overlap by less than the time a store takes to become
- * visible to the other core may go unnoticed.
+ * {@link #beginChange} and {@link #endChange}. {@code beginChange} claims the table for the
+ * current thread with one compare-and-set of {@code writer} (null to the thread), so two
+ * structural changes never run at once: the second throws
+ * {@link ConcurrentModificationException} and changes nothing. {@code endChange} releases the
+ * claim with a release store. If the claim is found gone at the end (only a concurrent
+ * {@code close()} can take it), or a change fails with an internal exception that only a
+ * broken structure explains, the table is marked <em>corrupt</em> ({@link #poison}):
+ * {@code limit} drops to 0, so every access by handle takes the slow path, which throws
+ * {@link IllegalStateException}, as do every chunk and every later change; only {@code close()}
+ * still works. Field reads and writes are not claimed: one racing a structural change on
+ * another thread is a data race the table does not detect.
  */
 abstract sealed class AbstractTable implements Table permits StableTable, DenseTable {
     private static final VarHandle OPEN_ITERATIONS;
@@ -51,6 +54,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     private static final Thread NO_WRITER = Thread.ofVirtual().unstarted(() -> { });
     /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
     static final int ENDED = Integer.MIN_VALUE / 2;
+    private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
 
     static {
         try {
@@ -86,6 +90,11 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     /** The largest slot index this table may open (layout and maxCapacity). */
     final int maxSlot;
     final FreeList freeList;
+    /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
+    MemorySegment[] segments = NO_SEGMENTS;
+    /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
+    final int recordShift;
+    final int recordMask;
     /** Slots {@code [0, limit)} are opened; 0 before the first add and after close. */
     int limit;
     /** Live records. */
@@ -101,7 +110,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once closed. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
-    /** The thread inside a structural change, or null; {@link #NO_WRITER} once corrupt or closed. */
+    /** The thread holding the structural-change claim, or null; {@link #NO_WRITER} once corrupt or closed. */
     @SuppressWarnings("unused") // accessed through WRITER
     private Thread writer;
     /**
@@ -121,6 +130,8 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         this.payloadMask = layout.payloadMask();
         this.maxGeneration = layout.maxGeneration();
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
+        this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
+        this.recordMask = schema.slotsPerBlock() - 1;
         this.freeList = new FreeList(this, reuseOrder);
         this.lease = TagRegistry.register(schema.name(), layout);
         this.tag = lease.tag();
@@ -202,6 +213,15 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     /** @return the slot of {@code handle} if it is live in this table, else -1 */
     abstract int findSlot(long handle);
+
+    /**
+     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
+     * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
+     *
+     * @throws InvalidHandleException if the handle is not live in this table
+     * @throws IllegalStateException if the table is closed or corrupt
+     */
+    abstract int recordOf(long handle);
 
     /** Clears the live state of a live slot; {@link #releaseDead(int)} or {@link #markLive} follows. */
     abstract void markDead(int slot);
@@ -512,6 +532,123 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     }
 
     // ---------------------------------------------------------------------------------------
+    // Fields by handle: one route for both kinds. A handle resolves to its record index by the
+    // kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); records are
+    // numbered so that record r lives in segment r >>> recordShift at position r & recordMask.
+
+    @Override
+    public final byte get(long handle, ByteField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final short get(long handle, ShortField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final char get(long handle, CharField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final int get(long handle, IntField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final long get(long handle, LongField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final float get(long handle, FloatField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final double get(long handle, DoubleField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final boolean get(long handle, BooleanField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, ByteField field, byte value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, ShortField field, short value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, CharField field, char value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, IntField field, int value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, LongField field, long value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, FloatField field, float value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, DoubleField field, double value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    @Override
+    public final void set(long handle, BooleanField field, boolean value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+
+    // ---------------------------------------------------------------------------------------
     // Rejections
 
     /**
@@ -655,14 +792,13 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
                     + open + " iteration(s) of it are open; finish or close the iteration first");
         }
         Thread me = Thread.currentThread();
-        Thread other = (Thread) WRITER.getOpaque(this);
+        Thread other = (Thread) WRITER.compareAndExchange(this, null, me);
         if (other != null) {
             throw new ConcurrentModificationException("cannot " + operation + " table '" + name() + "': "
                     + (other == me ? "this thread is already changing it (a change called back into the table)"
                     : "thread '" + other.getName() + "' is changing it right now")
                     + "; a table has a single writer for add, remove, clear and defragment. Nothing was changed.");
         }
-        WRITER.setOpaque(this, me);
         lastAdd = 0;
         return me;
     }
@@ -674,10 +810,12 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
      *     the table is then corrupt
      */
     final void endChange(Thread me) {
-        if (WRITER.getOpaque(this) != me) {
+        // A thread that read the writer mark just before another thread poisoned the table can
+        // have overwritten the poisoned mark with its own: `corrupt` catches that case.
+        if (WRITER.getOpaque(this) != me || corrupt) {
             throw concurrentChange(null);
         }
-        WRITER.setOpaque(this, null);
+        WRITER.setRelease(this, null);
     }
 
     /**
@@ -698,7 +836,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
      * structure.
      */
     final RuntimeException abortChange(Thread me, Throwable failure, boolean fromCallback) {
-        if (WRITER.getOpaque(this) != me) {
+        if (WRITER.getOpaque(this) != me || corrupt) {
             return concurrentChange(failure);
         }
         if (!fromCallback && failure instanceof NullPointerException || failure instanceof ArrayIndexOutOfBoundsException
@@ -708,7 +846,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
             e.initCause(failure);
             return e;
         }
-        WRITER.setOpaque(this, null);
+        WRITER.setRelease(this, null);
         if (failure instanceof RuntimeException runtime) {
             return runtime;
         }

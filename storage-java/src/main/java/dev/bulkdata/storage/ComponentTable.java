@@ -540,7 +540,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public byte get(long entity, ByteField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -556,7 +557,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, ByteField field, byte value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -572,7 +574,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public short get(long entity, ShortField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -588,7 +591,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, ShortField field, short value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -604,7 +608,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public char get(long entity, CharField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -620,7 +625,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, CharField field, char value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -636,7 +642,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public int get(long entity, IntField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -652,7 +659,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, IntField field, int value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -668,7 +676,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public long get(long entity, LongField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -684,7 +693,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, LongField field, long value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -700,7 +710,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public float get(long entity, FloatField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -716,7 +727,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, FloatField field, float value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -732,7 +744,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public double get(long entity, DoubleField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -748,7 +761,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, DoubleField field, double value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     /**
@@ -764,7 +778,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public boolean get(long entity, BooleanField field) {
         schema.check(field);
-        return rows.get(rowOf(entity), field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
     }
 
     /**
@@ -780,7 +795,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void set(long entity, BooleanField field, boolean value) {
         schema.check(field);
-        rows.set(rowOf(entity), field, value);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -798,7 +814,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public byte getAt(int row, ByteField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -813,7 +830,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, ByteField field, byte value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -828,7 +846,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public short getAt(int row, ShortField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -843,7 +862,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, ShortField field, short value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -858,7 +878,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public char getAt(int row, CharField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -873,7 +894,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, CharField field, char value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -888,7 +910,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public int getAt(int row, IntField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -903,7 +926,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, IntField field, int value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -918,7 +942,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public long getAt(int row, LongField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -933,7 +958,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, LongField field, long value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -948,7 +974,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public float getAt(int row, FloatField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -963,7 +990,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, FloatField field, float value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -978,7 +1006,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public double getAt(int row, DoubleField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -993,7 +1022,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, DoubleField field, double value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /**
@@ -1008,7 +1038,8 @@ public final class ComponentTable implements AutoCloseable {
      */
     public boolean getAt(int row, BooleanField field) {
         schema.check(field);
-        return rows.get(checkedRow(row), field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /**
@@ -1023,6 +1054,7 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void setAt(int row, BooleanField field, boolean value) {
         schema.check(field);
-        rows.set(checkedRow(row), field, value);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 }

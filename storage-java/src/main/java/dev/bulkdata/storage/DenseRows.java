@@ -125,6 +125,11 @@ final class DenseRows {
         return (size + mask) >>> shift;
     }
 
+    /** {@return the block directory: block {@code b} holds rows {@code b * rowsPerBlock()} on; entries past {@link #blockCount()} are spares or null} */
+    MemorySegment[] segments() {
+        return blocks;
+    }
+
     /** {@return block {@code b}'s segment, {@code 0 <= b < blockCount()}} */
     MemorySegment block(int b) {
         return blocks[b];
@@ -327,72 +332,5 @@ final class DenseRows {
             }
         }
         return true;
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by row, unchecked
-
-    byte get(int row, ByteField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    short get(int row, ShortField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    char get(int row, CharField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    int get(int row, IntField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    long get(int row, LongField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    float get(int row, FloatField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    double get(int row, DoubleField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    boolean get(int row, BooleanField field) {
-        return field.get(blocks[row >>> shift], row & mask);
-    }
-
-    void set(int row, ByteField field, byte value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, ShortField field, short value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, CharField field, char value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, IntField field, int value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, LongField field, long value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, FloatField field, float value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, DoubleField field, double value) {
-        field.set(blocks[row >>> shift], row & mask, value);
-    }
-
-    void set(int row, BooleanField field, boolean value) {
-        field.set(blocks[row >>> shift], row & mask, value);
     }
 }

@@ -131,6 +131,7 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     @Override
     void reserveRecords(int count) {
         rows.reserve((long) size + count);
+        segments = rows.segments();
         while (backCount < rows.blockCount()) {
             if (backCount == back.length) {
                 back = Arrays.copyOf(back, Math.max(INITIAL_DIRECTORY, back.length * 2));
@@ -162,13 +163,9 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         return -1;
     }
 
-    /**
-     * Resolves a handle to its record's row.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed
-     */
-    private int rowOf(long handle) {
+    /** A record lives in its slot's row. */
+    @Override
+    int recordOf(long handle) {
         int row = find(handle);
         if (row < 0) {
             throw rejection(handle);
@@ -407,104 +404,5 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         check(rows.tailIsZero(), "a row past size " + size + " holds data");
         check(rows.chunkCount() == (size + mask) >>> shift, "chunk count " + rows.chunkCount() + " for size " + size);
         checkSlotCounts(live, retiredSlots);
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by handle
-
-    @Override
-    public byte get(long handle, ByteField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public short get(long handle, ShortField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public char get(long handle, CharField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public int get(long handle, IntField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public long get(long handle, LongField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public float get(long handle, FloatField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public double get(long handle, DoubleField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public boolean get(long handle, BooleanField field) {
-        schema.check(field);
-        return rows.get(rowOf(handle), field);
-    }
-
-    @Override
-    public void set(long handle, ByteField field, byte value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, ShortField field, short value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, CharField field, char value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, IntField field, int value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, LongField field, long value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, FloatField field, float value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, DoubleField field, double value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
-    }
-
-    @Override
-    public void set(long handle, BooleanField field, boolean value) {
-        schema.check(field);
-        rows.set(rowOf(handle), field, value);
     }
 }

@@ -76,6 +76,16 @@ final class StableTable extends AbstractTable implements BulkTable {
         return find(handle);
     }
 
+    /** A record lives in its slot. */
+    @Override
+    int recordOf(long handle) {
+        int slot = find(handle);
+        if (slot < 0) {
+            throw rejection(handle);
+        }
+        return slot;
+    }
+
     // ---------------------------------------------------------------------------------------
     // Slots and blocks
 
@@ -115,6 +125,7 @@ final class StableTable extends AbstractTable implements BulkTable {
         while (blockCount < needed) {
             if (blockCount == blocks.length) {
                 blocks = Arrays.copyOf(blocks, Math.max(INITIAL_DIRECTORY, blocks.length * 2));
+                segments = Arrays.copyOf(segments, blocks.length);
             }
             if (blocks[blockCount] != null) {
                 // A spare set aside by trimBlocks: zeroed, its meta words kept (a cancelled
@@ -132,6 +143,7 @@ final class StableTable extends AbstractTable implements BulkTable {
                         + " bytes in " + blockCount + " blocks", e);
             }
             blocks[blockCount] = new Block(this, data, blockCount);
+            segments[blockCount] = data;
             blockCount++;
         }
     }
@@ -323,120 +335,5 @@ final class StableTable extends AbstractTable implements BulkTable {
             }
         }
         return true;
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by handle
-
-    @Override
-    public byte get(long handle, ByteField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public short get(long handle, ShortField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public char get(long handle, CharField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public int get(long handle, IntField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public long get(long handle, LongField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public float get(long handle, FloatField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public double get(long handle, DoubleField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public boolean get(long handle, BooleanField field) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        return field.get(blocks[slot >>> shift].data, slot & mask);
-    }
-
-    @Override
-    public void set(long handle, ByteField field, byte value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, ShortField field, short value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, CharField field, char value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, IntField field, int value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, LongField field, long value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, FloatField field, float value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, DoubleField field, double value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
-    }
-
-    @Override
-    public void set(long handle, BooleanField field, boolean value) {
-        schema.check(field);
-        int slot = slotOf(handle);
-        field.set(blocks[slot >>> shift].data, slot & mask, value);
     }
 }

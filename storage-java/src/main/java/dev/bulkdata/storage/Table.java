@@ -35,13 +35,13 @@ package dev.bulkdata.storage;
  * {@link java.util.ConcurrentModificationException}. A {@link Chunk} is valid only while an
  * iteration of its table is open; used later, it throws {@link IllegalStateException}.
  *
- * <p>Two threads changing the structure at once are detected best effort, without locks or
- * fences: a change that finds another thread inside a change throws
- * {@link java.util.ConcurrentModificationException} and changes nothing; a change that finds at
- * its end that another thread changed the table meanwhile throws
- * {@code ConcurrentModificationException} and marks the table corrupt, after which every call
- * but {@code close()} throws {@link IllegalStateException} saying so. Overlaps shorter than the
- * time a store takes to reach another core may go unnoticed.
+ * <p>Two threads changing the structure at once are caught: each structural change first
+ * claims the table with one compare-and-set, and a change that starts while another thread's
+ * change runs throws {@link java.util.ConcurrentModificationException} and changes nothing (the
+ * loser is refused, not queued). Field reads and writes are not claimed: one that races a
+ * structural change of another thread is a data race the table does not detect. A table that
+ * finds its structure broken (a change failing with an internal error) marks itself corrupt:
+ * every call but {@code close()} then throws {@link IllegalStateException} saying so.
  *
  * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
  * table that becomes unreachable without being closed has its memory freed by a cleaner.

@@ -173,7 +173,7 @@ class DenseRowsTest {
             assertThrows(IllegalArgumentException.class, () -> last.get(70, t));
             assertThrows(IndexOutOfBoundsException.class, () -> last.get(512, t));
             last.set(69, t, 2.5f);
-            assertEquals(2.5f, rows.get(512 + 69, t));
+            assertEquals(2.5f, t.get(rows.blockOf(512 + 69), rows.slotOf(512 + 69)));
             assertEquals(512L * Float.BYTES, last.column(t).byteSize());
             rows.forget();
             closed[0] = true;

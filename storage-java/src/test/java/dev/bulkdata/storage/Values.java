@@ -129,27 +129,27 @@ final class Values {
 
     static long get(DenseRows rows, int row, Field f) {
         return switch (f) {
-            case ByteField x -> rows.get(row, x);
-            case ShortField x -> rows.get(row, x);
-            case CharField x -> rows.get(row, x);
-            case IntField x -> rows.get(row, x);
-            case LongField x -> rows.get(row, x);
-            case FloatField x -> Float.floatToRawIntBits(rows.get(row, x));
-            case DoubleField x -> Double.doubleToRawLongBits(rows.get(row, x));
-            case BooleanField x -> rows.get(row, x) ? 1 : 0;
+            case ByteField x -> x.get(rows.blockOf(row), rows.slotOf(row));
+            case ShortField x -> x.get(rows.blockOf(row), rows.slotOf(row));
+            case CharField x -> x.get(rows.blockOf(row), rows.slotOf(row));
+            case IntField x -> x.get(rows.blockOf(row), rows.slotOf(row));
+            case LongField x -> x.get(rows.blockOf(row), rows.slotOf(row));
+            case FloatField x -> Float.floatToRawIntBits(x.get(rows.blockOf(row), rows.slotOf(row)));
+            case DoubleField x -> Double.doubleToRawLongBits(x.get(rows.blockOf(row), rows.slotOf(row)));
+            case BooleanField x -> x.get(rows.blockOf(row), rows.slotOf(row)) ? 1 : 0;
         };
     }
 
     static void set(DenseRows rows, int row, Field f, long bits) {
         switch (f) {
-            case ByteField x -> rows.set(row, x, (byte) bits);
-            case ShortField x -> rows.set(row, x, (short) bits);
-            case CharField x -> rows.set(row, x, (char) bits);
-            case IntField x -> rows.set(row, x, (int) bits);
-            case LongField x -> rows.set(row, x, bits);
-            case FloatField x -> rows.set(row, x, Float.intBitsToFloat((int) bits));
-            case DoubleField x -> rows.set(row, x, Double.longBitsToDouble(bits));
-            case BooleanField x -> rows.set(row, x, (bits & 1) != 0);
+            case ByteField x -> x.set(rows.blockOf(row), rows.slotOf(row), (byte) bits);
+            case ShortField x -> x.set(rows.blockOf(row), rows.slotOf(row), (short) bits);
+            case CharField x -> x.set(rows.blockOf(row), rows.slotOf(row), (char) bits);
+            case IntField x -> x.set(rows.blockOf(row), rows.slotOf(row), (int) bits);
+            case LongField x -> x.set(rows.blockOf(row), rows.slotOf(row), bits);
+            case FloatField x -> x.set(rows.blockOf(row), rows.slotOf(row), Float.intBitsToFloat((int) bits));
+            case DoubleField x -> x.set(rows.blockOf(row), rows.slotOf(row), Double.longBitsToDouble(bits));
+            case BooleanField x -> x.set(rows.blockOf(row), rows.slotOf(row), (bits & 1) != 0);
         }
     }
 }
