@@ -11,19 +11,21 @@ import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * What every table kind shares: name, schema, tag and handle layout, the native arena, the
- * open/closed state, the iteration guard that makes structural changes fail fast while
- * chunks are being visited, and the <em>slot index</em> that handles name.
- *
- * <h2>Slots</h2>
- * Every table kind hands out slots {@code [1, limit)} of an index that only grows; slot 0 is
- * the header of the circular {@link FreeList} and never holds a record. Each opened slot has a
- * meta word in {@link Block}'s format ({@code R | generation | L}) and, while free, a link; the
- * kind decides where they live ({@link StableTable}: in its blocks; {@link DenseTable}: in its
- * sparse pages) through {@link #meta}, {@link #setMeta}, {@link #link} and {@link #setLink}.
- * What is the same for every kind lives here once: taking a slot (free list, then a fresh
- * one), advancing or retiring a generation, rebuilding the free list, the all-or-nothing
- * {@link #removeAll(long[], int, int)}, and naming why a handle was rejected.
+ * What every table kind shares: name, schema, tag, the native arena, the open/closed state,
+ * the iteration guard that makes structural changes fail fast while chunks are being visited,
+ * the writer claim, and the operations of {@link Table} written once over two parts that each
+ * kind provides:
+ * <ul>
+ * <li>a {@link SlotIndex} (the slots handles name: meta words, free list, retirement,
+ *     rejection), which the kind creates with its link storage;
+ * <li>its records: a handle resolves to a slot in the index, then to a <em>record index</em>
+ *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
+ *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
+ *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
+ *     accessors by handle are written once, here.
+ * </ul>
+ * The kind's hooks are about records only: make room, activate a slot, drop a record, clear,
+ * chunks for iteration.
  *
  * <p>The iteration guard is a counter of open iterations, changed atomically so that several
  * threads may each open an iteration at once; structural operations read it and throw
@@ -47,7 +49,7 @@ import java.util.Objects;
  * still works. Field reads and writes are not claimed: one racing a structural change on
  * another thread is a data race the table does not detect.
  */
-abstract sealed class AbstractTable implements Table permits StableTable, DenseTable {
+abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
     private static final VarHandle OPEN_ITERATIONS;
     private static final VarHandle WRITER;
     /** The writer mark of a corrupt or closed table: no thread's own. */
@@ -67,7 +69,8 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     }
 
     final Schema schema;
-    final HandleLayout layout;
+    /** How this table's handles split into tag, generation and slot index. */
+    final HandleLayout handles;
     /** This table's tag, 1 to {@link HandleLayout#MAX_TAG}; released on close. */
     final int tag;
     /** The tag's lease: records every handle made, for the next table under this tag. */
@@ -78,29 +81,15 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
      */
     final int floor;
     final BlockArena arena;
-    /** Bits of a handle's index and generation, from {@link #layout}. */
-    final int indexBits;
-    final long indexMask;
-    final int generationMask;
-    /** Every bit a handle of this layout may use below the tag. */
-    final long payloadMask;
-    /** This table's tag, shifted to where handles hold it. */
-    final long tagBits;
-    final int maxGeneration;
-    /** The largest slot index this table may open (layout and maxCapacity). */
-    final int maxSlot;
-    final FreeList freeList;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
     /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
     final int recordShift;
     final int recordMask;
-    /** Slots {@code [0, limit)} are opened; 0 before the first add and after close. */
-    int limit;
+    /** The slots: created by the kind's constructor with {@link #newIndex}. */
+    final SlotIndex index;
     /** Live records. */
     int size;
-    /** Slots retired at the last generation: never handed out again. */
-    int retired;
     /** Set once by {@link #close()}; never cleared. */
     boolean closed;
     /** Set once by {@link #poison}: two threads changed the structure at once. */
@@ -121,22 +110,15 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     private int lastAddLimit;
     private int lastAddBlocks;
 
-    AbstractTable(Schema schema, HandleLayout layout, ReuseOrder reuseOrder, int maxCapacity) {
+    AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity) {
         this.schema = schema;
-        this.layout = layout;
-        this.indexBits = layout.indexBits();
-        this.indexMask = (1L << indexBits) - 1;
-        this.generationMask = layout.maxGeneration();
-        this.payloadMask = layout.payloadMask();
-        this.maxGeneration = layout.maxGeneration();
-        this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
+        this.handles = handles;
         this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
         this.recordMask = schema.slotsPerBlock() - 1;
-        this.freeList = new FreeList(this, reuseOrder);
-        this.lease = TagRegistry.register(schema.name(), layout);
+        this.lease = TagRegistry.register(schema.name(), handles);
         this.tag = lease.tag();
         this.floor = lease.floor();
-        this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
+        this.index = new SlotIndex(schema.name(), handles, tag, floor, maxCapacity, reuseOrder, newLinks());
         this.arena = new BlockArena(this, lease);
     }
 
@@ -188,32 +170,6 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
      */
     abstract void trimBlocks(int count);
 
-    // ---------------------------------------------------------------------------------------
-    // Slot storage, provided by the table kind
-
-    /** {@return the meta word of an opened slot, {@code 0 <= slot < limit}} */
-    abstract int meta(int slot);
-
-    /** Sets the meta word of an opened slot. */
-    abstract void setMeta(int slot, int meta);
-
-    /** {@return the free-list link of a free slot or of the header, slot 0} */
-    abstract int link(int slot);
-
-    /** Sets the free-list link of a free slot or of the header. */
-    abstract void setLink(int slot, int next);
-
-    /**
-     * Makes storage for every slot up to {@code slot} (blocks, pages), all or nothing for the
-     * slots: on failure {@code limit} is unchanged.
-     *
-     * @throws CapacityExceededException if memory runs out
-     */
-    abstract void ensureSlots(long slot);
-
-    /** @return the slot of {@code handle} if it is live in this table, else -1 */
-    abstract int findSlot(long handle);
-
     /**
      * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
      * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
@@ -223,6 +179,18 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
      */
     abstract int recordOf(long handle);
 
+    /**
+     * Where free slots keep their free-list links, or null to keep them beside the meta words
+     * (see {@link SlotIndex}). Called once, by the constructor: the result may keep a
+     * reference to the table but must not use it yet.
+     */
+    abstract SlotIndex.Links newLinks();
+
+    /** @return the slot of {@code handle} if it is live in this table, else -1 */
+    final int findSlot(long handle) {
+        return index.find(handle);
+    }
+
     /** Clears the live state of a live slot; {@link #releaseDead(int)} or {@link #markLive} follows. */
     abstract void markDead(int slot);
 
@@ -230,14 +198,15 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     abstract void markLive(int slot);
 
     /**
-     * Makes room for {@code count} more records beyond their slots (which
-     * {@link #reserveSlots(int)} made), so that {@code count} activations cannot fail.
+     * Makes room for {@code count} more records, so that {@code count} activations cannot fail:
+     * record storage for every slot up to {@code highestSlot} (a BulkTable's blocks; -1 if no
+     * fresh slot is needed) or for {@code count} more rows (a PackedTable's).
      *
      * @throws CapacityExceededException if memory runs out; no record is added
      */
-    abstract void reserveRecords(int count);
+    abstract void reserveRecords(int count, long highestSlot);
 
-    /** Makes a slot from {@link #takeSlot()} live, with an all-zero record, and returns its handle. */
+    /** Makes a slot from {@link SlotIndex#take()} live, with an all-zero record, and returns its handle. */
     abstract long activate(int slot);
 
     /**
@@ -248,131 +217,26 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
     abstract void dropRecord(int slot);
 
     // ---------------------------------------------------------------------------------------
-    // Slots, shared by every kind
-
-    final long handleOf(int slot, int generation) {
-        return tagBits | ((long) generation << indexBits) | slot;
-    }
-
-    /** Whether the header, slot 0, exists (it is opened with the first slot). */
-    final boolean hasHeader() {
-        return limit > 0;
-    }
-
-    /** Whether {@code slot} is an opened, non-header slot that is neither live nor retired. */
-    final boolean isFreeSlot(int slot) {
-        if (slot <= 0 || slot >= limit) {
-            return false;
-        }
-        return (meta(slot) & (Block.LIVE | Block.RETIRED)) == 0;
-    }
-
-    /** Slots never opened that this table may still open. */
-    final long freshSlots() {
-        return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
-    }
+    // Structure, shared by every kind
 
     /**
-     * Opens the next never-used slot (and the header first); the caller has checked that one is
-     * left. The slot starts at the tag's {@link #floor}, or above it if a cancelled add left it
-     * a higher generation ({@link #cancelAdd}).
-     */
-    final int openSlot() {
-        if (limit == 0) {
-            ensureSlots(1);
-            limit = 1;
-        } else {
-            ensureSlots(limit);
-        }
-        int slot = limit++;
-        int generation = Math.max(floor, Block.generation(meta(slot)));
-        setMeta(slot, generation << Block.GENERATION_SHIFT);
-        return slot;
-    }
-
-    /**
-     * Finishes removing a slot whose live state is already cleared: drops its record, advances
-     * or retires its generation ({@link #retireOrAdvance}) and frees the slot.
+     * Finishes removing a slot whose live state is already cleared: drops its record, then the
+     * index advances or retires its generation and frees the slot.
      */
     final void releaseDead(int slot) {
         dropRecord(slot);
-        if (retireOrAdvance(slot)) {
-            freeList.push(slot);
-        }
+        index.release(slot);
     }
 
     /** Tells the tag lease about a handle this table hands out. */
     private void issue(long handle) {
-        lease.issued(layout.generation(handle), (int) (handle & indexMask));
+        lease.issued(handles.generation(handle), (int) (handle & index.indexMask));
     }
 
-    /**
-     * Takes a free slot, or a fresh one if the free list is empty; its meta word has the live
-     * bit clear and its current generation.
-     *
-     * @throws CapacityExceededException if no slot is left; nothing changes
-     */
-    final int takeSlot() {
-        int slot = freeList.pop();
-        if (slot == 0) {
-            if (freshSlots() <= 0) {
-                throw full(1);
-            }
-            slot = openSlot();
-        }
-        return slot;
-    }
-
-    /**
-     * Checks that {@code count} more slots can be taken and makes storage for the fresh ones,
-     * so that {@code count} calls of {@link #takeSlot()} cannot fail.
-     *
-     * @throws CapacityExceededException if they do not all fit; nothing changes
-     */
-    final void reserveSlots(int count) {
-        long fromHoles = Math.min(count, freeList.length());
-        long fresh = count - fromHoles;
-        if (fresh > freshSlots()) {
-            throw full(count);
-        }
-        if (fresh > 0) {
-            ensureSlots((limit == 0 ? 1 : limit) + fresh - 1);
-        }
-    }
-
-    final CapacityExceededException full(long requested) {
-        return new CapacityExceededException("table '" + name() + "' is full: " + requested
-                + " record(s) requested, room for " + (freeList.length() + freshSlots()) + "; size=" + size
-                + ", holes=" + freeList.length() + ", retired=" + retired + ", maxSlot=" + maxSlot
-                + " (" + layout + ")");
-    }
-
-    /**
-     * Moves a dead slot to its next generation, so that every handle to its last record is
-     * stale. A slot already at the layout's last generation is retired instead: it keeps that
-     * generation, is marked {@link Block#RETIRED} and is never handed out again.
-     *
-     * @return whether the slot may be reused (false if it was retired)
-     */
-    final boolean retireOrAdvance(int slot) {
-        int generation = Block.generation(meta(slot));
-        if (generation == maxGeneration) {
-            setMeta(slot, Block.RETIRED | (generation << Block.GENERATION_SHIFT));
-            retired++;
-            return false;
-        }
-        setMeta(slot, (generation + 1) << Block.GENERATION_SHIFT);
-        return true;
-    }
-
-    /** Refills the free list with every opened slot that is neither live nor retired, in slot order. */
-    final void rebuildFreeList() {
-        freeList.reset();
-        for (int slot = 1; slot < limit; slot++) {
-            if ((meta(slot) & (Block.RETIRED | Block.LIVE)) == 0) {
-                freeList.append(slot);
-            }
-        }
+    /** Checks room for {@code count} records, slots and storage, so that as many takes and activations cannot fail. */
+    private void reserve(int count) {
+        long highest = index.reserve(count, size);
+        reserveRecords(count, highest);
     }
 
     @Override
@@ -380,11 +244,10 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         Thread me = beginChange("add to");
         long handle;
         try {
-            int limitBefore = limit;
+            int limitBefore = index.limit;
             int blocksBefore = blockCount();
-            reserveSlots(1);
-            reserveRecords(1);
-            handle = activate(takeSlot());
+            reserve(1);
+            handle = activate(index.take());
             issue(handle);
             lastAdd = handle;
             lastAddLimit = limitBefore;
@@ -401,10 +264,9 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         Objects.checkFromToIndex(from, to, handlesOut.length);
         Thread me = beginChange("add to");
         try {
-            reserveSlots(to - from);
-            reserveRecords(to - from);
+            reserve(to - from);
             for (int i = from; i < to; i++) {
-                long handle = activate(takeSlot());
+                long handle = activate(index.take());
                 issue(handle);
                 handlesOut[i] = handle;
             }
@@ -423,7 +285,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
             int slot = findSlot(handle);
             if (slot >= 0) {
                 markDead(slot);
-                if (handle == last && Block.generation(meta(slot)) < maxGeneration) {
+                if (handle == last && SlotMeta.generation(index.meta(slot)) < index.maxGeneration) {
                     undoAdd(slot);
                     exact = true;
                 } else {
@@ -444,12 +306,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
      */
     private void undoAdd(int slot) {
         dropRecord(slot);
-        setMeta(slot, (Block.generation(meta(slot)) + 1) << Block.GENERATION_SHIFT);
-        if (limit > lastAddLimit) {
-            limit = lastAddLimit;
-        } else {
-            freeList.pushHead(slot);
-        }
+        index.untake(slot, lastAddLimit);
         trimBlocks(lastAddBlocks);
     }
 
@@ -508,7 +365,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
             if (slot < 0) {
                 RuntimeException e = rejection(handles[i]);
                 for (int j = from; j < i; j++) {
-                    markLive((int) (handles[j] & indexMask));
+                    markLive((int) (handles[j] & index.indexMask));
                 }
                 if (findSlot(handles[i]) >= 0) {
                     // Valid once the earlier marks are undone: it repeats an earlier handle, and
@@ -527,7 +384,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         }
         // Phase 2: every slot is valid and distinct.
         for (int i = from; i < to; i++) {
-            releaseDead((int) (handles[i] & indexMask));
+            releaseDead((int) (handles[i] & index.indexMask));
         }
     }
 
@@ -670,64 +527,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
         if (closed || corrupt) {
             return unusable();
         }
-        String text = format(handle);
-        if (handle == Handles.NULL) {
-            return invalid(handle, InvalidHandleException.Reason.NULL, "null handle passed to table '" + name() + "'");
-        }
-        int handleTag = layout.tag(handle);
-        if (handleTag != tag) {
-            String owner = TagRegistry.nameOf(handleTag);
-            if (owner != null) {
-                return invalid(handle, InvalidHandleException.Reason.FOREIGN, "handle " + Handles.format(handle)
-                        + " belongs to table '" + owner + "' (tag " + handleTag + "), not to table '" + name()
-                        + "' (tag " + tag + ")");
-            }
-            String closedOwner = TagRegistry.closedNameOf(handleTag);
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + " has tag " + handleTag
-                    + ", but table '" + name() + "' has tag " + tag + " and no open table has tag " + handleTag
-                    + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
-                    + "', is closed, and no later table accepts its handles"));
-        }
-        long index = layout.index(handle);
-        int generation = layout.generation(handle);
-        if (layout.hasStrayBits(handle)) {
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle 0x" + Long.toHexString(handle)
-                    + " (slot " + index + ", generation " + generation + ") has bits set outside " + layout
-                    + " of table '" + name() + "'; no table made it");
-        }
-        if (index == 0) {
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text
-                    + " names slot 0, the free-list header of table '" + name() + "', which never holds a record");
-        }
-        if (generation < floor) {
-            String earlier = layout.format(lease.previousName() == null ? "tag" + tag : lease.previousName(), handle);
-            return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + earlier + " (generation "
-                    + generation + ") was made by an earlier table with tag " + tag
-                    + (lease.previousName() == null ? "" : " (the last was '" + lease.previousName() + "')")
-                    + ", closed since; table '" + name() + "' reuses the tag and starts every slot at generation "
-                    + floor + ", so it never accepts those tables' handles");
-        }
-        if (index >= limit) {
-            String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
-            return invalid(handle, InvalidHandleException.Reason.OUT_OF_RANGE, "handle " + text + " names slot "
-                    + index + " (generation " + generation + "), but table '" + name() + "' " + opened);
-        }
-        int slot = (int) index;
-        int meta = meta(slot);
-        int current = Block.generation(meta);
-        String state = (meta & Block.RETIRED) != 0 ? "retired" : (meta & Block.LIVE) != 0 ? "live" : "free";
-        String where = " (table '" + name() + "', slot " + slot + "): handle generation " + generation
-                + ", slot generation " + current + ", slot is " + state;
-        if (generation < current || (generation == current && (meta & Block.RETIRED) != 0)) {
-            return invalid(handle, InvalidHandleException.Reason.STALE, "stale handle " + text + where
-                    + "; its record was removed");
-        }
-        return invalid(handle, InvalidHandleException.Reason.FORGED, "handle " + text + where
-                + "; this table never handed it out");
-    }
-
-    private InvalidHandleException invalid(long handle, InvalidHandleException.Reason reason, String message) {
-        return new InvalidHandleException(name(), handle, reason, message);
+        return index.rejection(handle, lease.previousName());
     }
 
     @Override
@@ -742,7 +542,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     @Override
     public final HandleLayout handleLayout() {
-        return layout;
+        return handles;
     }
 
     @Override
@@ -752,7 +552,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     @Override
     public final String format(long handle) {
-        return layout.format(name(), handle);
+        return handles.format(name(), handle);
     }
 
     /** @throws IllegalStateException if the table is closed or corrupt */
@@ -878,7 +678,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
             corruption = what;
         }
         corrupt = true;
-        limit = 0;
+        index.close();
         OPEN_ITERATIONS.setVolatile(this, ENDED);
         WRITER.setVolatile(this, NO_WRITER);
     }
@@ -974,36 +774,7 @@ abstract sealed class AbstractTable implements Table permits StableTable, DenseT
 
     /** The free list from head to tail. O(holes). */
     final int[] freeSlots() {
-        int[] slots = new int[freeList.length()];
-        int slot = slots.length == 0 ? 0 : link(0);
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = slot;
-            slot = link(slot);
-        }
-        return slots;
-    }
-
-    /**
-     * Checks the counters and the free list against what a kind's audit counted: {@code live}
-     * live and {@code retiredSlots} retired slots; every other opened slot but the header must
-     * be in the free list exactly once. O(holes).
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    final void checkSlotCounts(int live, int retiredSlots) {
-        check(live == size, "size " + size + " but " + live + " live slots");
-        check(retiredSlots == retired, "retired " + retired + " but " + retiredSlots + " retired slots");
-        int[] free = freeSlots();
-        java.util.BitSet seen = new java.util.BitSet();
-        for (int slot : free) {
-            check(isFreeSlot(slot), "free list holds slot " + slot + ", which is not free");
-            check(!seen.get(slot), "free list holds slot " + slot + " twice");
-            seen.set(slot);
-        }
-        check(free.length == 0 || link(free[free.length - 1]) == 0, "free list does not return to the header");
-        int opened = Math.max(0, limit - 1);
-        check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
-                + " + retired " + retiredSlots + " != opened slots " + opened);
+        return index.freeSlots();
     }
 
     static void check(boolean condition, String message) {

@@ -115,7 +115,7 @@ public interface BulkTable extends Table {
          * @throws IllegalStateException if all 4095 table tags are in use by open tables
          */
         public BulkTable build() {
-            return new StableTable(schema, reuseOrder, handleLayout, maxCapacity);
+            return new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity);
         }
     }
 }

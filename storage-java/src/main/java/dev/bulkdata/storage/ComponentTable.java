@@ -108,7 +108,7 @@ public final class ComponentTable implements AutoCloseable {
         this.set = new SparseSet();
         // The arena gets a tag of its own (released on close), named after the component schema.
         this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
-        this.rows = new DenseRows(schema, arena, new RowOwner(), entities.maxSlot);
+        this.rows = new DenseRows(schema, arena, new RowOwner(), entities.index.maxSlot);
     }
 
     /**
@@ -205,8 +205,8 @@ public final class ComponentTable implements AutoCloseable {
     public int add(long entity) {
         ensureMutable("add to");
         checkLive(entity);
-        int key = (int) entities.layout.index(entity);
-        int generation = entities.layout.generation(entity);
+        int key = (int) entities.handles.index(entity);
+        int generation = entities.handles.generation(entity);
         int row = set.indexOf(key);
         if (row >= 0) {
             if (generation(row) == generation) {
@@ -363,7 +363,7 @@ public final class ComponentTable implements AutoCloseable {
      */
     public long entityAt(int row) {
         checkedRow(row);
-        return entities.handleOf(set.keyAtUnchecked(row), generation(row));
+        return entities.index.handle(set.keyAtUnchecked(row), generation(row));
     }
 
     /**
@@ -380,7 +380,7 @@ public final class ComponentTable implements AutoCloseable {
         set.beginJoin();
         try {
             for (int row = 0, n = set.size(); row < n; row++) {
-                long owner = entities.handleOf(set.keyAtUnchecked(row), generation(row));
+                long owner = entities.index.handle(set.keyAtUnchecked(row), generation(row));
                 if (entities.contains(owner)) {
                     visitor.visit(owner, row);
                 }
@@ -452,8 +452,8 @@ public final class ComponentTable implements AutoCloseable {
         if (!entities.contains(entity)) {
             return -1;
         }
-        int row = set.indexOf((int) entities.layout.index(entity));
-        return row >= 0 && generation(row) == entities.layout.generation(entity) ? row : -1;
+        int row = set.indexOf((int) entities.handles.index(entity));
+        return row >= 0 && generation(row) == entities.handles.generation(entity) ? row : -1;
     }
 
     /** The row of an entity's component; throws the reason it has none. */

@@ -21,7 +21,7 @@ import java.util.Arrays;
  *                                                    ^ rows [size, end of block) are zero
  * </pre>
  *
- * <p>Field addressing is the one of {@link Block}: a field's value for slot {@code s} of a
+ * <p>Field addressing is the one of {@link BulkChunk}: a field's value for slot {@code s} of a
  * block is at {@code field.base + s * field.step}, in {@link Layout#SOA} and {@link Layout#AOS}
  * alike.
  *
@@ -188,14 +188,7 @@ final class DenseRows {
                 blockCount++;
                 continue;
             }
-            MemorySegment data;
-            try {
-                data = arena.allocate(schema.blockBytes(), Schema.BLOCK_ALIGNMENT);
-            } catch (OutOfMemoryError e) {
-                throw new CapacityExceededException("table '" + schema.name() + "' could not allocate block "
-                        + blockCount + " (" + schema.blockBytes() + " bytes of native memory); it holds "
-                        + nativeBytes() + " bytes in " + blockCount + " blocks", e);
-            }
+            MemorySegment data = arena.allocateBlock(schema, schema.name(), blockCount);
             blocks[blockCount] = data;
             if (owner != null) {
                 chunks[blockCount] = new DenseChunk(owner, this, blockCount);

@@ -143,7 +143,7 @@ public interface PackedTable extends Table {
          * @throws IllegalStateException if all 4095 table tags are in use by open tables
          */
         public PackedTable build() {
-            return new DenseTable(schema, handleLayout, maxCapacity);
+            return new PackedTableImpl(schema, handleLayout, maxCapacity);
         }
     }
 }

@@ -5,13 +5,13 @@ import java.lang.foreign.MemorySegment;
 /**
  * What both kinds of chunk share: one block's segment, its column views and the typed slot
  * accessors. A subclass says whether its table is open and which slots hold records
- * ({@link #position(int)}); a {@link Block} of a {@link BulkTable} has holes, a
+ * ({@link #position(int)}); a {@link BulkChunk} of a {@link BulkTable} has holes, a
  * {@link DenseChunk} of packed rows a live prefix.
  *
  * <p>Threads: as {@link Chunk}. Column views are made on first request; the race between two
  * threads making the same view is benign, since views of one column are interchangeable.
  */
-abstract sealed class SlotChunk implements Chunk permits Block, DenseChunk {
+abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     final Schema schema;
     /** The block's bytes: {@code slots} slots of {@link Schema#slotBytes()} each. */
     final MemorySegment data;

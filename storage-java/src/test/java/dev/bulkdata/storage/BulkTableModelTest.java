@@ -242,7 +242,7 @@ class BulkTableModelTest {
      * REGRESSION (library bug found by the model test's bad removeAll): {@link Table#removeAll}
      * documents that "a handle given twice counts as stale the second time", but the second copy
      * used to be rejected with reason {@code FORGED} ("this table never handed it out"), because
-     * validating the first copy clears the slot's live bit, so {@code StableTable.rejection} saw
+     * validating the first copy clears the slot's live bit, so {@code BulkTableImpl.rejection} saw
      * a free slot whose generation equals the handle's. Fixed in commit 686faaa.
      */
     @Test
@@ -300,7 +300,7 @@ class BulkTableModelTest {
         /** The same table, for its audits. */
         AbstractTable impl;
         /** The same table if it is a PackedTable, else null. */
-        DenseTable packed;
+        PackedTableImpl packed;
         Schema schema;
         Field[] fields;
         FieldType[] types;
@@ -1313,7 +1313,7 @@ class BulkTableModelTest {
         void openTable() {
             table = cfg.newTable();
             impl = (AbstractTable) table;
-            packed = table instanceof DenseTable d ? d : null;
+            packed = table instanceof PackedTableImpl d ? d : null;
             schema = table.schema();
             fields = schema.fields().toArray(new Field[0]);
             types = new FieldType[fields.length];

@@ -78,7 +78,7 @@ class BulkTableTest {
             for (long handle : h) {
                 assertTrue(table.handleLayout().index(handle) > 0);
             }
-            ((StableTable) table).checkInvariants();
+            ((BulkTableImpl) table).checkInvariants();
         }
     }
 
@@ -109,7 +109,7 @@ class BulkTableTest {
                 }
                 assertTrue(nonZero <= 1);
             }
-            ((StableTable) table).checkInvariants();
+            ((BulkTableImpl) table).checkInvariants();
         }
     }
 

@@ -1189,7 +1189,7 @@ class ErrorContractTest {
 
     /** Writes {@code value} into the link word (first float column "t") of the free-list head. */
     private static int corruptFreeListHead(Fixture fx, float value) {
-        StableTable stable = (StableTable) fx.table;
+        BulkTableImpl stable = (BulkTableImpl) fx.table;
         int head = stable.freeSlots()[0];
         Chunk chunk = fx.chunkOf(head);
         int s = fx.slotInChunk(head);

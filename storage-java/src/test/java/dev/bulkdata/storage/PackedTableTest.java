@@ -61,7 +61,7 @@ class PackedTableTest {
                 assertEquals(h, handles.get(i), "handle " + table.format(h) + " reads record " + i);
                 assertEquals(i * 0.5, table.get(h, schema.doubleField("payload")));
             }
-            ((DenseTable) table).checkInvariants();
+            ((PackedTableImpl) table).checkInvariants();
         }
 
         /** The handles in row order. */
@@ -135,7 +135,7 @@ class PackedTableTest {
                     assertEquals(h, sample.handles.get(i));
                 }
             }
-            ((DenseTable) sample.table).checkInvariants();
+            ((PackedTableImpl) sample.table).checkInvariants();
         }
     }
 
@@ -408,11 +408,11 @@ class PackedTableTest {
             List<Long> before = sample.rowOrder();
             assertEquals(0, sample.table.defragment(byKey, 0));
             assertEquals(before, sample.rowOrder());
-            assertTrue(((DenseTable) sample.table).isFragmented(), "an unfinished pass completes nothing");
+            assertTrue(((PackedTableImpl) sample.table).isFragmented(), "an unfinished pass completes nothing");
             sample.table.defragment(byKey, Long.MAX_VALUE);
             sample.table.markFragmented();
             assertEquals(0, sample.table.defragment(byKey, 0));
-            assertFalse(((DenseTable) sample.table).isFragmented(), "a pass over sorted rows needs no swap");
+            assertFalse(((PackedTableImpl) sample.table).isFragmented(), "a pass over sorted rows needs no swap");
         }
     }
 
@@ -427,7 +427,7 @@ class PackedTableTest {
                     () -> sample.table.defragment(sample.byKey(), -1));
             assertTrue(negative.getMessage().contains("maxSwaps=-1"), negative::getMessage);
             assertEquals(before, TableSnapshot.of(sample.table));
-            assertTrue(((DenseTable) sample.table).isFragmented());
+            assertTrue(((PackedTableImpl) sample.table).isFragmented());
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage.internal;
 
+import dev.bulkdata.storage.CapacityExceededException;
+import dev.bulkdata.storage.Schema;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
@@ -53,6 +56,26 @@ public final class BlockArena {
         MemorySegment segment = arena.allocate(size, alignment);
         bytes += size;
         return segment;
+    }
+
+    /**
+     * Allocates one zeroed block of a table: {@link Schema#blockBytes()} bytes, aligned to
+     * {@link Schema#BLOCK_ALIGNMENT}. The one place where running out of native memory becomes
+     * a {@link CapacityExceededException}.
+     *
+     * @param schema the table's record schema
+     * @param table the table's name, for the message
+     * @param block the block's number in its table, for the message
+     * @return the block's segment
+     * @throws CapacityExceededException if native memory runs out
+     */
+    public MemorySegment allocateBlock(Schema schema, String table, int block) {
+        try {
+            return allocate(schema.blockBytes(), Schema.BLOCK_ALIGNMENT);
+        } catch (OutOfMemoryError e) {
+            throw new CapacityExceededException("table '" + table + "' could not allocate block " + block + " ("
+                    + schema.blockBytes() + " bytes of native memory); it holds " + bytes + " bytes in blocks", e);
+        }
     }
 
     /** {@return bytes in use: handed out by {@link #allocate}, less those set aside (not reset by close)} */

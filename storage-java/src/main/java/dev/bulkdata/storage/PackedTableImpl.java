@@ -1,55 +1,36 @@
 package dev.bulkdata.storage;
 
-import java.util.Arrays;
 
 /**
- * The {@link PackedTable}: a paged sparse index of slots (what handles name) over
- * {@link DenseRows} (where records live), with a back-link per row (seed 000's meta set).
+ * The {@link PackedTable}: the slot index keeps, beside each slot's meta word, the row of its
+ * record (the payload of a stride-2 {@link SlotIndex} entry), over {@link DenseRows} where the
+ * records live, with a back-link per row.
  *
  * <pre>
- *  handle ──► slot i ──► sparse page i &gt;&gt;&gt; PAGE_SHIFT, entry i &amp; PAGE_MASK
+ *  handle ──► SlotIndex.findPayload ──► row r ──► segments[r &gt;&gt;&gt; shift], position r &amp; mask
  *
- *  sparse pages (int[2 * PAGE_SLOTS] each, allocated as slots open, never moved)
- *   entry of slot i:  [ meta: R | generation | L ][ row if live, free-list link if free ]
+ *  slot index entries:  [ meta: R | generation | L ][ row if live, free-list link if free ]
  *
- *  dense rows (16 KiB blocks)              back-links (int[rowsPerBlock] per block)
+ *  dense rows (16 KiB blocks)              back-links (PagedInts, one page per block)
  *   row 0 | row 1 | ... | row size-1        back[r] = the slot whose record is in row r
  * </pre>
  *
  * <p>Invariants: for every live slot {@code s}, {@code back[row(s)] == s} and
  * {@code row(s) < size}; for every row {@code r < size}, slot {@code back[r]} is live and its
  * entry names {@code r}; rows {@code [size, end of block)} are zero. Free slots are in the
- * {@link FreeList} (FIFO, header in slot 0's entry), retired slots ({@code R}) nowhere.
- * The meta word has {@link Block}'s format, so the shared rejection logic of
- * {@link AbstractTable} reads it unchanged.
+ * index's free list (FIFO, header in slot 0's entry), retired slots nowhere.
  *
  * <p>Removal is swap-and-pop: the last row's record moves into the removed row, and its slot's
  * entry and the back-link follow. {@link #defragment} is an insertion sort by adjacent swaps,
  * restarted from row 0 by every call and skipped entirely while {@code fragmented} is clear.
  *
- * <p>Closing sets {@code limit} to 0 and forgets the rows, so every later access by handle or
- * by chunk slot falls to the slow path, which reports the closed table.
+ * <p>Closing forgets the slots and the rows, so every later access by handle falls to the slow
+ * path, which reports the closed table.
  */
-final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.Owner {
-    /** Sparse slots per page: 4096, so a page is 32 KiB of heap (two ints per slot). */
-    static final int PAGE_SHIFT = 12;
-    static final int PAGE_SLOTS = 1 << PAGE_SHIFT;
-    static final int PAGE_MASK = PAGE_SLOTS - 1;
-    /** Ints per sparse entry: meta, then row or link. */
-    private static final int ENTRY_INTS = 2;
-    private static final int INITIAL_DIRECTORY = 8;
-    private static final int[][] NO_PAGES = new int[0][];
-
+final class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner {
     private final DenseRows rows;
-    private final int shift;
-    private final int mask;
-
-    /** Sparse pages; entries of slots below {@code limit} exist. */
-    private int[][] pages = NO_PAGES;
-    private int pageCount;
-    /** Back-links, one page per dense block, made with the block. */
-    private int[][] back = NO_PAGES;
-    private int backCount;
+    /** Back-links: the slot of the record in each row, a page per block of rows. */
+    private final PagedInts back;
     /** Set by every structural change; cleared by a complete defragment pass. */
     private boolean fragmented;
     /** The order the last complete pass sorted by; null if none. */
@@ -65,108 +46,49 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
 
         @Override
         public void swapRows(int a, int b) {
-            DenseTable.this.swapRows(a, b);
+            PackedTableImpl.this.swapRows(a, b);
         }
     });
 
-    DenseTable(Schema schema, HandleLayout layout, int maxCapacity) {
-        super(schema, layout, ReuseOrder.FIFO, maxCapacity);
-        this.rows = new DenseRows(schema, arena, this, maxSlot);
-        this.shift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
-        this.mask = schema.slotsPerBlock() - 1;
+    PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity) {
+        super(schema, handles, ReuseOrder.FIFO, maxCapacity);
+        this.rows = new DenseRows(schema, arena, this, index.maxSlot);
+        this.back = new PagedInts(recordShift, 0);
+    }
+
+    /** Links in the payload beside each meta word (the row's place while the slot is free). */
+    @Override
+    SlotIndex.Links newLinks() {
+        return null;
     }
 
     // ---------------------------------------------------------------------------------------
-    // Sparse entries
-
-    @Override
-    int meta(int slot) {
-        return pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) * ENTRY_INTS];
-    }
-
-    @Override
-    void setMeta(int slot, int meta) {
-        pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) * ENTRY_INTS] = meta;
-    }
+    // Rows
 
     /** The row of a live slot. */
     private int row(int slot) {
-        return pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) * ENTRY_INTS + 1];
+        return index.payload(slot);
     }
 
     private void setRow(int slot, int row) {
-        pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) * ENTRY_INTS + 1] = row;
-    }
-
-    @Override
-    int link(int slot) {
-        return row(slot);
-    }
-
-    @Override
-    void setLink(int slot, int next) {
-        setRow(slot, next);
-    }
-
-    private int backLink(int row) {
-        return back[row >>> shift][row & mask];
-    }
-
-    private void setBackLink(int row, int slot) {
-        back[row >>> shift][row & mask] = slot;
-    }
-
-    @Override
-    void ensureSlots(long slot) {
-        int needed = (int) (slot >>> PAGE_SHIFT) + 1;
-        while (pageCount < needed) {
-            if (pageCount == pages.length) {
-                pages = Arrays.copyOf(pages, Math.max(INITIAL_DIRECTORY, pages.length * 2));
-            }
-            pages[pageCount++] = new int[PAGE_SLOTS * ENTRY_INTS];
-        }
+        index.setPayload(slot, row);
     }
 
     /** Makes room for {@code count} more rows and their back-links; all or nothing for the rows. */
     @Override
-    void reserveRecords(int count) {
+    void reserveRecords(int count, long highestSlot) {
         rows.reserve((long) size + count);
         segments = rows.segments();
-        while (backCount < rows.blockCount()) {
-            if (backCount == back.length) {
-                back = Arrays.copyOf(back, Math.max(INITIAL_DIRECTORY, back.length * 2));
-            }
-            back[backCount++] = new int[rows.rowsPerBlock()];
-        }
+        back.ensure(rows.capacity() - 1L);
     }
 
     // ---------------------------------------------------------------------------------------
     // Handles
 
-    /**
-     * The one validity check of a handle: tag and stray bits, index, then the slot's meta
-     * word against {@code generation << 1 | LIVE}. One branch on the fast path.
-     *
-     * @return the row of the handle's record if it is live in this table, else -1
-     */
-    private int find(long handle) {
-        long index = handle & indexMask;
-        if ((handle & ~payloadMask) == tagBits && index < limit) {
-            int slot = (int) index;
-            int expected = (((int) (handle >>> indexBits) & generationMask) << Block.GENERATION_SHIFT) | Block.LIVE;
-            int[] page = pages[slot >>> PAGE_SHIFT];
-            int at = (slot & PAGE_MASK) * ENTRY_INTS;
-            if (page[at] == expected) {
-                return page[at + 1];
-            }
-        }
-        return -1;
-    }
-
-    /** A record lives in its slot's row. */
+    /** A record lives in its slot's row, read from the same entry as the meta word. */
     @Override
     int recordOf(long handle) {
-        int row = find(handle);
+        int row = index.findPayload(handle);
         if (row < 0) {
             throw rejection(handle);
         }
@@ -174,14 +96,8 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     }
 
     @Override
-    int findSlot(long handle) {
-        return find(handle) >= 0 ? (int) (handle & indexMask) : -1;
-    }
-
-    @Override
     public long handleOfRow(int row) {
-        int slot = backLink(row);
-        return handleOf(slot, Block.generation(meta(slot)));
+        return index.handleOf(back.get(row));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -192,22 +108,21 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     long activate(int slot) {
         fragmented = true;
         int row = rows.addRow();
-        setBackLink(row, slot);
+        back.set(row, slot);
         setRow(slot, row);
-        int meta = meta(slot) | Block.LIVE;
-        setMeta(slot, meta);
+        index.markLive(slot);
         size++;
-        return handleOf(slot, Block.generation(meta));
+        return index.handleOf(slot);
     }
 
     @Override
     void markDead(int slot) {
-        setMeta(slot, meta(slot) & ~Block.LIVE);
+        index.markDead(slot);
     }
 
     @Override
     void markLive(int slot) {
-        setMeta(slot, meta(slot) | Block.LIVE);
+        index.markLive(slot);
     }
 
     /** Swap-and-pop of the slot's row; the slot's entry no longer names a row. */
@@ -216,12 +131,12 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         int row = row(slot);
         int moved = rows.removeRow(row);
         if (moved >= 0) {
-            int movedSlot = backLink(moved);
-            setBackLink(row, movedSlot);
+            int movedSlot = back.get(moved);
+            back.set(row, movedSlot);
             setRow(movedSlot, row);
-            setBackLink(moved, 0);
+            back.set(moved, 0);
         } else {
-            setBackLink(row, 0);
+            back.set(row, 0);
         }
         setRow(slot, 0);
         size--;
@@ -241,20 +156,20 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     @Override
     void clearRecords() {
         for (int row = 0; row < size; row++) {
-            int slot = backLink(row);
-            retireOrAdvance(slot);
+            int slot = back.get(row);
+            index.retireOrAdvance(slot);
             setRow(slot, 0);
-            setBackLink(row, 0);
+            back.set(row, 0);
         }
         rows.clear();
         size = 0;
         fragmented = true;
-        rebuildFreeList();
+        index.rebuildFreeList();
     }
 
     @Override
     void onClose() {
-        limit = 0;
+        index.close();
         rows.forget();
     }
 
@@ -304,10 +219,10 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     /** Exchanges two rows' records, their back-links and their slots' rows. */
     private void swapRows(int a, int b) {
         rows.swapRows(a, b);
-        int slotA = backLink(a);
-        int slotB = backLink(b);
-        setBackLink(a, slotB);
-        setBackLink(b, slotA);
+        int slotA = back.get(a);
+        int slotB = back.get(b);
+        back.set(a, slotB);
+        back.set(b, slotA);
         setRow(slotA, b);
         setRow(slotB, a);
     }
@@ -324,7 +239,7 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
     @Override
     public int capacity() {
         ensureOpen();
-        return (int) Math.min(rows.capacity(), size + freeList.length() + freshSlots());
+        return (int) Math.min(rows.capacity(), size + index.holes() + index.freshSlots());
     }
 
     @Override
@@ -333,7 +248,7 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
             return TableStats.closed(name());
         }
         ensureOpen();
-        return new TableStats(name(), size, 0, retired, capacity(), rows.blockCount(), arena.bytes());
+        return new TableStats(name(), size, 0, index.retired, capacity(), rows.blockCount(), arena.bytes());
     }
 
     @Override
@@ -360,7 +275,7 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
 
     /** {@return the slot whose record is in {@code row}, for tests} */
     int slotOfRow(int row) {
-        return backLink(row);
+        return back.get(row);
     }
 
     /** {@return whether a defragment call would do work (ignoring a change of order)} */
@@ -379,30 +294,23 @@ final class DenseTable extends AbstractTable implements PackedTable, DenseChunk.
         ensureOpen();
         check(rows.size() == size, "rows hold " + rows.size() + " but size is " + size);
         int live = 0;
-        int retiredSlots = 0;
-        for (int slot = 1; slot < limit; slot++) {
-            int meta = meta(slot);
-            check(Block.generation(meta) <= maxGeneration, "generation beyond layout at slot " + slot);
-            if ((meta & Block.LIVE) != 0) {
+        for (int slot = 1; slot < index.limit; slot++) {
+            if (SlotMeta.isLive(index.meta(slot))) {
                 live++;
-                check((meta & Block.RETIRED) == 0, "live slot " + slot + " is retired");
                 int row = row(slot);
                 check(row >= 0 && row < size, "live slot " + slot + " names row " + row + " of " + size);
-                check(backLink(row) == slot, "row " + row + " links back to slot " + backLink(row)
+                check(back.get(row) == slot, "row " + row + " links back to slot " + back.get(row)
                         + ", not to slot " + slot);
-            }
-            if ((meta & Block.RETIRED) != 0) {
-                retiredSlots++;
-                check(Block.generation(meta) == maxGeneration, "retired slot " + slot + " below max generation");
             }
         }
         for (int row = 0; row < size; row++) {
-            int slot = backLink(row);
-            check(slot > 0 && slot < limit && (meta(slot) & Block.LIVE) != 0 && row(slot) == row,
+            int slot = back.get(row);
+            check(slot > 0 && slot < index.limit && SlotMeta.isLive(index.meta(slot)) && row(slot) == row,
                     "row " + row + " links back to slot " + slot + ", which does not name it");
         }
         check(rows.tailIsZero(), "a row past size " + size + " holds data");
-        check(rows.chunkCount() == (size + mask) >>> shift, "chunk count " + rows.chunkCount() + " for size " + size);
-        checkSlotCounts(live, retiredSlots);
+        check(rows.chunkCount() == (size + recordMask) >>> recordShift, "chunk count " + rows.chunkCount()
+                + " for size " + size);
+        index.checkInvariants(live, size);
     }
 }

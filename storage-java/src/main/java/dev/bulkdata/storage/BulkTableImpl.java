@@ -1,0 +1,277 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * The {@link BulkTable}: a record lives in its slot, for good. Slot {@code i} is position
+ * {@code i & recordMask} of block {@code i >>> recordShift}.
+ *
+ * <pre>
+ *  handle ──► SlotIndex.find ──► slot i ──► segments[i &gt;&gt;&gt; shift], position i &amp; mask
+ *
+ *  chunks (directory, doubles when full; the only thing ever copied)
+ *  +------+------+------+------+------+
+ *  |  c0  |  c1  |  c2  | spare| null |     blockCount = 3 (a spare: set aside by cancelAdd)
+ *  +--|---+--|---+--|---+------+------+
+ *     v      v      v
+ *  BulkChunk: the block's native segment + its live bitmap and live count
+ * </pre>
+ *
+ * <p>A free slot keeps its free-list link in the 4-byte link word of its own, wiped record
+ * ({@link Schema#link()}; {@link RecordLinks}), so a slot costs 4 bytes of meta in the index
+ * and 1 bit of bitmap beside its record. Invariants: a slot's live bit equals its meta word's;
+ * a dead slot's bytes are zero except the link word of a free slot or of slot 0.
+ *
+ * <p>Closing drops the blocks and the index forgets its slots, so every later access by handle
+ * falls to the slow path, which reports the closed table, and every chunk access fails its
+ * iteration check; freed memory is never reached.
+ */
+final class BulkTableImpl extends AbstractTable implements BulkTable {
+    private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];
+    private static final int INITIAL_DIRECTORY = 8;
+
+    private final ReuseOrder reuseOrder;
+    private final int slotsPerBlock;
+
+    private BulkChunk[] chunks = NO_CHUNKS;
+    private int blockCount;
+
+    BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity) {
+        super(schema, handles, reuseOrder, maxCapacity);
+        this.reuseOrder = reuseOrder;
+        this.slotsPerBlock = schema.slotsPerBlock();
+    }
+
+    /** Links in the records' own link words. */
+    private final class RecordLinks implements SlotIndex.Links {
+        @Override
+        public int link(int slot) {
+            return schema.link().get(segments[slot >>> recordShift], slot & recordMask);
+        }
+
+        @Override
+        public void setLink(int slot, int next) {
+            schema.link().set(segments[slot >>> recordShift], slot & recordMask, next);
+        }
+    }
+
+    @Override
+    SlotIndex.Links newLinks() {
+        return new RecordLinks();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Records
+
+    /** A record lives in its slot. */
+    @Override
+    int recordOf(long handle) {
+        int slot = index.find(handle);
+        if (slot < 0) {
+            throw rejection(handle);
+        }
+        return slot;
+    }
+
+    private BulkChunk chunk(int slot) {
+        return chunks[slot >>> recordShift];
+    }
+
+    /** Allocates blocks until slot {@code highestSlot} has one; all or nothing for the records. */
+    @Override
+    void reserveRecords(int count, long highestSlot) {
+        int needed = (int) (highestSlot >>> recordShift) + 1;
+        while (blockCount < needed) {
+            if (blockCount == chunks.length) {
+                chunks = Arrays.copyOf(chunks, Math.max(INITIAL_DIRECTORY, chunks.length * 2));
+                segments = Arrays.copyOf(segments, chunks.length);
+            }
+            if (chunks[blockCount] != null) {
+                // A spare set aside by trimBlocks: zeroed, its bitmap empty.
+                arena.takeBack(schema.blockBytes());
+            } else {
+                MemorySegment data = arena.allocateBlock(schema, name(), blockCount);
+                chunks[blockCount] = new BulkChunk(this, data, blockCount);
+                segments[blockCount] = data;
+            }
+            blockCount++;
+        }
+    }
+
+    /** Makes a free slot live and returns its handle. */
+    @Override
+    long activate(int slot) {
+        markLive(slot);
+        size++;
+        return index.handleOf(slot);
+    }
+
+    @Override
+    void markLive(int slot) {
+        index.markLive(slot);
+        chunk(slot).markLive(slot & recordMask);
+    }
+
+    @Override
+    void markDead(int slot) {
+        index.markDead(slot);
+        chunk(slot).markDead(slot & recordMask);
+    }
+
+    /** Wipes a slot whose live bit is already clear. */
+    @Override
+    void dropRecord(int slot) {
+        schema.wipe(segments[slot >>> recordShift], slot & recordMask);
+        size--;
+    }
+
+    @Override
+    int blockCount() {
+        return blockCount;
+    }
+
+    /** Blocks past {@code count} stay in the directory as spares, reused by {@link #reserveRecords}. */
+    @Override
+    void trimBlocks(int count) {
+        while (blockCount > count) {
+            blockCount--;
+            arena.setAside(schema.blockBytes());
+        }
+    }
+
+    @Override
+    void clearRecords() {
+        for (int i = 0; i < blockCount; i++) {
+            BulkChunk c = chunks[i];
+            for (int w = 0; w < c.live.length; w++) {
+                long bits = c.live[w];
+                while (bits != 0) {
+                    int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    bits &= bits - 1;
+                    index.retireOrAdvance(i * slotsPerBlock + s);
+                }
+                c.live[w] = 0;
+            }
+            c.liveCount = 0;
+            segments[i].fill((byte) 0);
+        }
+        size = 0;
+        index.rebuildFreeList();
+    }
+
+    @Override
+    void onClose() {
+        index.close();
+        for (int i = 0; i < blockCount; i++) {
+            Arrays.fill(chunks[i].live, 0L);
+            chunks[i].liveCount = 0;
+        }
+        chunks = NO_CHUNKS;
+        blockCount = 0;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Queries and iteration
+
+    @Override
+    public ReuseOrder reuseOrder() {
+        return reuseOrder;
+    }
+
+    @Override
+    public int capacity() {
+        ensureOpen();
+        int limit = index.limit;
+        long opened = Math.min((long) blockCount * slotsPerBlock, (long) index.maxSlot + 1);
+        long inBlocks = limit == 0 ? 0 : opened - limit;
+        return (int) (size + index.holes() + inBlocks);
+    }
+
+    @Override
+    public TableStats stats() {
+        if (closed) {
+            return TableStats.closed(name());
+        }
+        ensureOpen();
+        return new TableStats(name(), size, index.holes(), index.retired, capacity(), blockCount, arena.bytes());
+    }
+
+    @Override
+    int chunkCount() {
+        ensureOpen();
+        return blockCount;
+    }
+
+    @Override
+    Chunk chunkAt(int i) {
+        ensureOpen();
+        return chunks[i];
+    }
+
+    @Override
+    void forEachLive(Chunk chunk, RecordVisitor visitor) {
+        BulkChunk c = (BulkChunk) chunk;
+        long[] live = c.live;
+        for (int w = 0; w < live.length; w++) {
+            long bits = live[w];
+            while (bits != 0) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                visitor.visit(c, s);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Audit, for tests
+
+    /**
+     * Checks every invariant of the blocks, the index and the counters. O(capacity).
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    @Override
+    void checkInvariants() {
+        ensureOpen();
+        int limit = index.limit;
+        int live = 0;
+        for (int i = 0; i < blockCount; i++) {
+            BulkChunk c = chunks[i];
+            int blockLive = 0;
+            for (int s = 0; s < slotsPerBlock; s++) {
+                int slot = i * slotsPerBlock + s;
+                boolean bit = c.isLiveUnchecked(s);
+                int meta = slot < limit ? index.meta(slot) : 0;
+                check(bit == SlotMeta.isLive(meta), "live bit and meta disagree at slot " + slot);
+                if (bit) {
+                    blockLive++;
+                    check(slot > 0 && slot < limit, "live slot " + slot + " outside [1, " + limit + ")");
+                } else {
+                    boolean holdsLink = slot == 0 || (slot < limit && !SlotMeta.isRetired(meta));
+                    check(isWiped(segments[i], s, holdsLink), "dead slot " + slot + " holds data besides its link");
+                }
+            }
+            check(blockLive == c.liveCount, "liveCount of block " + i + " is " + c.liveCount + ", bitmap says "
+                    + blockLive);
+            live += blockLive;
+        }
+        index.checkInvariants(live, size);
+    }
+
+    /** Whether every stored byte of {@code slot} is zero, except the link word if it holds one. */
+    private boolean isWiped(MemorySegment data, int slot, boolean holdsLink) {
+        long linkStart = schema.link().offset(slot);
+        for (Field f : schema.storedFields()) {
+            for (int i = 0; i < f.type().byteSize(); i++) {
+                long at = f.offset(slot) + i;
+                boolean link = holdsLink && at >= linkStart && at < linkStart + Integer.BYTES;
+                if (!link && data.get(ValueLayout.JAVA_BYTE, at) != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,522 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.TagRegistry;
+
+import java.util.BitSet;
+
+/**
+ * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word}
+ * (live, retired, generation), the circular free list of free slots, the open limit,
+ * retirement, and why a handle is rejected. A {@link BulkTable} keeps its record in its slot; a
+ * {@link PackedTable} keeps, beside each slot's meta word, the row its record is in. A handle
+ * resolves to a slot here, by one route ({@link #find(long)}), then to a record by the kind's
+ * rule.
+ *
+ * <pre>
+ *  entries (PagedInts, never moved), per slot:   [ meta ]            stride 1 (BulkTable)
+ *                                                [ meta ][ payload ] stride 2 (PackedTable:
+ *                                                                     row if live, link if free)
+ *
+ *        slot 0 (header)        hole              hole              hole
+ *       +-----------+      +-----------+     +-----------+     +-----------+
+ *   +--&gt;| link = 17 |-----&gt;| link = 4  |----&gt;| link = 9  |----&gt;| link = 0  |---+
+ *   |   +-----------+      +-----------+     +-----------+     +-----------+   |
+ *   |                         head                               tail         |
+ *   +--------------------------------------------------------------------------+
+ *   empty list: header.link = 0 (the header points to itself)
+ * </pre>
+ *
+ * <p><b>Slots</b>: {@code [1, limit)} have been opened; slot 0 is the free-list header, opened
+ * with the first slot and never handed out, so every handle of slot 0, the null handle among
+ * them, is invalid. A never-opened slot starts at the tag's {@link #floor} (see
+ * {@link TagRegistry}) or at the generation a cancelled add left in its meta word, whichever
+ * is higher. Removing advances a slot's generation; at the layout's last generation the slot
+ * is retired instead.
+ *
+ * <p><b>Free list</b>: a free slot's successor is its <em>link</em>, kept where the kind says
+ * ({@link Links}): a BulkTable in the 4-byte link word of the (wiped) record, so that a slot
+ * costs 4 bytes of meta and nothing more; a PackedTable in the entry's payload. Pops take the
+ * head; {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first,
+ * which spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole
+ * freed last is reused first, while it is warm in cache). {@code tail} and {@code length} make
+ * both pushes O(1). Invariant: following links from the header visits exactly {@code length}
+ * distinct free slots, ends at {@code tail}, and returns to slot 0.
+ *
+ * <p>Memory per slot: 4 bytes (stride 1) or 8 bytes (stride 2) in 16 KiB pages of 4,096 slots.
+ * Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
+ * many threads while nothing changes.
+ */
+final class SlotIndex {
+    /** Where a free slot (and the header, slot 0) keeps the index of the next free slot. */
+    interface Links {
+        int link(int slot);
+
+        void setLink(int slot, int next);
+    }
+
+    /** Slots per page of entries: 4096, a 16 KiB page of meta words. */
+    static final int PAGE_SHIFT = 12;
+    private static final int HEADER = 0;
+
+    /** The table's name, for messages. */
+    private final String name;
+    final HandleLayout layout;
+    final long indexMask;
+    final int indexBits;
+    final int generationMask;
+    /** Every bit a handle of this layout may use below the tag. */
+    final long payloadMask;
+    /** The table's tag, shifted to where handles hold it. */
+    final long tagBits;
+    final int maxGeneration;
+    /** The largest slot index this index may open (layout and maxCapacity). */
+    final int maxSlot;
+    /** The generation a never-opened slot starts at (see {@link TagRegistry}). */
+    final int floor;
+    /** log2 of the ints per entry: 0 (meta) or 1 (meta, payload). */
+    private final int strideShift;
+    private final PagedInts entries;
+    private final Links links;
+    private final boolean fifo;
+
+    /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
+    int limit;
+    /** Slots retired at the last generation. */
+    int retired;
+    /** The last slot of the free list, or 0 when the list is empty. */
+    private int tail;
+    /** Free slots in the list. */
+    private int length;
+
+    /**
+     * @param links where free slots keep their links, or null to keep them in a payload int
+     *     beside each meta word (which the kind may use for live slots: {@link #payload(int)})
+     */
+    SlotIndex(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
+        this.name = name;
+        this.layout = layout;
+        this.indexBits = layout.indexBits();
+        this.indexMask = (1L << indexBits) - 1;
+        this.generationMask = layout.maxGeneration();
+        this.payloadMask = layout.payloadMask();
+        this.maxGeneration = layout.maxGeneration();
+        this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
+        this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
+        this.floor = floor;
+        this.strideShift = links == null ? 1 : 0;
+        this.entries = new PagedInts(PAGE_SHIFT + strideShift, 0);
+        this.links = links != null ? links : new PayloadLinks();
+        this.fifo = order == ReuseOrder.FIFO;
+    }
+
+    /** Links kept in the entry's payload int. */
+    private final class PayloadLinks implements Links {
+        @Override
+        public int link(int slot) {
+            return payload(slot);
+        }
+
+        @Override
+        public void setLink(int slot, int next) {
+            setPayload(slot, next);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Handles
+
+    /**
+     * The one validity check of a handle: tag and stray bits, index, then the slot's meta word
+     * against {@code generation << 1 | LIVE}. One branch on the fast path.
+     *
+     * @return the handle's slot if it refers to a live slot, else -1
+     */
+    int find(long handle) {
+        long index = handle & indexMask;
+        if ((handle & ~payloadMask) == tagBits && index < limit) {
+            int slot = (int) index;
+            int expected = SlotMeta.live((int) (handle >>> indexBits) & generationMask);
+            if (entries.get(slot << strideShift) == expected) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@link #find(long)} for stride 2: the live slot's payload (a packed table's row), read
+     * from the same entry as the meta word.
+     *
+     * @return the payload if the handle refers to a live slot, else -1
+     */
+    int findPayload(long handle) {
+        long index = handle & indexMask;
+        if ((handle & ~payloadMask) == tagBits && index < limit) {
+            int at = (int) index << 1;
+            int[] page = entries.page(at);
+            int offset = entries.offset(at);
+            if (page[offset] == SlotMeta.live((int) (handle >>> indexBits) & generationMask)) {
+                return page[offset + 1];
+            }
+        }
+        return -1;
+    }
+
+    /** {@return the handle of {@code slot} at {@code generation}} */
+    long handle(int slot, int generation) {
+        return tagBits | ((long) generation << indexBits) | slot;
+    }
+
+    /** {@return the handle of an opened slot at its current generation} */
+    long handleOf(int slot) {
+        return tagBits | ((long) SlotMeta.generation(meta(slot)) << indexBits) | slot;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Entries
+
+    int meta(int slot) {
+        return entries.get(slot << strideShift);
+    }
+
+    void setMeta(int slot, int meta) {
+        entries.set(slot << strideShift, meta);
+    }
+
+    /** {@return the payload of a slot; stride 2 only} */
+    int payload(int slot) {
+        return entries.get((slot << 1) + 1);
+    }
+
+    void setPayload(int slot, int value) {
+        entries.set((slot << 1) + 1, value);
+    }
+
+    void markLive(int slot) {
+        setMeta(slot, meta(slot) | SlotMeta.LIVE);
+    }
+
+    void markDead(int slot) {
+        setMeta(slot, meta(slot) & ~SlotMeta.LIVE);
+    }
+
+    /** Whether {@code slot} is an opened, non-header slot that is neither live nor retired. */
+    boolean isFree(int slot) {
+        if (slot <= 0 || slot >= limit) {
+            return false;
+        }
+        return (meta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
+    }
+
+    /** {@return free slots waiting in the list} */
+    int holes() {
+        return length;
+    }
+
+    /** {@return slots never opened that may still be opened} */
+    long freshSlots() {
+        return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Taking and releasing slots
+
+    /**
+     * Checks that {@code count} more slots can be taken and makes entries for the fresh ones, so
+     * that {@code count} calls of {@link #take()} cannot fail.
+     *
+     * @return the highest slot those takes may open (header included), or -1 if the free list
+     *     covers them all: the kind makes record storage up to it
+     * @throws CapacityExceededException if they do not all fit; nothing changes
+     */
+    long reserve(int count, int size) {
+        long fromHoles = Math.min(count, length);
+        long fresh = count - fromHoles;
+        if (fresh > freshSlots()) {
+            throw full(count, size);
+        }
+        if (fresh == 0) {
+            return -1;
+        }
+        long highest = (limit == 0 ? 1 : limit) + fresh - 1;
+        entries.ensure((highest << strideShift) + (1 << strideShift) - 1);
+        return highest;
+    }
+
+    /**
+     * Takes a free slot, or opens a fresh one if the free list is empty; its meta word has the
+     * live bit clear and its current generation. The caller reserved it.
+     *
+     * @throws IllegalStateException if the free list is corrupt (a hole's link word was written
+     *     through a column view); nothing changes
+     */
+    int take() {
+        int slot = pop();
+        if (slot == 0) {
+            if (limit == 0) {
+                limit = 1;
+            }
+            slot = limit++;
+            setMeta(slot, SlotMeta.free(Math.max(floor, SlotMeta.generation(meta(slot)))));
+        }
+        return slot;
+    }
+
+    /**
+     * Moves a dead slot to its next generation, so that every handle to its last record is
+     * stale, and frees it; a slot already at the layout's last generation is retired instead:
+     * it keeps that generation and is never handed out again.
+     */
+    void release(int slot) {
+        if (retireOrAdvance(slot)) {
+            push(slot);
+        }
+    }
+
+    /** @return whether the slot may be reused (false if it was retired) */
+    boolean retireOrAdvance(int slot) {
+        int generation = SlotMeta.generation(meta(slot));
+        if (generation == maxGeneration) {
+            setMeta(slot, SlotMeta.retired(generation));
+            retired++;
+            return false;
+        }
+        setMeta(slot, SlotMeta.free(generation + 1));
+        return true;
+    }
+
+    /**
+     * Undoes the {@link #take()} of a dead slot: its generation advances (the handle made for
+     * it stays stale), and it goes back where take found it: the head of the free list, or the
+     * never-opened slots if {@code limit} was {@code limitBefore} then. The caller checked that
+     * the generation is not the last.
+     */
+    void untake(int slot, int limitBefore) {
+        setMeta(slot, SlotMeta.free(SlotMeta.generation(meta(slot)) + 1));
+        if (limit > limitBefore) {
+            limit = limitBefore;
+        } else {
+            pushHead(slot);
+        }
+    }
+
+    /** Refills the free list with every opened slot that is neither live nor retired, in slot order. */
+    void rebuildFreeList() {
+        if (limit > 0) {
+            links.setLink(HEADER, 0);
+        }
+        tail = 0;
+        length = 0;
+        for (int slot = 1; slot < limit; slot++) {
+            if ((meta(slot) & (SlotMeta.RETIRED | SlotMeta.LIVE)) == 0) {
+                append(slot);
+            }
+        }
+    }
+
+    /** Forgets every slot: every later {@link #find(long)} fails. For the table's close and corruption. */
+    void close() {
+        limit = 0;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // The free list
+
+    /**
+     * Takes the head of the list.
+     *
+     * @return a free slot, its link word cleared, or 0 if the list is empty
+     * @throws IllegalStateException if the list is corrupt; nothing changes
+     */
+    private int pop() {
+        if (length == 0) {
+            return 0;
+        }
+        int head = links.link(HEADER);
+        if (!isFree(head)) {
+            throw corrupt(head);
+        }
+        int next = links.link(head);
+        if (length == 1 ? next != HEADER : !isFree(next)) {
+            throw corrupt(next);
+        }
+        links.setLink(HEADER, next);
+        links.setLink(head, 0);
+        if (--length == 0) {
+            tail = 0;
+        }
+        return head;
+    }
+
+    /** Puts a wiped, free slot into the list, at the tail (FIFO) or the head (LIFO). */
+    private void push(int slot) {
+        if (fifo) {
+            append(slot);
+        } else {
+            pushHead(slot);
+        }
+    }
+
+    /** Puts a free slot at the head, whatever the reuse order: the next pop takes it. */
+    private void pushHead(int slot) {
+        links.setLink(slot, links.link(HEADER));
+        links.setLink(HEADER, slot);
+        if (length++ == 0) {
+            tail = slot;
+        }
+    }
+
+    /** Puts a free slot at the tail, whatever the reuse order. */
+    private void append(int slot) {
+        links.setLink(slot, HEADER);
+        links.setLink(length == 0 ? HEADER : tail, slot);
+        tail = slot;
+        length++;
+    }
+
+    private IllegalStateException corrupt(int slot) {
+        return new IllegalStateException("free list of table '" + name + "' is corrupt: it"
+                + " names slot " + slot + ", which is not a free slot. Was a hole written through a column or"
+                + " records() view? Only live slots may be written; nothing was added.");
+    }
+
+    private int tagOf() {
+        return (int) (tagBits >>> HandleLayout.TAG_SHIFT);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Rejections
+
+    CapacityExceededException full(long requested, int size) {
+        return new CapacityExceededException("table '" + name + "' is full: " + requested
+                + " record(s) requested, room for " + (length + freshSlots()) + "; size=" + size
+                + ", holes=" + length + ", retired=" + retired + ", maxSlot=" + maxSlot + " (" + layout + ")");
+    }
+
+    /**
+     * Explains why {@code handle} is not live here; the slow path of every access.
+     *
+     * @param previousName the last closed table that held this tag, or null
+     */
+    InvalidHandleException rejection(long handle, String previousName) {
+        String tableName = name;
+        int tag = tagOf();
+        String text = layout.format(tableName, handle);
+        if (handle == Handles.NULL) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.NULL,
+                    "null handle passed to table '" + tableName + "'");
+        }
+        int handleTag = layout.tag(handle);
+        if (handleTag != tag) {
+            String owner = TagRegistry.nameOf(handleTag);
+            if (owner != null) {
+                return invalid(tableName, handle, InvalidHandleException.Reason.FOREIGN, "handle "
+                        + Handles.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
+                        + "), not to table '" + tableName + "' (tag " + tag + ")");
+            }
+            String closedOwner = TagRegistry.closedNameOf(handleTag);
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + " has tag "
+                    + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no open table has tag "
+                    + handleTag + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
+                    + "', is closed, and no later table accepts its handles"));
+        }
+        long index = layout.index(handle);
+        int generation = layout.generation(handle);
+        if (layout.hasStrayBits(handle)) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle 0x"
+                    + Long.toHexString(handle) + " (slot " + index + ", generation " + generation
+                    + ") has bits set outside " + layout + " of table '" + tableName + "'; no table made it");
+        }
+        if (index == 0) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text
+                    + " names slot 0, the free-list header of table '" + tableName + "', which never holds a record");
+        }
+        if (generation < floor) {
+            String earlier = layout.format(previousName == null ? "tag" + tag : previousName, handle);
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + earlier
+                    + " (generation " + generation + ") was made by an earlier table with tag " + tag
+                    + (previousName == null ? "" : " (the last was '" + previousName + "')")
+                    + ", closed since; table '" + tableName + "' reuses the tag and starts every slot at generation "
+                    + floor + ", so it never accepts those tables' handles");
+        }
+        if (index >= limit) {
+            String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
+            return invalid(tableName, handle, InvalidHandleException.Reason.OUT_OF_RANGE, "handle " + text
+                    + " names slot " + index + " (generation " + generation + "), but table '" + tableName + "' "
+                    + opened);
+        }
+        int meta = meta((int) index);
+        int current = SlotMeta.generation(meta);
+        String where = " (table '" + tableName + "', slot " + index + "): handle generation " + generation
+                + ", slot generation " + current + ", slot is " + SlotMeta.state(meta);
+        if (generation < current || (generation == current && SlotMeta.isRetired(meta))) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.STALE, "stale handle " + text + where
+                    + "; its record was removed");
+        }
+        return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + where
+                + "; this table never handed it out");
+    }
+
+    private static InvalidHandleException invalid(String table, long handle, InvalidHandleException.Reason reason,
+                                                  String message) {
+        return new InvalidHandleException(table, handle, reason, message);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Audit, for tests
+
+    /** The free list from head to tail. O(holes). */
+    int[] freeSlots() {
+        int[] slots = new int[length];
+        int slot = length == 0 ? 0 : links.link(HEADER);
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = slot;
+            slot = links.link(slot);
+        }
+        return slots;
+    }
+
+    /**
+     * Checks the counters and the free list against what a kind's audit counted: {@code live}
+     * live and {@code retiredSlots} retired slots; every other opened slot but the header must
+     * be in the free list exactly once. O(slots).
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    void checkInvariants(int live, int size) {
+        int liveSlots = 0;
+        int retiredSlots = 0;
+        for (int slot = 1; slot < limit; slot++) {
+            int meta = meta(slot);
+            check(SlotMeta.generation(meta) <= maxGeneration, "generation beyond layout at slot " + slot);
+            check(SlotMeta.generation(meta) >= floor, "generation below the tag's floor at slot " + slot);
+            check(!(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta)), "live slot " + slot + " is retired");
+            liveSlots += SlotMeta.isLive(meta) ? 1 : 0;
+            if (SlotMeta.isRetired(meta)) {
+                retiredSlots++;
+                check(SlotMeta.generation(meta) == maxGeneration, "retired slot " + slot + " below max generation");
+            }
+        }
+        check(liveSlots == live, "meta words say " + liveSlots + " live slots, the kind counts " + live);
+        check(live == size, "size " + size + " but " + live + " live slots");
+        check(retiredSlots == retired, "retired " + retired + " but " + retiredSlots + " retired slots");
+        int[] free = freeSlots();
+        BitSet seen = new BitSet();
+        for (int slot : free) {
+            check(isFree(slot), "free list holds slot " + slot + ", which is not free");
+            check(!seen.get(slot), "free list holds slot " + slot + " twice");
+            seen.set(slot);
+        }
+        check(free.length == 0 || links.link(free[free.length - 1]) == 0, "free list does not return to the header");
+        check(free.length == 0 || free[free.length - 1] == tail, "free list tail is " + tail);
+        int opened = Math.max(0, limit - 1);
+        check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
+                + " + retired " + retiredSlots + " != opened slots " + opened);
+    }
+
+    static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
+    }
+}
