@@ -25,7 +25,10 @@ public final class BlockArena {
 
     private final Arena arena;
     private final Cleaner.Cleanable cleanable;
+    private final int tag;
     private long bytes;
+    private int blocks;
+    private boolean closeCalled;
 
     /**
      * Opens the arena of a new table.
@@ -36,7 +39,9 @@ public final class BlockArena {
      */
     public BlockArena(Object owner, int tag) {
         this.arena = Arena.ofShared();
-        this.cleanable = CLEANER.register(owner, new Release(arena, tag));
+        this.tag = tag;
+        this.cleanable = CLEANER.register(owner, new Release(arena, tag, this));
+        TableEvents.opened(owner, tag, this);
     }
 
     /**
@@ -51,6 +56,7 @@ public final class BlockArena {
     public MemorySegment allocate(long size, long alignment) {
         MemorySegment segment = arena.allocate(size, alignment);
         bytes += size;
+        TableEvents.allocated(tag, size, ++blocks, bytes);
         return segment;
     }
 
@@ -59,16 +65,23 @@ public final class BlockArena {
         return bytes;
     }
 
+    /** {@return allocations by {@link #allocate} since creation: a table's blocks} */
+    int blocks() {
+        return blocks;
+    }
+
     /** Frees every segment of the arena and releases the tag. Idempotent. */
     public void close() {
+        closeCalled = true;
         cleanable.clean();
     }
 
     /** Must not refer to the owner, or the owner would never become unreachable. */
-    private record Release(Arena arena, int tag) implements Runnable {
+    private record Release(Arena arena, int tag, BlockArena counts) implements Runnable {
         @Override
         public void run() {
             try {
+                TableEvents.closed(tag, counts.blocks, counts.bytes, !counts.closeCalled);
                 arena.close();
             } finally {
                 TagRegistry.release(tag);
