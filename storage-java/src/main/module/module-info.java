@@ -6,4 +6,7 @@
  */
 module dev.bulkdata.storage {
     exports dev.bulkdata.storage;
+
+    // Flight recorder events of the tables (internal.TableEvents; README, Observability).
+    requires jdk.jfr;
 }

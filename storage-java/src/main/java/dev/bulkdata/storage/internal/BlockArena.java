@@ -29,7 +29,10 @@ public final class BlockArena {
 
     private final Arena arena;
     private final Cleaner.Cleanable cleanable;
+    private final int tag;
     private long bytes;
+    private int blocks;
+    private boolean closeCalled;
 
     /**
      * Opens the arena of a new table.
@@ -40,7 +43,9 @@ public final class BlockArena {
      */
     public BlockArena(Object owner, TagLease lease) {
         this.arena = Arena.ofShared();
-        this.cleanable = CLEANER.register(owner, new Release(arena, lease));
+        this.tag = lease.tag();
+        this.cleanable = CLEANER.register(owner, new Release(arena, lease, this));
+        TableEvents.opened(owner, tag, this);
     }
 
     /**
@@ -55,6 +60,7 @@ public final class BlockArena {
     public MemorySegment allocate(long size, long alignment) {
         MemorySegment segment = arena.allocate(size, alignment);
         bytes += size;
+        TableEvents.allocated(tag, size, ++blocks, bytes);
         return segment;
     }
 
@@ -102,16 +108,23 @@ public final class BlockArena {
         bytes += size;
     }
 
+    /** {@return allocations by {@link #allocate} since creation: a table's blocks} */
+    int blocks() {
+        return blocks;
+    }
+
     /** Frees every segment of the arena and releases the tag. Idempotent. */
     public void close() {
+        closeCalled = true;
         cleanable.clean();
     }
 
     /** Must not refer to the owner, or the owner would never become unreachable. */
-    private record Release(Arena arena, TagLease lease) implements Runnable {
+    private record Release(Arena arena, TagLease lease, BlockArena counts) implements Runnable {
         @Override
         public void run() {
             try {
+                TableEvents.closed(lease.tag(), counts.blocks, counts.bytes, !counts.closeCalled);
                 arena.close();
             } finally {
                 TagRegistry.release(lease);

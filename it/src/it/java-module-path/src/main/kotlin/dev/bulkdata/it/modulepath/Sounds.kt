@@ -1,0 +1,9 @@
+package dev.bulkdata.it.modulepath
+
+import dev.bulkdata.storage.kotlin.TableDef
+
+/** A table declared with storage-kotlin's DSL; App uses it from Java. */
+object Sounds : TableDef<Sounds>("mp-sounds") {
+    @JvmField val VOLUME = float("volume")
+    @JvmField val PLAYS = int("plays")
+}

@@ -1,0 +1,258 @@
+package dev.bulkdata.storage.internal;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.ComponentTable;
+import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Table;
+import dev.bulkdata.storage.TableStats;
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+
+import java.lang.ref.WeakReference;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * JDK Flight Recorder events of the tables, with the JDK's own {@code jdk.jfr} API:
+ * {@code dev.bulkdata.TableOpen}, {@code dev.bulkdata.BlockAllocation},
+ * {@code dev.bulkdata.TableClose} and the periodic {@code dev.bulkdata.TableStatistics}
+ * (README, Observability). {@link BlockArena} calls the three hooks; nothing else does.
+ *
+ * <p>Cost when no recording runs. Until the flight recorder is initialized in this JVM (a
+ * recording was started, by {@code -XX:StartFlightRecording}, {@code jcmd JFR.start} or the
+ * {@code jdk.jfr} API), the event types are not even registered: a hook is one volatile read
+ * and a null check, and this class only listens for the recorder's initialization (so a JVM
+ * that never records never loads JFR's metadata). Once it is initialized, a hook reads whether
+ * its event type is enabled and allocates an event object only if it is. The open hook
+ * always records the table in the registry of open tables (one small object per table), so
+ * that a recording started later sees every table.
+ *
+ * <p>The periodic event reads {@link Table#stats()} of every open table from the recorder's
+ * periodic thread. The registry holds the tables through weak references, so it never keeps a
+ * table alive. {@code stats()} is not synchronized with the table's writer thread: its values
+ * are best effort, each field read once, possibly mid-change (tests compare them once the
+ * writer is done). A table closed meanwhile throws {@link IllegalStateException} and is
+ * skipped. For a {@link ComponentTable}, live is its row count (stale rows included) and the
+ * blocks and bytes are its arena's; holes and retired are 0.
+ */
+final class TableEvents {
+    /** An open table: the owner is weak; name and kind are kept for the events. */
+    private record Open(WeakReference<Object> owner, BlockArena arena, String name, String kind) {
+    }
+
+    private static final Map<Integer, Open> OPEN = new ConcurrentHashMap<>();
+
+    /** Null until the recorder is initialized and the event classes are registered. */
+    private static volatile EventType openType;
+    private static volatile EventType closeType;
+    private static volatile EventType allocationType;
+
+    static {
+        try {
+            FlightRecorder.addListener(new FlightRecorderListener() {
+                @Override
+                public void recorderInitialized(FlightRecorder recorder) {
+                    register();
+                }
+            });
+        } catch (RuntimeException | LinkageError noFlightRecorder) {
+            // A runtime without JFR: the tables work the same, without events.
+        }
+    }
+
+    private TableEvents() {
+    }
+
+    private static void register() {
+        FlightRecorder.register(TableOpenEvent.class);
+        FlightRecorder.register(TableCloseEvent.class);
+        FlightRecorder.register(BlockAllocationEvent.class);
+        FlightRecorder.addPeriodicEvent(TableStatisticsEvent.class, TableEvents::emitStatistics);
+        allocationType = EventType.getEventType(BlockAllocationEvent.class);
+        closeType = EventType.getEventType(TableCloseEvent.class);
+        openType = EventType.getEventType(TableOpenEvent.class);
+    }
+
+    /** A table's arena was created: the table is open, with its tag taken. */
+    static void opened(Object owner, int tag, BlockArena arena) {
+        String name = TagRegistry.nameOf(tag);
+        String kind = owner instanceof BulkTable ? "BulkTable"
+                : owner instanceof PackedTable ? "PackedTable"
+                : owner instanceof ComponentTable ? "ComponentTable"
+                : owner.getClass().getSimpleName();
+        OPEN.put(tag, new Open(new WeakReference<>(owner), arena, name, kind));
+        EventType type = openType;
+        if (type != null && type.isEnabled()) {
+            TableOpenEvent event = new TableOpenEvent();
+            event.table = name;
+            event.tag = tag;
+            event.kind = kind;
+            event.commit();
+        }
+    }
+
+    /** A block was allocated; {@code blocks} and {@code nativeBytes} count it. */
+    static void allocated(int tag, long bytes, int blocks, long nativeBytes) {
+        EventType type = allocationType;
+        if (type != null && type.isEnabled()) {
+            Open open = OPEN.get(tag);
+            BlockAllocationEvent event = new BlockAllocationEvent();
+            event.table = open == null ? null : open.name();
+            event.tag = tag;
+            event.bytes = bytes;
+            event.blocks = blocks;
+            event.nativeBytes = nativeBytes;
+            event.commit();
+        }
+    }
+
+    /** The arena is about to be closed, by {@code close()} or by the cleaner (reclaimed). */
+    static void closed(int tag, int blocks, long nativeBytes, boolean reclaimed) {
+        Open open = OPEN.remove(tag);
+        EventType type = closeType;
+        if (type != null && type.isEnabled()) {
+            TableCloseEvent event = new TableCloseEvent();
+            event.table = open == null ? null : open.name();
+            event.tag = tag;
+            event.kind = open == null ? null : open.kind();
+            event.blocks = blocks;
+            event.nativeBytes = nativeBytes;
+            event.reclaimed = reclaimed;
+            event.commit();
+        }
+    }
+
+    /** The periodic hook: one event per open table. */
+    private static void emitStatistics() {
+        for (Map.Entry<Integer, Open> entry : OPEN.entrySet()) {
+            Open open = entry.getValue();
+            Object owner = open.owner().get();
+            if (owner == null) {
+                continue;   // unreachable: the cleaner closes it and removes the entry
+            }
+            TableStatisticsEvent event = new TableStatisticsEvent();
+            try {
+                if (owner instanceof Table table) {
+                    TableStats stats = table.stats();
+                    event.live = stats.live();
+                    event.holes = stats.holes();
+                    event.retired = stats.retired();
+                    event.capacity = stats.capacity();
+                    event.blocks = stats.blocks();
+                    event.nativeBytes = stats.nativeBytes();
+                } else if (owner instanceof ComponentTable components) {
+                    event.live = components.size();
+                    event.blocks = open.arena().blocks();
+                    event.nativeBytes = open.arena().bytes();
+                } else {
+                    continue;
+                }
+            } catch (IllegalStateException closedMeanwhile) {
+                continue;
+            }
+            event.table = open.name();
+            event.tag = entry.getKey();
+            event.kind = open.kind();
+            event.commit();
+        }
+    }
+
+    @Name("dev.bulkdata.TableOpen")
+    @Label("Table Open")
+    @Category("bulkdata")
+    @Description("A table was created: its tag is taken and its native memory arena opened")
+    static final class TableOpenEvent extends Event {
+        @Label("Table")
+        String table;
+        @Label("Tag")
+        @Description("The table's handle tag, unique among open tables")
+        int tag;
+        @Label("Kind")
+        @Description("BulkTable, PackedTable or ComponentTable")
+        String kind;
+    }
+
+    @Name("dev.bulkdata.TableClose")
+    @Label("Table Close")
+    @Category("bulkdata")
+    @Description("A table freed its native memory and tag: closed, or reclaimed by the cleaner after it became unreachable unclosed")
+    static final class TableCloseEvent extends Event {
+        @Label("Table")
+        String table;
+        @Label("Tag")
+        int tag;
+        @Label("Kind")
+        String kind;
+        @Label("Blocks")
+        @Description("Blocks the table allocated in its life, all freed now")
+        int blocks;
+        @Label("Native Bytes")
+        @DataAmount
+        long nativeBytes;
+        @Label("Reclaimed")
+        @Description("Closed by the cleaner because the table became unreachable without close()")
+        boolean reclaimed;
+    }
+
+    @Name("dev.bulkdata.BlockAllocation")
+    @Label("Block Allocation")
+    @Category("bulkdata")
+    @Description("A table allocated a block of native memory (it grew)")
+    static final class BlockAllocationEvent extends Event {
+        @Label("Table")
+        String table;
+        @Label("Tag")
+        int tag;
+        @Label("Bytes")
+        @DataAmount
+        long bytes;
+        @Label("Blocks")
+        @Description("The table's blocks, this one included")
+        int blocks;
+        @Label("Native Bytes")
+        @Description("The table's native bytes, this block included")
+        @DataAmount
+        long nativeBytes;
+    }
+
+    @Name("dev.bulkdata.TableStatistics")
+    @Label("Table Statistics")
+    @Category("bulkdata")
+    @Description("Occupancy and memory of every open table (Table.stats(), best effort: read without stopping the table's writer)")
+    @Period("1 s")
+    @StackTrace(false)
+    static final class TableStatisticsEvent extends Event {
+        @Label("Table")
+        String table;
+        @Label("Tag")
+        int tag;
+        @Label("Kind")
+        String kind;
+        @Label("Live")
+        @Description("Records that handles can reach")
+        int live;
+        @Label("Holes")
+        @Description("Slots of removed records waiting for reuse")
+        int holes;
+        @Label("Retired")
+        @Description("Slots whose generation ran out, never reused")
+        int retired;
+        @Label("Capacity")
+        @Description("Records the table holds before it allocates another block (0 for a ComponentTable)")
+        int capacity;
+        @Label("Blocks")
+        int blocks;
+        @Label("Native Bytes")
+        @DataAmount
+        long nativeBytes;
+    }
+}
