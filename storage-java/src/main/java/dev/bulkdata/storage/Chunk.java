@@ -17,6 +17,13 @@ import java.lang.foreign.MemorySegment;
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
  * throws {@link IllegalArgumentException}); they cost no allocation and no handle check.
  *
+ * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type read and
+ * write a field of the record in a slot of this chunk, by the typed field of the table's schema
+ * ({@code chunk.set(s, X, chunk.get(s, X) + 1f)}). Each is O(1) and allocation-free; each throws
+ * {@link IndexOutOfBoundsException} if the slot is not in this chunk,
+ * {@link IllegalArgumentException} if the slot holds no record or the field belongs to another
+ * schema, and {@link IllegalStateException} if the chunk is no longer valid (below).
+ *
  * <p><b>Validity</b>: a chunk may be used only while an iteration of its table is open (between
  * {@link Table#iterate()} and {@link ChunkIteration#close()}, or inside
  * {@link Table#forEach(RecordVisitor)} and {@link Table#forEachChunk(ChunkVisitor)}), since
@@ -106,178 +113,130 @@ public interface Chunk {
     MemorySegment records();
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code byte} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     byte get(int slot, ByteField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code short} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     short get(int slot, ShortField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code char} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     char get(int slot, CharField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code int} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     int get(int slot, IntField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code long} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     long get(int slot, LongField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code float} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     float get(int slot, FloatField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code double} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     double get(int slot, DoubleField field);
 
     /**
-     * Reads a field of the record in a slot.
-     *
+     * Reads a {@code boolean} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     boolean get(int slot, BooleanField field);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code byte} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, ByteField field, byte value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code short} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, ShortField field, short value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code char} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, CharField field, char value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code int} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, IntField field, int value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code long} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, LongField field, long value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code float} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, FloatField field, float value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code double} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, DoubleField field, double value);
 
     /**
-     * Writes a field of the record in a slot.
-     *
+     * Writes a {@code boolean} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole or the field is of another schema
      */
     void set(int slot, BooleanField field, boolean value);
 }

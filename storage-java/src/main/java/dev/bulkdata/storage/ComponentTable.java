@@ -3,7 +3,6 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagRegistry;
 
-import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
@@ -51,6 +50,17 @@ import java.util.Objects;
  * {@link #removeDead()}: O(size); {@link #defragment}: see there; {@link Join}: O(smallest
  * member × members).
  *
+ * <h2 id="typed">Typed access</h2>
+ * One {@code get} and one {@code set} per field type read and write a component's field, by
+ * entity ({@code get(entity, X)}, {@code set(entity, X, v)}) or by dense row as a {@link Join}
+ * hands them out ({@code getAt(row, X)}, {@code setAt(row, X, v)}). All are O(1) and
+ * allocation-free. By entity, they throw {@link InvalidHandleException} if the entity handle is
+ * null, stale, foreign or forged, {@link IllegalArgumentException} if the entity has no
+ * component here or the field belongs to another schema, and {@link IllegalStateException} if
+ * this table or the entity table is closed; by row, {@link IndexOutOfBoundsException} if the
+ * row is out of range, {@link IllegalArgumentException} for a field of another schema and
+ * {@link IllegalStateException} if this table is closed.
+ *
  * <h2>Threads and errors</h2>
  * One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
  * {@code close}) and no other thread using the table meanwhile; fields of distinct components
@@ -80,8 +90,7 @@ public final class ComponentTable implements AutoCloseable {
     final SparseSet set;
     private final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
-    private int[][] generations = new int[0][];
-    private int generationPages;
+    private final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
     /** Whether the rows are in entity slot order since the last complete defragment pass. */
     private boolean sorted = true;
@@ -220,7 +229,7 @@ public final class ComponentTable implements AutoCloseable {
         // Everything that may fail comes before the first change.
         int next = set.size();
         rows.reserve((long) next + 1);
-        ensureGenerationPage(next >>> SparseSet.PAGE_SHIFT);
+        generations.ensure(next);
         row = set.insert(key);
         rows.addRow();
         sorted = false;
@@ -296,9 +305,7 @@ public final class ComponentTable implements AutoCloseable {
      */
     public void clear() {
         ensureMutable("clear");
-        for (int page = 0; page < generationPages; page++) {
-            Arrays.fill(generations[page], 0);
-        }
+        generations.fillAll();
         set.clear();
         rows.clear();
         sorted = true;
@@ -423,25 +430,13 @@ public final class ComponentTable implements AutoCloseable {
 
     /** The owner generation of a row, unchecked. */
     int generation(int row) {
-        return generations[row >>> SparseSet.PAGE_SHIFT][row & SparseSet.PAGE_MASK];
+        return generations.get(row);
     }
 
     private void setGeneration(int row, int generation) {
-        generations[row >>> SparseSet.PAGE_SHIFT][row & SparseSet.PAGE_MASK] = generation;
+        generations.set(row, generation);
     }
 
-    private void ensureGenerationPage(int page) {
-        if (page < generationPages) {
-            return;
-        }
-        int[][] pages = generations;
-        if (page >= pages.length) {
-            pages = Arrays.copyOf(pages, Math.max(8, pages.length * 2));
-        }
-        pages[page] = new int[SparseSet.PAGE_SIZE];
-        generations = pages;
-        generationPages = page + 1;
-    }
 
     /**
      * The row of a live entity's component, without throwing.
@@ -514,7 +509,7 @@ public final class ComponentTable implements AutoCloseable {
         set.checkInvariants();
         AbstractTable.check(rows.size() == set.size(), "rows " + rows.size() + " but set size " + set.size());
         AbstractTable.check(rows.tailIsZero(), "a row past size " + set.size() + " holds data");
-        for (int row = set.size(); row < (long) generationPages << SparseSet.PAGE_SHIFT; row++) {
+        for (int row = set.size(); row < generations.capacity(); row++) {
             AbstractTable.check(generation(row) == 0, "owner generation past size at row " + row);
         }
     }
@@ -528,15 +523,10 @@ public final class ComponentTable implements AutoCloseable {
     // Fields by entity: O(1), allocation-free; the entity must be live and have a component
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code byte} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public byte get(long entity, ByteField field) {
         schema.check(field);
@@ -545,15 +535,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code byte} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, ByteField field, byte value) {
         schema.check(field);
@@ -562,15 +547,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code short} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public short get(long entity, ShortField field) {
         schema.check(field);
@@ -579,15 +559,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code short} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, ShortField field, short value) {
         schema.check(field);
@@ -596,15 +571,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code char} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public char get(long entity, CharField field) {
         schema.check(field);
@@ -613,15 +583,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code char} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, CharField field, char value) {
         schema.check(field);
@@ -630,15 +595,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code int} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public int get(long entity, IntField field) {
         schema.check(field);
@@ -647,15 +607,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code int} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, IntField field, int value) {
         schema.check(field);
@@ -664,15 +619,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code long} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public long get(long entity, LongField field) {
         schema.check(field);
@@ -681,15 +631,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code long} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, LongField field, long value) {
         schema.check(field);
@@ -698,15 +643,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code float} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public float get(long entity, FloatField field) {
         schema.check(field);
@@ -715,15 +655,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code float} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, FloatField field, float value) {
         schema.check(field);
@@ -732,15 +667,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code double} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public double get(long entity, DoubleField field) {
         schema.check(field);
@@ -749,15 +679,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code double} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, DoubleField field, double value) {
         schema.check(field);
@@ -766,15 +691,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Reads a {@code boolean} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public boolean get(long entity, BooleanField field) {
         schema.check(field);
@@ -783,15 +703,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of an entity's component. O(1), allocation-free.
-     *
-     * @param entity a live handle of the entity table that has a component here
+     * Writes a {@code boolean} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here, or the field
-     *     belongs to another schema
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void set(long entity, BooleanField field, boolean value) {
         schema.check(field);
@@ -803,14 +718,10 @@ public final class ComponentTable implements AutoCloseable {
     // Fields by dense row: for joins and row loops; O(1), allocation-free
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code byte} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public byte getAt(int row, ByteField field) {
         schema.check(field);
@@ -819,14 +730,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code byte} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, ByteField field, byte value) {
         schema.check(field);
@@ -835,14 +742,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code short} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public short getAt(int row, ShortField field) {
         schema.check(field);
@@ -851,14 +754,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code short} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, ShortField field, short value) {
         schema.check(field);
@@ -867,14 +766,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code char} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public char getAt(int row, CharField field) {
         schema.check(field);
@@ -883,14 +778,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code char} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, CharField field, char value) {
         schema.check(field);
@@ -899,14 +790,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code int} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public int getAt(int row, IntField field) {
         schema.check(field);
@@ -915,14 +802,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code int} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, IntField field, int value) {
         schema.check(field);
@@ -931,14 +814,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code long} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public long getAt(int row, LongField field) {
         schema.check(field);
@@ -947,14 +826,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code long} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, LongField field, long value) {
         schema.check(field);
@@ -963,14 +838,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code float} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public float getAt(int row, FloatField field) {
         schema.check(field);
@@ -979,14 +850,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code float} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, FloatField field, float value) {
         schema.check(field);
@@ -995,14 +862,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code double} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public double getAt(int row, DoubleField field) {
         schema.check(field);
@@ -1011,14 +874,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code double} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, DoubleField field, double value) {
         schema.check(field);
@@ -1027,14 +886,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Reads a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Reads a {@code boolean} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @return the value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public boolean getAt(int row, BooleanField field) {
         schema.check(field);
@@ -1043,14 +898,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Writes a field of the component in a dense row (as a {@link Join} hands out). O(1).
-     *
+     * Writes a {@code boolean} field (Typed access, in the class documentation).
      * @param row a row, {@code 0 <= row < size()}
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if this table is closed
      */
     public void setAt(int row, BooleanField field, boolean value) {
         schema.check(field);

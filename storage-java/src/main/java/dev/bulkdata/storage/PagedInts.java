@@ -5,9 +5,12 @@ import java.util.Arrays;
 /**
  * An {@code int} array that grows by pages and never moves a value: element {@code i} is at
  * {@code pages[i >>> shift][i & mask]}. New pages are filled with a chosen value. Only the page
- * directory is ever copied (doubling). Used wherever the core keeps one or two ints per slot or
- * row: the slot index's meta words, a packed table's back-links, a sparse set's pages, a
- * component table's owner generations.
+ * directory is ever copied (doubling). Pages are made either in order ({@link #ensure}: every
+ * page up to an element) or one at a time where they are needed ({@link #ensurePage}: a sparse
+ * array, with absent pages reading as the fill value through {@link #getOrFill}). Used wherever
+ * the core keeps one or two ints per slot, row or key: the slot index's entries, a packed
+ * table's back-links, a sparse set's sparse and dense pages, a component table's owner
+ * generations.
  *
  * <p>Unchecked: indices are trusted (the owner checked them and made the page with
  * {@link #ensure(long)}). Single writer, like the owning structure.
@@ -50,33 +53,71 @@ final class PagedInts {
         return i & mask;
     }
 
-    /** {@return whether element {@code i} has a page} */
-    boolean has(long i) {
-        return (i >>> shift) < pageCount;
-    }
-
-    /** {@return the elements pages exist for} */
+    /** {@return the elements below the last page made (contiguous use: all of them have pages)} */
     long capacity() {
         return (long) pageCount << shift;
     }
 
-    /** {@return the number of pages} */
-    int pageCount() {
-        return pageCount;
+    /** {@return element {@code i}, or the fill value if its page was never made} */
+    int getOrFill(long i) {
+        long p = i >>> shift;
+        if (p >= pageCount) {
+            return fill;
+        }
+        int[] page = pages[(int) p];
+        return page == null ? fill : page[(int) i & mask];
     }
 
-    /** Makes pages up to the one holding element {@code i}. */
+    /** {@return heap bytes of the pages made (not counting the directory)} */
+    long pageBytes() {
+        long made = 0;
+        for (int p = 0; p < pageCount; p++) {
+            made += pages[p] != null ? 1 : 0;
+        }
+        return made * (mask + 1) * Integer.BYTES;
+    }
+
+    /** Makes the page holding element {@code i} only, if it is missing (a sparse array). */
+    void ensurePage(long i) {
+        int p = (int) (i >>> shift);
+        if (p >= pages.length) {
+            int length = Math.max(INITIAL_DIRECTORY, pages.length);
+            while (length <= p) {
+                length *= 2;
+            }
+            pages = Arrays.copyOf(pages, length);
+        }
+        if (pages[p] == null) {
+            pages[p] = newPage();
+        }
+        pageCount = Math.max(pageCount, p + 1);
+    }
+
+    /** Sets every element of every page made to the fill value. */
+    void fillAll() {
+        for (int p = 0; p < pageCount; p++) {
+            if (pages[p] != null) {
+                Arrays.fill(pages[p], fill);
+            }
+        }
+    }
+
+    private int[] newPage() {
+        int[] page = new int[mask + 1];
+        if (fill != 0) {
+            Arrays.fill(page, fill);
+        }
+        return page;
+    }
+
+    /** Makes pages up to the one holding element {@code i} (contiguous use only). */
     void ensure(long i) {
         long needed = (i >>> shift) + 1;
         while (pageCount < needed) {
             if (pageCount == pages.length) {
                 pages = Arrays.copyOf(pages, Math.max(INITIAL_DIRECTORY, pages.length * 2));
             }
-            int[] page = new int[mask + 1];
-            if (fill != 0) {
-                Arrays.fill(page, fill);
-            }
-            pages[pageCount++] = page;
+            pages[pageCount++] = newPage();
         }
     }
 }

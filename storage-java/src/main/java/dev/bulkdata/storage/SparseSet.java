@@ -2,7 +2,6 @@ package dev.bulkdata.storage;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 
 /**
@@ -53,8 +52,6 @@ public final class SparseSet {
     static final int PAGE_MASK = PAGE_SIZE - 1;
     /** The sparse entry of a key without a row. */
     static final int ABSENT = -1;
-    private static final int INITIAL_DIRECTORY = 8;
-    private static final int[][] NO_PAGES = new int[0][];
     private static final VarHandle OPEN_JOINS;
 
     static {
@@ -65,11 +62,10 @@ public final class SparseSet {
         }
     }
 
-    /** Sparse pages by key page; null where no key of the page was ever inserted. */
-    private int[][] sparse = NO_PAGES;
-    /** Dense pages by row page; pages {@code [0, densePages)} exist. */
-    private int[][] dense = NO_PAGES;
-    private int densePages;
+    /** The row of each key, {@link #ABSENT} if none; a page is made when a key of it is first inserted. */
+    private final PagedInts sparse = new PagedInts(PAGE_SHIFT, ABSENT);
+    /** The key of each row; pages made in order as rows are added. */
+    private final PagedInts dense = new PagedInts(PAGE_SHIFT, 0);
     private int size;
     /**
      * Joins and loops running over this set; changes are refused while non-zero. Changed
@@ -106,13 +102,7 @@ public final class SparseSet {
         if (key < 0) {
             return ABSENT;
         }
-        int p = key >>> PAGE_SHIFT;
-        int[][] pages = sparse;
-        if (p >= pages.length) {
-            return ABSENT;
-        }
-        int[] page = pages[p];
-        return page == null ? ABSENT : page[key & PAGE_MASK];
+        return sparse.getOrFill(key);
     }
 
     /**
@@ -126,12 +116,12 @@ public final class SparseSet {
         if (row < 0 || row >= size) {
             throw new IndexOutOfBoundsException("row=" + row + " is not in [0, " + size + ") of this sparse set");
         }
-        return dense[row >>> PAGE_SHIFT][row & PAGE_MASK];
+        return dense.get(row);
     }
 
     /** The key of a row, unchecked: for loops that stay below {@link #size()}. */
     int keyAtUnchecked(int row) {
-        return dense[row >>> PAGE_SHIFT][row & PAGE_MASK];
+        return dense.get(row);
     }
 
     /**
@@ -151,11 +141,11 @@ public final class SparseSet {
                     + "); remove it first or look it up with indexOf");
         }
         // Make both pages first, so that running out of memory changes nothing.
-        int[] page = sparsePage(key >>> PAGE_SHIFT);
         int row = size;
-        int[] rowPage = densePage(row >>> PAGE_SHIFT);
-        rowPage[row & PAGE_MASK] = key;
-        page[key & PAGE_MASK] = row;
+        sparse.ensurePage(key);
+        dense.ensure(row);
+        dense.set(row, key);
+        sparse.set(key, row);
         size = row + 1;
         return row;
     }
@@ -184,16 +174,16 @@ public final class SparseSet {
                     + "); check with contains first");
         }
         int last = size - 1;
-        sparse[key >>> PAGE_SHIFT][key & PAGE_MASK] = ABSENT;
+        sparse.set(key, ABSENT);
         size = last;
         if (row == last) {
-            dense[last >>> PAGE_SHIFT][last & PAGE_MASK] = 0;
+            dense.set(last, 0);
             return -1;
         }
         int moved = keyAtUnchecked(last);
-        dense[row >>> PAGE_SHIFT][row & PAGE_MASK] = moved;
-        dense[last >>> PAGE_SHIFT][last & PAGE_MASK] = 0;
-        sparse[moved >>> PAGE_SHIFT][moved & PAGE_MASK] = row;
+        dense.set(row, moved);
+        dense.set(last, 0);
+        sparse.set(moved, row);
         return last;
     }
 
@@ -204,10 +194,10 @@ public final class SparseSet {
     void swapRows(int a, int b) {
         int keyA = keyAtUnchecked(a);
         int keyB = keyAtUnchecked(b);
-        dense[a >>> PAGE_SHIFT][a & PAGE_MASK] = keyB;
-        dense[b >>> PAGE_SHIFT][b & PAGE_MASK] = keyA;
-        sparse[keyA >>> PAGE_SHIFT][keyA & PAGE_MASK] = b;
-        sparse[keyB >>> PAGE_SHIFT][keyB & PAGE_MASK] = a;
+        dense.set(a, keyB);
+        dense.set(b, keyA);
+        sparse.set(keyA, b);
+        sparse.set(keyB, a);
     }
 
     /**
@@ -219,21 +209,15 @@ public final class SparseSet {
         ensureNoJoin("clear");
         for (int row = 0; row < size; row++) {
             int key = keyAtUnchecked(row);
-            sparse[key >>> PAGE_SHIFT][key & PAGE_MASK] = ABSENT;
-            dense[row >>> PAGE_SHIFT][row & PAGE_MASK] = 0;
+            sparse.set(key, ABSENT);
+            dense.set(row, 0);
         }
         size = 0;
     }
 
     /** {@return heap bytes of the pages (not counting the directories)} */
     long pageBytes() {
-        long pages = densePages;
-        for (int[] page : sparse) {
-            if (page != null) {
-                pages++;
-            }
-        }
-        return pages * PAGE_SIZE * Integer.BYTES;
+        return sparse.pageBytes() + dense.pageBytes();
     }
 
     private static void checkKey(int key) {
@@ -263,40 +247,6 @@ public final class SparseSet {
         return openJoins;
     }
 
-    private int[] sparsePage(int p) {
-        int[][] pages = sparse;
-        if (p >= pages.length) {
-            int length = Math.max(INITIAL_DIRECTORY, pages.length);
-            while (length <= p) {
-                length *= 2;
-            }
-            pages = Arrays.copyOf(pages, length);
-        }
-        int[] page = pages[p];
-        if (page == null) {
-            page = new int[PAGE_SIZE];
-            Arrays.fill(page, ABSENT);
-            pages[p] = page;
-        }
-        sparse = pages;
-        return page;
-    }
-
-    private int[] densePage(int p) {
-        if (p < densePages) {
-            return dense[p];
-        }
-        int[][] pages = dense;
-        if (p >= pages.length) {
-            pages = Arrays.copyOf(pages, Math.max(INITIAL_DIRECTORY, pages.length * 2));
-        }
-        int[] page = new int[PAGE_SIZE];
-        pages[p] = page;
-        dense = pages;
-        densePages = p + 1;
-        return page;
-    }
-
     /**
      * Checks every invariant, for tests. O(size + sparse pages * 4096).
      *
@@ -304,27 +254,19 @@ public final class SparseSet {
      */
     void checkInvariants() {
         int present = 0;
-        for (int p = 0; p < sparse.length; p++) {
-            int[] page = sparse[p];
-            if (page == null) {
+        for (long key = 0; key < sparse.capacity(); key++) {
+            int row = sparse.getOrFill(key);
+            if (row == ABSENT) {
                 continue;
             }
-            for (int i = 0; i < PAGE_SIZE; i++) {
-                int row = page[i];
-                if (row == ABSENT) {
-                    continue;
-                }
-                int key = (p << PAGE_SHIFT) | i;
-                AbstractTable.check(row >= 0 && row < size, "key " + key + " names row " + row + " of " + size);
-                AbstractTable.check(keyAtUnchecked(row) == key, "row " + row + " links back to key "
-                        + keyAtUnchecked(row) + ", not " + key);
-                present++;
-            }
+            AbstractTable.check(row >= 0 && row < size, "key " + key + " names row " + row + " of " + size);
+            AbstractTable.check(keyAtUnchecked(row) == key, "row " + row + " links back to key "
+                    + keyAtUnchecked(row) + ", not " + key);
+            present++;
         }
         AbstractTable.check(present == size, present + " keys present but size is " + size);
-        for (int row = size; row < (long) densePages << PAGE_SHIFT; row++) {
-            AbstractTable.check(dense[row >>> PAGE_SHIFT][row & PAGE_MASK] == 0, "dense row " + row
-                    + " past size " + size + " is not zeroed");
+        for (int row = size; row < dense.capacity(); row++) {
+            AbstractTable.check(dense.get(row) == 0, "dense row " + row + " past size " + size + " is not zeroed");
         }
     }
 

@@ -18,6 +18,15 @@ package dev.bulkdata.storage;
  * {@link InvalidHandleException.Reason#FORGED}. If no free tag is usable for a table's handle
  * layout, opening it throws {@link CapacityExceededException}.
  *
+ * <h2 id="typed">Typed access</h2>
+ * Fields are read and written by handle with one {@code get} and one {@code set} per field
+ * type, each taking the typed field ({@link FloatField}, {@link IntField}, ...) of this table's
+ * schema: {@code float x = table.get(h, X); table.set(h, X, x + 1f);}. Each is O(1) and
+ * allocation-free: one validity check of the handle (tag, slot, generation), then one access to
+ * the record's bytes. Each throws {@link InvalidHandleException} if the handle is null, stale,
+ * foreign or forged, {@link IllegalArgumentException} if the field belongs to another schema,
+ * and {@link IllegalStateException} if the table is closed.
+ *
  * <h2>Errors</h2>
  * Every method that throws leaves the table exactly as it was. After {@link #close()} every
  * method except {@code close}, {@code isClosed}, {@code contains} (which answers
@@ -186,194 +195,130 @@ public interface Table extends AutoCloseable {
     boolean contains(long handle);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code byte} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     byte get(long handle, ByteField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code short} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     short get(long handle, ShortField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code char} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     char get(long handle, CharField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code int} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     int get(long handle, IntField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code long} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     long get(long handle, LongField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code float} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     float get(long handle, FloatField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code double} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     double get(long handle, DoubleField field);
 
     /**
-     * Reads a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Reads a {@code boolean} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @return the value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     boolean get(long handle, BooleanField field);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code byte} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, ByteField field, byte value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code short} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, ShortField field, short value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code char} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, CharField field, char value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code int} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, IntField field, int value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code long} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, LongField field, long value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code float} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, FloatField field, float value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code double} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, DoubleField field, double value);
 
     /**
-     * Writes a field of the record a handle refers to. O(1), allocation-free.
-     *
+     * Writes a {@code boolean} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table is closed
      */
     void set(long handle, BooleanField field, boolean value);
 
