@@ -7,7 +7,7 @@ import dev.bulkdata.storage.InvalidHandleException;
 import dev.bulkdata.storage.Schema;
 
 /**
- * The handle_map walk-through of seed 000, on a {@link BulkTable}: insert, look up, erase, a
+ * The walk-through of the article "Game Engine Containers - handle_map", on a {@link BulkTable}: insert, look up, erase, a
  * stale handle caught, and {@code clear()} (old handles stay stale) against a fresh table
  * (handles start over, and the old table's handles are rejected as foreign). Every handle is
  * printed in the readable {@code name#index@generation} form.

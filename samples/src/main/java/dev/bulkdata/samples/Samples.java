@@ -33,24 +33,24 @@ public final class Samples {
      */
     static List<Sample> all(boolean small) {
         return List.of(
-                new Sample("handle map", "Handle map tour (seed 000)", o -> {
+                new Sample("handle map", "Handle map tour", o -> {
                     HandleMapTour.Outcome r = HandleMapTour.run(o);
                     return String.format("%d stale and %d foreign handle uses rejected", r.staleCaught(),
                             r.foreignCaught());
                 }),
-                new Sample("sound system", "Sound system (seed 004): resources, playing sounds, fades", o -> {
+                new Sample("sound system", "Sound system: resources, playing sounds, fades", o -> {
                     SoundSystem.Outcome r = SoundSystem.run(small ? SoundSystem.Params.SMALL
                             : SoundSystem.Params.FULL, ReuseOrder.LIFO, o);
                     return String.format("%,d stale handles caught, %,d wrong reads, checksum %016x",
                             r.stoppedStale() + r.fadesStale() + r.fadeTargetsGone(), r.wrongReads(), r.checksum());
                 }),
-                new Sample("entities", "Entities and proximity (seed 002): component tables, join, swap-and-pop", o -> {
+                new Sample("entities", "Entities and proximity: component tables, join, swap-and-pop", o -> {
                     EntitiesAndProximity.Outcome r = EntitiesAndProximity.run(small ? EntitiesAndProximity.Params.SMALL
                             : EntitiesAndProximity.Params.FULL, o);
                     return String.format("%,d join visits, %,d wrong owners, checksum %016x", r.joinVisits(),
                             r.wrongOwners(), r.checksum());
                 }),
-                new Sample("particles", "Particles (seed 004): Kotlin DSL table, one coroutine per chunk", o -> {
+                new Sample("particles", "Particles: Kotlin DSL table, one coroutine per chunk", o -> {
                     ParticleSystem.Outcome r = ParticleSystem.run(small ? ParticleSystem.Params.SMALL
                             : ParticleSystem.Params.FULL, Runtime.getRuntime().availableProcessors(), o);
                     return String.format("%,d live, %,d spawned, %d frames off the histogram, checksum %016x",

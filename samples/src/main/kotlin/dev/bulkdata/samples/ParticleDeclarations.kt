@@ -5,7 +5,7 @@ import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 
 /**
- * The particle table of seed 004, declared once with the Kotlin DSL and used by the Kotlin
+ * The particle table of the article "Data Structures Part 1: Bulk Data", declared once with the Kotlin DSL and used by the Kotlin
  * [ParticleSystem] and by the plain-Java [JavaParticles]: the standard 32-byte record, SOA
  * (one column per field in every 16 KiB block, 512 particles per block).
  *

@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * Optional per-entity data: at most one component record per entity of an entity table (a
  * {@link BulkTable} or a {@link PackedTable}), kept in dense rows so that loops over the
- * components touch no holes (seed 002's {@code ProximityStorage}). Keyed by the entity's
+ * components touch no holes (the {@code ProximityStorage} of "Relational Data and Sparse Sets"). Keyed by the entity's
  * handle; the component's fields are read and written by entity handle, or by dense row in
  * loops and {@link Join}s.
  *

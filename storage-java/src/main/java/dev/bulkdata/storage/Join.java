@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or
- * {@link SparseSet}s, exactly once, handing over its dense row in each (seed 002's
- * smallest-set driver). Make the join once and run it every frame; running it allocates
+ * {@link SparseSet}s, exactly once, handing over its dense row in each (the smallest-set driver of the
+ * article "Relational Data and Sparse Sets"). Make the join once and run it every frame; running it allocates
  * nothing.
  *
  * <pre>{@code

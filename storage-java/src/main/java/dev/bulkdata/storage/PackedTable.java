@@ -4,8 +4,8 @@ package dev.bulkdata.storage;
  * A table whose records are always packed: the live records occupy dense rows
  * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
  * (every chunk is full except the last). Handles stay valid while their records move: a handle
- * names a slot of a sparse index, and the slot knows its record's current row (seed 000's
- * {@code handle_map}).
+ * names a slot of a sparse index, and the slot knows its record's current row (the {@code handle_map} of the
+ * article "Game Engine Containers - handle_map").
  *
  * <pre>{@code
  * try (PackedTable sounds = PackedTable.of(schema)) {
