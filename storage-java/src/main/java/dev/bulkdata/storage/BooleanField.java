@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class BooleanField extends Field {
     private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
 
-    BooleanField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.BOOLEAN, index, base, step);
+    BooleanField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.BOOLEAN, index, blockOffset, slotStride);
     }
 
     boolean get(MemorySegment block, int slot) {

@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class ByteField extends Field {
     private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
 
-    ByteField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.BYTE, index, base, step);
+    ByteField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.BYTE, index, blockOffset, slotStride);
     }
 
     byte get(MemorySegment block, int slot) {

@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class CharField extends Field {
     private static final ValueLayout.OfChar LAYOUT = ValueLayout.JAVA_CHAR_UNALIGNED;
 
-    CharField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.CHAR, index, base, step);
+    CharField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.CHAR, index, blockOffset, slotStride);
     }
 
     char get(MemorySegment block, int slot) {

@@ -22,7 +22,7 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Field addressing is the one of {@link BulkChunk}: a field's value for slot {@code s} of a
- * block is at {@code field.base + s * field.step}, in {@link Layout#SOA} and {@link Layout#AOS}
+ * block is at {@code field.blockOffset + s * field.slotStride}, in {@link Layout#SOA} and {@link Layout#AOS}
  * alike.
  *
  * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [0, size)} hold

@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class DoubleField extends Field {
     private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    DoubleField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.DOUBLE, index, base, step);
+    DoubleField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.DOUBLE, index, blockOffset, slotStride);
     }
 
     double get(MemorySegment block, int slot) {

@@ -10,9 +10,10 @@ import java.lang.foreign.MemorySegment;
  * {@code int}; a field of another schema is rejected with {@link IllegalArgumentException}.
  *
  * <p>Inside a block a field's value for slot {@code s} lives at byte
- * {@code base + s * step}: in {@link Layout#SOA} {@code base} is the start of the field's
- * column and {@code step} its width; in {@link Layout#AOS} {@code base} is the field's offset
- * in the record and {@code step} the record stride. One formula serves both layouts, so no
+ * {@code blockOffset + s * slotStride}: in {@link Layout#SOA} {@code blockOffset} is the start
+ * of the field's column and {@code slotStride} its width; in {@link Layout#AOS}
+ * {@code blockOffset} is the field's offset in the record and {@code slotStride} the record
+ * stride. One formula serves both layouts, so no
  * access path branches on the layout.
  *
  * <p>Immutable and thread-safe. Fields compare by identity.
@@ -24,17 +25,17 @@ public abstract sealed class Field
     private final FieldType type;
     private final int index;
     /** Byte offset of slot 0's value inside a block. */
-    final int base;
+    final int blockOffset;
     /** Bytes between the values of two neighbouring slots inside a block. */
-    final int step;
+    final int slotStride;
 
-    Field(Schema schema, String name, FieldType type, int index, int base, int step) {
+    Field(Schema schema, String name, FieldType type, int index, int blockOffset, int slotStride) {
         this.schema = schema;
         this.name = name;
         this.type = type;
         this.index = index;
-        this.base = base;
-        this.step = step;
+        this.blockOffset = blockOffset;
+        this.slotStride = slotStride;
     }
 
     /** {@return the schema this field belongs to} */
@@ -65,7 +66,7 @@ public abstract sealed class Field
      *     {@link Layout#SOA}, the offset within the record in {@link Layout#AOS}
      */
     public final int blockOffset() {
-        return base;
+        return blockOffset;
     }
 
     /**
@@ -76,12 +77,12 @@ public abstract sealed class Field
      *     {@link Layout#SOA}, the record stride in {@link Layout#AOS}
      */
     public final int slotStride() {
-        return step;
+        return slotStride;
     }
 
     /** Byte offset of {@code slot}'s value inside a block. */
     final long offset(int slot) {
-        return base + (long) slot * step;
+        return blockOffset + (long) slot * slotStride;
     }
 
     /** Writes the zero value of this field for {@code slot}. */

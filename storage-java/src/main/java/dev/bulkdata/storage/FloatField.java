@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class FloatField extends Field {
     private static final ValueLayout.OfFloat LAYOUT = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
-    FloatField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.FLOAT, index, base, step);
+    FloatField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.FLOAT, index, blockOffset, slotStride);
     }
 
     float get(MemorySegment block, int slot) {

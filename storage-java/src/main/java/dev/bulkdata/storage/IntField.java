@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class IntField extends Field {
     private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT_UNALIGNED;
 
-    IntField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.INT, index, base, step);
+    IntField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.INT, index, blockOffset, slotStride);
     }
 
     int get(MemorySegment block, int slot) {

@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class LongField extends Field {
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    LongField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.LONG, index, base, step);
+    LongField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.LONG, index, blockOffset, slotStride);
     }
 
     long get(MemorySegment block, int slot) {

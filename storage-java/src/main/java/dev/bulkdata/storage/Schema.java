@@ -132,16 +132,16 @@ public final class Schema {
         this.byName = Collections.unmodifiableMap(map);
     }
 
-    private Field newField(String fieldName, FieldType type, int index, int base, int step) {
+    private Field newField(String fieldName, FieldType type, int index, int blockOffset, int slotStride) {
         return switch (type) {
-            case BYTE -> new ByteField(this, fieldName, index, base, step);
-            case SHORT -> new ShortField(this, fieldName, index, base, step);
-            case CHAR -> new CharField(this, fieldName, index, base, step);
-            case INT -> new IntField(this, fieldName, index, base, step);
-            case LONG -> new LongField(this, fieldName, index, base, step);
-            case FLOAT -> new FloatField(this, fieldName, index, base, step);
-            case DOUBLE -> new DoubleField(this, fieldName, index, base, step);
-            case BOOLEAN -> new BooleanField(this, fieldName, index, base, step);
+            case BYTE -> new ByteField(this, fieldName, index, blockOffset, slotStride);
+            case SHORT -> new ShortField(this, fieldName, index, blockOffset, slotStride);
+            case CHAR -> new CharField(this, fieldName, index, blockOffset, slotStride);
+            case INT -> new IntField(this, fieldName, index, blockOffset, slotStride);
+            case LONG -> new LongField(this, fieldName, index, blockOffset, slotStride);
+            case FLOAT -> new FloatField(this, fieldName, index, blockOffset, slotStride);
+            case DOUBLE -> new DoubleField(this, fieldName, index, blockOffset, slotStride);
+            case BOOLEAN -> new BooleanField(this, fieldName, index, blockOffset, slotStride);
         };
     }
 

@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 public final class ShortField extends Field {
     private static final ValueLayout.OfShort LAYOUT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
-    ShortField(Schema schema, String name, int index, int base, int step) {
-        super(schema, name, FieldType.SHORT, index, base, step);
+    ShortField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.SHORT, index, blockOffset, slotStride);
     }
 
     short get(MemorySegment block, int slot) {

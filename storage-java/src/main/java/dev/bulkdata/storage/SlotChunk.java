@@ -67,7 +67,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
         }
         MemorySegment view = views[field.index()];
         if (view == null) {
-            view = data.asSlice(field.base, (long) slots * field.type().byteSize());
+            view = data.asSlice(field.blockOffset, (long) slots * field.type().byteSize());
             views[field.index()] = view;
         }
         return view;

@@ -150,12 +150,35 @@ public final class Report {
         List<Row> rows = rows(results);
         String markdown = header(jmhJson) + "\n" + markdown(rows, results, memory)
                 + "\n![speed-up of bulkdata over heap collections](benchmarks/results/speedup.png)\n";
-        Files.writeString(out.resolve("results.md"), markdown);
+        Files.writeString(out.resolve("results.md"), "# Benchmark results\n\n" + markdown);
         chart(rows, out.resolve("speedup.png"));
         if (args.length > 3) {
-            splice(Path.of(args[3]), markdown);
+            splice(Path.of(args[3]), summary(jmhJson, rows));
         }
         System.out.println(markdown);
+    }
+
+    /**
+     * The README's part: how the run was made, one row per workload (the first comparison of
+     * each, which is the BulkTable against its main peer), the chart, and a link to the full
+     * tables in {@code benchmarks/results/results.md}.
+     */
+    static String summary(String jmhJson, List<Row> rows) {
+        StringBuilder md = new StringBuilder(header(jmhJson)).append('\n');
+        md.append("| workload | bulkdata | vs | ratio |\n|---|---|---|---:|\n");
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (Row r : rows) {
+            Comparison c = r.comparison();
+            if (seen.add(c.workload())) {
+                md.append("| ").append(c.workload()).append(" | ").append(c.subject()).append(" | ")
+                        .append(c.peerName()).append(" | ").append(r.ratio().format()).append(' ')
+                        .append(c.speedup() ? "× faster" : "× the time").append(" |\n");
+            }
+        }
+        md.append("\nEvery comparison, the hole, thread, allocation and memory tables: ")
+                .append("[benchmarks/results/results.md](benchmarks/results/results.md).\n")
+                .append("\n![speed-up of bulkdata over heap collections](benchmarks/results/speedup.png)\n");
+        return md.toString();
     }
 
     /** One line on how the run was made: JDK, JMH settings, machine. */
