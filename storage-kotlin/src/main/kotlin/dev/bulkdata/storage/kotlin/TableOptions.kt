@@ -47,6 +47,7 @@ public class TableOptions internal constructor() {
             reuseOrderSet = true
         }
 
+    @get:JvmSynthetic
     internal var reuseOrderSet: Boolean = false
         private set
 

@@ -5,9 +5,7 @@ import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
-import dev.bulkdata.storage.kotlin.get
 import dev.bulkdata.storage.kotlin.processChunks
-import dev.bulkdata.storage.kotlin.set
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
