@@ -63,9 +63,9 @@ public final class JavaParticles {
                     first = h;
                 }
             }
-            int slotsPerBlock = Particles.INSTANCE.schema().slotsPerBlock();
+            int slotsPerBlock = table.def().schema().slotsPerBlock();
             out.line("burst      %,d particles added from Java to the Kotlin-declared table '%s' (%s, %d per block);"
-                    + " first is %s", count, Particles.INSTANCE.name(), Particles.INSTANCE.layout(), slotsPerBlock,
+                    + " first is %s", count, table.def().name(), table.def().layout(), slotsPerBlock,
                     table.format(first));
 
             long[] chunkExpired = new long[slotsPerBlock];

@@ -82,6 +82,25 @@ class JavaInteropTest {
     }
 
     @Test
+    void readmeExample_fromJava() {
+        float x;
+        boolean stale;
+        // README:begin
+        try (TypedTable<Particles> table = Particles.openTable()) {   // one static call
+            long h = table.add();                                      // handles are longs
+            table.set(h, Particles.X, 1f);                             // columns: static fields typed by table
+            FloatField px = Particles.X.field();                       // the core field, for the core API
+            table.core().forEach((chunk, slot) -> chunk.set(slot, px, chunk.get(slot, px) * 2));
+            x = table.get(h, Particles.X);                             // 2.0; Sounds.VOLUME would not compile
+            table.remove(h);
+            stale = !table.contains(h);                                // true
+        }
+        // README:end
+        assertEquals(2f, x);
+        assertTrue(stale);
+    }
+
+    @Test
     void everyColumnType_roundTrips_fromJava() {
         try (TypedTable<Particles> table = Particles.openTable()) {
             long h = table.add();
