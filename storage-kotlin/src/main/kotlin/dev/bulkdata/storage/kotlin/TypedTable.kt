@@ -42,10 +42,11 @@ import dev.bulkdata.storage.TableStats
  * [chunkFlow].
  *
  * **Java** calls it with `long` handles: `add()` returns one, and `get`, `set`, `remove`,
- * `contains`, `format`, `defragment` take them, with the declaration's static columns
+ * `contains` and `format` take them, with the declaration's static columns
  * (`table.set(h, Particles.X, 1f)`; a column of another declaration does not compile there
- * either). The Kotlin-only members (the lambdas and `it[column]`) are hidden from Java; [core]
- * (`core()`) is the core table for everything else.
+ * either); a Java lambda `(a, b) -> ...` over two `long`s is a [TypedRecordOrder] for
+ * [defragment]. The Kotlin-only members (the lambdas and `it[column]`) are hidden from Java;
+ * [core] (`core()`) is the core table for everything else.
  *
  * @param D the table declaration
  */
