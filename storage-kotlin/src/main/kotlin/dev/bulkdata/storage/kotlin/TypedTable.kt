@@ -73,7 +73,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /** Whether [close] has been called. */
     public val isClosed: Boolean get() = core.isClosed
 
-    /** Counts and memory of the table. O(1). Throws [IllegalStateException] if closed. */
+    /** Counts and memory of the table. O(1); all zero once the table is closed. */
     public fun stats(): TableStats = core.stats()
 
     /**
