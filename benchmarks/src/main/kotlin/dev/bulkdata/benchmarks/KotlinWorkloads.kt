@@ -2,6 +2,7 @@ package dev.bulkdata.benchmarks
 
 import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.kotlin.Handle
+import dev.bulkdata.storage.kotlin.RawMemoryApi
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.TypedTable
 import dev.bulkdata.storage.kotlin.processChunks
@@ -92,14 +93,15 @@ object KotlinWorkloads {
 
     /** Workload 8: `p += v * dt`, one coroutine per chunk, at most [parallelism] at once. */
     @JvmStatic
+    @OptIn(RawMemoryApi::class) // whole float columns, live slots found with the live bits
     fun updateCoroutines(table: TypedTable<KParticles>, parallelism: Int): Int = runBlocking {
         table.processChunks(Dispatchers.Default, parallelism) { chunk ->
-            val px = chunk.column(KParticles.PX.field)
-            val py = chunk.column(KParticles.PY.field)
-            val pz = chunk.column(KParticles.PZ.field)
-            val vx = chunk.column(KParticles.VX.field)
-            val vy = chunk.column(KParticles.VY.field)
-            val vz = chunk.column(KParticles.VZ.field)
+            val px = chunk.column(KParticles.PX)
+            val py = chunk.column(KParticles.PY)
+            val pz = chunk.column(KParticles.PZ)
+            val vx = chunk.column(KParticles.VX)
+            val vy = chunk.column(KParticles.VY)
+            val vz = chunk.column(KParticles.VZ)
             for (w in 0 until chunk.liveWordCount()) {
                 var live = chunk.liveBits(w)
                 while (live != 0L) {

@@ -2,9 +2,7 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.InvalidHandleException;
-import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TypedTable;
 
 import java.util.SplittableRandom;
@@ -13,11 +11,12 @@ import java.util.SplittableRandom;
  * A plain-Java program on the table declared in Kotlin by {@link Particles} (the particle
  * sample's own declaration): a burst of particles is added from Java, stepped frame by frame
  * with a Java chunk loop until every particle has expired, and an expired particle's handle is
- * shown to be stale. Java sees the declaration as {@code Particles.INSTANCE}, its columns as
- * static fields ({@code Particles.PX.getField()} is the core {@link FloatField}) and the open
- * table's core {@link Table} through {@code core()}; no Kotlin type appears in the calls below
- * except the {@link TypedTable} that owns the memory. The physics is the Kotlin sample's
- * {@link ParticleSystem#step}, called from Java.
+ * shown to be stale. Java opens the table with one static call, {@code Particles.openTable()},
+ * and gets a {@link TypedTable} ({@code TypedTable<Particles>}) that takes {@code long} handles and the
+ * declaration's columns, which are static fields typed by table ({@code Particles.VX} is a
+ * {@code FloatColumn<Particles>}, so a column of another table does not compile here);
+ * {@code table.core()} is the core table, for iteration and batch removal. The physics is the
+ * Kotlin sample's {@link ParticleSystem#step}, called from Java with each core chunk.
  *
  * <p>Single-threaded.
  */
@@ -48,32 +47,28 @@ public final class JavaParticles {
      * @return what happened, for tests
      */
     public static Outcome run(int count, int maxLifeFrames, long seed, SampleOutput out) {
-        FloatField t = Particles.T.getField();
-        FloatField vx = Particles.VX.getField();
-        FloatField vy = Particles.VY.getField();
-        FloatField vz = Particles.VZ.getField();
         SplittableRandom random = new SplittableRandom(seed);
         int[] dueAt = new int[maxLifeFrames + 1];
-        try (TypedTable<Particles> typed = Particles.INSTANCE.open()) {
-            Table table = typed.core();
+        try (TypedTable<Particles> table = Particles.openTable()) {
             long first = 0;
             for (int i = 0; i < count; i++) {
                 long h = table.add();
                 int life = random.nextInt(1, maxLifeFrames + 1);
                 dueAt[life]++;
-                table.set(h, t, life);
-                table.set(h, vx, (float) random.nextGaussian());
-                table.set(h, vy, (float) random.nextDouble(5, 10));
-                table.set(h, vz, (float) random.nextGaussian());
+                table.set(h, Particles.T, life);
+                table.set(h, Particles.VX, (float) random.nextGaussian());
+                table.set(h, Particles.VY, (float) random.nextDouble(5, 10));
+                table.set(h, Particles.VZ, (float) random.nextGaussian());
                 if (i == 0) {
                     first = h;
                 }
             }
+            int slotsPerBlock = table.def().schema().slotsPerBlock();
             out.line("burst      %,d particles added from Java to the Kotlin-declared table '%s' (%s, %d per block);"
-                    + " first is %s", count, Particles.INSTANCE.getName(), Particles.INSTANCE.getLayout(),
-                    table.schema().slotsPerBlock(), table.format(first));
+                    + " first is %s", count, table.def().name(), table.def().layout(), slotsPerBlock,
+                    table.format(first));
 
-            long[] chunkExpired = new long[table.schema().slotsPerBlock()];
+            long[] chunkExpired = new long[slotsPerBlock];
             long[] expired = new long[count];
             long checksum = 0;
             int lateOrEarly = 0;
@@ -81,7 +76,7 @@ public final class JavaParticles {
             while (!table.isEmpty()) {
                 frame++;
                 int n = 0;
-                try (ChunkIteration chunks = table.iterate()) {     // add and remove wait until it is closed
+                try (ChunkIteration chunks = table.core().iterate()) {   // add and remove wait until it is closed
                     for (Chunk chunk : chunks) {
                         int k = ParticleSystem.step(chunk, chunkExpired);
                         System.arraycopy(chunkExpired, 0, expired, n, k);
@@ -89,14 +84,14 @@ public final class JavaParticles {
                     }
                 }
                 checksum += ParticleSystem.expiredChecksum(table, expired, n);
-                table.removeAll(expired, 0, n);
+                table.core().removeAll(expired, 0, n);
                 if (frame > maxLifeFrames || n != dueAt[frame]) {
                     lateOrEarly++;
                 }
             }
             InvalidHandleException.Reason reason = null;
             try {
-                table.get(first, t);
+                table.get(first, Particles.T);
             } catch (InvalidHandleException e) {
                 reason = e.reason();
             }

@@ -1,7 +1,7 @@
 package dev.bulkdata.samples
 
-import dev.bulkdata.storage.Chunk
-import dev.bulkdata.storage.Table
+import dev.bulkdata.storage.kotlin.RawMemoryApi
+import dev.bulkdata.storage.kotlin.TypedChunk
 import dev.bulkdata.storage.kotlin.TypedTable
 import dev.bulkdata.storage.kotlin.processChunks
 import kotlinx.coroutines.Dispatchers
@@ -13,8 +13,9 @@ import java.util.SplittableRandom
  * Seed 004's particle system on the Kotlin DSL: a [Particles] table (SOA) holding a steady
  * population, where every frame the particles whose lifetime ran out expire and as many new
  * ones spawn in the holes they leave. The update runs one coroutine per chunk (16 KiB block)
- * with [processChunks], looping over zero-copy float columns and skipping holes 64 slots at a
- * time with the chunk's live bits.
+ * with [processChunks], looping over zero-copy float columns (raw memory, hence
+ * `@OptIn(RawMemoryApi::class)` in [step]) and skipping holes 64 slots at a time with the
+ * chunk's live bits.
  *
  * Correctness is checked as it runs: every particle's death frame is known when it spawns, so
  * the number expiring each frame must match a histogram kept on the side (a particle skipped,
@@ -111,7 +112,7 @@ public object ParticleSystem {
                 progress.step(frame)
             }
             progress.done()
-            table.forEach { checksum += positionBits(table.core, it.raw) }
+            table.forEach { checksum += positionBits(table, it) }
             val o = Outcome(spawned, expired, table.size, lateOrEarly, table.stats().blocks, maxMillis,
                 totalMillis / p.frames, checksum)
             out.line("particles  %,d live in %,d blocks; %,d spawned and %,d expired over %,d frames",
@@ -151,7 +152,7 @@ public object ParticleSystem {
             for (c in expiredCount.indices) {
                 val k = expiredCount[c]
                 if (k > 0) {
-                    checksum += expiredChecksum(table.core, expiredHandles[c], k)
+                    checksum += expiredChecksum(table, expiredHandles[c], k)
                     table.core.removeAll(expiredHandles[c], 0, k)
                     n += k
                     expiredCount[c] = 0
@@ -172,20 +173,23 @@ public object ParticleSystem {
     /**
      * Moves the live particles of one chunk one frame (gravity, then position) and counts their
      * lifetime down; writes the handles of those whose lifetime ran out to [expired], which must
-     * hold [Chunk.slotCount] handles. Reads and writes only this chunk's records, so chunks may
-     * be stepped on different threads at once. Allocates nothing.
+     * hold [TypedChunk.slotCount] handles. Reads and writes only this chunk's records, so chunks
+     * may be stepped on different threads at once. Allocates nothing. Java calls it as
+     * `step(Chunk, long[])` with a core chunk of a particle table.
      *
      * @return how many handles were written to [expired]
      */
     @JvmStatic
-    public fun step(chunk: Chunk, expired: LongArray): Int {
-        val t = chunk.column(Particles.T.field)
-        val px = chunk.column(Particles.PX.field)
-        val py = chunk.column(Particles.PY.field)
-        val pz = chunk.column(Particles.PZ.field)
-        val vx = chunk.column(Particles.VX.field)
-        val vy = chunk.column(Particles.VY.field)
-        val vz = chunk.column(Particles.VZ.field)
+    @JvmName("step")
+    @OptIn(RawMemoryApi::class) // whole float columns: live slots only, found with the live bits
+    public fun step(chunk: TypedChunk<Particles>, expired: LongArray): Int {
+        val t = chunk.column(Particles.T)
+        val px = chunk.column(Particles.PX)
+        val py = chunk.column(Particles.PY)
+        val pz = chunk.column(Particles.PZ)
+        val vx = chunk.column(Particles.VX)
+        val vy = chunk.column(Particles.VY)
+        val vz = chunk.column(Particles.VZ)
         var count = 0
         for (w in 0 until chunk.liveWordCount()) {
             var live = chunk.liveBits(w)   // 64 slots at a time; holes are never read
@@ -200,26 +204,28 @@ public object ParticleSystem {
                 px.setAtIndex(JAVA_FLOAT, i, px.getAtIndex(JAVA_FLOAT, i) + vx.getAtIndex(JAVA_FLOAT, i) * DT)
                 py.setAtIndex(JAVA_FLOAT, i, py.getAtIndex(JAVA_FLOAT, i) + vyNow * DT)
                 pz.setAtIndex(JAVA_FLOAT, i, pz.getAtIndex(JAVA_FLOAT, i) + vz.getAtIndex(JAVA_FLOAT, i) * DT)
-                if (life <= 0f) expired[count++] = chunk.handle(s)
+                if (life <= 0f) expired[count++] = chunk.handle(s).raw
             }
         }
         return count
     }
 
     /**
-     * The checksum of the particles `handles[0 until count]`: their positions folded into a
-     * long each and summed, so the order of the particles does not matter.
+     * The checksum of the particles `handles[0 until count]` (raw handles of [table]): their
+     * positions folded into a long each and summed, so the order of the particles does not
+     * matter.
      */
     @JvmStatic
-    public fun expiredChecksum(table: Table, handles: LongArray, count: Int): Long {
+    public fun expiredChecksum(table: TypedTable<Particles>, handles: LongArray, count: Int): Long {
         var sum = 0L
-        for (k in 0 until count) sum += positionBits(table, handles[k])
+        for (k in 0 until count) sum += positionBits(table, ParticleId(handles[k]))
         return sum
     }
 
-    /** One particle's position folded into a long. */
+    /** One particle's position folded into a long; Java calls it with a `long` handle. */
     @JvmStatic
-    public fun positionBits(table: Table, handle: Long): Long =
-        table.get(handle, Particles.PX.field).toRawBits() * -0x61c8864680b583ebL +
-            table.get(handle, Particles.PY.field).toRawBits() * 31L + table.get(handle, Particles.PZ.field).toRawBits()
+    @JvmName("positionBits")
+    public fun positionBits(table: TypedTable<Particles>, handle: ParticleId): Long =
+        table[handle, Particles.PX].toRawBits() * -0x61c8864680b583ebL +
+            table[handle, Particles.PY].toRawBits() * 31L + table[handle, Particles.PZ].toRawBits()
 }

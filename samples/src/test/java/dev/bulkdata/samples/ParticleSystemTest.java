@@ -27,7 +27,7 @@ class ParticleSystemTest {
         // Lifetimes of 5..40 frames over 60 frames: most of the first population is replaced.
         assertTrue(o.getExpired() > SMALL.getParticles(), o.toString());
         // Expired slots are reused before the table grows.
-        int slotsPerBlock = Particles.INSTANCE.getSchema().slotsPerBlock();
+        int slotsPerBlock = Particles.INSTANCE.schema().slotsPerBlock();
         assertEquals((SMALL.getParticles() + 1 + slotsPerBlock - 1) / slotsPerBlock, o.getBlocks(), o.toString());
     }
 

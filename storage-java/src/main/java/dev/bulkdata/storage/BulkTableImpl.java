@@ -164,9 +164,12 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     @Override
     void onClose() {
         index.close();
-        for (int i = 0; i < blockCount; i++) {
-            Arrays.fill(chunks[i].live, 0L);
-            chunks[i].liveCount = 0;
+        // Null-safe: close must free the memory even of a table a bug left inconsistent.
+        for (int i = 0; i < Math.min(blockCount, chunks.length); i++) {
+            if (chunks[i] != null) {
+                Arrays.fill(chunks[i].live, 0L);
+                chunks[i].liveCount = 0;
+            }
         }
         chunks = NO_CHUNKS;
         blockCount = 0;

@@ -12,6 +12,7 @@ import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
+import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.sync.Semaphore
 import kotlinx.coroutines.sync.withPermit
@@ -27,6 +28,11 @@ import java.lang.foreign.MemorySegment
  *     while (s >= 0) { chunk[s, X] += chunk[s, VX]; s = chunk.nextLive(s + 1) }
  * }
  * ```
+ *
+ * Each chunk is a [TypedChunk] of the table's declaration, so `chunk[s, column]` compiles only
+ * for the table's own columns. The function is inline so that [block] receives the chunk
+ * unboxed (a value class handed to a suspend lambda is boxed otherwise); its body is the core
+ * [Table.processChunks].
  *
  * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher], limited to
  *   [parallelism] threads (`limitedParallelism`); at most [parallelism] chunks are in progress
@@ -63,15 +69,16 @@ import java.lang.foreign.MemorySegment
  * @throws IllegalArgumentException if [parallelism] is less than 1
  * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
  */
-public suspend fun TypedTable<*>.processChunks(
+public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
     parallelism: Int = Runtime.getRuntime().availableProcessors(),
-    block: suspend (Chunk) -> Unit,
-): Unit = core.processChunks(dispatcher, parallelism, block)
+    crossinline block: suspend (TypedChunk<D>) -> Unit,
+): Unit = core.processChunks(dispatcher, parallelism) { block(TypedChunk(it)) }
 
 /**
- * [processChunks][TypedTable.processChunks] for a core [Table] (used by Java-built tables and
- * by [TypedTable.processChunks]); same contract.
+ * [processChunks][TypedTable.processChunks] for a core [Table] (a table built with the Java
+ * API; [TypedTable.processChunks] runs on it): the same contract, with the core [Chunk], whose
+ * accessors take the core fields.
  *
  * @throws IllegalArgumentException if [parallelism] is less than 1
  * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
@@ -147,15 +154,16 @@ public suspend fun Table.processChunks(
  * them on a chunk flow.
  *
  * The table's blocks are shared memory, so a chunk may be processed on any thread (see
- * [processChunks]).
+ * [processChunks]). Each chunk is a [TypedChunk] of the table's declaration, boxed as a flow
+ * element (16 bytes per chunk).
  *
  * @throws IllegalStateException (when collected) if the table is closed, or if the flow is
  *   collected inside a producer coroutine (see above); the message names the table and says
  *   what to do instead
  */
-public fun TypedTable<*>.chunkFlow(): Flow<Chunk> = core.chunkFlow()
+public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = core.chunkFlow().map { TypedChunk(it) }
 
-/** [chunkFlow][TypedTable.chunkFlow] for a core [Table]; same contract. */
+/** [chunkFlow][TypedTable.chunkFlow] for a core [Table], with the core [Chunk]; same contract. */
 public fun Table.chunkFlow(): Flow<Chunk> = flow {
     check(!currentCoroutineContext()[Job].inProducerBody()) {
         "table '${name()}': chunkFlow() is collected in a producer coroutine, behind a channel (buffer," +
@@ -190,6 +198,7 @@ private val SCOPE_COROUTINE: Class<*>? =
  * without it only the Job itself is checked.)
  */
 @OptIn(ExperimentalCoroutinesApi::class)
+@JvmSynthetic
 internal fun Job?.inProducerBody(): Boolean {
     var job = this
     while (job != null) {
@@ -209,6 +218,7 @@ private val NO_OWNER: Thread = Thread.ofVirtual().unstarted {}
  *
  * @throws IllegalStateException naming the table and what to do instead
  */
+@JvmSynthetic
 internal fun requireShareable(table: String, segment: MemorySegment) {
     check(segment.isAccessibleBy(NO_OWNER)) {
         "table '$table' has memory confined to one thread, but chunk coroutines run on the" +

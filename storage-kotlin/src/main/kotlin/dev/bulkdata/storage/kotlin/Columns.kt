@@ -12,10 +12,15 @@ import dev.bulkdata.storage.LongField
 import dev.bulkdata.storage.ShortField
 
 /**
- * A column declared in a [TableDef] body (`val x = float("x")`), typed by its table [D] and by
- * its value type, so `table[handle, column]` only compiles for a column of the handle's table.
- * The core [Field] behind it exists once the declaration's schema is built (the first
- * [TableDef.schema] or [TableDef.open] call) and is what Java callers use: [field].
+ * A column declared in a [TableDef] body (`@JvmField val X = float("x")`), typed by its table
+ * [D] and by its value type, so `table[handle, column]` and `chunk[slot, column]` only compile
+ * for a column of the table's own declaration. The core [Field] behind it exists once the
+ * declaration's schema is built (the first [TableDef.schema] or [TableDef.open] call): [field].
+ *
+ * **Java** sees a `@JvmField` column as a static field of the declaration, typed by table
+ * (`FloatColumn<Particles>`), which a [TypedTable] takes directly (`table.get(h, Particles.X)`);
+ * `field()` is the core field, for chunks and the rest of the core API. The properties below
+ * read as `table()`, `name()`, `type()` and `field()` from Java.
  *
  * Immutable once built and thread-safe.
  *
@@ -24,23 +29,37 @@ import dev.bulkdata.storage.ShortField
  */
 public sealed class Column<D : TableDef<D>, F : Field>(
     /** The declaration this column belongs to. */
+    @get:JvmName("table")
     public val table: TableDef<D>,
     /** The column's name, unique within its table. */
+    @get:JvmName("name")
     public val name: String,
     /** The column's primitive type. */
+    @get:JvmName("type")
     public val type: FieldType,
 ) {
-    @PublishedApi
-    @JvmField
-    internal var built: F? = null
+    /**
+     * The bound core field; null until the schema is built. Written once, under the
+     * declaration's lock, before the declaration publishes its schema (a volatile write), so a
+     * reader that sees null falls back to that volatile read.
+     */
+    private var built: F? = null
+
+    /** Binds this column to its field of the schema just built; called once, by [TableDef]. */
+    @JvmSynthetic
+    internal fun bind(field: Field) {
+        @Suppress("UNCHECKED_CAST")
+        built = field as F
+    }
 
     /**
-     * The core field of this column, for the Java API (`table.get(handle, column.field)`) and
-     * for [dev.bulkdata.storage.Chunk] column views. O(1).
+     * The core field of this column, for the core API (a core `Table`, `Chunk`, `ComponentTable`
+     * or `Schema`). O(1).
      *
      * @throws IllegalArgumentException if the declaration's schema cannot be built (the
      *   message says why and how to fix it)
      */
+    @get:JvmName("field")
     public val field: F
         get() = built ?: run {
             table.schema // builds the schema and fills every column, or throws saying why

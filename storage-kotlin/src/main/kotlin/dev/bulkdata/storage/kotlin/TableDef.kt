@@ -27,8 +27,8 @@ import dev.bulkdata.storage.Table
  * **Errors**: constructing the declaration only records the name, the options block and the
  * columns; it runs nothing that can fail, so the object itself always initialises (no
  * `ExceptionInInitializerError`, no `NoClassDefFoundError` on later uses). The options block runs
- * and the core [Schema] is built the first time [open], [schema], [layout], [kind] or a column's
- * [Column.field] is used. Every mistake is reported there with an [IllegalArgumentException]
+ * and the core [Schema] is built the first time [open], [openComponents], [schema], [layout],
+ * [kind] or a column's [Column.field] is used. Every mistake is reported there with an [IllegalArgumentException]
  * whose message names the table and says how to fix it: an options block that throws (such as
  * `handleLayout(0, 5)`), an invalid option value (`maxCapacity = 0`), an option that does not
  * fit the kind (`reuseOrder` on a PACKED table), no columns, a column name used twice, an
@@ -40,9 +40,14 @@ import dev.bulkdata.storage.Table
  * during the object's initialisation, where a failure does become an
  * `ExceptionInInitializerError`.
  *
- * **Java**: the declaration is a Kotlin `object`, so Java reaches it statically as
- * `Particles.INSTANCE`, its `@JvmField` columns as `Particles.X`, a column's core field as
- * `Particles.X.getField()`, and a table's core [Table] as `Particles.INSTANCE.open().core()`.
+ * **Java**: Java reads the `@JvmField` columns as static fields typed by table (`Particles.X` is a
+ * `FloatColumn<Particles>`). Nothing else of an `object` is static unless the object itself says
+ * so, so a declaration meant for Java adds one line,
+ * `@JvmStatic fun openTable(): TypedTable<Particles> = open()`, and Java opens it with
+ * `Particles.openTable()`. The [TypedTable] takes `long` handles and the columns
+ * (`table.set(h, Particles.X, 1f)`); its `core()` is the core [Table] and a column's `field()`
+ * its core field, for chunks and the rest of the core API. The declaration's properties read as
+ * `name()`, `schema()`, `layout()` and `kind()`.
  *
  * Thread-safe: the options and the schema are resolved once, under a lock; columns must be
  * declared during the object's construction only.
@@ -55,6 +60,7 @@ import dev.bulkdata.storage.Table
 @TableDsl
 public abstract class TableDef<D : TableDef<D>>(
     /** The table's name, as in the core schema and in formatted handles. */
+    @get:JvmName("name")
     public val name: String,
     options: TableOptions.() -> Unit = {},
 ) {
@@ -77,6 +83,7 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /** The null handle of this table: [Handle.isNull] is true and no table contains it. */
     @Suppress("PropertyName", "VariableNaming")
+    @get:JvmSynthetic // Java's null handle is 0L (Handles.NULL)
     public val NULL: Handle<D> get() = Handle(0L)
 
     /**
@@ -84,6 +91,7 @@ public abstract class TableDef<D : TableDef<D>>(
      *
      * @throws IllegalArgumentException if the options block throws
      */
+    @get:JvmName("layout")
     public val layout: dev.bulkdata.storage.Layout get() = settings().layout
 
     /**
@@ -91,6 +99,7 @@ public abstract class TableDef<D : TableDef<D>>(
      *
      * @throws IllegalArgumentException if the options block throws
      */
+    @get:JvmName("kind")
     public val kind: TableKind get() = settings().kind
 
     /**
@@ -100,6 +109,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * @throws IllegalArgumentException if the declaration is invalid; the message says how to
      *   fix it
      */
+    @get:JvmName("schema")
     public val schema: Schema get() = resolved().schema
 
     /** Declares a `byte` column named [name]. */
@@ -138,11 +148,26 @@ public abstract class TableDef<D : TableDef<D>>(
      *   names the table and says how to fix it
      * @throws IllegalStateException if all 4095 table tags are in use by open tables
      */
-    public fun open(): TypedTable<D> {
-        val core = resolved().factory()
-        @Suppress("UNCHECKED_CAST")
-        return TypedTable(this as D, core)
-    }
+    @Suppress("UNCHECKED_CAST")
+    public fun open(): TypedTable<D> = TypedTable(this as D)
+
+    /** A new core table of this declaration; what [open] wraps. */
+    @JvmSynthetic
+    internal fun openCore(): Table = resolved().factory()
+
+    /**
+     * Opens a component table of this declaration for the entities of [entities]: at most one
+     * record of these columns per entity, keyed by the entity's handle (the core
+     * `ComponentTable`). The records take this declaration's [layout]; the other table options
+     * (kind, reuse order, handle layout, capacity) concern tables that hand out handles of their
+     * own and are not used. Close it (`use { }`) to free its memory; closing [entities] does not.
+     *
+     * @throws IllegalArgumentException if the declaration is invalid, as for [open]
+     * @throws IllegalStateException if [entities] is closed or all 4095 table tags are in use
+     */
+    @Suppress("UNCHECKED_CAST")
+    public fun <E : TableDef<E>> openComponents(entities: TypedTable<E>): TypedComponentTable<E, D> =
+        TypedComponentTable(this as D, entities)
 
     private fun <C : Column<D, *>> declare(column: C): C {
         // Never throws: a column declared too late is reported by the next open() or schema.
@@ -171,7 +196,7 @@ public abstract class TableDef<D : TableDef<D>>(
         }
         require(!(options.kind == TableKind.PACKED && options.reuseOrderSet)) {
             "table '$name': a PACKED table has no free list, so reuseOrder does not apply; remove" +
-                " `reuseOrder = ${options.reuseOrder}` or use `kind = TableKind.STABLE`"
+                " `reuseOrder = ${options.reuseOrder}` or use `kind = TableKind.BULK`"
         }
         return options
     }
@@ -228,7 +253,7 @@ public abstract class TableDef<D : TableDef<D>>(
      */
     private fun tableFactory(schema: Schema, options: TableOptions): () -> Table = try {
         when (options.kind) {
-            TableKind.STABLE -> BulkTable.builder(schema)
+            TableKind.BULK -> BulkTable.builder(schema)
                 .reuseOrder(options.reuseOrder)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
@@ -245,10 +270,7 @@ public abstract class TableDef<D : TableDef<D>>(
         )
     }
 
-    private fun <F : dev.bulkdata.storage.Field> bind(column: Column<D, F>, schema: Schema) {
-        @Suppress("UNCHECKED_CAST")
-        column.built = schema.field(column.name) as F
-    }
+    private fun bind(column: Column<D, *>, schema: Schema) = column.bind(schema.field(column.name))
 
     /** `TableDef(name, columns)`. */
     override fun toString(): String = "TableDef($name, ${columns().joinToString { "${it.name}:${it.type}" }})"

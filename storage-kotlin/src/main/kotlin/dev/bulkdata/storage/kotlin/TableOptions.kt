@@ -10,7 +10,7 @@ public enum class TableKind {
      * A `dev.bulkdata.storage.BulkTable`: records never move, removal leaves a hole that a later
      * add reuses in [TableOptions.reuseOrder].
      */
-    STABLE,
+    BULK,
 
     /**
      * A `dev.bulkdata.storage.PackedTable`: live records stay contiguous (removal moves the
@@ -34,12 +34,12 @@ public class TableOptions internal constructor() {
     /** How records are arranged in a block: [Layout.SOA] (default) or [Layout.AOS]. */
     public var layout: Layout = Layout.SOA
 
-    /** The table kind; [TableKind.STABLE] by default. */
-    public var kind: TableKind = TableKind.STABLE
+    /** The table kind; [TableKind.BULK] by default. */
+    public var kind: TableKind = TableKind.BULK
 
     /**
      * The order in which holes are reused (the free-list order); [ReuseOrder.FIFO] by default.
-     * Only for [TableKind.STABLE] tables.
+     * Only for [TableKind.BULK] tables.
      */
     public var reuseOrder: ReuseOrder = ReuseOrder.FIFO
         set(value) {
@@ -47,6 +47,7 @@ public class TableOptions internal constructor() {
             reuseOrderSet = true
         }
 
+    @get:JvmSynthetic
     internal var reuseOrderSet: Boolean = false
         private set
 

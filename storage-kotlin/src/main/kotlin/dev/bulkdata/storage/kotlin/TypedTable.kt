@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.Chunk
 import dev.bulkdata.storage.ChunkIteration
+import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Table
 import dev.bulkdata.storage.TableStats
 
@@ -19,30 +19,52 @@ import dev.bulkdata.storage.TableStats
  * }
  * ```
  *
+ * **Typed access**: `table[handle, column]` and `table[handle, column] = value` exist for each
+ * of the eight column types ([ByteColumn] .. [BooleanColumn]) and read or write that column of
+ * the record [handle][Handle] refers to, as the core `Table.get` / `Table.set` (and throw as
+ * they do: `InvalidHandleException` for a null, stale or foreign handle, `IllegalStateException`
+ * once closed). Inside the `add { }` and `forEach { }` lambdas, `it[column]` and
+ * `it[column] = value` do the same for the lambda's handle. A handle or column of another
+ * declaration does not compile.
+ *
  * **Costs**: every method is the core call plus nothing: handles are `long`s at run time (see
- * [Handle]), the `add { }` and `forEach { }` lambdas are inlined, and column lookups are one
- * field read. add, remove, contains, get, set and [forEach] / [forEachChunk] allocate nothing
- * once JIT-compiled (AllocationTest): an iteration pass opens one small iteration object, which
- * escape analysis removes once the method holding the pass is compiled as a whole (until then,
- * that one object per pass); [useChunks] allocates its [Sequence].
+ * [Handle]), the `add { }`, `forEach { }` and `forEachChunk { }` lambdas are inlined, and column
+ * lookups are one field read. add, remove, contains, get and set and [forEach] / [forEachChunk]
+ * allocate nothing once JIT-compiled (AllocationTest): an iteration pass opens one small
+ * iteration object, which escape analysis removes once the method holding the pass is compiled
+ * as a whole (until then, that one object per pass); [useChunks] allocates its [Sequence] and a
+ * box per chunk.
  *
  * **Threads and errors**: as the core [Table]: a single writer for structure (add, remove,
- * clear, close), many threads for fields of distinct records, structural changes during an
- * iteration fail fast with [java.util.ConcurrentModificationException], and every failing
- * call leaves the table as it was. For parallel per-chunk work see [processChunks] and
+ * clear, defragment, close), many threads for fields of distinct records, structural changes
+ * during an iteration fail fast with [java.util.ConcurrentModificationException], and every
+ * failing call leaves the table as it was. For parallel per-chunk work see [processChunks] and
  * [chunkFlow].
+ *
+ * **Java** calls it with `long` handles: `add()` returns one, and `get`, `set`, `remove`,
+ * `contains` and `format` take them, with the declaration's static columns
+ * (`table.set(h, Particles.X, 1f)`; a column of another declaration does not compile there
+ * either); a Java lambda `(a, b) -> ...` over two `long`s is a [TypedRecordOrder] for
+ * [defragment]. The Kotlin-only members (the lambdas and `it[column]`) are hidden from Java;
+ * [core] (`core()`) is the core table for everything else.
  *
  * @param D the table declaration
  */
 @TableDsl
 public class TypedTable<D : TableDef<D>> internal constructor(
     /** The declaration this table was opened from. */
+    @get:JvmName("def")
     public val def: D,
+) : AutoCloseable {
+    // The constructor is internal, which the JVM cannot express: Java sees it as public, so it
+    // takes only the declaration and opens the core table itself (a new, empty table of it).
+
     /** The core table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
-    public val core: Table,
-) : AutoCloseable {
+    public val core: Table = def.openCore()
+
     /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
+    @get:JvmName("size")
     public val size: Int get() = core.size()
 
     /** Whether the table holds no record. O(1). Throws [IllegalStateException] if closed. */
@@ -51,7 +73,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /** Whether [close] has been called. */
     public val isClosed: Boolean get() = core.isClosed
 
-    /** Counts and memory of the table. O(1). Throws [IllegalStateException] if closed. */
+    /** Counts and memory of the table. O(1); all zero once the table is closed. */
     public fun stats(): TableStats = core.stats()
 
     /**
@@ -61,6 +83,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
      */
+    @JvmName("add")
     public fun add(): Handle<D> = Handle(core.add())
 
     /**
@@ -80,6 +103,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
      */
+    @JvmSynthetic
     public inline fun add(init: TypedTable<D>.(Handle<D>) -> Unit): Handle<D> {
         val handle = Handle<D>(core.add())
         try {
@@ -102,9 +126,11 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
      */
+    @JvmName("remove")
     public fun remove(handle: Handle<D>): Unit = core.remove(handle.raw)
 
     /** `handle in table`: whether [handle] refers to a live record. O(1); never throws. */
+    @JvmName("contains")
     public operator fun contains(handle: Handle<D>): Boolean = core.contains(handle.raw)
 
     /** Removes every record; all handles become stale. O(capacity). Throws as `Table.clear`. */
@@ -114,125 +140,126 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     override fun close(): Unit = core.close()
 
     /** Formats [handle] as `name#index@generation` with this table's name; `null` for the null handle. */
+    @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: ByteColumn<D>): Byte = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: ByteColumn<D>, value: Byte): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: ByteColumn<D>): Byte = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: ByteColumn<D>, value: Byte): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: ShortColumn<D>): Short = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: ShortColumn<D>, value: Short): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: ShortColumn<D>): Short = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: ShortColumn<D>, value: Short): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: CharColumn<D>): Char = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: CharColumn<D>, value: Char): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: CharColumn<D>): Char = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: CharColumn<D>, value: Char): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: IntColumn<D>): Int = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: IntColumn<D>, value: Int): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: IntColumn<D>): Int = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: IntColumn<D>, value: Int): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: LongColumn<D>): Long = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: LongColumn<D>, value: Long): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: LongColumn<D>): Long = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: LongColumn<D>, value: Long): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: FloatColumn<D>): Float = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: DoubleColumn<D>): Double = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: DoubleColumn<D>, value: Double): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: DoubleColumn<D>): Double = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: DoubleColumn<D>, value: Double): Unit = core.set(raw, column.field, value)
 
-    /** Reads [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.get`. */
+    @JvmName("get")
     public operator fun get(handle: Handle<D>, column: BooleanColumn<D>): Boolean = core.get(handle.raw, column.field)
 
-    /** Writes [column] of the record [handle] refers to. O(1), allocation-free; throws as `Table.set`. */
+    @JvmName("set")
     public operator fun set(handle: Handle<D>, column: BooleanColumn<D>, value: Boolean): Unit =
         core.set(handle.raw, column.field, value)
 
-    /** `handle[column]` inside `add { }` / `forEach { }`: same as `get(handle, column)`. */
+    @JvmSynthetic
     @JvmName("read")
     public operator fun Handle<D>.get(column: BooleanColumn<D>): Boolean = core.get(raw, column.field)
 
-    /** `handle[column] = value` inside `add { }` / `forEach { }`: same as `set(handle, column, value)`. */
+    @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: BooleanColumn<D>, value: Boolean): Unit = core.set(raw, column.field, value)
 
@@ -244,11 +271,12 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      *
      * @throws IllegalStateException if the table is closed
      */
+    @JvmSynthetic
     public inline fun forEach(action: TypedTable<D>.(Handle<D>) -> Unit) {
         forEachChunk { chunk ->
             var slot = chunk.nextLive(0)
             while (slot >= 0) {
-                action(Handle(chunk.handle(slot)))
+                action(chunk.handle(slot))
                 slot = chunk.nextLive(slot + 1)
             }
         }
@@ -256,16 +284,17 @@ public class TypedTable<D : TableDef<D>> internal constructor(
 
     /**
      * Calls [action] for every chunk (block), in order, with an iteration open: read and write
-     * with `chunk[slot, column]` or whole columns with `chunk.column(column.field)`. Inlined.
-     * A chunk kept past the call (while no other iteration is open) throws
+     * with `chunk[slot, column]` (see [TypedChunk]). Inlined; nothing is allocated per chunk. A
+     * chunk kept past the call (while no other iteration is open) throws
      * [IllegalStateException] from every method.
      *
      * @throws IllegalStateException if the table is closed
      */
-    public inline fun forEachChunk(action: (Chunk) -> Unit) {
+    @JvmSynthetic
+    public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit) {
         val iteration = core.iterate()
         try {
-            for (i in 0 until iteration.count()) action(iteration.chunk(i))
+            for (i in 0 until iteration.count()) action(TypedChunk(iteration.chunk(i)))
         } finally {
             iteration.close()
         }
@@ -275,18 +304,66 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * Opens an iteration and hands [block] the chunks as a lazy [Sequence], closing the
      * iteration when [block] returns. The sequence must not be used after that, and a chunk
      * kept past it (while no other iteration is open) throws [IllegalStateException] from every
-     * method.
+     * method. Allocates the sequence and a 16-byte box per chunk (a value class in a generic
+     * sequence); [forEachChunk] allocates neither.
      *
      * @throws IllegalStateException if the table is closed
      */
-    public inline fun <R> useChunks(block: (Sequence<Chunk>) -> R): R {
+    @JvmSynthetic
+    public inline fun <R> useChunks(block: (Sequence<TypedChunk<D>>) -> R): R {
         val iteration: ChunkIteration = core.iterate()
         try {
-            return block(iteration.asSequence())
+            return block(chunkSequence(iteration))
         } finally {
             iteration.close()
         }
     }
+
+    /** The chunks of [iteration], typed; not inline, so its lambda is no class of the public API. */
+    @PublishedApi
+    @JvmSynthetic
+    internal fun chunkSequence(iteration: ChunkIteration): Sequence<TypedChunk<D>> =
+        iteration.asSequence().map { TypedChunk(it) }
+
+    /**
+     * Moves a PACKED table's rows toward [order], making at most [maxSwaps] swaps of
+     * neighbouring rows, and returns how many it made (the core `PackedTable.defragment`): call
+     * it again, e.g. once a frame, to continue. No handle is affected; records change rows.
+     * After a call that gets through every row, later calls with the same [order] instance
+     * return 0 at once until the table is fragmented again (add, remove, clear or
+     * [markFragmented]), so keep the order in a `val`. Allocates nothing.
+     *
+     * ```
+     * val byX = TypedRecordOrder<Bullets> { a, b -> table[a, Bullets.X].compareTo(table[b, Bullets.X]) }
+     * table.defragment(1_000, byX)
+     * ```
+     *
+     * Cost: insertion sort, O(n + I) comparisons and I swaps for n rows with I inversions.
+     *
+     * @throws UnsupportedOperationException if the table is not `TableKind.PACKED` (a BULK
+     *   table's records never move); the message names the table
+     * @throws IllegalArgumentException if [maxSwaps] is negative
+     * @throws java.util.ConcurrentModificationException if an iteration is open or [order]
+     *   adds, removes or clears (rows moved so far stay moved; every handle stays valid)
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun defragment(maxSwaps: Long, order: TypedRecordOrder<D>): Long =
+        packed("defragment").defragment(order, maxSwaps)
+
+    /**
+     * Tells [defragment] that the rows may be out of order although no record was added or
+     * removed, e.g. after writing the fields the order reads (writes are not tracked). O(1).
+     *
+     * @throws UnsupportedOperationException if the table is not `TableKind.PACKED`
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun markFragmented(): Unit = packed("markFragmented").markFragmented()
+
+    private fun packed(operation: String): PackedTable = core as? PackedTable
+        ?: throw UnsupportedOperationException(
+            "table '${def.name}' is ${def.kind}: its records never move, so $operation does not apply;" +
+                " declare it with `kind = TableKind.PACKED` to keep its rows dense and sortable",
+        )
 
     /** `TypedTable(name, size)`. */
     override fun toString(): String =

@@ -47,7 +47,7 @@ private fun <D : TableDef<D>> failingAddLeavesTableAsItWas(def: D, column: IntCo
 
 class AddInitialiserTest : FunSpec({
     val kinds = listOf<Pair<String, (((Table) -> Unit) -> Unit)>>(
-        "STABLE" to { prepare -> failingAddLeavesTableAsItWas(Particles, Particles.AGE, prepare) },
+        "BULK" to { prepare -> failingAddLeavesTableAsItWas(Particles, Particles.AGE, prepare) },
         "PACKED" to { prepare -> failingAddLeavesTableAsItWas(Bullets, Bullets.DAMAGE, prepare) },
     )
 

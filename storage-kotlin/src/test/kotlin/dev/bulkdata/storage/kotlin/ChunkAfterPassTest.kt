@@ -1,6 +1,5 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.Chunk
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec
@@ -15,7 +14,8 @@ import java.util.concurrent.ConcurrentLinkedQueue
  * throws [IllegalStateException] on every access instead of reading or writing records whose
  * slots may since have been reused. Relies on the core's chunk-after-iteration check.
  */
-private fun TypedTable<Particles>.shouldRefuseKept(chunk: Chunk, what: String) {
+@OptIn(RawMemoryApi::class)
+private fun TypedTable<Particles>.shouldRefuseKept(chunk: TypedChunk<Particles>, what: String) {
     withClue("a chunk kept after $what") {
         shouldThrow<IllegalStateException> { chunk.nextLive(0) }
         shouldThrow<IllegalStateException> { chunk.liveCount() }
@@ -24,7 +24,8 @@ private fun TypedTable<Particles>.shouldRefuseKept(chunk: Chunk, what: String) {
         shouldThrow<IllegalStateException> { chunk.handle(0) }
         shouldThrow<IllegalStateException> { chunk[0, Particles.AGE] }
         shouldThrow<IllegalStateException> { chunk[0, Particles.AGE] = 7 }
-        shouldThrow<IllegalStateException> { chunk.column(Particles.AGE.field) }
+        shouldThrow<IllegalStateException> { chunk.column(Particles.AGE) }
+        shouldThrow<IllegalStateException> { chunk.records() }
     }
     // the table itself is untouched and usable
     val before = size
@@ -36,7 +37,7 @@ class ChunkAfterPassTest : FunSpec({
     test("a chunk kept after processChunks throws IllegalStateException") {
         Particles.open().use { table ->
             repeat(1000) { i -> table.add { it[Particles.AGE] = i } }
-            val kept = ConcurrentLinkedQueue<Chunk>()
+            val kept = ConcurrentLinkedQueue<TypedChunk<Particles>>()
             table.processChunks(Dispatchers.Default, parallelism = 2) { kept += it }
             kept.size shouldBe table.core.stats().blocks()
             table.shouldRefuseKept(kept.first(), "processChunks")
@@ -46,7 +47,7 @@ class ChunkAfterPassTest : FunSpec({
     test("a chunk kept after a chunkFlow collection throws IllegalStateException") {
         Particles.open().use { table ->
             repeat(1000) { i -> table.add { it[Particles.AGE] = i } }
-            var kept: Chunk? = null
+            var kept: TypedChunk<Particles>? = null
             table.chunkFlow().collect { kept = it }
             table.shouldRefuseKept(kept!!, "a chunkFlow collection")
             table.shouldRefuseKept(table.chunkFlow().toList().first(), "chunkFlow().toList()")
@@ -57,7 +58,7 @@ class ChunkAfterPassTest : FunSpec({
     test("a chunk kept after forEachChunk or useChunks throws IllegalStateException") {
         Particles.open().use { table ->
             repeat(1000) { i -> table.add { it[Particles.AGE] = i } }
-            var kept: Chunk? = null
+            var kept: TypedChunk<Particles>? = null
             table.forEachChunk { kept = it }
             table.shouldRefuseKept(kept!!, "forEachChunk")
             table.shouldRefuseKept(table.useChunks { it.first() }, "useChunks")

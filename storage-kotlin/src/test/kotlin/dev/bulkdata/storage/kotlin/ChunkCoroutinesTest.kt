@@ -1,3 +1,5 @@
+@file:OptIn(RawMemoryApi::class)
+
 package dev.bulkdata.storage.kotlin
 
 import io.kotest.assertions.throwables.shouldThrow

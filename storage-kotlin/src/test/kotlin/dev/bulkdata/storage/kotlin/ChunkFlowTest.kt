@@ -1,6 +1,5 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.Chunk
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec
@@ -56,6 +55,9 @@ import java.util.concurrent.atomic.AtomicInteger
 
 private const val RECORDS = 20_000
 
+/** The chunks of the test table. */
+private typealias PChunk = TypedChunk<Particles>
+
 private fun TypedTable<Particles>.fill() {
     repeat(RECORDS) { i -> add { it[Particles.AGE] = i } }
 }
@@ -66,8 +68,8 @@ private fun TypedTable<Particles>.fill() {
  * chunks collected; afterwards add() works again (the iteration was closed).
  */
 private suspend fun TypedTable<Particles>.collectUnderGuarantee(
-    flow: Flow<Chunk>,
-    collect: suspend (Flow<Chunk>, suspend (Chunk) -> Unit) -> Unit = { f, action -> f.collect { action(it) } },
+    flow: Flow<PChunk>,
+    collect: suspend (Flow<PChunk>, suspend (PChunk) -> Unit) -> Unit = { f, action -> f.collect { action(it) } },
 ): Int {
     val size = size
     var collected = 0
@@ -104,7 +106,7 @@ class ChunkFlowTest : FunSpec({
         Particles.open().use { table ->
             table.fill()
             val blocks = table.core.stats().blocks()
-            val operators: List<Triple<String, (Flow<Chunk>) -> Flow<Chunk>, Int>> = listOf(
+            val operators: List<Triple<String, (Flow<PChunk>) -> Flow<PChunk>, Int>> = listOf(
                 Triple("map", { f -> f.map { it } }, blocks),
                 Triple("filter", { f -> f.filter { it.index() % 2 == 0 } }, (blocks + 1) / 2),
                 Triple("take", { f -> f.take(2) }, 2),
@@ -139,7 +141,7 @@ class ChunkFlowTest : FunSpec({
         Executors.newSingleThreadExecutor().asCoroutineDispatcher().use { other ->
             Particles.open().use { table ->
                 table.fill()
-                val operators: List<Pair<String, suspend (Flow<Chunk>, suspend (Chunk?) -> Unit) -> Unit>> = listOf(
+                val operators: List<Pair<String, suspend (Flow<PChunk>, suspend (PChunk?) -> Unit) -> Unit>> = listOf(
                     "buffer()" to { f, a -> f.buffer().collect { a(it) } },
                     "buffer(RENDEZVOUS)" to { f, a -> f.buffer(Channel.RENDEZVOUS).collect { a(it) } },
                     "buffer(UNLIMITED)" to { f, a -> f.buffer(Channel.UNLIMITED).collect { a(it) } },

@@ -130,7 +130,7 @@ class DslErrorTest : FunSpec({
     test("an option that does not fit the kind: a free-list order on a packed table") {
         val e = opensFailTwice { PackedWithReuse }
         e.message shouldContain "table 'packedreuse': a PACKED table has no free list"
-        e.message shouldContain "kind = TableKind.STABLE"
+        e.message shouldContain "kind = TableKind.BULK"
     }
 
     test("a column declared after the schema was built") {

@@ -14,6 +14,9 @@ object Particles : TableDef<Particles>("particles", { layout = Layout.SOA }) {
     @JvmField val FLAGS = short("flags")
     @JvmField val CODE = char("code")
     @JvmField val ALIVE = boolean("alive")
+
+    /** The Java entry point: `Particles.openTable()`. */
+    @JvmStatic fun openTable(): TypedTable<Particles> = open()
 }
 
 typealias ParticleId = Handle<Particles>
@@ -32,4 +35,22 @@ typealias SoundId = Handle<Sounds>
 object Bullets : TableDef<Bullets>("bullets", { kind = TableKind.PACKED }) {
     @JvmField val X = float("x")
     @JvmField val DAMAGE = int("damage")
+
+    /** The Java entry point: `Bullets.openTable()`. */
+    @JvmStatic fun openTable(): TypedTable<Bullets> = open()
+}
+
+/** Components of [Particles] entities: a position, a velocity and a tag, for component tables and joins. */
+object Position : TableDef<Position>("position") {
+    @JvmField val X = float("x")
+    @JvmField val Y = float("y")
+}
+
+object Velocity : TableDef<Velocity>("velocity", { layout = Layout.AOS }) {
+    @JvmField val DX = float("dx")
+    @JvmField val DY = float("dy")
+}
+
+object Tag : TableDef<Tag>("tag") {
+    @JvmField val CODE = int("code")
 }

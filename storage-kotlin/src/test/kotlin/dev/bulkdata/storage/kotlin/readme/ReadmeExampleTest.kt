@@ -5,9 +5,9 @@ import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
-import dev.bulkdata.storage.kotlin.get
+import dev.bulkdata.storage.kotlin.TypedTable
+import dev.bulkdata.storage.kotlin.join
 import dev.bulkdata.storage.kotlin.processChunks
-import dev.bulkdata.storage.kotlin.set
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
@@ -24,8 +24,14 @@ object Particles : TableDef<Particles>("particles", {
     @JvmField val X = float("x")         // typed columns: FloatColumn<Particles>
     @JvmField val VX = float("vx")
     @JvmField val AGE = int("age")
+    @JvmStatic fun openTable(): TypedTable<Particles> = open()  // Java: Particles.openTable()
 }
 typealias ParticleId = Handle<Particles> // a Handle<Sounds> does not compile where this is expected
+// README:end
+
+// README:begin
+object Position : TableDef<Position>("position") { @JvmField val X = float("x") }
+object Velocity : TableDef<Velocity>("velocity") { @JvmField val DX = float("dx") }
 // README:end
 
 class ReadmeExampleTest : FunSpec({
@@ -71,23 +77,47 @@ class ReadmeExampleTest : FunSpec({
         }
     }
 
-    test("README.md shows every Kotlin example exactly as compiled") {
-        val source = Files.readString(
-            Path.of("src/test/kotlin/dev/bulkdata/storage/kotlin/readme/ReadmeExampleTest.kt"),
-        )
+    test("the README's component and join example moves the ship") {
+        var shipX = 0f
+        // README:begin
+        Particles.open().use { ships ->
+            Position.openComponents(ships).use { positions ->          // a Position for some ships
+                Velocity.openComponents(ships).use { velocities ->
+                    val ship = ships.add()
+                    positions.add(ship)
+                    velocities.add(ship)
+                    velocities[ship, Velocity.DX] = 2f                   // by entity: Handle<Particles>
+                    val moving = join(positions, velocities)           // make once, run every frame
+                    moving.forEach { _, p, v -> positions[p, Position.X] += velocities[v, Velocity.DX] }
+                    // positions[v, Position.X] does not compile: v is a Row<Velocity>
+                    shipX = positions[ship, Position.X]                // 2.0
+                }
+            }
+        }
+        // README:end
+        shipX shouldBe 2f
+    }
+
+    test("README.md shows every Kotlin and Java example exactly as compiled") {
         val readme = Files.readString(Path.of("../README.md"))
         val begin = "// README" + ":begin"
         val end = "// README" + ":end"
         var snippets = 0
-        var at = source.indexOf(begin)
-        while (at >= 0) {
-            val indent = at - (source.lastIndexOf('\n', at) + 1)
-            val body = source.substring(source.indexOf('\n', at) + 1, source.lastIndexOf('\n', source.indexOf(end, at)))
-            val dedented = body.lines().joinToString("\n") { if (it.length >= indent) it.substring(indent) else it.trim() }
-            check(readme.contains(dedented)) { "README.md must contain this example exactly:\n$dedented" }
-            snippets++
-            at = source.indexOf(begin, at + 1)
+        for (file in listOf(
+            "src/test/kotlin/dev/bulkdata/storage/kotlin/readme/ReadmeExampleTest.kt",
+            "src/test/java/dev/bulkdata/storage/kotlin/JavaInteropTest.java",
+        )) {
+            val source = Files.readString(Path.of(file))
+            var at = source.indexOf(begin)
+            while (at >= 0) {
+                val indent = at - (source.lastIndexOf('\n', at) + 1)
+                val body = source.substring(source.indexOf('\n', at) + 1, source.lastIndexOf('\n', source.indexOf(end, at)))
+                val dedented = body.lines().joinToString("\n") { if (it.length >= indent) it.substring(indent) else it.trim() }
+                check(readme.contains(dedented)) { "README.md must contain this example of $file exactly:\n$dedented" }
+                snippets++
+                at = source.indexOf(begin, at + 1)
+            }
         }
-        snippets shouldBe 3
+        snippets shouldBe 6
     }
 })

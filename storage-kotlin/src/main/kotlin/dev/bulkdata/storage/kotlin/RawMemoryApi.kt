@@ -1,0 +1,24 @@
+package dev.bulkdata.storage.kotlin
+
+/**
+ * Marks the accessors that hand out a chunk's off-heap memory as a raw
+ * [MemorySegment][java.lang.foreign.MemorySegment] ([TypedChunk.column], [TypedChunk.records]) or
+ * the core chunk that does ([TypedChunk.core]). Calling them without
+ * `@OptIn(RawMemoryApi::class)` does not compile.
+ *
+ * A segment is the fastest way through a chunk (a loop over a whole column, or native code),
+ * and nothing checks it per access: it covers holes as well as live records, writing a hole's
+ * bytes corrupts the table's free list or reappears in the record that later reuses the slot,
+ * and a segment kept after its pass keeps working (until the table is closed) while the
+ * records it shows may have moved or been removed. The typed accessors (`chunk[slot, column]`)
+ * check the slot, the column's table and the pass on every call.
+ */
+@RequiresOptIn(
+    level = RequiresOptIn.Level.ERROR,
+    message = "Raw off-heap memory: a MemorySegment is not checked per access (holes included, still" +
+        " usable after the pass). Use chunk[slot, column], or opt in with @OptIn(RawMemoryApi::class).",
+)
+@Retention(AnnotationRetention.BINARY)
+@Target(AnnotationTarget.FUNCTION, AnnotationTarget.PROPERTY)
+@MustBeDocumented
+public annotation class RawMemoryApi

@@ -1,0 +1,124 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.Chunk
+import java.lang.foreign.MemorySegment
+
+/**
+ * One chunk (16 KiB block) of a table declared by [D], as [TypedTable.forEachChunk],
+ * [TypedTable.useChunks], [processChunks] and [chunkFlow] hand it out: the core [Chunk] with
+ * the table's type attached, so `chunk[slot, column]` compiles only for a column of [D] and
+ * [handle] gives a `Handle<D>`.
+ *
+ * ```
+ * table.forEachChunk { chunk ->
+ *     var s = chunk.nextLive(0)
+ *     while (s >= 0) {
+ *         chunk[s, Particles.X] += chunk[s, Particles.VX]
+ *         s = chunk.nextLive(s + 1)
+ *     }
+ * }
+ * ```
+ *
+ * **Typed access**: `chunk[slot, column]` and `chunk[slot, column] = value` exist for each of
+ * the eight column types ([ByteColumn] .. [BooleanColumn]) and read or write that column of the
+ * live record in `slot`, as the core `Chunk.get` / `Chunk.set` with the column's field: O(1),
+ * no allocation, no handle check. A slot outside the chunk throws [IndexOutOfBoundsException],
+ * a hole [IllegalArgumentException].
+ *
+ * **Costs**: a value class over the core chunk, so a `TypedChunk` is the core object at run
+ * time and every call is the core call. It is boxed (16 bytes) where it is a generic type
+ * argument: the elements of [useChunks][TypedTable.useChunks]' sequence and of [chunkFlow].
+ *
+ * **Validity**: as the core chunk's, only while its pass is open (inside `forEachChunk`, the
+ * `useChunks` block, `processChunks`, a `chunkFlow` collection); kept past it (while no other
+ * iteration of the table is open), every method throws [IllegalStateException]. Keep handles
+ * ([handle]), not chunks.
+ *
+ * **Raw memory**: [column], [records] and [core] give the chunk's memory as a
+ * [MemorySegment] and need `@OptIn(RawMemoryApi::class)`; see [RawMemoryApi].
+ *
+ * **Threads**: distinct slots may be read and written from many threads at once (one chunk
+ * per coroutine in [processChunks]).
+ *
+ * @param D the table declaration
+ */
+@JvmInline
+public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructor(private val chunk: Chunk) {
+    /**
+     * The core chunk, for Java APIs that take a [Chunk]. It accepts fields of any table
+     * (rejected at run time only) and its `column` and `records` are raw memory.
+     */
+    @RawMemoryApi
+    public val core: Chunk get() = chunk
+
+    /** This chunk's position in the table, from 0. */
+    public fun index(): Int = chunk.index()
+
+    /** The number of slots in this chunk (the schema's slots per block). */
+    public fun slotCount(): Int = chunk.slotCount()
+
+    /** The number of live records in this chunk. O(1). */
+    public fun liveCount(): Int = chunk.liveCount()
+
+    /** Whether [slot] holds a live record; throws [IndexOutOfBoundsException] outside the chunk. */
+    public fun isLive(slot: Int): Boolean = chunk.isLive(slot)
+
+    /** The first live slot at or after [from] (which may be [slotCount]), or -1; skips holes 64 at a time. */
+    public fun nextLive(from: Int): Int = chunk.nextLive(from)
+
+    /** The number of 64-bit words of the live bitmap. */
+    public fun liveWordCount(): Int = chunk.liveWordCount()
+
+    /** Bit `b` of [word] is set if slot `word * 64 + b` is live; throws [IndexOutOfBoundsException] out of range. */
+    public fun liveBits(word: Int): Long = chunk.liveBits(word)
+
+    /** The handle of the record in [slot]; throws [IllegalArgumentException] for a hole. */
+    public fun handle(slot: Int): Handle<D> = Handle(chunk.handle(slot))
+
+    /**
+     * The zero-copy column of [column] for every slot of this chunk (SOA only): value `s` at
+     * byte `s * column.type.byteSize()`, holes included; valid until the table is closed. See
+     * the core `Chunk.column` for what a write to a hole does.
+     *
+     * @throws IllegalStateException if the table's layout is AOS (use [records])
+     */
+    @RawMemoryApi
+    public fun column(column: Column<D, *>): MemorySegment = chunk.column(column.field)
+
+    /** The whole block's bytes, every slot, holes included; valid until the table is closed. */
+    @RawMemoryApi
+    public fun records(): MemorySegment = chunk.records()
+
+    public operator fun get(slot: Int, column: ByteColumn<D>): Byte = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: ByteColumn<D>, value: Byte): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: ShortColumn<D>): Short = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: ShortColumn<D>, value: Short): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: CharColumn<D>): Char = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: CharColumn<D>, value: Char): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: IntColumn<D>): Int = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: IntColumn<D>, value: Int): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: LongColumn<D>): Long = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: LongColumn<D>, value: Long): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: FloatColumn<D>): Float = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: FloatColumn<D>, value: Float): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: DoubleColumn<D>): Double = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: DoubleColumn<D>, value: Double): Unit = chunk.set(slot, column.field, value)
+
+    public operator fun get(slot: Int, column: BooleanColumn<D>): Boolean = chunk.get(slot, column.field)
+
+    public operator fun set(slot: Int, column: BooleanColumn<D>, value: Boolean): Unit =
+        chunk.set(slot, column.field, value)
+}
