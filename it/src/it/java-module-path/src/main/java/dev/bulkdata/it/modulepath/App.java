@@ -5,6 +5,7 @@ import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.InvalidHandleException;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TableDef;
+import dev.bulkdata.storage.kotlin.TypedTable;
 
 /** Java on the module path, on a table declared in Kotlin. */
 public final class App {
@@ -17,9 +18,10 @@ public final class App {
         check("dev.bulkdata.storage.kotlin".equals(TableDef.class.getModule().getName()),
                 "storage-kotlin is the module dev.bulkdata.storage.kotlin");
 
-        FloatField volume = Sounds.VOLUME.getField();
-        IntField plays = Sounds.PLAYS.getField();
-        try (Table sounds = Sounds.INSTANCE.open().core()) {
+        FloatField volume = Sounds.VOLUME.field();
+        IntField plays = Sounds.PLAYS.field();
+        try (TypedTable<Sounds> typed = Sounds.openTable()) {
+            Table sounds = typed.core();
             long[] handles = new long[5_000];
             sounds.addAll(handles);
             for (int i = 0; i < handles.length; i++) {
@@ -41,6 +43,9 @@ public final class App {
             }
             check(total == handles.length - 1, "one play per live sound: " + total);
             System.out.println("module-path consumer: " + sounds.stats() + ", handle " + sounds.format(handles[7]));
+            long h = typed.add();
+            typed.set(h, Sounds.VOLUME, 0.25f);
+            check(typed.get(h, Sounds.VOLUME) == 0.25f, "the typed table takes the static columns");
         }
         System.out.println("module-path consumer: OK");
     }

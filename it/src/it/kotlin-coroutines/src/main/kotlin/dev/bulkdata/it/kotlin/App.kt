@@ -4,9 +4,7 @@ import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.chunkFlow
-import dev.bulkdata.storage.kotlin.get
 import dev.bulkdata.storage.kotlin.processChunks
-import dev.bulkdata.storage.kotlin.set
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.runBlocking
 
