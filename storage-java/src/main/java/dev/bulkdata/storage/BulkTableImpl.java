@@ -103,9 +103,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     /** Makes a free slot live and returns its handle. */
     @Override
     long activate(int slot) {
-        markLive(slot);
+        chunk(slot).markLive(slot & recordMask);
         size++;
-        return index.handleOf(slot);
+        return index.activate(slot);
     }
 
     @Override

@@ -110,9 +110,8 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         int row = rows.addRow();
         back.set(row, slot);
         setRow(slot, row);
-        index.markLive(slot);
         size++;
-        return index.handleOf(slot);
+        return index.activate(slot);
     }
 
     @Override

@@ -48,6 +48,14 @@ final class PagedInts {
         return pages[i >>> shift];
     }
 
+    /**
+     * {@return the page directory, for a hot path that indexes pages itself; entries past the
+     * pages made are null, and growth may replace the directory}
+     */
+    int[][] pages() {
+        return pages;
+    }
+
     /** {@return element {@code i}'s position in its {@link #page}} */
     int offset(int i) {
         return i & mask;
