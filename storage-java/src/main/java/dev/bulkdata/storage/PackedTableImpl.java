@@ -35,6 +35,8 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     private boolean fragmented;
     /** The order the last complete pass sorted by; null if none. */
     private RecordOrder sortedBy;
+    /** Rows swapped by the running defragment call, so that an order that throws knows whether rows moved. */
+    private long swapsThisCall;
     /** The order of the running defragment call, which {@link #sorter} compares by; else null. */
     private RecordOrder sorting;
     /** The budgeted insertion sort, shared with {@link ComponentTable}. */
@@ -193,12 +195,15 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         // Hold the iteration guard while the order runs, so that it cannot change the structure.
         beginIteration();
         sorting = order;
+        swapsThisCall = 0;
         try {
             swaps = sorter.sort(size, maxSwaps);
         } catch (Throwable t) {
-            // The order threw part-way: rows may have moved, so no earlier pass holds any more.
-            fragmented = true;
-            sortedBy = null;
+            // The order threw part-way: if rows moved, no earlier pass holds any more.
+            if (swapsThisCall > 0) {
+                fragmented = true;
+                sortedBy = null;
+            }
             throw abortChange(me, t, true);
         } finally {
             sorting = null;
@@ -217,6 +222,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
 
     /** Exchanges two rows' records, their back-links and their slots' rows. */
     private void swapRows(int a, int b) {
+        swapsThisCall++;
         rows.swapRows(a, b);
         int slotA = back.get(a);
         int slotB = back.get(b);

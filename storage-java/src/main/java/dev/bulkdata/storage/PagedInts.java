@@ -118,8 +118,11 @@ final class PagedInts {
         return page;
     }
 
-    /** Makes pages up to the one holding element {@code i} (contiguous use only). */
+    /** Makes pages up to the one holding element {@code i} (contiguous use only); nothing if {@code i < 0}. */
     void ensure(long i) {
+        if (i < 0) {
+            return;
+        }
         long needed = (i >>> shift) + 1;
         while (pageCount < needed) {
             if (pageCount == pages.length) {

@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -278,22 +277,44 @@ class BulkTableModelTest {
     // -------------------------------------------------------------------------------------------
     // One run of random operations against the model
 
-    private static final class Run implements AutoCloseable {
+    static final class Run implements AutoCloseable {
         private static final byte NEVER = 0;
         private static final byte FREE = 1;
         private static final byte LIVE = 2;
         private static final byte RETIRED = 3;
         private static final long SENTINEL = 0x5A5A_5A5A_5A5A_5A5AL;
-        private static final int TRACE = 24;
+        /** Operations kept for the failure message: the last few of a seeded run, all of a fuzzed one. */
+        private static final int TRACE_SEEDED = 24;
+        private static final int TRACE_FUZZED = 1 << 14;
 
         private enum Op {
             ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
-            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT
+            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT, DEFRAGMENT_FAILING
         }
+
+        /** What a failing defragment order throws (unless it tries a structural change). */
+        static final class OrderFailure extends RuntimeException {
+            OrderFailure() {
+                super("the order fails on purpose", null, false, false);
+            }
+        }
+
+        /**
+         * The identity of the next failing order's wrapper, for {@link #sortedBy} after a complete
+         * pass by it: every wrapper is a new order, none of {@link #orders}.
+         */
+        int nextWrapperOrder = -2;
 
         final Config cfg;
         final long baseSeed;
-        final SplittableRandom rng;
+        final Choices rng;
+        /**
+         * Whether the run's decisions come from a fuzzer's input ({@link StorageFuzzTest}). A fuzzed run
+         * stops when the input is used up and checks more after every step (it is short and its
+         * tables small): every handle the table ever handed out, a snapshot around every call that
+         * must fail, and defragment orders that throw part-way.
+         */
+        final boolean fuzzing;
 
         // the table under test
         Table table;
@@ -328,6 +349,20 @@ class BulkTableModelTest {
         final ArrayDeque<Integer> free = new ArrayDeque<>();
         int retired;
         final HashSet<Long> issued = new HashSet<>();
+        /** {@link #issued} as a list, for the rotating STALE checks of a fuzzed run. */
+        final ArrayList<Long> issuedList = new ArrayList<>();
+        int issuedCursor;
+        /**
+         * Steps between full checkpoints of a fuzzed run (besides those after failed calls,
+         * clears, removeAlls and defragments). The audits are O(capacity) and, instrumented by
+         * the fuzzer, dominated the run at one per step; {@link #checkOrder()} keeps the
+         * iteration order checked after every step.
+         */
+        static final int FUZZED_CHECKPOINT_EVERY = 16;
+        /** Handles of {@link #issued} rejected as STALE per step of a fuzzed run (all at its end). */
+        static final int ISSUED_STALE_CHECKS_PER_STEP = 2;
+        /** Handles of {@link #issued} rejected as STALE per checkpoint of a fuzzed run. */
+        static final int ISSUED_STALE_CHECKS_PER_CHECKPOINT = 16;
 
         // model of a PackedTable's rows: liveH is in row order (both use swap-and-pop); the
         // defragment state; the most rows ever held (blocks are never freed)
@@ -353,9 +388,10 @@ class BulkTableModelTest {
         // progress, for the report and the failure message
         long step;
         boolean checkpointDue;
-        final Op[] traceOp = new Op[TRACE];
-        final long[] traceStep = new long[TRACE];
-        final long[] traceArg = new long[TRACE];
+        final int traceSize;
+        final Op[] traceOp;
+        final long[] traceStep;
+        final long[] traceArg;
         int traceNext;
         int maxLiveSeen;
         long adds;
@@ -373,10 +409,25 @@ class BulkTableModelTest {
         long prevGlobal;
         int visited;
 
+        /** A seeded run: the configuration's stream of the base seed, {@code cfg.ops()} steps. */
         Run(Config cfg, long baseSeed) {
+            this(cfg, baseSeed, Choices.seeded(cfg.seed(baseSeed)), false);
+        }
+
+        /** A fuzzed run: every decision from the input, until it is used up (or {@code cfg.ops()} steps). */
+        Run(Config cfg, Choices input) {
+            this(cfg, 0, input, true);
+        }
+
+        private Run(Config cfg, long baseSeed, Choices rng, boolean fuzzing) {
             this.cfg = cfg;
             this.baseSeed = baseSeed;
-            this.rng = new SplittableRandom(cfg.seed(baseSeed));
+            this.rng = rng;
+            this.fuzzing = fuzzing;
+            this.traceSize = fuzzing ? TRACE_FUZZED : TRACE_SEEDED;
+            this.traceOp = new Op[traceSize];
+            this.traceStep = new long[traceSize];
+            this.traceArg = new long[traceSize];
         }
 
         // ---------------------------------------------------------------------------------------
@@ -384,18 +435,26 @@ class BulkTableModelTest {
 
         void execute() {
             openTable();
-            for (step = 0; step < cfg.ops(); step++) {
+            for (step = 0; step < cfg.ops() && !rng.exhausted(); step++) {
                 oneOperation();
                 verifyStep();
-                if (checkpointDue || step % CHECKPOINT_EVERY == CHECKPOINT_EVERY - 1) {
+                int every = fuzzing ? FUZZED_CHECKPOINT_EVERY : CHECKPOINT_EVERY;
+                if (checkpointDue || step % every == every - 1) {
                     checkpointDue = false;
                     checkpoint();
                 }
             }
             checkpoint();
+            if (fuzzing) {
+                checkIssued(Integer.MAX_VALUE);
+            }
         }
 
         void oneOperation() {
+            if (fuzzing) {
+                fuzzedOperation();
+                return;
+            }
             if (growing && live >= high) {
                 growing = false;
                 low = rng.nextInt(cfg.maxLive() / 3 + 1);
@@ -446,8 +505,30 @@ class BulkTableModelTest {
             }
         }
 
+        /**
+         * A fuzzed run's step: one choice among the operations, all alike, so that the input (not
+         * the random walk's weights) decides how often each runs.
+         */
+        void fuzzedOperation() {
+            switch (rng.nextInt(packed != null ? 13 : 12)) {
+                case 0 -> opClear();
+                case 1 -> opAdd();
+                case 2 -> opAddAll();
+                case 3 -> opRemove();
+                case 4 -> opRemoveAll();
+                case 5 -> opSet();
+                case 6 -> opGet();
+                case 7 -> opContains();
+                case 8 -> opForEach();
+                case 9 -> opChunks();
+                case 10 -> opInvalidHandle();
+                case 11 -> opForeignField();
+                default -> opDefragment();
+            }
+        }
+
         void trace(Op op, long arg) {
-            int i = traceNext++ % TRACE;
+            int i = traceNext++ % traceSize;
             traceOp[i] = op;
             traceStep[i] = step;
             traceArg[i] = arg;
@@ -593,7 +674,7 @@ class BulkTableModelTest {
                 reason = InvalidHandleException.Reason.NULL;
             } else {
                 bad = garbageNotLive();
-                reason = null;
+                reason = expectedReason(bad);
             }
             trace(Op.BAD_REMOVE_ALL, bad);
             long[] array = new long[before + k + 1 + after];
@@ -607,9 +688,7 @@ class BulkTableModelTest {
             InvalidHandleException e = assertThrows(InvalidHandleException.class,
                     () -> table.removeAll(array, before, before + k + 1), "removeAll with a bad handle");
             assertEquals(bad, e.handle(), "the exception names the first bad handle");
-            if (reason != null) {
-                assertEquals(reason, e.reason(), e.getMessage());
-            }
+            assertEquals(reason, e.reason(), e.getMessage());
             assertTrue(e.getMessage().contains("[" + (before + badAt) + "]"),
                     () -> "the message names the position " + (before + badAt) + ": " + e.getMessage());
             assertEquals(snapshot, TableSnapshot.of(table), "a failed removeAll changed the table");
@@ -670,11 +749,12 @@ class BulkTableModelTest {
                 throw failure("contains(" + table.format(h) + " = 0x" + Long.toHexString(h) + ") = " + !expected
                         + ", the model says " + expected);
             }
-            if (!expected && rng.nextInt(16) == 0) {
-                // a handle the table does not hold is never misread
+            if (!expected && (fuzzing || rng.nextInt(16) == 0)) {
+                // a handle the table does not hold is never misread, and is rejected for the right reason
                 InvalidHandleException e = assertThrows(InvalidHandleException.class,
                         () -> Values.get(table, h, fields[0]), "get with a handle that is not live");
                 assertEquals(h, e.handle());
+                assertEquals(expectedReason(h), e.reason(), e.getMessage());
             }
         }
 
@@ -708,7 +788,7 @@ class BulkTableModelTest {
                 reason = InvalidHandleException.Reason.NULL;
             } else {
                 h = garbageNotLive();
-                reason = null;
+                reason = expectedReason(h);
             }
             trace(Op.INVALID_HANDLE, h);
             Field field = fields[rng.nextInt(fields.length)];
@@ -718,14 +798,13 @@ class BulkTableModelTest {
                 case 1 -> () -> Values.get(table, h, field);
                 default -> () -> Values.set(table, h, field, -1L);
             };
-            TableSnapshot snapshot = rng.nextInt(4) == 0 ? TableSnapshot.of(table) : null;
+            boolean snap = rng.nextInt(4) == 0;
+            TableSnapshot snapshot = snap || fuzzing ? snapshot() : null;
             InvalidHandleException e = assertThrows(InvalidHandleException.class, call, "call with an invalid handle");
             assertEquals(h, e.handle());
-            if (reason != null) {
-                assertEquals(reason, e.reason(), e.getMessage());
-            }
+            assertEquals(reason, e.reason(), e.getMessage());
             if (snapshot != null) {
-                assertEquals(snapshot, TableSnapshot.of(table), "a rejected call changed the table");
+                assertEquals(snapshot, snapshot(), "a rejected call changed the table");
             }
             if (kind == 2) {
                 checkpointDue = true; // checkInvariants: the set must not have written the hole
@@ -739,12 +818,16 @@ class BulkTableModelTest {
             }
             long h = liveH[rng.nextInt(live)];
             trace(Op.FOREIGN_FIELD, h);
+            TableSnapshot snapshot = fuzzing ? snapshot() : null;
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> Values.get(table, h, foreignField), "get with a field of another schema");
             assertEquals(IllegalArgumentException.class, e.getClass(), e.getMessage());
             e = assertThrows(IllegalArgumentException.class,
                     () -> Values.set(table, h, foreignField, 1), "set with a field of another schema");
             assertEquals(IllegalArgumentException.class, e.getClass(), e.getMessage());
+            if (snapshot != null) {
+                assertEquals(snapshot, snapshot(), "a call with a foreign field changed the table");
+            }
         }
 
         void opClear() {
@@ -832,6 +915,10 @@ class BulkTableModelTest {
                 assertThrows(IllegalArgumentException.class, () -> packed.defragment(orders[k], -1), "negative budget");
                 assertEquals(snapshot, TableSnapshot.of(table), "a rejected defragment changed the table");
             }
+            if (fuzzing && rng.nextBoolean()) {
+                defragmentFailing(k, budget);
+                return;
+            }
             long expected = modelDefragment(k, budget);
             long swaps = packed.defragment(orders[k], budget);
             if (swaps != expected) {
@@ -850,19 +937,93 @@ class BulkTableModelTest {
             checkpointDue = true;
         }
 
+        /**
+         * defragment with order {@code k}, or its reverse, wrapped in a new order whose comparison
+         * number {@code failAt} (from 0) fails: it throws, or it tries to add a record, which must
+         * throw ConcurrentModificationException. Either ends the call; the rows swapped until then
+         * stay swapped (the model replays the same swaps), every handle stays valid, and, as an
+         * unfinished call that moved rows, it leaves the table fragmented. If the order never
+         * reaches that comparison the call is an ordinary one by a new order.
+         */
+        void defragmentFailing(int k, long budget) {
+            long failAt = rng.nextInt(2 * live + 2);
+            boolean structural = rng.nextBoolean();
+            int sign = rng.nextBoolean() ? -1 : 1;
+            trace(Op.DEFRAGMENT_FAILING, (structural ? -1 - failAt : failAt) * sign);
+            long[] compares = {0};
+            RecordOrder failing = (a, b) -> {
+                if (compares[0]++ == failAt) {
+                    if (structural) {
+                        table.add();
+                        throw failure("the order added a record during defragment");
+                    }
+                    throw new OrderFailure();
+                }
+                return sign * orders[k].compare(a, b);
+            };
+            boolean wasFragmented = fragmented;
+            long expected = modelSort(nextWrapperOrder--, k, sign, budget, failAt);
+            // one branch per case, so that coverage guidance keeps an input that reaches a new one
+            StorageFuzzTest.feedback((wasFragmented ? 4 : 0) | (modelFailed ? 2 : 0) | (expected > 0 ? 1 : 0));
+            long swaps = -1;
+            RuntimeException thrown = null;
+            try {
+                swaps = packed.defragment(failing, budget);
+            } catch (RuntimeException e) {
+                thrown = e;
+            }
+            if (modelFailed) {
+                check(thrown != null, "defragment returned " + swaps + " although its order failed at comparison "
+                        + failAt);
+                check(structural ? thrown instanceof ConcurrentModificationException : thrown instanceof OrderFailure,
+                        "defragment whose order failed threw " + thrown);
+            } else {
+                check(thrown == null, "defragment threw " + thrown + ", but the model's pass has only "
+                        + compares[0] + " comparisons, not " + (failAt + 1));
+                check(swaps == expected, "defragment(failing order " + k + ", " + budget + ") made " + swaps
+                        + " swaps, the model " + expected);
+            }
+            check(packed.isFragmented() == fragmented, "after defragment by an order that "
+                    + (modelFailed ? "failed at comparison " + failAt : "did not fail") + " (" + expected
+                    + " swaps): fragmented flag " + packed.isFragmented() + ", model " + fragmented);
+            defragmentSwaps += expected;
+            checkpointDue = true;
+        }
+
+        /** Whether the last {@link #modelSort} stopped at its failing comparison. */
+        boolean modelFailed;
+
         /** The table's algorithm on the model's rows: insertion sort by adjacent swaps, within a budget. */
         long modelDefragment(int k, long budget) {
-            if (!fragmented && sortedBy == k) {
+            return modelSort(k, k, 1, budget, Long.MAX_VALUE);
+        }
+
+        /**
+         * {@link #modelDefragment} by the order with identity {@code orderId} (for the no-op rule),
+         * comparing as order {@code k} does (reversed if {@code sign} is -1), and failing at
+         * comparison number {@code failAt}.
+         */
+        long modelSort(int orderId, int k, int sign, long budget, long failAt) {
+            modelFailed = false;
+            if (!fragmented && sortedBy == orderId) {
                 defragmentNoOps++;
                 return 0;
             }
             int f = orderField[k];
             boolean few = orderFewKeys[k];
             long swaps = 0;
+            long compares = 0;
             int next = 1;
             sort:
             for (; next < live; next++) {
-                for (int j = next; j > 0 && compareKeys(liveV[j - 1][f], liveV[j][f], few) > 0; j--) {
+                for (int j = next; j > 0; j--) {
+                    if (compares++ == failAt) {
+                        modelFailed = true;
+                        break sort;
+                    }
+                    if (sign * compareKeys(liveV[j - 1][f], liveV[j][f], few) <= 0) {
+                        break;
+                    }
                     if (swaps == budget) {
                         break sort;
                     }
@@ -877,9 +1038,16 @@ class BulkTableModelTest {
                     swaps++;
                 }
             }
+            if (modelFailed) {
+                // ARCHITECTURE.md: an unfinished call that moved rows leaves the table fragmented
+                if (swaps > 0) {
+                    fragmented = true;
+                }
+                return swaps;
+            }
             if (next >= live) {
                 fragmented = false;
-                sortedBy = k;
+                sortedBy = orderId;
                 defragmentsCompleted++;
             } else if (swaps > 0) {
                 fragmented = true;
@@ -1009,8 +1177,12 @@ class BulkTableModelTest {
                 case 5 -> () -> table.cancelAdd(h);
                 default -> () -> packed.defragment(orders[0], Long.MAX_VALUE);
             };
+            TableSnapshot snapshot = fuzzing ? snapshot() : null;
             assertThrows(ConcurrentModificationException.class, call, "a structural change while iterating");
             check(!table.isClosed(), "close succeeded during an iteration");
+            if (snapshot != null) {
+                assertEquals(snapshot, snapshot(), "a refused structural change changed the table");
+            }
         }
 
         // ---------------------------------------------------------------------------------------
@@ -1047,6 +1219,58 @@ class BulkTableModelTest {
             }
             if (removedCount > 0 && step % STALE_CHECK_EVERY == 0) {
                 expectStale(removed[removedCursor++ % removedCount]);
+            }
+            if (fuzzing) {
+                checkIssued(ISSUED_STALE_CHECKS_PER_STEP);
+                checkOrder();
+            }
+        }
+
+        /** A snapshot for a call that must fail: audited in seeded runs, not in fuzzed ones (their checkpoints audit). */
+        TableSnapshot snapshot() {
+            return fuzzing ? TableSnapshot.withoutAudit(table) : TableSnapshot.of(table);
+        }
+
+        /**
+         * The order in which {@code forEach} visits the live handles: slot order for a BulkTable,
+         * the model's row order for a PackedTable (values are read by handle above, and through
+         * the chunks at every checkpoint).
+         */
+        void checkOrder() {
+            visited = 0;
+            prevGlobal = -1;
+            table.forEach((chunk, slot) -> {
+                long global = (long) chunk.index() * slotsPerBlock + slot;
+                check(global > prevGlobal, "forEach is not in slot order");
+                prevGlobal = global;
+                long h = chunk.handle(slot);
+                check(model.containsKey(h), "forEach visits " + table.format(h) + ", which the model does not hold");
+                checkPosition(h, global, visited++);
+            });
+            check(visited == live, "forEach visited " + visited + " records, the model holds " + live);
+        }
+
+        /**
+         * Every handle this table ever handed out: the live ones read their values (above), no
+         * other one is contained, and {@code staleChecks} of them (rotating; all at the end of a
+         * fuzzed run) are rejected by {@code get} as STALE, each a thrown exception.
+         */
+        void checkIssued(int staleChecks) {
+            if (issuedList.size() != issued.size()) {
+                issuedList.clear();
+                issuedList.addAll(issued);
+            }
+            for (long h : issuedList) {
+                if (!model.containsKey(h) && table.contains(h)) {
+                    throw failure("handle " + table.format(h) + " was removed but is contained again");
+                }
+            }
+            int n = issuedList.size();
+            for (int i = 0; i < Math.min(n, staleChecks); i++) {
+                long h = issuedList.get(issuedCursor++ % n);
+                if (!model.containsKey(h)) {
+                    expectStale(h);
+                }
             }
         }
 
@@ -1125,6 +1349,41 @@ class BulkTableModelTest {
             for (int i = 0; i < Math.min(removedCount, STALE_CHECKS_PER_CHECKPOINT); i++) {
                 expectStale(removed[removedCursor++ % removedCount]);
             }
+            if (fuzzing) {
+                checkIssued(ISSUED_STALE_CHECKS_PER_CHECKPOINT);
+            }
+        }
+
+        /**
+         * Why the table must reject {@code h}, from the model alone, in the order the reasons are
+         * documented and checked ({@link InvalidHandleException.Reason}): the null handle; a tag
+         * that is not this table's (FOREIGN if an open table has it, else FORGED); bits outside the
+         * layout or slot 0 (FORGED); a slot never opened (OUT_OF_RANGE); an older generation, or the
+         * retired slot's last one (STALE); any other generation (FORGED).
+         *
+         * @return the reason, or null if {@code h} is live
+         */
+        InvalidHandleException.Reason expectedReason(long h) {
+            if (h == Handles.NULL) {
+                return InvalidHandleException.Reason.NULL;
+            }
+            int handleTag = layout.tag(h);
+            if (handleTag != impl.tag) {
+                return dev.bulkdata.storage.internal.TagRegistry.nameOf(handleTag) != null
+                        ? InvalidHandleException.Reason.FOREIGN : InvalidHandleException.Reason.FORGED;
+            }
+            if (layout.hasStrayBits(h) || layout.index(h) == 0) {
+                return InvalidHandleException.Reason.FORGED;
+            }
+            if (layout.index(h) >= limit) {
+                return InvalidHandleException.Reason.OUT_OF_RANGE;
+            }
+            int slot = slotOf(h);
+            int g = layout.generation(h);
+            if (g < gen[slot] || (g == gen[slot] && state[slot] == RETIRED)) {
+                return InvalidHandleException.Reason.STALE;
+            }
+            return g == gen[slot] && state[slot] == LIVE ? null : InvalidHandleException.Reason.FORGED;
         }
 
         void expectStale(long h) {
@@ -1345,6 +1604,9 @@ class BulkTableModelTest {
             trace(Op.RENEW, retired);
             renewals++;
             checkpoint();
+            if (fuzzing) {
+                checkIssued(Integer.MAX_VALUE);
+            }
             long[] stillLive = Arrays.copyOf(liveH, live);
             table.close();
             check(table.isClosed(), "close() did not close");
@@ -1415,19 +1677,27 @@ class BulkTableModelTest {
 
         String describeFailure(Throwable cause) {
             StringBuilder sb = new StringBuilder();
-            sb.append(cfg.kind()).append(" model test failed: config=").append(cfg.name())
-                    .append(", seed=").append(baseSeed)
-                    .append(" (config stream seed ").append(cfg.seed(baseSeed)).append(')')
-                    .append(", step=").append(step).append(" of ").append(cfg.ops())
+            sb.append(cfg.kind()).append(fuzzing ? " fuzzed model run" : " model test").append(" failed: config=")
+                    .append(cfg.name());
+            if (!fuzzing) {
+                sb.append(", seed=").append(baseSeed).append(" (config stream seed ").append(cfg.seed(baseSeed))
+                        .append(')');
+            }
+            sb.append(", step=").append(step).append(" of ").append(fuzzing ? "the input" : cfg.ops())
                     .append(", live=").append(live)
                     .append(", tables replaced=").append(renewals)
-                    .append("\n  cause: ").append(cause)
-                    .append("\n  replay: mvn -pl storage-java test -Dtest=BulkTableModelTest -D")
-                    .append(SEED_PROPERTY).append('=').append(baseSeed)
-                    .append("\n  last operations (oldest first):");
-            int n = Math.min(traceNext, TRACE);
+                    .append("\n  cause: ").append(cause);
+            if (fuzzing) {
+                sb.append("\n  replay: the input file in regression mode (see StorageFuzzTest)")
+                        .append("\n  operations (oldest first; a step's checks are not listed):");
+            } else {
+                sb.append("\n  replay: mvn -pl storage-java test -Dtest=BulkTableModelTest -D")
+                        .append(SEED_PROPERTY).append('=').append(baseSeed)
+                        .append("\n  last operations (oldest first):");
+            }
+            int n = Math.min(traceNext, traceSize);
             for (int k = traceNext - n; k < traceNext; k++) {
-                int i = k % TRACE;
+                int i = k % traceSize;
                 sb.append("\n    step ").append(traceStep[i]).append(' ').append(traceOp[i]).append(' ');
                 long arg = traceArg[i];
                 boolean handleArg = switch (traceOp[i]) {

@@ -2,11 +2,7 @@ package dev.bulkdata.storage;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link SparseSet}: a seeded model test against a {@code HashMap} (key to row) and a list
- * (row to key) kept by the same swap-and-pop, so every row is predicted exactly; and the
- * error table (every bad input throws and leaves the set unchanged).
+ * {@link SparseSet}: a seeded model test against {@link SparseSetModel} (a {@code HashMap} from
+ * key to row and a list from row to key, kept by the same swap-and-pop), so every row is
+ * predicted exactly; and the error table (every bad input throws and leaves the set unchanged).
  */
 class SparseSetTest {
     static final long SEED = Long.getLong("bulkdata.seed", 0x5EED_5E75L);
@@ -37,66 +33,45 @@ class SparseSetTest {
         SplittableRandom rng = new SplittableRandom(SEED);
         System.out.printf("[SparseSetTest] seed=%d ops=%,d (replay with -Dbulkdata.seed=%d)%n", SEED, OPS, SEED);
         SparseSet set = new SparseSet();
-        Map<Integer, Integer> rowOf = new HashMap<>();
-        List<Integer> keyOf = new ArrayList<>();
+        SparseSetModel model = new SparseSetModel();
         int step = 0;
         try {
             for (step = 0; step < OPS; step++) {
                 int op = rng.nextInt(100);
                 int key = randomKey(rng);
                 if (op < 45) {
-                    if (rowOf.containsKey(key)) {
+                    if (model.contains(key)) {
                         assertThrows(IllegalArgumentException.class, () -> set.insert(key));
                     } else {
-                        assertEquals(keyOf.size(), set.insert(key));
-                        rowOf.put(key, keyOf.size());
-                        keyOf.add(key);
+                        assertEquals(model.insert(key), set.insert(key));
                     }
                 } else if (op < 85) {
-                    int victim = !keyOf.isEmpty() && rng.nextBoolean() ? keyOf.get(rng.nextInt(keyOf.size())) : key;
-                    Integer row = rowOf.get(victim);
-                    if (row == null) {
+                    int victim = model.size() > 0 && rng.nextBoolean() ? model.keyAt(rng.nextInt(model.size())) : key;
+                    if (!model.contains(victim)) {
                         assertThrows(IllegalArgumentException.class, () -> set.remove(victim));
                     } else {
-                        int last = keyOf.size() - 1;
-                        int expectedMoved = row == last ? -1 : last;
-                        assertEquals(expectedMoved, set.remove(victim), "moved row");
-                        int lastKey = keyOf.remove(last);
-                        rowOf.remove(victim);
-                        if (row != last) {
-                            keyOf.set(row, lastKey);
-                            rowOf.put(lastKey, row);
-                        }
+                        assertEquals(model.remove(victim), set.remove(victim), "moved row");
                     }
                 } else if (op < 99) {
-                    assertEquals(rowOf.getOrDefault(key, -1), set.indexOf(key));
-                    assertEquals(rowOf.containsKey(key), set.contains(key));
-                    if (!keyOf.isEmpty()) {
-                        int row = rng.nextInt(keyOf.size());
-                        assertEquals(keyOf.get(row), set.keyAt(row));
+                    assertEquals(model.indexOf(key), set.indexOf(key));
+                    assertEquals(model.contains(key), set.contains(key));
+                    if (model.size() > 0) {
+                        int row = rng.nextInt(model.size());
+                        assertEquals(model.keyAt(row), set.keyAt(row));
                     }
                 } else if (rng.nextInt(20) == 0) {
                     set.clear();
-                    rowOf.clear();
-                    keyOf.clear();
+                    model.clear();
                 }
-                assertEquals(keyOf.size(), set.size());
+                assertEquals(model.size(), set.size());
                 if (step % 5_000 == 0) {
-                    checkAll(set, rowOf, keyOf);
+                    model.assertMatches(set, "set");
                 }
             }
-            checkAll(set, rowOf, keyOf);
+            model.assertMatches(set, "set");
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError("seed=" + SEED + " step=" + step + ": " + e.getMessage(), e);
         }
-    }
-
-    private static void checkAll(SparseSet set, Map<Integer, Integer> rowOf, List<Integer> keyOf) {
-        set.checkInvariants();
-        for (int row = 0; row < keyOf.size(); row++) {
-            assertEquals(keyOf.get(row), set.keyAt(row));
-        }
-        rowOf.forEach((key, row) -> assertEquals(row, set.indexOf(key)));
     }
 
     @Test
