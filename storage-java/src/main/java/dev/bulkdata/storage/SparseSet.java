@@ -254,15 +254,23 @@ public final class SparseSet {
      */
     void checkInvariants() {
         int present = 0;
-        for (long key = 0; key < sparse.capacity(); key++) {
-            int row = sparse.getOrFill(key);
-            if (row == ABSENT) {
-                continue;
+        int[][] pages = sparse.pages();
+        for (int p = 0; p < pages.length; p++) {
+            int[] page = pages[p];
+            if (page == null) {
+                continue; // a sparse array: only pages of inserted keys exist
             }
-            AbstractTable.check(row >= 0 && row < size, "key " + key + " names row " + row + " of " + size);
-            AbstractTable.check(keyAtUnchecked(row) == key, "row " + row + " links back to key "
-                    + keyAtUnchecked(row) + ", not " + key);
-            present++;
+            for (int i = 0; i < page.length; i++) {
+                int row = page[i];
+                if (row == ABSENT) {
+                    continue;
+                }
+                long key = ((long) p << PAGE_SHIFT) | i;
+                AbstractTable.check(row >= 0 && row < size, "key " + key + " names row " + row + " of " + size);
+                AbstractTable.check(keyAtUnchecked(row) == key, "row " + row + " links back to key "
+                        + keyAtUnchecked(row) + ", not " + key);
+                present++;
+            }
         }
         AbstractTable.check(present == size, present + " keys present but size is " + size);
         for (int row = size; row < dense.capacity(); row++) {
