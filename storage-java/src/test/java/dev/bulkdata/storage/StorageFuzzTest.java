@@ -14,9 +14,11 @@ import java.util.List;
  * <li>{@link #bulkTable} and {@link #packedTable} drive {@link BulkTableModelTest}'s model run
  *     with the input as its source of choices ({@link Choices#fuzzed}), on small handle layouts
  *     ({@code HandleLayout.of(6, 2)}: 63 slots, 4 generations) so that retirement, capacity
- *     failures and table replacement come within a few hundred operations. In fuzzing mode the
- *     run also checks every handle the table ever handed out after every step, takes a snapshot
- *     around every call that must fail, and defragments with orders that fail part-way.
+ *     failures and table replacement come within a few hundred operations. A fuzzed run also
+ *     checks after every step that every handle the table ever handed out is contained exactly
+ *     while live (and that {@code get} rejects dead ones as STALE: a rotating few per step, all
+ *     at the end), takes a snapshot around every call that must fail, and defragments with
+ *     orders that fail part-way.
  * <li>{@link #sparseSet}: {@link SparseSet}s and joins over them against {@link SparseSetModel}.
  * <li>{@link #componentTables}: {@link ComponentTable}s over one entity table and {@link Join}s
  *     over them, against {@link ComponentModel}.
