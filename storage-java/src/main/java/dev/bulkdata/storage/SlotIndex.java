@@ -184,20 +184,20 @@ final class SlotIndex {
     // Entries
 
     int meta(int slot) {
-        return entries.get(slot << strideShift);
+        return pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
     }
 
     void setMeta(int slot, int meta) {
-        entries.set(slot << strideShift, meta);
+        pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] = meta;
     }
 
     /** {@return the payload of a slot; stride 2 only} */
     int payload(int slot) {
-        return entries.get((slot << 1) + 1);
+        return pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1];
     }
 
     void setPayload(int slot, int value) {
-        entries.set((slot << 1) + 1, value);
+        pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1] = value;
     }
 
     /** Marks a taken slot live and returns its handle: one read and one write of the meta word. */
