@@ -42,7 +42,7 @@ public final class HandleLayout {
      */
     public static final int MAX_SLOT_INDEX = Integer.MAX_VALUE - 1;
 
-    /** The layout of DESIGN.md: 32 index bits, 20 generation bits, 12 tag bits. */
+    /** The default layout: 32 index bits, 20 generation bits, 12 tag bits. */
     public static final HandleLayout DEFAULT = new HandleLayout(32, 20);
 
     private final int indexBits;

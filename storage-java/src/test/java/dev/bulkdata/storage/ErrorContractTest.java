@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every row of DESIGN.md's "Errors" table, for both table kinds ({@link BulkTable},
+ * Every row of the README's "Errors" table, for both table kinds ({@link BulkTable},
  * {@link PackedTable}) and both layouts: the bad call throws the documented exception with a
  * useful message, and the table is exactly as it was before the call ({@link TableSnapshot}
  * before equals after, which includes the row order of a PackedTable). Tests about holes and
@@ -348,7 +348,7 @@ class ErrorContractTest {
             long valid = fx.live.get(3);
             long forged = valid | (1L << 40);
             InvalidHandleException e = assertInvalid(Reason.FORGED, () -> fx.table.remove(forged));
-            // DESIGN.md: the exception names "table, index and generations".
+            // The contract: the exception names the table, the slot index and both generations.
             assertNamesTable(e.getMessage(), fx.table);
             assertNamesSlot(e.getMessage(), fx.slot(valid));
         }

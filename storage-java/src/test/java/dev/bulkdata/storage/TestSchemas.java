@@ -9,7 +9,7 @@ final class TestSchemas {
     private TestSchemas() {
     }
 
-    /** The standard 32-byte record of DESIGN.md: 8 floats, 512 slots per block. */
+    /** The standard 32-byte record: 8 floats, 512 slots per block. */
     static Schema particles(Layout layout) {
         return Schema.builder("particles").layout(layout)
                 .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
