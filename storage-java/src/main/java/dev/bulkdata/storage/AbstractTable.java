@@ -71,15 +71,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final Schema schema;
     /** How this table's handles split into tag, generation and slot index. */
     final HandleLayout handles;
-    /** This table's tag, 1 to {@link HandleLayout#MAX_TAG}; released on close. */
-    final int tag;
     /** The tag's lease: records every handle made, for the next table under this tag. */
     final TagLease lease;
-    /**
-     * The generation every slot starts at: earlier tables under this tag made handles of lower
-     * generations only (see {@link TagRegistry}). 0 for a tag never used before.
-     */
-    final int floor;
     final BlockArena arena;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
@@ -116,9 +109,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
         this.recordMask = schema.slotsPerBlock() - 1;
         this.lease = TagRegistry.register(schema.name(), handles);
-        this.tag = lease.tag();
-        this.floor = lease.floor();
-        this.index = new SlotIndex(schema.name(), handles, tag, floor, maxCapacity, reuseOrder, newLinks());
+        this.index = new SlotIndex(schema.name(), handles, lease.tag(), lease.floor(), maxCapacity, reuseOrder,
+                newLinks());
         this.arena = new BlockArena(this, lease);
     }
 

@@ -43,22 +43,12 @@ final class PagedInts {
         pages[i >>> shift][i & mask] = value;
     }
 
-    /** {@return the page holding element {@code i}, for loops that read neighbours} */
-    int[] page(int i) {
-        return pages[i >>> shift];
-    }
-
     /**
      * {@return the page directory, for a hot path that indexes pages itself; entries past the
      * pages made are null, and growth may replace the directory}
      */
     int[][] pages() {
         return pages;
-    }
-
-    /** {@return element {@code i}'s position in its {@link #page}} */
-    int offset(int i) {
-        return i & mask;
     }
 
     /** {@return the elements below the last page made (contiguous use: all of them have pages)} */

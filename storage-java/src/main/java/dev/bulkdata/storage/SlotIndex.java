@@ -177,7 +177,7 @@ final class SlotIndex {
 
     /** {@return the handle of an opened slot at its current generation} */
     long handleOf(int slot) {
-        return tagBits | ((long) SlotMeta.generation(meta(slot)) << indexBits) | slot;
+        return handle(slot, SlotMeta.generation(meta(slot)));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ final class SlotIndex {
     long activate(int slot) {
         int meta = meta(slot) | SlotMeta.LIVE;
         setMeta(slot, meta);
-        return tagBits | ((long) SlotMeta.generation(meta) << indexBits) | slot;
+        return handle(slot, SlotMeta.generation(meta));
     }
 
     void markLive(int slot) {
@@ -396,7 +396,8 @@ final class SlotIndex {
                 + " records() view? Only live slots may be written; nothing was added.");
     }
 
-    private int tagOf() {
+    /** {@return the table's tag} */
+    int tag() {
         return (int) (tagBits >>> HandleLayout.TAG_SHIFT);
     }
 
@@ -416,7 +417,7 @@ final class SlotIndex {
      */
     InvalidHandleException rejection(long handle, String previousName) {
         String tableName = name;
-        int tag = tagOf();
+        int tag = tag();
         String text = layout.format(tableName, handle);
         if (handle == Handles.NULL) {
             return invalid(tableName, handle, InvalidHandleException.Reason.NULL,

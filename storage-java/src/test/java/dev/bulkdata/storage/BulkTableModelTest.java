@@ -1368,7 +1368,7 @@ class BulkTableModelTest {
                 return InvalidHandleException.Reason.NULL;
             }
             int handleTag = layout.tag(h);
-            if (handleTag != impl.tag) {
+            if (handleTag != impl.index.tag()) {
                 return dev.bulkdata.storage.internal.TagRegistry.nameOf(handleTag) != null
                         ? InvalidHandleException.Reason.FOREIGN : InvalidHandleException.Reason.FORGED;
             }

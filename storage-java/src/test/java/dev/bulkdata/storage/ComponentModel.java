@@ -176,7 +176,7 @@ final class ComponentModel implements AutoCloseable {
     }
 
     private long ownerOf(Comp c, int row) {
-        return layout.pack(entityImpl.tag, c.owner.get(row), c.rows.keyAt(row));
+        return layout.pack(entityImpl.index.tag(), c.owner.get(row), c.rows.keyAt(row));
     }
 
     /** The model's {@code has}: a live entity whose slot's row was added for it. */
@@ -194,7 +194,7 @@ final class ComponentModel implements AutoCloseable {
             case 0 -> issued.isEmpty() ? Handles.NULL : issued.get(rng.nextInt(issued.size()));
             case 1 -> Handles.NULL;
             case 2 -> otherHandle;
-            case 3 -> (live.isEmpty() ? layout.pack(entityImpl.tag, 0, 1) : live.get(rng.nextInt(live.size())))
+            case 3 -> (live.isEmpty() ? layout.pack(entityImpl.index.tag(), 0, 1) : live.get(rng.nextInt(live.size())))
                     ^ (1L << rng.nextInt(Long.SIZE));
             default -> live.isEmpty() ? Handles.NULL : live.get(rng.nextInt(live.size()));
         };

@@ -57,7 +57,7 @@ public final class BlockArena {
      * @throws OutOfMemoryError if the allocation fails
      * @throws IllegalStateException if the arena is closed
      */
-    public MemorySegment allocate(long size, long alignment) {
+    private MemorySegment allocate(long size, long alignment) {
         MemorySegment segment = arena.allocate(size, alignment);
         bytes += size;
         TableEvents.allocated(tag, size, ++blocks, bytes);
