@@ -202,11 +202,18 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     abstract long activate(int slot);
 
     /**
-     * Drops the record of a slot whose live state is already cleared: wipes it (a packed table
-     * moves its last row into the gap) and counts it out of {@code size}. The slot's meta word
-     * is left to the caller.
+     * Drops the record of a slot whose live state is already cleared (a packed table moves its
+     * last row into the gap) and counts it out of {@code size}. No record byte needs zeroing:
+     * {@link #activate} zeroes a reused record. The slot's meta word is left to the caller.
      */
     abstract void dropRecord(int slot);
+
+    /**
+     * Restores the kind's invariant for records of never-opened slots after {@link #undoAdd}
+     * gave {@code slot} back ({@link SlotIndex#untake}): a BulkTable zeroes the record if the
+     * slot is now past the index's limit.
+     */
+    abstract void wipeUntaken(int slot);
 
     // ---------------------------------------------------------------------------------------
     // Structure, shared by every kind
@@ -299,6 +306,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private void undoAdd(int slot) {
         dropRecord(slot);
         index.untake(slot, lastAddLimit);
+        wipeUntaken(slot);
         trimBlocks(lastAddBlocks);
     }
 

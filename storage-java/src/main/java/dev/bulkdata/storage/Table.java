@@ -140,9 +140,10 @@ public interface Table extends AutoCloseable {
     boolean cancelAdd(long handle);
 
     /**
-     * Removes a record. Its values are wiped, its slot's generation advances (so every copy of
-     * the handle becomes stale) and the slot joins the free list, or is retired if its
-     * generation is used up. O(number of fields).
+     * Removes a record. Its slot's generation advances (so every copy of the handle becomes
+     * stale) and the slot joins the free list, or is retired if its generation is used up. O(1):
+     * no record byte is written; the slot keeps its old bytes until an add reuses it, and an add
+     * always hands out an all-zero record.
      *
      * @param handle a live handle of this table
      * @throws InvalidHandleException if the handle is null, stale, foreign or forged
