@@ -7,6 +7,7 @@ import dev.bulkdata.storage.internal.TagRegistry;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
@@ -100,6 +101,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      * what {@link #cancelAdd} needs to undo it: {@code limit} and the kind's block count before.
      */
     private long lastAdd;
+    /** removeAll's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
+    private int[] removeScratch = new int[0];
     private int lastAddLimit;
     private int lastAddBlocks;
 
@@ -382,9 +385,20 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             }
             markDead(slot);
         }
-        // Phase 2: every slot is valid and distinct.
-        for (int i = from; i < to; i++) {
-            releaseDead((int) (handles[i] & index.indexMask));
+        // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
+        // is swept in address order and FIFO reuse hands the slots out again in that order.
+        int count = to - from;
+        int[] slots = removeScratch;
+        if (slots.length < count) {
+            slots = new int[count];
+            removeScratch = slots;
+        }
+        for (int i = 0; i < count; i++) {
+            slots[i] = (int) (handles[from + i] & index.indexMask);
+        }
+        Arrays.sort(slots, 0, count);
+        for (int i = 0; i < count; i++) {
+            releaseDead(slots[i]);
         }
     }
 
