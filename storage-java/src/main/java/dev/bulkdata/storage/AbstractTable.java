@@ -38,13 +38,13 @@ import java.util.Objects;
  *
  * <h2>Structural changes and the writer claim</h2>
  * Every structural change (add, remove, clear, cancelAdd, defragment) runs between
- * {@link #beginChange} and {@link #endChange}. {@code beginChange} claims the table for the
- * current thread with one compare-and-set of {@code writer} (null to the thread), so two
- * structural changes never run at once: the second throws
- * {@link ConcurrentModificationException} and changes nothing. {@code endChange} releases the
- * claim with a release store. If the claim is found gone at the end (only a concurrent
- * {@code close()} can take it), or a change fails with an internal exception that only a
- * broken structure explains, the table is marked <em>corrupt</em> ({@link #poison}):
+ * {@link #beginChange} and {@link #endChange}, over the writer word ({@code threadId << 1},
+ * bit 0 set while a change runs). The writer thread's own changes use opaque reads and writes
+ * only; another thread takes the table over in {@link #claim} (a compare-and-set, then a short
+ * wait for the previous writer's last stores), so a change that starts while another thread's
+ * runs throws {@link ConcurrentModificationException} and changes nothing. If the word is found
+ * changed at the end (another writer, or a concurrent {@code close()}), or a change fails with
+ * an internal exception that only a broken structure explains, the table is marked <em>corrupt</em> ({@link #poison}):
  * {@code limit} drops to 0, so every access by handle takes the slow path, which throws
  * {@link IllegalStateException}, as do every chunk and every later change; only {@code close()}
  * still works. Field reads and writes are not claimed: one racing a structural change on
@@ -53,8 +53,12 @@ import java.util.Objects;
 abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
     private static final VarHandle OPEN_ITERATIONS;
     private static final VarHandle WRITER;
-    /** The writer mark of a corrupt or closed table: no thread's own. */
-    private static final Thread NO_WRITER = Thread.ofVirtual().unstarted(() -> { });
+    /** The writer word's bit for "a change is running"; the rest is the writer thread's id. */
+    private static final long CHANGING = 1L;
+    /** The writer word of a corrupt or closed table: no thread's own, and marked changing. */
+    private static final long NO_WRITER = -1L;
+    /** How long a thread taking a table over from another thread waits for that thread's last stores. */
+    private static final long HANDOFF_NANOS = 5_000;
     /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
     static final int ENDED = Integer.MIN_VALUE / 2;
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
@@ -63,7 +67,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             OPEN_ITERATIONS = lookup.findVarHandle(AbstractTable.class, "openIterations", int.class);
-            WRITER = lookup.findVarHandle(AbstractTable.class, "writer", Thread.class);
+            WRITER = lookup.findVarHandle(AbstractTable.class, "writer", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -93,9 +97,15 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once closed. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
-    /** The thread holding the structural-change claim, or null; {@link #NO_WRITER} once corrupt or closed. */
+    /**
+     * The writer word: {@code threadId << 1} of the thread that made the last structural
+     * change (0 before the first), with {@link #CHANGING} set while one runs;
+     * {@link #NO_WRITER} once corrupt or closed.
+     */
     @SuppressWarnings("unused") // accessed through WRITER
-    private Thread writer;
+    private long writer;
+    /** The thread whose id is in {@code writer}, for messages and the hand-over wait. */
+    private Thread writerThread;
     /**
      * The handle returned by the last structural change if it was {@link #add()}, else 0; with
      * what {@link #cancelAdd} needs to undo it: {@code limit} and the kind's block count before.
@@ -243,7 +253,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     @Override
     public final long add() {
-        Thread me = beginChange("add to");
+        long me = beginChange("add to");
         long handle;
         try {
             int limitBefore = index.limit;
@@ -264,7 +274,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     @Override
     public final void addAll(long[] handlesOut, int from, int to) {
         Objects.checkFromToIndex(from, to, handlesOut.length);
-        Thread me = beginChange("add to");
+        long me = beginChange("add to");
         try {
             reserve(to - from);
             for (int i = from; i < to; i++) {
@@ -281,7 +291,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     @Override
     public final boolean cancelAdd(long handle) {
         long last = lastAdd;
-        Thread me = beginChange("cancel an add in");
+        long me = beginChange("cancel an add in");
         boolean exact = false;
         try {
             int slot = findSlot(handle);
@@ -315,7 +325,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     @Override
     public final void remove(long handle) {
-        Thread me = beginChange("remove from");
+        long me = beginChange("remove from");
         try {
             int slot = slotOf(handle);
             markDead(slot);
@@ -328,7 +338,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     @Override
     public final void clear() {
-        Thread me = beginChange("clear");
+        long me = beginChange("clear");
         try {
             clearRecords();
         } catch (Throwable t) {
@@ -351,7 +361,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     @Override
     public final void removeAll(long[] handles, int from, int to) {
         Objects.checkFromToIndex(from, to, handles.length);
-        Thread me = beginChange("remove from");
+        long me = beginChange("remove from");
         try {
             removeChecked(handles, from, to);
         } catch (Throwable t) {
@@ -589,32 +599,78 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     /**
      * Starts a structural change: checks that the table is open, that no iteration is open and
-     * that no other thread is inside a change, then marks this thread as the writer. Every
-     * change ends with {@link #endChange} or, if it throws, {@link #abortChange}.
+     * that no other thread is inside a change, then marks this thread's change as running.
+     * Every change ends with {@link #endChange} or, if it throws, {@link #abortChange}.
+     *
+     * <p>The writer thread's own changes cost two opaque reads and two opaque writes of
+     * {@code writer} and no fence; another thread takes the table over in {@link #claim}.
      *
      * @param operation what the caller is about to do, for the message
-     * @return the writer mark to hand to {@link #endChange}
+     * @return this change's writer word ({@code threadId << 1 | CHANGING}), for {@link #endChange}
      * @throws IllegalStateException if the table is closed or corrupt
      * @throws ConcurrentModificationException if an iteration is open or another thread is
      *     changing the table
      */
-    final Thread beginChange(String operation) {
+    final long beginChange(String operation) {
         ensureOpen();
         int open = openIterations;
         if (open != 0) {
             throw new ConcurrentModificationException("cannot " + operation + " table '" + name() + "' while "
                     + open + " iteration(s) of it are open; finish or close the iteration first");
         }
-        Thread me = Thread.currentThread();
-        Thread other = (Thread) WRITER.compareAndExchange(this, null, me);
-        if (other != null) {
-            throw new ConcurrentModificationException("cannot " + operation + " table '" + name() + "': "
-                    + (other == me ? "this thread is already changing it (a change called back into the table)"
-                    : "thread '" + other.getName() + "' is changing it right now")
-                    + "; a table has a single writer for add, remove, clear and defragment. Nothing was changed.");
+        long idle = Thread.currentThread().threadId() << 1;
+        long word = (long) WRITER.getOpaque(this);
+        if (word == idle) {
+            WRITER.setOpaque(this, idle | CHANGING);
+            // The mark must reach memory before any store of the change (x86: orders the compiler only).
+            VarHandle.storeStoreFence();
+        } else {
+            claim(word, idle, operation);
         }
         lastAdd = 0;
-        return me;
+        return idle | CHANGING;
+    }
+
+    /**
+     * Takes the table over for this thread ({@code idle}, its idle writer word) from the
+     * writer word {@code seen}: one compare-and-set that succeeds only if no change of the
+     * previous writer is visible, then a wait of {@link #HANDOFF_NANOS} so that the previous
+     * writer's last stores, if it is still running, have landed, and a check that they did not
+     * take the table back. Costs a few microseconds once per hand-over between threads.
+     */
+    private void claim(long seen, long idle, String operation) {
+        if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
+            throw unusable();
+        }
+        if (seen == (idle | CHANGING)) {
+            throw refused(operation, "this thread is already changing it (a change called back into the table)");
+        }
+        if ((seen & CHANGING) != 0 || !WRITER.compareAndSet(this, seen, idle | CHANGING)) {
+            throw refused(operation, writerName() + " is changing it right now");
+        }
+        Thread previous = writerThread;
+        writerThread = Thread.currentThread();
+        if (seen != NO_WRITER && previous != null && previous.isAlive()) {
+            long deadline = System.nanoTime() + HANDOFF_NANOS;
+            while (System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait();
+            }
+            if ((long) WRITER.getVolatile(this) != (idle | CHANGING)) {
+                // The previous writer's change was still running: its mark landed over ours.
+                writerThread = previous;
+                throw refused(operation, "thread '" + previous.getName() + "' is changing it right now");
+            }
+        }
+    }
+
+    private String writerName() {
+        Thread t = writerThread;
+        return t == null ? "another thread" : "thread '" + t.getName() + "'";
+    }
+
+    private ConcurrentModificationException refused(String operation, String why) {
+        return new ConcurrentModificationException("cannot " + operation + " table '" + name() + "': " + why
+                + "; a table has a single writer for add, remove, clear and defragment. Nothing was changed.");
     }
 
     /**
@@ -623,13 +679,13 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      * @throws ConcurrentModificationException if another thread changed the table meanwhile;
      *     the table is then corrupt
      */
-    final void endChange(Thread me) {
-        // A thread that read the writer mark just before another thread poisoned the table can
-        // have overwritten the poisoned mark with its own: `corrupt` catches that case.
-        if (WRITER.getOpaque(this) != me || corrupt) {
+    final void endChange(long me) {
+        // A thread that read the writer word just before another thread poisoned the table can
+        // have overwritten the poisoned word with its own: `corrupt` catches that case.
+        if ((long) WRITER.getOpaque(this) != me || corrupt) {
             throw concurrentChange(null);
         }
-        WRITER.setRelease(this, null);
+        WRITER.setRelease(this, me & ~CHANGING);
     }
 
     /**
@@ -640,17 +696,17 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      * {@link NullPointerException} or {@link ArrayIndexOutOfBoundsException} (then the table is
      * corrupt too).
      */
-    final RuntimeException abortChange(Thread me, Throwable failure) {
+    final RuntimeException abortChange(long me, Throwable failure) {
         return abortChange(me, failure, false);
     }
 
     /**
-     * As {@link #abortChange(Thread, Throwable)}; if {@code fromCallback}, the failure may come
+     * As {@link #abortChange(long, Throwable)}; if {@code fromCallback}, the failure may come
      * from user code the change called (a {@link RecordOrder}) and is never taken for a broken
      * structure.
      */
-    final RuntimeException abortChange(Thread me, Throwable failure, boolean fromCallback) {
-        if (WRITER.getOpaque(this) != me || corrupt) {
+    final RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
+        if ((long) WRITER.getOpaque(this) != me || corrupt) {
             return concurrentChange(failure);
         }
         if (!fromCallback && failure instanceof NullPointerException || failure instanceof ArrayIndexOutOfBoundsException
@@ -660,7 +716,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             e.initCause(failure);
             return e;
         }
-        WRITER.setRelease(this, null);
+        WRITER.setRelease(this, me & ~CHANGING);
         if (failure instanceof RuntimeException runtime) {
             return runtime;
         }

@@ -186,7 +186,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         if (maxSwaps < 0) {
             throw new IllegalArgumentException("maxSwaps=" + maxSwaps + " must be >= 0 (table '" + name() + "')");
         }
-        Thread me = beginChange("defragment");
+        long me = beginChange("defragment");
         if (!fragmented && order == sortedBy) {
             endChange(me);
             return 0;

@@ -27,7 +27,7 @@ class CorruptTableTest {
         long h = table.add();
         table.set(h, t, 1f);
         // A change is running (it holds the claim) while an iteration is open elsewhere...
-        Thread me = ((AbstractTable) table).beginChange("test");
+        long me = ((AbstractTable) table).beginChange("test");
         ChunkIteration open = table.iterate();
         Chunk chunk = open.chunk(0);
         // ...and finds its claim gone at its end.
