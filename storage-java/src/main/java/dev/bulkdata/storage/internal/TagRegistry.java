@@ -36,13 +36,16 @@ import dev.bulkdata.storage.HandleLayout;
  * automatically: a table gets one only by asking for it ({@link #registerFixed}), so a program
  * that saves a table and loads it again finds its tag free. Every table also has an
  * <em>identity</em>, a random number made when it is first built and kept by its snapshots.
- * The registry remembers, per tag, which identity made the handles under it ({@code MAKERS}),
- * or that several did. A snapshot is loaded under its own tag ({@link #registerRestored}) only
- * if no open table holds the tag and every handle made under it in this process came from a
- * table of the same identity (an earlier life of the same table): a different table's handles
- * could otherwise match the restored slots, whose generations are the file's, not above a
- * floor. Otherwise the caller may load it under a new automatic tag ({@link #registerRenamed})
- * with a new identity, whose slots it moves above that tag's floor.
+ * The registry remembers, per tag, the identity of the last table that made handles under it
+ * ({@code MAKERS}) and a bound of the handles made before that identity's last run of tables
+ * ({@code OTHERS}). A snapshot is loaded under its own tag ({@link #registerRestored}) only if
+ * no open table holds the tag and every handle that tables of <em>other</em> identities made
+ * under it in this process has a generation below the snapshot's floor, which no restored
+ * slot is below: those handles can never match. Handles of the same identity (earlier lives
+ * of the same table) are not checked: loading an older snapshot of a table after using a
+ * newer one is a rollback, and handles made in between may name other records. Otherwise the
+ * caller may load it under a new automatic tag ({@link #registerRenamed}) with a new identity,
+ * whose slots it moves above that tag's floor.
  *
  * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call
  * the mutating methods; lookups happen on error paths and when formatting.
@@ -55,15 +58,19 @@ public final class TagRegistry {
     private static final String[] CLOSED_NAMES = new String[TAGS];
     /** Upper bound of the low 52 bits of every handle made under the tag; -1 if none was made. */
     private static final long[] BOUNDS = new long[TAGS];
-    /** The identity of the tables that made handles under the tag (valid while BOUNDS >= 0), unless MIXED. */
+    /** The identity of the last table that made handles under the tag (valid while BOUNDS >= 0). */
     private static final long[] MAKERS = new long[TAGS];
-    /** Tables of more than one identity made handles under the tag. */
-    private static final boolean[] MIXED = new boolean[TAGS];
+    /**
+     * The bound (as {@code BOUNDS}) of every handle made under the tag before the last run of
+     * tables of identity {@code MAKERS}, -1 if none: the handles of other identities.
+     */
+    private static final long[] OTHERS = new long[TAGS];
     private static final int AUTOMATIC_TAGS = HandleLayout.MIN_FIXED_TAG - 1;
     private static int lastTag;
 
     static {
         java.util.Arrays.fill(BOUNDS, -1L);
+        java.util.Arrays.fill(OTHERS, -1L);
     }
 
     private TagRegistry() {
@@ -134,7 +141,7 @@ public final class TagRegistry {
      * @param floor the table's floor, from the snapshot
      * @return the lease
      * @throws TagConflict if an open table holds the tag, or a table of another identity made
-     *     handles under it in this process
+     *     handles under it in this process with a generation of {@code floor} or more
      */
     public static synchronized TagLease registerRestored(String name, HandleLayout layout, int tag, long identity,
                                                          int floor) {
@@ -144,9 +151,11 @@ public final class TagRegistry {
         if (NAMES[tag] != null) {
             throw new TagConflict("its tag " + tag + " is held by the open table '" + NAMES[tag] + "'");
         }
-        if (BOUNDS[tag] >= 0 && (MIXED[tag] || MAKERS[tag] != identity)) {
+        long others = BOUNDS[tag] >= 0 && MAKERS[tag] != identity ? BOUNDS[tag] : OTHERS[tag];
+        if (floor(others, layout) > floor) {
             throw new TagConflict("another table under its tag " + tag + " (the last was '" + CLOSED_NAMES[tag]
-                    + "') handed out handles in this process since; its handles could match the restored slots");
+                    + "') handed out handles in this process that the restored slots could accept (generations"
+                    + " from " + floor + " up to " + (floor(others, layout) - 1) + ")");
         }
         return hold(tag, name, layout, floor, identity);
     }
@@ -229,7 +238,11 @@ public final class TagRegistry {
 
     /** The first generation a new table with {@code layout} may use under {@code tag}. */
     private static long floor(int tag, HandleLayout layout) {
-        long bound = BOUNDS[tag];
+        return floor(BOUNDS[tag], layout);
+    }
+
+    /** The first generation above every handle within {@code bound} (-1: none), read in {@code layout}. */
+    private static long floor(long bound, HandleLayout layout) {
         return bound < 0 ? 0 : (bound >>> layout.indexBits()) + 1;
     }
 
@@ -249,10 +262,9 @@ public final class TagRegistry {
             long index = lease.peakIndex;
             long indexBound = index == 0 ? 0 : (Long.highestOneBit(index) << 1) - 1;
             long bound = ((long) lease.peakGeneration << layout.indexBits()) | indexBound;
-            if (BOUNDS[tag] < 0) {
+            if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity()) {
+                OTHERS[tag] = BOUNDS[tag];
                 MAKERS[tag] = lease.identity();
-            } else if (MAKERS[tag] != lease.identity()) {
-                MIXED[tag] = true;
             }
             BOUNDS[tag] = Math.max(BOUNDS[tag], bound);
         }
