@@ -227,32 +227,6 @@ class SnapshotTest {
         }
     }
 
-    /** The same rule for an automatic tag: the table that got the tag next made handles, so the load is refused. */
-    @Test
-    void automaticTag_reusedByAnotherTable_refusesTheLoad() throws IOException {
-        Schema schema = Schema.builder("auto_reuse").add(FieldType.INT, "a").build();
-        BulkTable a = BulkTable.of(schema);
-        long kept = a.add();
-        byte[] bytes = SnapshotBytes.save(a);
-        a.close();
-        List<Table> open = new ArrayList<>();
-        try {
-            while (true) {
-                Table other = BulkTable.of(schema);
-                long h = other.add();
-                if (Handles.tag(h) == Handles.tag(kept)) {
-                    other.close();
-                    break;
-                }
-                open.add(other);
-            }
-        } finally {
-            open.forEach(Table::close);
-        }
-        SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(bytes, schema));
-        assertEquals(Reason.TAG_CONFLICT, e.reason());
-    }
-
     // ---------------------------------------------------------------------------------------
     // Bad files
 
