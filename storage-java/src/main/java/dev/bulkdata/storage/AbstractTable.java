@@ -117,11 +117,16 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private int lastAddBlocks;
 
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity) {
+        this(schema, handles, reuseOrder, maxCapacity, TagRegistry.register(schema.name(), handles));
+    }
+
+    /** A table under a tag already leased: a fixed tag, or a restored table's (see {@link Snapshots}). */
+    AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease) {
         this.schema = schema;
         this.handles = handles;
         this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
         this.recordMask = schema.slotsPerBlock() - 1;
-        this.lease = TagRegistry.register(schema.name(), handles);
+        this.lease = lease;
         this.index = new SlotIndex(schema.name(), handles, lease.tag(), lease.floor(), maxCapacity, reuseOrder,
                 newLinks());
         this.arena = new BlockArena(this, lease);

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.TagLease;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -42,6 +44,13 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
     BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity) {
         super(schema, handles, reuseOrder, maxCapacity);
+        this.reuseOrder = reuseOrder;
+        this.slotsPerBlock = schema.slotsPerBlock();
+    }
+
+    /** A table under a leased tag (fixed, or restored from a snapshot). */
+    BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity, TagLease lease) {
+        super(schema, handles, reuseOrder, maxCapacity, lease);
         this.reuseOrder = reuseOrder;
         this.slotsPerBlock = schema.slotsPerBlock();
     }
@@ -227,6 +236,25 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 int s = (w << 6) + Long.numberOfTrailingZeros(bits);
                 bits &= bits - 1;
                 visitor.visit(c, s);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Snapshots (SnapshotFormat)
+
+    /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
+    MemorySegment restoreBlock(int b) {
+        reserveRecords(0, (long) b << recordShift);
+        return segments[b];
+    }
+
+    /** Sets the live bits and the size of a restored table from its restored index. */
+    void restoreLive() {
+        for (int slot = 1; slot < index.limit; slot++) {
+            if (SlotMeta.isLive(index.meta(slot))) {
+                chunk(slot).markLive(slot & recordMask);
+                size++;
             }
         }
     }

@@ -222,6 +222,14 @@ final class DenseRows {
     }
 
     /**
+     * Sets the row count of rows restored from a snapshot: the blocks holding them were
+     * reserved and filled by the caller; rows past {@code size} must be zero.
+     */
+    void restoreSize(int size) {
+        this.size = size;
+    }
+
+    /**
      * Appends an all-zero row.
      *
      * @return its index, the old {@link #size()}

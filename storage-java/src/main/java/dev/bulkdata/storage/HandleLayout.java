@@ -29,6 +29,12 @@ public final class HandleLayout {
     public static final int TAG_SHIFT = Long.SIZE - TAG_BITS;
     /** Largest tag a table can have (tags run from 1; 0 is never handed out). */
     public static final int MAX_TAG = (1 << TAG_BITS) - 1;
+    /**
+     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its
+     * builder asks for it ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is
+     * loaded; automatic tags are 1 to {@code MIN_FIXED_TAG - 1}.
+     */
+    public static final int MIN_FIXED_TAG = 0xF00;
     /** Largest number of index bits: the slot index is an unsigned 32-bit field. */
     public static final int MAX_INDEX_BITS = 32;
     /**

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.TagRegistry;
+
 /**
  * A table whose records are always packed: the live records occupy dense rows
  * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
@@ -104,6 +106,7 @@ public interface PackedTable extends Table {
         private final Schema schema;
         private HandleLayout handleLayout = HandleLayout.DEFAULT;
         private int maxCapacity = Integer.MAX_VALUE;
+        private int tag;
 
         private Builder(Schema schema) {
             this.schema = AbstractTable.checkedSchema(schema);
@@ -137,13 +140,38 @@ public interface PackedTable extends Table {
         }
 
         /**
+         * Gives the table a fixed tag instead of an automatic one, so that its handles carry the
+         * same tag in every run of the program: what a table saved with {@link Snapshots} needs
+         * to be loaded under its own tag while other tables are open (automatic tags are handed
+         * out from 1 up, fixed ones never). The table still gets a new identity: its slots start
+         * above every generation earlier tables under the tag handed out in this process, so
+         * their handles stay rejected.
+         *
+         * @param tag {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code tag} is outside that range
+         */
+        public Builder tag(int tag) {
+            TagRegistry.checkFixed(tag);
+            this.tag = tag;
+            return this;
+        }
+
+        /**
          * Creates the table. It holds no native memory until the first add.
          *
          * @return the new, empty table
-         * @throws IllegalStateException if all 4095 table tags are in use by open tables
+         * @throws IllegalStateException if all automatic table tags are in use by open tables, or
+         *     an open table holds the fixed {@link #tag(int)}
+         * @throws CapacityExceededException if earlier tables under the fixed tag handed out
+         *     every generation this handle layout has
          */
         public PackedTable build() {
-            return new PackedTableImpl(schema, handleLayout, maxCapacity);
+            if (tag == 0) {
+                return new PackedTableImpl(schema, handleLayout, maxCapacity);
+            }
+            return new PackedTableImpl(schema, handleLayout, maxCapacity,
+                    TagRegistry.registerFixed(schema.name(), handleLayout, tag));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.TagLease;
+
 
 /**
  * The {@link PackedTable}: the slot index keeps, beside each slot's meta word, the row of its
@@ -54,6 +56,13 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
 
     PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity) {
         super(schema, handles, ReuseOrder.FIFO, maxCapacity);
+        this.rows = new DenseRows(schema, arena, this, index.maxSlot);
+        this.back = new PagedInts(recordShift, 0);
+    }
+
+    /** A table under a leased tag (fixed, or restored from a snapshot). */
+    PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity, TagLease lease) {
+        super(schema, handles, ReuseOrder.FIFO, maxCapacity, lease);
         this.rows = new DenseRows(schema, arena, this, index.maxSlot);
         this.back = new PagedInts(recordShift, 0);
     }
@@ -273,6 +282,31 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         for (int s = 0, n = rows.rowsInBlock(chunk.index()); s < n; s++) {
             visitor.visit(chunk, s);
         }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Snapshots (SnapshotFormat)
+
+    /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
+    java.lang.foreign.MemorySegment restoreBlock(int b) {
+        rows.reserve(Math.min((long) (b + 1) * schema.slotsPerBlock(), rows.maxRows()));
+        segments = rows.segments();
+        back.ensure(rows.capacity() - 1L);
+        return segments[b];
+    }
+
+    /**
+     * Sets the rows of a restored table: {@code size} rows, row {@code r} holding the record of
+     * slot {@code backLinks[r]}; the index entries name the rows already. Defragment starts
+     * from a fragmented state (the order a pass sorted by is not saved).
+     */
+    void restoreRows(int size, int[] backLinks) {
+        for (int row = 0; row < size; row++) {
+            back.set(row, backLinks[row]);
+        }
+        rows.restoreSize(size);
+        this.size = size;
+        fragmented = true;
     }
 
     // ---------------------------------------------------------------------------------------

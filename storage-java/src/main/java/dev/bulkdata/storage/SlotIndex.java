@@ -557,6 +557,38 @@ final class SlotIndex {
     }
 
     // ---------------------------------------------------------------------------------------
+    // Snapshots (SnapshotFormat): export and restore of the whole state
+
+    /** {@return the last slot of the free list, or 0 when it is empty} */
+    int tail() {
+        return tail;
+    }
+
+    /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
+    int savedMeta(int slot) {
+        return entries.getOrFill((long) slot << strideShift);
+    }
+
+    /** {@return a slot's payload (stride 2), or 0 if its entry was never made (for a snapshot)} */
+    int savedPayload(int slot) {
+        return entries.getOrFill(((long) slot << 1) + 1);
+    }
+
+    /**
+     * Makes the entries of slots {@code [0, entryCount)} and sets the counters of a restored
+     * index; the caller then writes every entry with {@link #setMeta} and {@link #setPayload}.
+     * Only on a new index, before its table is used.
+     */
+    void restore(int entryCount, int limit, int retired, int tail, int length) {
+        entries.ensure(((long) entryCount << strideShift) - 1);
+        pages = entries.pages();
+        this.limit = limit;
+        this.retired = retired;
+        this.tail = tail;
+        this.length = length;
+    }
+
+    // ---------------------------------------------------------------------------------------
     // Audit, for tests
 
     /** The free slots in the order takes will use them: the list from head to tail and the sweep. O(holes). */

@@ -219,10 +219,11 @@ class BulkTableModelTest {
         CONFIGS_RUN.incrementAndGet();
         System.out.printf(Locale.ROOT,
                 "[BulkTableModelTest] %-34s seed=%d ops=%,d in %,d ms (max live %d, adds %,d, clears %d,"
-                        + " capacity failures %d, tables replaced %d, bad removeAlls %d, defragment swaps %,d);"
-                        + " total so far %,d ops%n",
+                        + " capacity failures %d, tables replaced %d, reloads %d, bad removeAlls %d, defragment"
+                        + " swaps %,d); total so far %,d ops%n",
                 config.name(), BASE_SEED, run.step, millis, run.maxLiveSeen, run.adds, run.clears,
-                run.capacityFailures, run.renewals, run.badRemoveAlls, run.defragmentSwaps, total);
+                run.capacityFailures, run.renewals, run.reloads, run.badRemoveAlls, run.defragmentSwaps, total);
+        assertTrue(run.reloads > 10, config.name() + " saved and reloaded only " + run.reloads + " times");
         if (config.handles() == SMALL) {
             assertTrue(run.renewals > 0 && run.capacityFailures > 0, config.name()
                     + " never used up its index space; retirement and CapacityExceededException went untested");
@@ -289,7 +290,7 @@ class BulkTableModelTest {
 
         private enum Op {
             ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
-            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT, DEFRAGMENT_FAILING
+            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT, DEFRAGMENT_FAILING, RELOAD
         }
 
         /** What a failing defragment order throws (unless it tries a structural change). */
@@ -367,6 +368,8 @@ class BulkTableModelTest {
         // model of a PackedTable's rows: liveH is in row order (both use swap-and-pop); the
         // defragment state; the most rows ever held (blocks are never freed)
         boolean fragmented;
+        /** Save-and-load round trips so far. */
+        int reloads;
         int sortedBy = -1;
         int maxRowsEver;
         RecordOrder[] orders;
@@ -465,6 +468,10 @@ class BulkTableModelTest {
             int r = rng.nextInt(10_000);
             if (r < 5) {
                 opClear(); // 1 in 2000
+                return;
+            }
+            if (r >= 9_995) {
+                opReload(); // 1 in 2000
                 return;
             }
             r -= 5;
@@ -1600,6 +1607,48 @@ class BulkTableModelTest {
             if (packed != null) {
                 makeOrders();
             }
+        }
+
+        /**
+         * Saves the table (to a channel, or every other time to a file), closes it and carries on
+         * with the table loaded from the snapshot: everything observable must be the same, and
+         * the model goes on predicting every handle. A loaded PackedTable is fragmented.
+         */
+        void opReload() {
+            trace(Op.RELOAD, live);
+            reloads++;
+            TableSnapshot before = TableSnapshot.of(table);
+            Table loaded;
+            try {
+                if (reloads % 2 == 0) {
+                    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                    Snapshots.save(table, java.nio.channels.Channels.newChannel(bytes));
+                    table.close();
+                    loaded = Snapshots.load(java.nio.channels.Channels.newChannel(
+                            new java.io.ByteArrayInputStream(bytes.toByteArray())), cfg.name(), Table.class, schema);
+                } else {
+                    java.nio.file.Path file = java.nio.file.Files.createTempFile("model-", ".bulk");
+                    try {
+                        Snapshots.save(table, file);
+                        table.close();
+                        loaded = Snapshots.load(file, schema);
+                    } finally {
+                        java.nio.file.Files.deleteIfExists(file);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            table = loaded;
+            impl = (AbstractTable) loaded;
+            packed = loaded instanceof PackedTableImpl d ? d : null;
+            if (packed != null) {
+                fragmented = true;
+            }
+            check(loaded.schema() == schema, "the loaded table does not use the expected schema");
+            TableSnapshot after = TableSnapshot.of(loaded);
+            check(after.equals(before), "the loaded table differs from the saved one:\n saved  " + before
+                    + "\n loaded " + after);
         }
 
         /** Closes a table whose index space is used up and starts afresh with a new one. */

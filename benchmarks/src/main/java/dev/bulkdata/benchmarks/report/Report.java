@@ -144,6 +144,19 @@ public final class Report {
             c.add(new Comparison("clear", subject[0], subject[1], "HashMap", "ChangeBenchmark.clearHashMap", true, Double.NaN, n));
             c.add(new Comparison("clear", subject[0], subject[1], "ArrayList", "ChangeBenchmark.clearArrayList", true, Double.NaN, n));
         }
+        String[] million = {"n", N};
+        c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "raw FileChannel write",
+                "SnapshotBenchmark.rawWrite", false, 2, million));
+        c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "ObjectOutputStream",
+                "SnapshotBenchmark.objectOutputStream", true, 10, million));
+        c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "DataOutputStream",
+                "SnapshotBenchmark.dataOutputStream", true, Double.NaN, million));
+        c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk", "raw FileChannel read",
+                "SnapshotBenchmark.rawRead", false, 2, million));
+        c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk", "ObjectInputStream",
+                "SnapshotBenchmark.objectInputStream", true, 10, million));
+        c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk", "DataInputStream",
+                "SnapshotBenchmark.dataInputStream", true, Double.NaN, million));
         return c;
     }
 

@@ -16,6 +16,7 @@ public final class TagLease {
     private final int tag;
     private final int floor;
     private final String previousName;
+    private final long identity;
     /** The largest generation in a handle the table made; -1 before the first. */
     int peakGeneration = -1;
     /** The largest slot index in a handle the table made; 0 before the first. */
@@ -23,10 +24,19 @@ public final class TagLease {
     /** Set by {@link TagRegistry#release}. */
     boolean released;
 
-    TagLease(int tag, int floor, String previousName) {
+    TagLease(int tag, int floor, String previousName, long identity) {
         this.tag = tag;
         this.floor = floor;
         this.previousName = previousName;
+        this.identity = identity;
+    }
+
+    /**
+     * {@return the table's identity: a random non-zero number made when the table was first
+     * built, kept by a snapshot and restored by loading it (see {@link TagRegistry})}
+     */
+    public long identity() {
+        return identity;
     }
 
     /** {@return the table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}} */

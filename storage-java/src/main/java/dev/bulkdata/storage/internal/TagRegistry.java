@@ -28,8 +28,24 @@ import dev.bulkdata.storage.HandleLayout;
  * Each reuse raises the floor by what the closed tables used, so slots of later tables retire
  * sooner. A tag whose floor is above the new table's {@link HandleLayout#maxGeneration()} is
  * skipped; if no tag is free and usable, opening fails with {@link CapacityExceededException}.
- * Tags are handed out round-robin, skipping tags in use, so a closed table's tag is reused as
- * late as possible.
+ * Automatic tags (1 to {@link HandleLayout#MIN_FIXED_TAG}{@code - 1}) are handed out
+ * round-robin, skipping tags in use, so a closed table's tag is reused as late as possible.
+ *
+ * <h2>Fixed tags and restored tables</h2>
+ * Tags {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG} are never handed out
+ * automatically: a table gets one only by asking for it ({@link #registerFixed}), so a program
+ * that saves a table and loads it again finds its tag free. Every table also has an
+ * <em>identity</em>, a random number made when it is first built and kept by its snapshots.
+ * The registry remembers, per tag, the identity of the last table that made handles under it
+ * ({@code MAKERS}) and a bound of the handles made before that identity's last run of tables
+ * ({@code OTHERS}). A snapshot is loaded under its own tag ({@link #registerRestored}) only if
+ * no open table holds the tag and every handle that tables of <em>other</em> identities made
+ * under it in this process has a generation below the snapshot's floor, which no restored
+ * slot is below: those handles can never match. Handles of the same identity (earlier lives
+ * of the same table) are not checked: loading an older snapshot of a table after using a
+ * newer one is a rollback, and handles made in between may name other records. Otherwise the
+ * caller may load it under a new automatic tag ({@link #registerRenamed}) with a new identity,
+ * whose slots it moves above that tag's floor.
  *
  * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call
  * the mutating methods; lookups happen on error paths and when formatting.
@@ -42,10 +58,19 @@ public final class TagRegistry {
     private static final String[] CLOSED_NAMES = new String[TAGS];
     /** Upper bound of the low 52 bits of every handle made under the tag; -1 if none was made. */
     private static final long[] BOUNDS = new long[TAGS];
+    /** The identity of the last table that made handles under the tag (valid while BOUNDS >= 0). */
+    private static final long[] MAKERS = new long[TAGS];
+    /**
+     * The bound (as {@code BOUNDS}) of every handle made under the tag before the last run of
+     * tables of identity {@code MAKERS}, -1 if none: the handles of other identities.
+     */
+    private static final long[] OTHERS = new long[TAGS];
+    private static final int AUTOMATIC_TAGS = HandleLayout.MIN_FIXED_TAG - 1;
     private static int lastTag;
 
     static {
         java.util.Arrays.fill(BOUNDS, -1L);
+        java.util.Arrays.fill(OTHERS, -1L);
     }
 
     private TagRegistry() {
@@ -61,32 +86,163 @@ public final class TagRegistry {
      *     by closed tables for this layout
      */
     public static synchronized TagLease register(String name, HandleLayout layout) {
-        for (int i = 1; i < TAGS; i++) {
-            int tag = (lastTag + i - 1) % HandleLayout.MAX_TAG + 1;
-            if (NAMES[tag] == null) {
-                long floor = floor(tag, layout);
-                if (floor <= layout.maxGeneration()) {
-                    NAMES[tag] = name;
-                    LAYOUTS[tag] = layout;
-                    lastTag = tag;
-                    return new TagLease(tag, (int) floor, CLOSED_NAMES[tag]);
-                }
+        int tag = freeAutomaticTag(name, layout, layout.maxGeneration());
+        return hold(tag, name, layout, (int) floor(tag, layout), newIdentity());
+    }
+
+    /**
+     * Reserves a fixed tag for a new table, with a new identity.
+     *
+     * @param name the table's name
+     * @param layout the table's handle layout
+     * @param tag a tag from {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
+     * @return the lease
+     * @throws IllegalArgumentException if {@code tag} is not a fixed tag
+     * @throws IllegalStateException if an open table holds the tag
+     * @throws CapacityExceededException if earlier tables under the tag wore it out for this
+     *     layout
+     */
+    public static synchronized TagLease registerFixed(String name, HandleLayout layout, int tag) {
+        checkFixed(tag);
+        if (NAMES[tag] != null) {
+            throw new IllegalStateException("cannot open table '" + name + "' with tag " + tag + ": the open table '"
+                    + NAMES[tag] + "' holds it; close it first or give this table another fixed tag");
+        }
+        long floor = floor(tag, layout);
+        if (floor > layout.maxGeneration()) {
+            throw new CapacityExceededException("cannot open table '" + name + "' with tag " + tag + ": earlier"
+                    + " tables under the tag handed out generations up to " + (floor - 1) + ", the most " + layout
+                    + " can tell apart from its own; use a handle layout with more generation bits or another tag");
+        }
+        return hold(tag, name, layout, (int) floor, newIdentity());
+    }
+
+    /**
+     * Checks that a tag is one of the fixed tags.
+     *
+     * @param tag any value
+     * @throws IllegalArgumentException unless {@code tag} is a fixed tag
+     */
+    public static void checkFixed(int tag) {
+        if (tag < HandleLayout.MIN_FIXED_TAG || tag > HandleLayout.MAX_TAG) {
+            throw new IllegalArgumentException("tag=" + tag + " is not a fixed tag: fixed tags are "
+                    + HandleLayout.MIN_FIXED_TAG + " to " + HandleLayout.MAX_TAG
+                    + " (HandleLayout.MIN_FIXED_TAG to MAX_TAG); lower tags are handed out automatically");
+        }
+    }
+
+    /**
+     * Reserves a table's own tag for a table restored from a snapshot, keeping its identity.
+     *
+     * @param name the table's name
+     * @param layout the table's handle layout
+     * @param tag the tag the table had when it was saved
+     * @param identity the table's identity, from the snapshot
+     * @param floor the table's floor, from the snapshot
+     * @return the lease
+     * @throws TagConflict if an open table holds the tag, or a table of another identity made
+     *     handles under it in this process with a generation of {@code floor} or more
+     */
+    public static synchronized TagLease registerRestored(String name, HandleLayout layout, int tag, long identity,
+                                                         int floor) {
+        if (tag < 1 || tag > HandleLayout.MAX_TAG) {
+            throw new IllegalArgumentException("tag=" + tag + " is outside [1, " + HandleLayout.MAX_TAG + "]");
+        }
+        if (NAMES[tag] != null) {
+            throw new TagConflict("its tag " + tag + " is held by the open table '" + NAMES[tag] + "'");
+        }
+        long others = BOUNDS[tag] >= 0 && MAKERS[tag] != identity ? BOUNDS[tag] : OTHERS[tag];
+        if (floor(others, layout) > floor) {
+            throw new TagConflict("another table under its tag " + tag + " (the last was '" + CLOSED_NAMES[tag]
+                    + "') handed out handles in this process that the restored slots could accept (generations"
+                    + " from " + floor + " up to " + (floor(others, layout) - 1) + ")");
+        }
+        return hold(tag, name, layout, floor, identity);
+    }
+
+    /**
+     * Reserves a new automatic tag, with a new identity, for a table restored from a snapshot
+     * under another tag: of the free tags usable with {@code maxFloor}, the one with the lowest
+     * floor (a never-used tag has floor 0).
+     *
+     * @param name the table's name
+     * @param layout the table's handle layout
+     * @param minFloor the table's own floor (from the snapshot)
+     * @param maxFloor the highest tag floor the caller can accept
+     * @return the lease; its floor is the larger of the tag's floor and {@code minFloor}, and
+     *     the caller lifts its slots by what the tag's floor adds
+     * @throws CapacityExceededException if no free automatic tag has a floor of at most
+     *     {@code maxFloor}
+     */
+    public static synchronized TagLease registerRenamed(String name, HandleLayout layout, int minFloor,
+                                                        int maxFloor) {
+        int best = -1;
+        long bestFloor = Long.MAX_VALUE;
+        for (int tag = 1; tag <= AUTOMATIC_TAGS && bestFloor > 0; tag++) {
+            long floor = floor(tag, layout);
+            if (NAMES[tag] == null && floor < bestFloor) {
+                best = tag;
+                bestFloor = floor;
+            }
+        }
+        if (best < 0 || bestFloor > maxFloor) {
+            throw new CapacityExceededException("cannot load table '" + name + "' under a new tag: every free"
+                    + " automatic tag has been used so much that the table's generations (up to "
+                    + (layout.maxGeneration() - maxFloor) + " below the layout's last) cannot be moved above it");
+        }
+        return hold(best, name, layout, (int) Math.max(bestFloor, minFloor), newIdentity());
+    }
+
+    /** A tag conflict of a restored table: the message says what holds or used the tag. */
+    public static final class TagConflict extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TagConflict(String message) {
+            super(message);
+        }
+    }
+
+    private static TagLease hold(int tag, String name, HandleLayout layout, int floor, long identity) {
+        NAMES[tag] = name;
+        LAYOUTS[tag] = layout;
+        return new TagLease(tag, floor, CLOSED_NAMES[tag], identity);
+    }
+
+    private static long newIdentity() {
+        long identity;
+        do {
+            identity = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        } while (identity == 0);
+        return identity;
+    }
+
+    /** A free automatic tag whose floor is at most {@code maxFloor}, round-robin. */
+    private static int freeAutomaticTag(String name, HandleLayout layout, long maxFloor) {
+        for (int i = 1; i <= AUTOMATIC_TAGS; i++) {
+            int tag = (lastTag + i - 1) % AUTOMATIC_TAGS + 1;
+            if (NAMES[tag] == null && floor(tag, layout) <= maxFloor) {
+                lastTag = tag;
+                return tag;
             }
         }
         int open = 0;
-        for (int tag = 1; tag < TAGS; tag++) {
+        for (int tag = 1; tag <= AUTOMATIC_TAGS; tag++) {
             open += NAMES[tag] != null ? 1 : 0;
         }
         throw new CapacityExceededException("cannot open table '" + name + "': " + open + " of the "
-                + HandleLayout.MAX_TAG + " table tags are held by open tables, and the other "
-                + (HandleLayout.MAX_TAG - open) + " have been reused so often that a table with " + layout
+                + AUTOMATIC_TAGS + " automatic table tags are held by open tables, and the other "
+                + (AUTOMATIC_TAGS - open) + " have been reused so often that a table with " + layout
                 + " could not tell its handles from those of the closed tables; close tables that are no longer"
                 + " needed, or use a handle layout with more generation bits");
     }
 
     /** The first generation a new table with {@code layout} may use under {@code tag}. */
     private static long floor(int tag, HandleLayout layout) {
-        long bound = BOUNDS[tag];
+        return floor(BOUNDS[tag], layout);
+    }
+
+    /** The first generation above every handle within {@code bound} (-1: none), read in {@code layout}. */
+    private static long floor(long bound, HandleLayout layout) {
         return bound < 0 ? 0 : (bound >>> layout.indexBits()) + 1;
     }
 
@@ -106,6 +262,10 @@ public final class TagRegistry {
             long index = lease.peakIndex;
             long indexBound = index == 0 ? 0 : (Long.highestOneBit(index) << 1) - 1;
             long bound = ((long) lease.peakGeneration << layout.indexBits()) | indexBound;
+            if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity()) {
+                OTHERS[tag] = BOUNDS[tag];
+                MAKERS[tag] = lease.identity();
+            }
             BOUNDS[tag] = Math.max(BOUNDS[tag], bound);
         }
         CLOSED_NAMES[tag] = NAMES[tag];

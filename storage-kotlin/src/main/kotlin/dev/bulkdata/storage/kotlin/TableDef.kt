@@ -3,7 +3,10 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.BulkTable
 import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Schema
+import dev.bulkdata.storage.SnapshotException
+import dev.bulkdata.storage.Snapshots
 import dev.bulkdata.storage.Table
+import java.nio.file.Path
 
 /**
  * Declares a table: its name, options and columns, in the style of an Exposed table object.
@@ -151,6 +154,23 @@ public abstract class TableDef<D : TableDef<D>>(
     @Suppress("UNCHECKED_CAST")
     public fun open(): TypedTable<D> = TypedTable(this as D)
 
+    /**
+     * Loads a table of this declaration saved with [TypedTable.save] (or the core
+     * `Snapshots.save`): the file must hold this declaration's kind and schema (name, layout,
+     * columns with their names and types, in order). Handles kept from before the save, typed
+     * `Handle<D>`, are valid in the loaded table when it is loaded under its own tag; see the
+     * core `Snapshots` for the tag rule, [Snapshots.LoadOption.NEW_TAG] and what is kept.
+     *
+     * @throws SnapshotException if the file is not a valid snapshot, holds another kind or
+     *   schema (`KIND_MISMATCH`, `SCHEMA_MISMATCH`), or its tag is taken (`TAG_CONFLICT`)
+     * @throws java.io.IOException if reading fails
+     */
+    @Suppress("UNCHECKED_CAST")
+    public fun load(path: Path, vararg options: Snapshots.LoadOption): TypedTable<D> {
+        val kind = if (this.kind == TableKind.BULK) BulkTable::class.java else PackedTable::class.java
+        return TypedTable(this as D, Snapshots.load(path, kind, schema, *options))
+    }
+
     /** A new core table of this declaration; what [open] wraps. */
     @JvmSynthetic
     internal fun openCore(): Table = resolved().factory()
@@ -257,10 +277,12 @@ public abstract class TableDef<D : TableDef<D>>(
                 .reuseOrder(options.reuseOrder)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
+                .let { if (options.tag != 0) it.tag(options.tag) else it }
                 .let { builder -> { builder.build() } }
             TableKind.PACKED -> PackedTable.builder(schema)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
+                .let { if (options.tag != 0) it.tag(options.tag) else it }
                 .let { builder -> { builder.build() } }
         }
     } catch (e: IllegalArgumentException) {

@@ -58,6 +58,13 @@ public class TableOptions internal constructor() {
     public var maxCapacity: Int = Int.MAX_VALUE
 
     /**
+     * A fixed tag, [HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG], for a table that is
+     * saved and loaded ([TypedTable.save], [TableDef.load]): automatic tags never take it, so a
+     * saved table finds its tag free in a new run. 0 (the default) takes an automatic tag.
+     */
+    public var tag: Int = 0
+
+    /**
      * Sets [handleLayout] to `HandleLayout.of(indexBits, generationBits)`.
      *
      * @throws IllegalArgumentException if the bits do not fit (the message gives the limits);

@@ -2,8 +2,10 @@ package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.ChunkIteration
 import dev.bulkdata.storage.PackedTable
+import dev.bulkdata.storage.Snapshots
 import dev.bulkdata.storage.Table
 import dev.bulkdata.storage.TableStats
+import java.nio.file.Path
 
 /**
  * An open table declared by [D], with typed handles and columns over the core [Table] ([core]).
@@ -55,13 +57,33 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /** The declaration this table was opened from. */
     @get:JvmName("def")
     public val def: D,
-) : AutoCloseable {
-    // The constructor is internal, which the JVM cannot express: Java sees it as public, so it
-    // takes only the declaration and opens the core table itself (a new, empty table of it).
-
     /** The core table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
-    public val core: Table = def.openCore()
+    public val core: Table,
+) : AutoCloseable {
+    // The constructors are internal, which the JVM cannot express: Java sees them as public, so
+    // one takes only the declaration and opens the core table itself (a new, empty table of
+    // it), and the other (for a loaded table) refuses a core table of another schema.
+
+    internal constructor(def: D) : this(def, def.openCore())
+
+    init {
+        require(core.schema() === def.schema) {
+            "table '${core.name()}' was not made from the declaration '${def.name}'"
+        }
+    }
+
+    /**
+     * Saves this table to a file, replacing it (the core `Snapshots.save`): [TableDef.load]
+     * gives it back exactly, with every handle valid. Use a fixed [TableOptions.tag] for a table
+     * that is loaded in a later run.
+     *
+     * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun save(path: Path) {
+        Snapshots.save(core, path)
+    }
 
     /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
     @get:JvmName("size")

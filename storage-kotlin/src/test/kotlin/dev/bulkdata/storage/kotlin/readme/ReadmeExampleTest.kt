@@ -34,6 +34,12 @@ object Position : TableDef<Position>("position") { @JvmField val X = float("x") 
 object Velocity : TableDef<Velocity>("velocity") { @JvmField val DX = float("dx") }
 // README:end
 
+// README:begin
+object Ships : TableDef<Ships>("ships", { tag = 4001 }) {  // a fixed tag: savable
+    @JvmField val X = float("x")
+}
+// README:end
+
 class ReadmeExampleTest : FunSpec({
     test("the README's Kotlin example runs and does what its comments say") {
         var stale = false
@@ -98,6 +104,23 @@ class ReadmeExampleTest : FunSpec({
         shipX shouldBe 2f
     }
 
+    test("the README's save and load example keeps every typed handle") {
+        val file = Files.createTempFile("ships", ".bulk")
+        var x = 0f
+        // README:begin
+        val ship: Handle<Ships>
+        Ships.open().use { ships ->
+            ship = ships.add { it[Ships.X] = 7f }
+            ships.save(file)
+        }
+        Ships.load(file).use { ships ->
+            x = ships[ship, Ships.X]                       // 7.0: typed handles survive the reload
+        }
+        // README:end
+        x shouldBe 7f
+        Files.delete(file)
+    }
+
     test("README.md shows every Kotlin and Java example exactly as compiled") {
         val readme = Files.readString(Path.of("../README.md"))
         val begin = "// README" + ":begin"
@@ -118,6 +141,6 @@ class ReadmeExampleTest : FunSpec({
                 at = source.indexOf(begin, at + 1)
             }
         }
-        snippets shouldBe 6
+        snippets shouldBe 8
     }
 })

@@ -1,0 +1,64 @@
+package dev.bulkdata.storage;
+
+import java.io.IOException;
+
+/**
+ * A snapshot could not be loaded (see {@link Snapshots}): the file is not a snapshot, is
+ * damaged, was written by a newer version or on a machine of the other byte order, does not
+ * hold the expected schema or kind, or its table cannot take its tag. The message names the
+ * file (or the channel's source name) and what is wrong; {@link #reason()} says which of these
+ * it is. When it is thrown, nothing of the load is left: no table, no native memory, no tag,
+ * no open file.
+ */
+public final class SnapshotException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    /** What is wrong with a snapshot. */
+    public enum Reason {
+        /** The file ends before the end its header announces. */
+        TRUNCATED,
+        /** The file does not start with the snapshot magic: it is not a bulkdata snapshot. */
+        NOT_A_SNAPSHOT,
+        /** The file was written by a newer format version, or uses features this version does not know. */
+        NEWER_VERSION,
+        /** The file was written on a machine of the other byte order. */
+        BYTE_ORDER,
+        /** A section's CRC32C does not match its bytes: the file was damaged. */
+        CHECKSUM,
+        /** The checksums match but the content is inconsistent (a length, count, state or link out of place). */
+        MALFORMED,
+        /** The file's schema is not the expected one (name, layout, or a field's name or type). */
+        SCHEMA_MISMATCH,
+        /** The file holds another kind of table than the one asked for. */
+        KIND_MISMATCH,
+        /**
+         * The table's tag is held by an open table, or another table handed out handles under it
+         * in this process since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
+         */
+        TAG_CONFLICT
+    }
+
+    private final String source;
+    private final Reason reason;
+
+    SnapshotException(String source, Reason reason, String what) {
+        super("snapshot " + source + ": " + what + " (" + reason + ")");
+        this.source = source;
+        this.reason = reason;
+    }
+
+    SnapshotException(String source, Reason reason, String what, Throwable cause) {
+        this(source, reason, what);
+        initCause(cause);
+    }
+
+    /** {@return the file or source name the snapshot was read from} */
+    public String source() {
+        return source;
+    }
+
+    /** {@return what is wrong} */
+    public Reason reason() {
+        return reason;
+    }
+}

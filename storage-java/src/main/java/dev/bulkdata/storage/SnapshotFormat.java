@@ -1,0 +1,794 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.TagRegistry;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.ScatteringByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The snapshot file format, version 1: its one description and its reader and writer. Every
+ * number is in the writer's byte order, which the header names; a reader refuses the other.
+ *
+ * <pre>
+ * offset 0: header, 64 bytes
+ *    0  magic            8 bytes  0x89 'B' 'U' 'L' 'K' '\r' '\n' 0x1A
+ *    8  byte order       u8       'L' little-endian, 'B' big-endian
+ *    9  kind             u8       1 BulkTable, 2 PackedTable
+ *   10  reserved         u16      0
+ *   12  format version   u32      1
+ *   16  required flags   u32      0; a reader refuses a bit it does not know
+ *   20  header CRC32C    u32      of the 64 header bytes with this field 0
+ *   24  metadata length  u64      the metadata starts at 64
+ *   32  blocks offset    u64      a multiple of 16384, after the metadata
+ *   40  block count      u32
+ *   44  block stride     u32      16384: block i is at blocks offset + i * 16384
+ *   48  metadata CRC32C  u32
+ *   52  reserved         u32      0
+ *   56  file length      u64      blocks offset + count * 16384 + count * 4 + 4
+ * offset 64: metadata
+ *       identity u64, tag u16, index bits u8, generation bits u8,
+ *       reuse order u8 (0 FIFO, 1 LIFO), layout u8 (0 SOA, 1 AOS), reserved u16,
+ *       max capacity u32, floor u32, limit u32, size u32, retired u32,
+ *       free-list length u32, free-list tail u32, entry count u32,
+ *       schema: name length u16, name (UTF-8), field count u16, per field: type u8 (FieldType
+ *               ordinal), name length u8, name, block offset u32, slot stride u32;
+ *               slot bytes u32, slots per block u32, block bytes u32
+ *       meta words: entry count x u32             (slot 0 first; see SlotMeta)
+ *       PackedTable only: payloads: entry count x u32 (row if live, free-list link if free),
+ *                         back-links: size x u32  (the slot of each row)
+ *       zero padding to the blocks offset
+ * blocks: block count x (block bytes of the block's memory, as it is, then zeros to 16384)
+ * trailer: block count x u32 (CRC32C of each block's bytes), u32 CRC32C of those
+ * </pre>
+ *
+ * <p>A BulkTable's free list is in its blocks (each free slot's link word) and the header slot's
+ * link in slot 0; a PackedTable's in the payloads. The entry count is {@code limit + 1} (slot
+ * {@code limit}'s meta word keeps the generation a cancelled add left), or 0 or 2 for a table
+ * that never opened a slot. Blocks sit at 16 KiB-aligned offsets and the metadata apart from
+ * them, so that a later version can map blocks from the file.
+ *
+ * <p>Compatibility: bytes 0 to 19 keep their meaning in every version. A reader refuses a
+ * version above its own and any required flag it does not know ({@link Reason#NEWER_VERSION});
+ * a new version that only adds optional data puts it after the fields above and raises the
+ * version. Readers check, in this order: magic, byte order, version and flags, the header
+ * CRC, lengths against the file size, the metadata CRC, the metadata's consistency, each
+ * block's CRC, then the blocks' consistency; every length and count is checked against the
+ * bytes actually present before anything is allocated for it.
+ */
+final class SnapshotFormat {
+    static final byte[] MAGIC = {(byte) 0x89, 'B', 'U', 'L', 'K', '\r', '\n', 0x1A};
+    static final int VERSION = 1;
+    static final int HEADER_BYTES = 64;
+    static final int BLOCK_STRIDE = Schema.BLOCK_BYTES;
+    static final byte KIND_BULK = 1;
+    static final byte KIND_PACKED = 2;
+
+    static final int AT_ORDER = 8;
+    static final int AT_KIND = 9;
+    static final int AT_VERSION = 12;
+    static final int AT_FLAGS = 16;
+    static final int AT_HEADER_CRC = 20;
+    static final int AT_META_LENGTH = 24;
+    static final int AT_BLOCKS_OFFSET = 32;
+    static final int AT_BLOCK_COUNT = 40;
+    static final int AT_BLOCK_STRIDE = 44;
+    static final int AT_META_CRC = 48;
+    static final int AT_FILE_LENGTH = 56;
+
+    /** Metadata bytes before the schema. */
+    static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 8 * 4;
+
+    private static final byte ORDER_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'L' : (byte) 'B';
+    /** Blocks read per batch from a channel, so a stream that ends early costs at most this many allocated blocks. */
+    private static final int READ_BATCH = 256;
+    /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
+    private static final int READ_AHEAD = 1 << 20;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(BLOCK_STRIDE).asReadOnlyBuffer();
+    private static final MemorySegment ZERO_SEGMENT = MemorySegment.ofArray(new byte[BLOCK_STRIDE]);
+
+    private SnapshotFormat() {
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Writing
+
+    /** Writes a snapshot of {@code table}; the caller holds its iteration guard. */
+    static void write(AbstractTable table, WritableByteChannel out) throws IOException {
+        boolean packed = table instanceof PackedTableImpl;
+        SlotIndex index = table.index;
+        Schema schema = table.schema;
+        int limit = index.limit;
+        int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
+        int size = table.size;
+        byte[] name = schema.name().getBytes(StandardCharsets.UTF_8);
+        long metaLength = FIXED_METADATA + 2L + name.length + 2 + 12;
+        for (Field f : schema.fields()) {
+            metaLength += 2 + f.name().length() + 8;
+        }
+        metaLength += 4L * entries + (packed ? 4L * entries + 4L * size : 0);
+        ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
+        meta.putLong(table.lease.identity()).putShort((short) index.tag())
+                .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
+                .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
+                .put((byte) schema.layout().ordinal()).putShort((short) 0)
+                .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
+                .putInt(index.holes()).putInt(index.tail()).putInt(entries);
+        meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
+        for (Field f : schema.fields()) {
+            meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
+                    .put(f.name().getBytes(StandardCharsets.US_ASCII)).putInt(f.blockOffset).putInt(f.slotStride);
+        }
+        meta.putInt(schema.slotBytes()).putInt(schema.slotsPerBlock()).putInt(schema.blockBytes());
+        for (int slot = 0; slot < entries; slot++) {
+            meta.putInt(index.savedMeta(slot));
+        }
+        if (packed) {
+            PackedTableImpl p = (PackedTableImpl) table;
+            for (int slot = 0; slot < entries; slot++) {
+                meta.putInt(index.savedPayload(slot));
+            }
+            for (int row = 0; row < size; row++) {
+                meta.putInt(p.slotOfRow(row));
+            }
+        }
+        meta.flip();
+
+        int blocks = table.blockCount();
+        int blockBytes = schema.blockBytes();
+        int pad = BLOCK_STRIDE - blockBytes;
+        long blocksOffset = alignUp(HEADER_BYTES + metaLength);
+        long fileLength = blocksOffset + (long) blocks * BLOCK_STRIDE + 4L * blocks + 4;
+
+        ByteBuffer trailer = ByteBuffer.allocate(4 * blocks + 4).order(ByteOrder.nativeOrder());
+        ByteBuffer[] parts = new ByteBuffer[3 + blocks * (pad > 0 ? 2 : 1) + 1];
+        int n = 0;
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.nativeOrder());
+        parts[n++] = header;
+        parts[n++] = meta;
+        parts[n++] = zeros((int) (blocksOffset - HEADER_BYTES - metaLength));
+        CRC32C crc = new CRC32C();
+        for (int b = 0; b < blocks; b++) {
+            ByteBuffer block = table.segments[b].asByteBuffer();
+            crc.reset();
+            crc.update(block.duplicate());
+            trailer.putInt((int) crc.getValue());
+            parts[n++] = block;
+            if (pad > 0) {
+                parts[n++] = zeros(pad);
+            }
+        }
+        trailer.putInt(crc32c(trailer.array(), 0, 4 * blocks));
+        trailer.flip();
+        parts[n++] = trailer;
+
+        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE).put(AT_KIND, packed ? KIND_PACKED : KIND_BULK)
+                .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, 0)
+                .putLong(AT_META_LENGTH, metaLength).putLong(AT_BLOCKS_OFFSET, blocksOffset)
+                .putInt(AT_BLOCK_COUNT, blocks).putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE)
+                .putInt(AT_META_CRC, crc32c(meta.array(), 0, meta.limit())).putLong(AT_FILE_LENGTH, fileLength);
+        header.putInt(AT_HEADER_CRC, crc32c(header.array(), 0, HEADER_BYTES));
+        header.clear();
+        writeFully(out, parts, n);
+    }
+
+    private static ByteBuffer zeros(int bytes) {
+        return ZEROS.duplicate().limit(bytes);
+    }
+
+    static long alignUp(long offset) {
+        return (offset + BLOCK_STRIDE - 1) & -(long) BLOCK_STRIDE;
+    }
+
+    static int crc32c(byte[] bytes, int from, int length) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, from, length);
+        return (int) crc.getValue();
+    }
+
+    private static void writeFully(WritableByteChannel out, ByteBuffer[] parts, int count) throws IOException {
+        if (out instanceof GatheringByteChannel gathering) {
+            int first = 0;
+            while (first < count) {
+                gathering.write(parts, first, Math.min(1024, count - first));
+                while (first < count && !parts[first].hasRemaining()) {
+                    first++;
+                }
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                while (parts[i].hasRemaining()) {
+                    out.write(parts[i]);
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Reading
+
+    /** What the header says, checked against itself and the file size. */
+    private record Header(byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
+    }
+
+    /** The metadata, parsed and checked on its own. */
+    private record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
+                            int maxCapacity, int floor, int limit, int size, int retired, int freeLength,
+                            int freeTail, int[] metas, int[] payloads, int[] backLinks) {
+    }
+
+    /**
+     * Reads a snapshot.
+     *
+     * @param fileSize the source's size in bytes, or -1 for a stream of unknown length
+     * @param expected the schema the caller expects, or null to take the file's
+     * @param kind the kind the caller expects ({@link #KIND_BULK}, {@link #KIND_PACKED}) or 0 for either
+     */
+    static AbstractTable read(ReadableByteChannel in, long fileSize, String source, Schema expected, int kind,
+                              boolean newTag) throws IOException {
+        Reader r = new Reader(in, source);
+        Header header = r.header(fileSize);
+        if (kind != 0 && header.kind != kind) {
+            throw r.fail(Reason.KIND_MISMATCH, "it holds a " + kindName(header.kind) + ", not a " + kindName(kind));
+        }
+        ByteBuffer metaBytes = r.bytes(header.metaLength, fileSize >= 0);
+        if (crc32c(metaBytes.array(), 0, metaBytes.limit()) != header.metaCrc) {
+            throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
+        }
+        Metadata m = r.metadata(metaBytes, header, expected);
+        r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
+        int generationShift = 0;
+        TagLease lease;
+        try {
+            if (newTag) {
+                int top = m.floor;
+                for (int slot = 1; slot < m.metas.length; slot++) {
+                    if (!SlotMeta.isRetired(m.metas[slot])) {
+                        top = Math.max(top, SlotMeta.generation(m.metas[slot]));
+                    }
+                }
+                lease = TagRegistry.registerRenamed(m.schema.name(), m.handles, m.floor,
+                        m.floor + m.handles.maxGeneration() - top);
+                generationShift = lease.floor() - m.floor;
+            } else {
+                lease = TagRegistry.registerRestored(m.schema.name(), m.handles, m.tag, m.identity, m.floor);
+            }
+        } catch (TagRegistry.TagConflict e) {
+            throw r.fail(Reason.TAG_CONFLICT, "table '" + m.schema.name() + "' cannot be loaded under its tag: "
+                    + e.getMessage() + "; close that table, or load this one with LoadOption.NEW_TAG");
+        }
+        AbstractTable table = header.kind == KIND_BULK
+                ? new BulkTableImpl(m.schema, m.reuse, m.handles, m.maxCapacity, lease)
+                : new PackedTableImpl(m.schema, m.handles, m.maxCapacity, lease);
+        try {
+            r.blocks(table, header.blockCount);
+            restore(r, table, m, generationShift);
+            return table;
+        } catch (Throwable t) {
+            table.close();
+            throw t;
+        }
+    }
+
+    private static String kindName(int kind) {
+        return kind == KIND_BULK ? "BulkTable" : kind == KIND_PACKED ? "PackedTable" : "table of kind " + kind;
+    }
+
+    /** Checks the blocks against the metadata, then restores the index and the records. */
+    private static void restore(Reader r, AbstractTable table, Metadata m, int shift) throws SnapshotException {
+        Schema schema = m.schema;
+        int spb = schema.slotsPerBlock();
+        int blocks = table.blockCount();
+        MemorySegment[] segments = table.segments;
+        if (table instanceof BulkTableImpl bulk) {
+            IntField link = schema.link();
+            // Free list: from the header slot's link word, freeLength distinct free slots, back to 0.
+            if (m.limit > 0) {
+                boolean[] seen = new boolean[m.limit];
+                int slot = link.get(segments[0], 0);
+                for (int i = 0; i < m.freeLength; i++) {
+                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])) {
+                        throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
+                                + ", which is not a free slot it has not named before");
+                    }
+                    seen[slot] = true;
+                    if (i == m.freeLength - 1 && slot != m.freeTail) {
+                        throw r.fail(Reason.MALFORMED, "the free list ends at slot " + slot + ", not at its tail "
+                                + m.freeTail);
+                    }
+                    slot = link.get(segments[slot >>> Integer.numberOfTrailingZeros(spb)], slot & (spb - 1));
+                }
+                if (slot != 0) {
+                    throw r.fail(Reason.MALFORMED, "the free list does not return to the header after "
+                            + m.freeLength + " slots");
+                }
+            }
+            // Every slot that holds no record reads zero, but the link word of a free slot or the header.
+            for (int b = 0; b < blocks; b++) {
+                for (int s = 0; s < spb; s++) {
+                    int slot = b * spb + s;
+                    int meta = slot < m.metas.length ? m.metas[slot] : 0;
+                    if (slot < m.limit && SlotMeta.isLive(meta)) {
+                        continue;
+                    }
+                    boolean holdsLink = m.limit > 0 && (slot == 0 || (slot < m.limit && !SlotMeta.isRetired(meta)));
+                    if (!wiped(schema, segments[b], s, holdsLink)) {
+                        throw r.fail(Reason.MALFORMED, "slot " + slot + " holds no record but its bytes are not zero");
+                    }
+                }
+            }
+        } else {
+            PackedTableImpl packed = (PackedTableImpl) table;
+            int[] payloads = m.payloads;
+            if (m.limit > 0) {
+                boolean[] seen = new boolean[m.limit];
+                int slot = payloads[0];
+                for (int i = 0; i < m.freeLength; i++) {
+                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])) {
+                        throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
+                                + ", which is not a free slot it has not named before");
+                    }
+                    seen[slot] = true;
+                    if (i == m.freeLength - 1 && slot != m.freeTail) {
+                        throw r.fail(Reason.MALFORMED, "the free list ends at slot " + slot + ", not at its tail "
+                                + m.freeTail);
+                    }
+                    slot = payloads[slot];
+                }
+                if (slot != 0) {
+                    throw r.fail(Reason.MALFORMED, "the free list does not return to the header after "
+                            + m.freeLength + " slots");
+                }
+            }
+            long firstEmpty = m.size;
+            for (int b = 0; b < blocks; b++) {
+                long from = Math.max(0, firstEmpty - (long) b * spb);
+                for (int s = (int) Math.min(from, spb); s < spb; s++) {
+                    if (!wiped(schema, segments[b], s, false)) {
+                        throw r.fail(Reason.MALFORMED, "row " + ((long) b * spb + s) + " is past the last row "
+                                + (m.size - 1) + " but its bytes are not zero");
+                    }
+                }
+            }
+        }
+        SlotIndex index = table.index;
+        index.restore(m.metas.length, m.limit, m.retired, m.freeTail, m.freeLength);
+        int peak = -1;
+        for (int slot = 0; slot < m.metas.length; slot++) {
+            int meta = m.metas[slot];
+            if (shift > 0 && slot > 0 && !SlotMeta.isRetired(meta) && (meta != 0 || slot < m.limit)) {
+                meta = (meta & SlotMeta.LIVE) | SlotMeta.free(SlotMeta.generation(meta) + shift);
+            }
+            index.setMeta(slot, meta);
+            if (slot > 0 && meta != 0) {
+                peak = Math.max(peak, SlotMeta.generation(meta));
+            }
+        }
+        if (table instanceof BulkTableImpl bulk) {
+            bulk.restoreLive();
+        } else {
+            PackedTableImpl packed = (PackedTableImpl) table;
+            for (int slot = 0; slot < m.payloads.length; slot++) {
+                index.setPayload(slot, m.payloads[slot]);
+            }
+            packed.restoreRows(m.size, m.backLinks);
+        }
+        if (peak >= 0) {
+            table.lease.issued(peak, m.metas.length - 1);
+        }
+    }
+
+    private static boolean isFree(int meta) {
+        return (meta & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
+    }
+
+    /** Whether every stored byte of a slot is zero, but its link word if it holds one. */
+    private static boolean wiped(Schema schema, MemorySegment block, int slot, boolean holdsLink) {
+        long linkAt = schema.link().offset(slot);
+        for (Field f : schema.storedFields()) {
+            long at = f.offset(slot);
+            int width = f.type().byteSize();
+            if (holdsLink && at == linkAt) {
+                for (int i = Integer.BYTES; i < width; i++) {
+                    if (block.get(ValueLayout.JAVA_BYTE, at + i) != 0) {
+                        return false;
+                    }
+                }
+            } else if (MemorySegment.mismatch(block, at, at + width, ZERO_SEGMENT, 0, width) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Reads one snapshot from a channel, failing with the source's name. */
+    private static final class Reader {
+        private final ReadableByteChannel in;
+        private final String source;
+
+        Reader(ReadableByteChannel in, String source) {
+            this.in = in;
+            this.source = source;
+        }
+
+        SnapshotException fail(Reason reason, String what) {
+            return new SnapshotException(source, reason, what);
+        }
+
+        Header header(long fileSize) throws IOException {
+            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
+            int got = readSome(h);
+            byte[] magic = Arrays.copyOf(h.array(), Math.min(got, MAGIC.length));
+            if (!Arrays.equals(magic, Arrays.copyOf(MAGIC, magic.length))) {
+                throw fail(Reason.NOT_A_SNAPSHOT, "it does not start with the bulkdata snapshot magic");
+            }
+            if (got < HEADER_BYTES) {
+                throw fail(Reason.TRUNCATED, "it ends after " + got + " bytes, inside the " + HEADER_BYTES
+                        + "-byte header");
+            }
+            byte order = h.get(AT_ORDER);
+            if (order != 'L' && order != 'B') {
+                throw fail(Reason.MALFORMED, "byte order mark 0x" + Integer.toHexString(order & 0xFF)
+                        + " is neither 'L' nor 'B'");
+            }
+            if (order != ORDER_NATIVE) {
+                throw fail(Reason.BYTE_ORDER, "it was written on a " + (order == 'L' ? "little" : "big")
+                        + "-endian machine and this one is " + ByteOrder.nativeOrder()
+                        + "; its blocks hold numbers in the other byte order");
+            }
+            h.order(ByteOrder.nativeOrder());
+            int version = h.getInt(AT_VERSION);
+            if (version > VERSION || version < 0) {
+                throw fail(Reason.NEWER_VERSION, "format version " + Integer.toUnsignedString(version)
+                        + " is newer than this library's " + VERSION);
+            }
+            if (version == 0) {
+                throw fail(Reason.MALFORMED, "format version 0 does not exist");
+            }
+            int flags = h.getInt(AT_FLAGS);
+            if (flags != 0) {
+                throw fail(Reason.NEWER_VERSION, "it needs features (flags 0x" + Integer.toHexString(flags)
+                        + ") that format version " + VERSION + " does not know");
+            }
+            int stored = h.getInt(AT_HEADER_CRC);
+            h.putInt(AT_HEADER_CRC, 0);
+            if (crc32c(h.array(), 0, HEADER_BYTES) != stored) {
+                throw fail(Reason.CHECKSUM, "the header's CRC32C does not match its bytes");
+            }
+            byte kind = h.get(AT_KIND);
+            long metaLength = h.getLong(AT_META_LENGTH);
+            long blocksOffset = h.getLong(AT_BLOCKS_OFFSET);
+            long blockCount = Integer.toUnsignedLong(h.getInt(AT_BLOCK_COUNT));
+            long fileLength = h.getLong(AT_FILE_LENGTH);
+            if (kind != KIND_BULK && kind != KIND_PACKED) {
+                throw fail(Reason.MALFORMED, "table kind " + kind + " is neither 1 (BulkTable) nor 2 (PackedTable)");
+            }
+            if (h.getInt(AT_BLOCK_STRIDE) != BLOCK_STRIDE) {
+                throw fail(Reason.MALFORMED, "block stride " + h.getInt(AT_BLOCK_STRIDE) + " is not " + BLOCK_STRIDE);
+            }
+            if (metaLength < FIXED_METADATA || metaLength > Integer.MAX_VALUE - 16
+                    || blocksOffset != alignUp(HEADER_BYTES + metaLength) || blockCount > Integer.MAX_VALUE
+                    || fileLength != blocksOffset + blockCount * BLOCK_STRIDE + 4 * blockCount + 4) {
+                throw fail(Reason.MALFORMED, "its header's lengths do not add up (metadata " + metaLength
+                        + " bytes, blocks at " + blocksOffset + ", " + blockCount + " blocks, file length "
+                        + fileLength + ")");
+            }
+            if (fileSize >= 0 && fileSize < fileLength) {
+                throw fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its header says " + fileLength);
+            }
+            if (fileSize > fileLength) {
+                throw fail(Reason.MALFORMED, "it is " + fileSize + " bytes long, " + (fileSize - fileLength)
+                        + " more than its header says");
+            }
+            return new Header(kind, metaLength, blocksOffset, (int) blockCount, h.getInt(AT_META_CRC));
+        }
+
+        /** Reads as many bytes as the buffer holds or the channel has; returns how many. */
+        private int readSome(ByteBuffer b) throws IOException {
+            while (b.hasRemaining()) {
+                if (in.read(b) < 0) {
+                    break;
+                }
+            }
+            return b.position();
+        }
+
+        /**
+         * Reads exactly {@code n} bytes; from a stream of unknown length the buffer grows with
+         * what arrives, so a length field can never make it allocate more than it received.
+         */
+        ByteBuffer bytes(long n, boolean lengthChecked) throws IOException {
+            int length = (int) n;
+            ByteBuffer b = ByteBuffer.allocate(lengthChecked ? length : Math.min(length, READ_AHEAD));
+            while (true) {
+                readSome(b);
+                if (b.position() == length) {
+                    break;
+                }
+                if (b.hasRemaining()) {
+                    throw fail(Reason.TRUNCATED, "it ends inside the metadata");
+                }
+                ByteBuffer grown = ByteBuffer.allocate((int) Math.min(length, 2L * b.capacity()));
+                b.flip();
+                grown.put(b);
+                b = grown;
+            }
+            b.flip();
+            return b.order(ByteOrder.nativeOrder());
+        }
+
+        void skip(long n) throws IOException {
+            ByteBuffer pad = ByteBuffer.allocate((int) n);
+            if (readSome(pad) < n) {
+                throw fail(Reason.TRUNCATED, "it ends before its blocks");
+            }
+        }
+
+        Metadata metadata(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+            try {
+                return parse(b, header, expected);
+            } catch (BufferUnderflowException e) {
+                throw fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
+            }
+        }
+
+        private Metadata parse(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+            long identity = b.getLong();
+            int tag = Short.toUnsignedInt(b.getShort());
+            int indexBits = b.get();
+            int generationBits = b.get();
+            int reuseCode = b.get();
+            int layoutCode = b.get();
+            b.getShort();
+            int maxCapacity = b.getInt();
+            int floor = b.getInt();
+            int limit = b.getInt();
+            int size = b.getInt();
+            int retired = b.getInt();
+            int freeLength = b.getInt();
+            int freeTail = b.getInt();
+            int entries = b.getInt();
+            if (tag < 1 || tag > HandleLayout.MAX_TAG) {
+                throw fail(Reason.MALFORMED, "tag " + tag + " is outside [1, " + HandleLayout.MAX_TAG + "]");
+            }
+            HandleLayout handles;
+            try {
+                handles = HandleLayout.of(indexBits, generationBits);
+            } catch (IllegalArgumentException e) {
+                throw fail(Reason.MALFORMED, "handle layout: " + e.getMessage());
+            }
+            if (reuseCode < 0 || reuseCode > 1 || layoutCode < 0 || layoutCode > 1) {
+                throw fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
+            }
+            Schema schema = schema(b, Layout.values()[layoutCode], expected);
+            int maxSlot = Math.min(handles.maxIndex(), maxCapacity);
+            if (maxCapacity < 1 || floor < 0 || floor > handles.maxGeneration() || limit < 0
+                    || limit > maxSlot + 1L || entries != (limit > 0 ? limit + 1 : entries == 2 ? 2 : 0)) {
+                throw fail(Reason.MALFORMED, "max capacity " + maxCapacity + ", floor " + floor + ", limit " + limit
+                        + " or entry count " + entries + " is out of range for " + handles);
+            }
+            long need = 4L * entries + (header.kind == KIND_PACKED ? 4L * entries + 4L * Math.max(0, size) : 0);
+            if (size < 0 || size > Math.max(0, limit - 1) || b.remaining() != need) {
+                throw fail(Reason.MALFORMED, "size " + size + " or the slot sections (" + b.remaining()
+                        + " bytes, expected " + need + ") do not fit limit " + limit);
+            }
+            int[] metas = new int[entries];
+            b.asIntBuffer().get(metas);
+            b.position(b.position() + 4 * entries);
+            int live = 0;
+            int retiredSlots = 0;
+            int free = 0;
+            for (int slot = 0; slot < entries; slot++) {
+                int meta = metas[slot];
+                int generation = SlotMeta.generation(meta);
+                boolean ok;
+                if (slot == 0) {
+                    ok = meta == 0;
+                } else if (slot >= limit) {
+                    ok = meta == 0 || (isFree(meta) && generation >= floor && generation <= handles.maxGeneration());
+                } else {
+                    ok = generation >= floor && generation <= handles.maxGeneration()
+                            && (meta & ~(SlotMeta.LIVE | SlotMeta.RETIRED | SlotMeta.free(SlotMeta.GENERATION_MASK))) == 0
+                            && !(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta))
+                            && (!SlotMeta.isRetired(meta) || generation == handles.maxGeneration());
+                    live += SlotMeta.isLive(meta) ? 1 : 0;
+                    retiredSlots += SlotMeta.isRetired(meta) ? 1 : 0;
+                    free += isFree(meta) ? 1 : 0;
+                }
+                if (!ok) {
+                    throw fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
+                            + " is not a valid state for floor " + floor + " and " + handles);
+                }
+            }
+            if (live != size || retiredSlots != retired || free != freeLength
+                    || (freeLength == 0 ? freeTail != 0 : freeTail <= 0 || freeTail >= limit)) {
+                throw fail(Reason.MALFORMED, "the counts (size " + size + ", retired " + retired + ", free "
+                        + freeLength + ", tail " + freeTail + ") do not match the meta words (live " + live
+                        + ", retired " + retiredSlots + ", free " + free + ")");
+            }
+            int spb = schema.slotsPerBlock();
+            int[] payloads = null;
+            int[] backLinks = null;
+            long neededBlocks;
+            long maxBlocks;
+            if (header.kind == KIND_PACKED) {
+                payloads = new int[entries];
+                b.asIntBuffer().get(payloads);
+                b.position(b.position() + 4 * entries);
+                backLinks = new int[size];
+                b.asIntBuffer().get(backLinks);
+                for (int row = 0; row < size; row++) {
+                    int slot = backLinks[row];
+                    if (slot <= 0 || slot >= limit || !SlotMeta.isLive(metas[slot]) || payloads[slot] != row) {
+                        throw fail(Reason.MALFORMED, "row " + row + " links back to slot " + slot
+                                + ", which is not a live slot naming it");
+                    }
+                }
+                neededBlocks = (size + spb - 1L) / spb;
+                maxBlocks = ((long) maxSlot + spb - 1) / spb;
+            } else {
+                neededBlocks = limit == 0 ? 0 : (limit - 1L) / spb + 1;
+                maxBlocks = maxSlot / spb + 1L;
+            }
+            if (header.blockCount < neededBlocks || header.blockCount > maxBlocks) {
+                throw fail(Reason.MALFORMED, header.blockCount + " blocks for " + neededBlocks + " needed (at most "
+                        + maxBlocks + ")");
+            }
+            return new Metadata(identity, tag, handles, reuseCode == 1 ? ReuseOrder.LIFO : ReuseOrder.FIFO, schema,
+                    maxCapacity, floor, limit, size, retired, freeLength, freeTail, metas,
+                    payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks);
+        }
+
+        private Schema schema(ByteBuffer b, Layout layout, Schema expected) throws SnapshotException {
+            String name = string(b, Short.toUnsignedInt(b.getShort()), StandardCharsets.UTF_8);
+            int count = Short.toUnsignedInt(b.getShort());
+            if (count == 0 || count * 10L > b.remaining()) {
+                throw fail(Reason.MALFORMED, "field count " + count + " does not fit the metadata");
+            }
+            FieldType[] types = new FieldType[count];
+            String[] names = new String[count];
+            int[] offsets = new int[count * 2];
+            Schema.Builder builder;
+            try {
+                builder = Schema.builder(name).layout(layout);
+                for (int i = 0; i < count; i++) {
+                    int type = b.get();
+                    if (type < 0 || type >= FieldType.values().length) {
+                        throw fail(Reason.MALFORMED, "field " + i + " has unknown type " + type);
+                    }
+                    types[i] = FieldType.values()[type];
+                    names[i] = string(b, Byte.toUnsignedInt(b.get()), StandardCharsets.US_ASCII);
+                    offsets[2 * i] = b.getInt();
+                    offsets[2 * i + 1] = b.getInt();
+                    builder.add(types[i], names[i]);
+                }
+            } catch (IllegalArgumentException e) {
+                throw fail(Reason.MALFORMED, "schema: " + e.getMessage());
+            }
+            int slotBytes = b.getInt();
+            int slotsPerBlock = b.getInt();
+            int blockBytes = b.getInt();
+            Schema schema;
+            try {
+                schema = builder.build();
+            } catch (IllegalArgumentException e) {
+                throw fail(Reason.MALFORMED, "schema: " + e.getMessage());
+            }
+            boolean same = schema.slotBytes() == slotBytes && schema.slotsPerBlock() == slotsPerBlock
+                    && schema.blockBytes() == blockBytes;
+            for (int i = 0; i < count; i++) {
+                Field f = schema.fields().get(i);
+                same &= f.blockOffset == offsets[2 * i] && f.slotStride == offsets[2 * i + 1];
+            }
+            if (!same) {
+                throw fail(Reason.MALFORMED, "the block layout stored for " + schema
+                        + " is not the one this library computes for it");
+            }
+            if (expected == null) {
+                return schema;
+            }
+            String difference = difference(expected, schema);
+            if (difference != null) {
+                throw fail(Reason.SCHEMA_MISMATCH, difference);
+            }
+            return expected;
+        }
+
+        private String string(ByteBuffer b, int length, java.nio.charset.Charset charset) {
+            byte[] bytes = new byte[length];
+            b.get(bytes);
+            return new String(bytes, charset);
+        }
+
+        /** Reads every block into a block the table allocates, in batches, checking each block's CRC32C. */
+        void blocks(AbstractTable table, int count) throws IOException {
+            int blockBytes = table.schema.blockBytes();
+            int pad = BLOCK_STRIDE - blockBytes;
+            ByteBuffer padSink = ByteBuffer.allocateDirect(Math.max(pad, 1));
+            int[] crcs = new int[Math.min(count, READ_BATCH)];
+            CRC32C crc = new CRC32C();
+            for (int first = 0; first < count; first += READ_BATCH) {
+                int n = Math.min(READ_BATCH, count - first);
+                ByteBuffer[] parts = new ByteBuffer[n * (pad > 0 ? 2 : 1)];
+                int p = 0;
+                for (int b = first; b < first + n; b++) {
+                    MemorySegment segment = table instanceof BulkTableImpl bulk
+                            ? bulk.restoreBlock(b) : ((PackedTableImpl) table).restoreBlock(b);
+                    parts[p++] = segment.asByteBuffer();
+                    if (pad > 0) {
+                        parts[p++] = padSink.duplicate().limit(pad);
+                    }
+                }
+                readFully(parts);
+                if (crcs.length < first + n) {
+                    crcs = Arrays.copyOf(crcs, Math.max(first + n, Math.min(count, 2 * crcs.length)));
+                }
+                for (int b = first; b < first + n; b++) {
+                    crc.reset();
+                    crc.update(table.segments[b].asByteBuffer());
+                    crcs[b] = (int) crc.getValue();
+                }
+            }
+            ByteBuffer trailer = ByteBuffer.allocate(4 * count + 4);
+            if (readSome(trailer) < trailer.capacity()) {
+                throw fail(Reason.TRUNCATED, "it ends inside the block checksums");
+            }
+            trailer.order(ByteOrder.nativeOrder());
+            if (crc32c(trailer.array(), 0, 4 * count) != trailer.getInt(4 * count)) {
+                throw fail(Reason.CHECKSUM, "the CRC32C of the block checksums does not match them");
+            }
+            for (int b = 0; b < count; b++) {
+                if (trailer.getInt(4 * b) != crcs[b]) {
+                    throw fail(Reason.CHECKSUM, "block " + b + "'s CRC32C does not match its bytes");
+                }
+            }
+        }
+
+        private void readFully(ByteBuffer[] parts) throws IOException {
+            int first = 0;
+            while (first < parts.length) {
+                long got = in instanceof ScatteringByteChannel scattering
+                        ? scattering.read(parts, first, Math.min(1024, parts.length - first))
+                        : in.read(parts[first]);
+                if (got < 0) {
+                    throw fail(Reason.TRUNCATED, "it ends inside its blocks");
+                }
+                while (first < parts.length && !parts[first].hasRemaining()) {
+                    first++;
+                }
+            }
+        }
+    }
+
+    /** {@return what differs between the expected schema and the file's, or null if nothing does} */
+    static String difference(Schema expected, Schema found) {
+        if (!expected.name().equals(found.name())) {
+            return "it holds table '" + found.name() + "', not '" + expected.name() + "'";
+        }
+        if (expected.layout() != found.layout()) {
+            return "its layout is " + found.layout() + ", not " + expected.layout();
+        }
+        for (int i = 0; i < Math.max(expected.fields().size(), found.fields().size()); i++) {
+            Field e = i < expected.fields().size() ? expected.fields().get(i) : null;
+            Field f = i < found.fields().size() ? found.fields().get(i) : null;
+            if (e == null || f == null || !e.name().equals(f.name()) || e.type() != f.type()) {
+                return "field " + i + " is " + (f == null ? "missing" : f.name() + ":" + f.type()) + ", expected "
+                        + (e == null ? "no field" : e.name() + ":" + e.type()) + " (file " + found + ", expected "
+                        + expected + ")";
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.bulkdata.storage;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+
+/**
+ * Snapshots as byte arrays, for tests and the fuzz target: save to bytes, load from bytes, and
+ * {@link #reseal} a changed snapshot (recompute every CRC32C) so that a change reaches the
+ * checks behind the checksums.
+ */
+final class SnapshotBytes {
+    private SnapshotBytes() {
+    }
+
+    static byte[] save(Table table) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            Snapshots.save(table, Channels.newChannel(out));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    static Table load(byte[] bytes, Schema expected, Snapshots.LoadOption... options) throws IOException {
+        return Snapshots.load(Channels.newChannel(new ByteArrayInputStream(bytes)), "bytes", Table.class, expected,
+                options);
+    }
+
+    /**
+     * Recomputes the header's, the metadata's, every block's and the trailer's CRC32C of a
+     * snapshot whose header lengths are intact; other bytes are left as they are. Does nothing
+     * to bytes too short or inconsistent to find the sections in.
+     */
+    static byte[] reseal(byte[] bytes) {
+        if (bytes.length < SnapshotFormat.HEADER_BYTES) {
+            return bytes;
+        }
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+        long metaLength = b.getLong(SnapshotFormat.AT_META_LENGTH);
+        long blocksOffset = b.getLong(SnapshotFormat.AT_BLOCKS_OFFSET);
+        long blocks = Integer.toUnsignedLong(b.getInt(SnapshotFormat.AT_BLOCK_COUNT));
+        int stride = SnapshotFormat.BLOCK_STRIDE;
+        long trailer = blocksOffset + blocks * stride;
+        if (metaLength < 0 || SnapshotFormat.HEADER_BYTES + metaLength > bytes.length || blocksOffset < 0
+                || trailer + 4 * blocks + 4 > bytes.length || blocksOffset > bytes.length) {
+            return bytes;
+        }
+        b.putInt(SnapshotFormat.AT_META_CRC, SnapshotFormat.crc32c(bytes, SnapshotFormat.HEADER_BYTES, (int) metaLength));
+        b.putInt(SnapshotFormat.AT_HEADER_CRC, 0);
+        b.putInt(SnapshotFormat.AT_HEADER_CRC, SnapshotFormat.crc32c(bytes, 0, SnapshotFormat.HEADER_BYTES));
+        // The block CRCs cover the block's bytes only, not the padding to the stride.
+        int blockBytes = blockBytes(bytes, metaLength);
+        for (int i = 0; i < blocks; i++) {
+            int crc = SnapshotFormat.crc32c(bytes, (int) (blocksOffset + (long) i * stride), blockBytes);
+            b.putInt((int) (trailer + 4L * i), crc);
+        }
+        b.putInt((int) (trailer + 4 * blocks), SnapshotFormat.crc32c(bytes, (int) trailer, (int) (4 * blocks)));
+        return bytes;
+    }
+
+    /** The schema's block bytes: the last u32 before the slot sections, found by walking the schema. */
+    private static int blockBytes(byte[] bytes, long metaLength) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+        try {
+            b.position(SnapshotFormat.HEADER_BYTES + SnapshotFormat.FIXED_METADATA);
+            int nameLength = Short.toUnsignedInt(b.getShort());
+            b.position(b.position() + nameLength);
+            int fields = Short.toUnsignedInt(b.getShort());
+            for (int i = 0; i < fields; i++) {
+                b.get();
+                int length = Byte.toUnsignedInt(b.get());
+                b.position(b.position() + length + 8);
+            }
+            b.getInt();
+            b.getInt();
+            int blockBytes = b.getInt();
+            return blockBytes > 0 && blockBytes <= SnapshotFormat.BLOCK_STRIDE ? blockBytes : SnapshotFormat.BLOCK_STRIDE;
+        } catch (RuntimeException e) {
+            return SnapshotFormat.BLOCK_STRIDE;
+        }
+    }
+}

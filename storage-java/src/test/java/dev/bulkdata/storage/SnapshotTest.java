@@ -1,0 +1,401 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.Snapshots.LoadOption;
+import dev.bulkdata.storage.internal.TagRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Snapshots: exact round trips (the model test, {@link BulkTableModelTest}, saves and reloads
+ * at random points of its runs besides), the tag and identity rule, and bad files: each gives
+ * one {@link SnapshotException} naming the file and the reason, and leaves no table, tag or
+ * file behind.
+ */
+class SnapshotTest {
+    @TempDir
+    Path dir;
+
+    /** A table with holes, retired slots (small layout), a cancelled fresh add and varied values. */
+    private static Table filled(TableKind kind, Layout layout, String name, long seed) {
+        Schema schema = Schema.builder(name).layout(layout).add(FieldType.LONG, "id").add(FieldType.FLOAT, "x")
+                .add(FieldType.BYTE, "flag").build();
+        Table t = kind.build(schema, HandleLayout.of(12, 2), Integer.MAX_VALUE);
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Long> live = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            if (live.isEmpty() || random.nextInt(3) > 0) {
+                try {
+                    long h = t.add();
+                    t.set(h, schema.longField("id"), random.nextLong());
+                    t.set(h, schema.floatField("x"), random.nextFloat());
+                    t.set(h, schema.byteField("flag"), (byte) random.nextInt());
+                    live.add(h);
+                } catch (CapacityExceededException full) {
+                    break;
+                }
+            } else {
+                t.remove(live.remove(random.nextInt(live.size())));
+            }
+        }
+        assertTrue(t.stats().retired() > 0, "the layout's 4 generations retire slots");
+        t.cancelAdd(t.add()); // slot `limit` or the head of the free list keeps an advanced generation
+        return t;
+    }
+
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void roundTrip_isExact_andTheNextAddsReturnTheSameHandles(TableKind kind) throws IOException {
+        for (Layout layout : Layout.values()) {
+            Table original = filled(kind, layout, "exact_" + kind + layout, 7);
+            TableSnapshot before = TableSnapshot.of(original);
+            Path file = dir.resolve("exact.bulk");
+            Snapshots.save(original, file);
+            long[] next = new long[50];
+            original.addAll(next);
+            original.close();
+
+            try (Table loaded = Snapshots.load(file, original.schema())) {
+                assertEquals(before, TableSnapshot.of(loaded));
+                assertEquals(original.handleLayout(), loaded.handleLayout());
+                assertTrue(kind == TableKind.BULK ? loaded instanceof BulkTable : loaded instanceof PackedTable);
+                long[] again = new long[50];
+                loaded.addAll(again);
+                assertEquals(java.util.Arrays.toString(next), java.util.Arrays.toString(again));
+            }
+        }
+    }
+
+    @Test
+    void emptyAndNeverUsedTables_roundTrip() throws IOException {
+        for (TableKind kind : TableKind.values()) {
+            Table empty = kind.of(Schema.builder("empty_" + kind).add(FieldType.INT, "a").build());
+            byte[] bytes = SnapshotBytes.save(empty);
+            empty.close();
+            try (Table loaded = SnapshotBytes.load(bytes, null)) {
+                assertEquals(0, loaded.size());
+                assertEquals(empty.schema().toString(), loaded.schema().toString());
+                long h = loaded.add();
+                assertTrue(loaded.contains(h));
+            }
+        }
+    }
+
+    @Test
+    void loadWithKind_refusesTheOtherKind() throws IOException {
+        Table packed = PackedTable.of(Schema.builder("kinds").add(FieldType.INT, "a").build());
+        Path file = dir.resolve("kinds.bulk");
+        Snapshots.save(packed, file);
+        packed.close();
+        SnapshotException e = assertThrows(SnapshotException.class,
+                () -> Snapshots.load(file, BulkTable.class, null));
+        assertEquals(Reason.KIND_MISMATCH, e.reason());
+        try (PackedTable loaded = Snapshots.load(file, PackedTable.class, null)) {
+            assertEquals(0, loaded.size());
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Tags and identity
+
+    @Test
+    void fixedTag_isTheHandlesTag_andOnlyFromTheFixedRange() {
+        Schema schema = Schema.builder("fixed").add(FieldType.INT, "a").build();
+        try (BulkTable t = BulkTable.builder(schema).tag(HandleLayout.MAX_TAG - 1).build()) {
+            assertEquals(HandleLayout.MAX_TAG - 1, Handles.tag(t.add()));
+            IllegalStateException held = assertThrows(IllegalStateException.class,
+                    () -> PackedTable.builder(schema).tag(HandleLayout.MAX_TAG - 1).build());
+            assertTrue(held.getMessage().contains("holds it"), held.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> BulkTable.builder(schema).tag(HandleLayout.MIN_FIXED_TAG - 1));
+        assertThrows(IllegalArgumentException.class, () -> PackedTable.builder(schema).tag(HandleLayout.MAX_TAG + 1));
+        for (int i = 0; i < 50; i++) {
+            try (BulkTable automatic = BulkTable.of(schema)) {
+                assertTrue(Handles.tag(automatic.add()) < HandleLayout.MIN_FIXED_TAG);
+            }
+        }
+    }
+
+    @Test
+    void loadingWhileTheTagIsHeld_failsClearly_unlessUnderANewTag() throws IOException {
+        Schema schema = Schema.builder("held").add(FieldType.INT, "a").build();
+        IntField a = schema.intField("a");
+        int tag = HandleLayout.MIN_FIXED_TAG + 10;
+        try (BulkTable original = BulkTable.builder(schema).tag(tag).build()) {
+            long h = original.add();
+            original.set(h, a, 42);
+            Path file = dir.resolve("held.bulk");
+            Snapshots.save(original, file);
+            SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, schema));
+            assertEquals(Reason.TAG_CONFLICT, e.reason());
+            assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("NEW_TAG"), e.getMessage());
+            try (Table copy = Snapshots.load(file, schema, LoadOption.NEW_TAG)) {
+                assertNotEquals(tag, Handles.tag(firstHandle(copy)));
+                long moved = firstHandle(copy);
+                assertEquals(42, copy.get(moved, a));
+                assertFalse(copy.contains(h), "the copy must not take the original's handles");
+                assertFalse(original.contains(moved));
+            }
+        }
+    }
+
+    private static long firstHandle(Table t) {
+        long[] first = {0};
+        t.forEach((chunk, slot) -> {
+            if (first[0] == 0) {
+                first[0] = chunk.handle(slot);
+            }
+        });
+        return first[0];
+    }
+
+    @Test
+    void sameTable_reloadsUnderItsTag_afterItsOwnLaterLife() throws IOException {
+        Schema schema = Schema.builder("lineage").add(FieldType.INT, "a").build();
+        int tag = HandleLayout.MIN_FIXED_TAG + 11;
+        BulkTable t = BulkTable.builder(schema).tag(tag).build();
+        long h = t.add();
+        Path file = dir.resolve("lineage.bulk");
+        Snapshots.save(t, file);
+        t.close();
+        for (int i = 0; i < 3; i++) {
+            Table again = Snapshots.load(file, schema);
+            assertTrue(again.contains(h));
+            again.add();
+            again.close();
+        }
+    }
+
+    /**
+     * The adversarial sequence: table A under tag T is saved and closed; another table B gets T,
+     * hands out handles and closes; loading A under T would let B's handles match A's restored
+     * slots, so it is refused; under a new tag, none of B's handles is accepted.
+     */
+    @Test
+    void anotherTableUsedTheTag_loadingUnderItIsRefused_andItsHandlesNeverMatch() throws IOException {
+        Schema schema = Schema.builder("adversary").add(FieldType.INT, "a").build();
+        int tag = HandleLayout.MIN_FIXED_TAG + 12;
+        BulkTable a = BulkTable.builder(schema).tag(tag).build();
+        long[] aHandles = new long[100];
+        a.addAll(aHandles);
+        Path file = dir.resolve("a.bulk");
+        Snapshots.save(a, file);
+        a.close();
+
+        BulkTable b = BulkTable.builder(schema).tag(tag).build();
+        long[] bHandles = new long[300];
+        b.addAll(bHandles);
+        assertTrue(b.contains(bHandles[0]) && !b.contains(aHandles[0]), "B starts above A's generations");
+        b.close();
+
+        SnapshotException refused = assertThrows(SnapshotException.class, () -> Snapshots.load(file, schema));
+        assertEquals(Reason.TAG_CONFLICT, refused.reason());
+        assertTrue(refused.getMessage().contains("handed out handles"), refused.getMessage());
+        try (Table loaded = Snapshots.load(file, schema, LoadOption.NEW_TAG)) {
+            for (long h : bHandles) {
+                assertFalse(loaded.contains(h), "a closed table's handle is accepted by a loaded table");
+            }
+            assertEquals(100, loaded.size());
+        }
+        // A new table under T still starts above everything A and B handed out.
+        try (BulkTable c = BulkTable.builder(schema).tag(tag).build()) {
+            long[] cHandles = new long[300];
+            c.addAll(cHandles);
+            for (long h : bHandles) {
+                assertFalse(c.contains(h));
+            }
+            for (long h : aHandles) {
+                assertFalse(c.contains(h));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Bad files
+
+    private Path goodFile(TableKind kind, String name) throws IOException {
+        Table t = filled(kind, Layout.SOA, name, 3);
+        Path file = dir.resolve(name + ".bulk");
+        Snapshots.save(t, file);
+        t.close();
+        return file;
+    }
+
+    private void assertFails(Path file, Reason reason, Schema expected) {
+        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, expected));
+        assertEquals(reason, e.reason(), e.getMessage());
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+        assertEquals(file.toString(), e.source());
+    }
+
+    private static void assertNoTableNamed(String name) {
+        for (int t = 1; t <= HandleLayout.MAX_TAG; t++) {
+            assertNotEquals(name, TagRegistry.nameOf(t), "a failed load left table '" + name + "' open");
+        }
+    }
+
+    private static byte[] changed(Path file, java.util.function.Consumer<ByteBuffer> change) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        change.accept(ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()));
+        return bytes;
+    }
+
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void everyTruncation_isTruncated(TableKind kind) throws IOException {
+        Path good = goodFile(kind, "cut_" + kind);
+        byte[] bytes = Files.readAllBytes(good);
+        Path cut = dir.resolve("cut.bulk");
+        for (int length = 0; length < bytes.length; length += length < 200 ? 1 : 997) {
+            Files.write(cut, java.util.Arrays.copyOf(bytes, length));
+            assertFails(cut, Reason.TRUNCATED, null);
+            byte[] prefix = java.util.Arrays.copyOf(bytes, length);
+            SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(prefix, null));
+            assertEquals(Reason.TRUNCATED, e.reason(), e.getMessage());
+        }
+        assertNoTableNamed("cut_" + kind);
+        try (Table ok = Snapshots.load(good)) {
+            assertTrue(ok.size() > 0);
+        }
+    }
+
+    @Test
+    void wrongMagic_newerVersion_unknownFlags_otherByteOrder() throws IOException {
+        Path good = goodFile(TableKind.BULK, "header_cases");
+        Path bad = dir.resolve("bad.bulk");
+        Files.write(bad, changed(good, b -> b.put(0, (byte) 'X')));
+        assertFails(bad, Reason.NOT_A_SNAPSHOT, null);
+        Files.write(bad, "hello, I am a text file".getBytes());
+        assertFails(bad, Reason.NOT_A_SNAPSHOT, null);
+        Files.write(bad, changed(good, b -> b.putInt(SnapshotFormat.AT_VERSION, SnapshotFormat.VERSION + 1)));
+        assertFails(bad, Reason.NEWER_VERSION, null);
+        Files.write(bad, changed(good, b -> b.putInt(SnapshotFormat.AT_FLAGS, 4)));
+        assertFails(bad, Reason.NEWER_VERSION, null);
+        byte other = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'B' : (byte) 'L';
+        Files.write(bad, changed(good, b -> b.put(SnapshotFormat.AT_ORDER, other)));
+        assertFails(bad, Reason.BYTE_ORDER, null);
+        Files.write(bad, changed(good, b -> b.put(SnapshotFormat.AT_ORDER, (byte) '?')));
+        assertFails(bad, Reason.MALFORMED, null);
+        assertNoTableNamed("header_cases");
+    }
+
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void aFlippedBit_inAnySection_isAChecksumMismatch(TableKind kind) throws IOException {
+        Path good = goodFile(kind, "flip_" + kind);
+        byte[] bytes = Files.readAllBytes(good);
+        ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+        long blocksOffset = header.getLong(SnapshotFormat.AT_BLOCKS_OFFSET);
+        int[] offsets = {SnapshotFormat.AT_META_CRC, SnapshotFormat.HEADER_BYTES + 3, SnapshotFormat.HEADER_BYTES + 100,
+                (int) blocksOffset + 5, (int) blocksOffset + 5000, bytes.length - 2, bytes.length - 7};
+        Path bad = dir.resolve("flip.bulk");
+        for (int at : offsets) {
+            byte[] copy = bytes.clone();
+            copy[at] ^= 0x10;
+            Files.write(bad, copy);
+            assertFails(bad, Reason.CHECKSUM, null);
+        }
+        assertNoTableNamed("flip_" + kind);
+    }
+
+    @Test
+    void lengthFields_neverAllocateWhatTheBytesDoNotBack() throws IOException {
+        Path good = goodFile(TableKind.BULK, "lengths");
+        // A huge metadata length, the header resealed: from a file it does not fit the size; from
+        // a stream, the reader only grows its buffer as bytes arrive.
+        byte[] huge = changed(good, b -> {
+            long meta = (long) Integer.MAX_VALUE - 100;
+            b.putLong(SnapshotFormat.AT_META_LENGTH, meta);
+            long offset = SnapshotFormat.alignUp(SnapshotFormat.HEADER_BYTES + meta);
+            b.putLong(SnapshotFormat.AT_BLOCKS_OFFSET, offset);
+            b.putLong(SnapshotFormat.AT_FILE_LENGTH, offset + 4);
+            b.putInt(SnapshotFormat.AT_BLOCK_COUNT, 0);
+        });
+        resealHeader(huge);
+        Path bad = dir.resolve("huge.bulk");
+        Files.write(bad, huge);
+        assertFails(bad, Reason.TRUNCATED, null);
+        SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(huge, null));
+        assertEquals(Reason.TRUNCATED, e.reason());
+        // A huge block count: refused by the lengths or the metadata, never allocated.
+        byte[] blocks = changed(good, b -> {
+            b.putInt(SnapshotFormat.AT_BLOCK_COUNT, Integer.MAX_VALUE);
+            b.putLong(SnapshotFormat.AT_FILE_LENGTH, b.getLong(SnapshotFormat.AT_BLOCKS_OFFSET)
+                    + (long) Integer.MAX_VALUE * (SnapshotFormat.BLOCK_STRIDE + 4) + 4);
+        });
+        resealHeader(blocks);
+        Files.write(bad, blocks);
+        assertFails(bad, Reason.TRUNCATED, null);
+        SnapshotException streamed = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(blocks, null));
+        assertTrue(streamed.reason() == Reason.MALFORMED || streamed.reason() == Reason.TRUNCATED, streamed.getMessage());
+        assertNoTableNamed("lengths");
+    }
+
+    private static void resealHeader(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+        b.putInt(SnapshotFormat.AT_HEADER_CRC, 0);
+        b.putInt(SnapshotFormat.AT_HEADER_CRC, SnapshotFormat.crc32c(bytes, 0, SnapshotFormat.HEADER_BYTES));
+    }
+
+    @Test
+    void inconsistentContent_behindValidChecksums_isMalformed() throws IOException {
+        Path good = goodFile(TableKind.BULK, "inconsistent");
+        int meta = SnapshotFormat.HEADER_BYTES;
+        Path bad = dir.resolve("inconsistent.bulk");
+        // size (at metadata offset 28) one more than the live slots
+        Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 28, b.getInt(meta + 28) + 1))));
+        assertFails(bad, Reason.MALFORMED, null);
+        // free-list length one less
+        Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 36, b.getInt(meta + 36) - 1))));
+        assertFails(bad, Reason.MALFORMED, null);
+        assertNoTableNamed("inconsistent");
+    }
+
+    @Test
+    void schemaMismatch_namesTheDifference() throws IOException {
+        Path good = goodFile(TableKind.BULK, "schema_cases");
+        Schema other = Schema.builder("schema_cases").add(FieldType.LONG, "id").add(FieldType.INT, "x")
+                .add(FieldType.BYTE, "flag").build();
+        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(good, other));
+        assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
+        assertTrue(e.getMessage().contains("x:FLOAT") && e.getMessage().contains("x:INT"), e.getMessage());
+        Schema renamed = Schema.builder("other_name").add(FieldType.LONG, "id").build();
+        assertEquals(Reason.SCHEMA_MISMATCH,
+                assertThrows(SnapshotException.class, () -> Snapshots.load(good, renamed)).reason());
+        Schema aos = Schema.builder("schema_cases").layout(Layout.AOS).add(FieldType.LONG, "id")
+                .add(FieldType.FLOAT, "x").add(FieldType.BYTE, "flag").build();
+        assertEquals(Reason.SCHEMA_MISMATCH, assertThrows(SnapshotException.class, () -> Snapshots.load(good, aos)).reason());
+        assertNoTableNamed("schema_cases");
+    }
+
+    @Test
+    void savingAClosedTable_throws_andAFailedSaveLeavesTheOldFile() throws IOException {
+        Table t = BulkTable.of(Schema.builder("closed_save").add(FieldType.INT, "a").build());
+        Path file = dir.resolve("closed.bulk");
+        Snapshots.save(t, file);
+        byte[] before = Files.readAllBytes(file);
+        t.close();
+        assertThrows(IllegalStateException.class, () -> Snapshots.save(t, file));
+        assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(file)));
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.count(), "no temporary file is left behind");
+        }
+    }
+}
