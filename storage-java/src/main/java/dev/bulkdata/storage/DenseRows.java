@@ -223,10 +223,12 @@ final class DenseRows {
 
     /**
      * Sets the row count of rows restored from a snapshot: the blocks holding them were
-     * reserved and filled by the caller; rows past {@code size} must be zero.
+     * reserved and filled by the caller. Rows past {@code size} in those blocks may hold a
+     * removed record's bytes, so they count as used: {@link #addRow()} zeroes them.
      */
     void restoreSize(int size) {
         this.size = size;
+        this.used = blockCount << shift;
     }
 
     /**

@@ -564,6 +564,20 @@ final class SlotIndex {
         return tail;
     }
 
+    /** {@return the number of slots linked in the free list (not counting the sweep)} */
+    int listLength() {
+        return length;
+    }
+
+    /** {@return the first slot of the sweep; with {@link #sweepEnd()}, 0 and 0 if no clear made one} */
+    int sweepStart() {
+        return sweep;
+    }
+
+    int sweepEnd() {
+        return sweepEnd;
+    }
+
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
     int savedMeta(int slot) {
         return entries.getOrFill((long) slot << strideShift);
@@ -575,17 +589,21 @@ final class SlotIndex {
     }
 
     /**
-     * Makes the entries of slots {@code [0, entryCount)} and sets the counters of a restored
-     * index; the caller then writes every entry with {@link #setMeta} and {@link #setPayload}.
+     * Makes the entries of slots {@code [0, entryCount)} and sets the counters, the free
+     * list's ends and the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}) of a
+     * restored index; the caller then writes every entry with {@link #setMeta} and {@link #setPayload}.
      * Only on a new index, before its table is used.
      */
-    void restore(int entryCount, int limit, int retired, int tail, int length) {
+    void restore(int entryCount, int limit, int retired, int tail, int length, int sweep, int sweepEnd, int swept) {
         entries.ensure(((long) entryCount << strideShift) - 1);
         pages = entries.pages();
         this.limit = limit;
         this.retired = retired;
         this.tail = tail;
         this.length = length;
+        this.sweep = sweep;
+        this.sweepEnd = sweepEnd;
+        this.swept = swept;
     }
 
     // ---------------------------------------------------------------------------------------

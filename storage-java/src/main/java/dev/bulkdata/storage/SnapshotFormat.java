@@ -43,6 +43,7 @@ import java.util.zip.CRC32C;
  *       reuse order u8 (0 FIFO, 1 LIFO), layout u8 (0 SOA, 1 AOS), reserved u16,
  *       max capacity u32, floor u32, limit u32, size u32, retired u32,
  *       free-list length u32, free-list tail u32, entry count u32,
+ *       sweep start u32, sweep end u32 (free slots not linked, left by a clear; 0 and 0 if none),
  *       schema: name length u16, name (UTF-8), field count u16, per field: type u8 (FieldType
  *               ordinal), name length u8, name, block offset u32, slot stride u32;
  *               slot bytes u32, slots per block u32, block bytes u32
@@ -89,7 +90,7 @@ final class SnapshotFormat {
     static final int AT_FILE_LENGTH = 56;
 
     /** Metadata bytes before the schema. */
-    static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 8 * 4;
+    static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 10 * 4;
 
     private static final byte ORDER_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'L' : (byte) 'B';
     /** Blocks read per batch from a channel, so a stream that ends early costs at most this many allocated blocks. */
@@ -97,7 +98,6 @@ final class SnapshotFormat {
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
     private static final int READ_AHEAD = 1 << 20;
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(BLOCK_STRIDE).asReadOnlyBuffer();
-    private static final MemorySegment ZERO_SEGMENT = MemorySegment.ofArray(new byte[BLOCK_STRIDE]);
 
     private SnapshotFormat() {
     }
@@ -125,7 +125,8 @@ final class SnapshotFormat {
                 .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
                 .put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.holes()).putInt(index.tail()).putInt(entries);
+                .putInt(index.listLength()).putInt(index.tail()).putInt(entries)
+                .putInt(index.sweepStart()).putInt(index.sweepEnd());
         meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
         for (Field f : schema.fields()) {
             meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
@@ -226,7 +227,8 @@ final class SnapshotFormat {
     /** The metadata, parsed and checked on its own. */
     private record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                             int maxCapacity, int floor, int limit, int size, int retired, int freeLength,
-                            int freeTail, int[] metas, int[] payloads, int[] backLinks) {
+                            int freeTail, int sweep, int sweepEnd, int swept, int[] metas, int[] payloads,
+                            int[] backLinks) {
     }
 
     /**
@@ -299,7 +301,8 @@ final class SnapshotFormat {
                 boolean[] seen = new boolean[m.limit];
                 int slot = link.get(segments[0], 0);
                 for (int i = 0; i < m.freeLength; i++) {
-                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])) {
+                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
+                            || (slot >= m.sweep && slot < m.sweepEnd)) {
                         throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
                                 + ", which is not a free slot it has not named before");
                     }
@@ -310,24 +313,16 @@ final class SnapshotFormat {
                     }
                     slot = link.get(segments[slot >>> Integer.numberOfTrailingZeros(spb)], slot & (spb - 1));
                 }
-                if (slot != 0) {
+                // An empty list's header link is not read (a clear leaves it as it was).
+                if (slot != 0 && m.freeLength > 0) {
                     throw r.fail(Reason.MALFORMED, "the free list does not return to the header after "
                             + m.freeLength + " slots");
                 }
             }
-            // Every slot that holds no record reads zero, but the link word of a free slot or the header.
-            for (int b = 0; b < blocks; b++) {
-                for (int s = 0; s < spb; s++) {
-                    int slot = b * spb + s;
-                    int meta = slot < m.metas.length ? m.metas[slot] : 0;
-                    if (slot < m.limit && SlotMeta.isLive(meta)) {
-                        continue;
-                    }
-                    boolean holdsLink = m.limit > 0 && (slot == 0 || (slot < m.limit && !SlotMeta.isRetired(meta)));
-                    if (!wiped(schema, segments[b], s, holdsLink)) {
-                        throw r.fail(Reason.MALFORMED, "slot " + slot + " holds no record but its bytes are not zero");
-                    }
-                }
+            // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but
+            // a slot never opened must read zero, since an add hands it out as it is: make it so.
+            for (long slot = m.limit, end = (long) blocks * spb; slot < end; slot++) {
+                schema.wipe(segments[(int) (slot / spb)], (int) (slot % spb));
             }
         } else {
             PackedTableImpl packed = (PackedTableImpl) table;
@@ -336,7 +331,8 @@ final class SnapshotFormat {
                 boolean[] seen = new boolean[m.limit];
                 int slot = payloads[0];
                 for (int i = 0; i < m.freeLength; i++) {
-                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])) {
+                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
+                            || (slot >= m.sweep && slot < m.sweepEnd)) {
                         throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
                                 + ", which is not a free slot it has not named before");
                     }
@@ -347,24 +343,16 @@ final class SnapshotFormat {
                     }
                     slot = payloads[slot];
                 }
-                if (slot != 0) {
+                // An empty list's header link is not read (a clear leaves it as it was).
+                if (slot != 0 && m.freeLength > 0) {
                     throw r.fail(Reason.MALFORMED, "the free list does not return to the header after "
                             + m.freeLength + " slots");
                 }
             }
-            long firstEmpty = m.size;
-            for (int b = 0; b < blocks; b++) {
-                long from = Math.max(0, firstEmpty - (long) b * spb);
-                for (int s = (int) Math.min(from, spb); s < spb; s++) {
-                    if (!wiped(schema, segments[b], s, false)) {
-                        throw r.fail(Reason.MALFORMED, "row " + ((long) b * spb + s) + " is past the last row "
-                                + (m.size - 1) + " but its bytes are not zero");
-                    }
-                }
-            }
+            // Rows past the last may keep removed records' bytes: DenseRows zeroes them on reuse.
         }
         SlotIndex index = table.index;
-        index.restore(m.metas.length, m.limit, m.retired, m.freeTail, m.freeLength);
+        index.restore(m.metas.length, m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
         int peak = -1;
         for (int slot = 0; slot < m.metas.length; slot++) {
             int meta = m.metas[slot];
@@ -392,25 +380,6 @@ final class SnapshotFormat {
 
     private static boolean isFree(int meta) {
         return (meta & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
-    }
-
-    /** Whether every stored byte of a slot is zero, but its link word if it holds one. */
-    private static boolean wiped(Schema schema, MemorySegment block, int slot, boolean holdsLink) {
-        long linkAt = schema.link().offset(slot);
-        for (Field f : schema.storedFields()) {
-            long at = f.offset(slot);
-            int width = f.type().byteSize();
-            if (holdsLink && at == linkAt) {
-                for (int i = Integer.BYTES; i < width; i++) {
-                    if (block.get(ValueLayout.JAVA_BYTE, at + i) != 0) {
-                        return false;
-                    }
-                }
-            } else if (MemorySegment.mismatch(block, at, at + width, ZERO_SEGMENT, 0, width) >= 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Reads one snapshot from a channel, failing with the source's name. */
@@ -560,6 +529,8 @@ final class SnapshotFormat {
             int freeLength = b.getInt();
             int freeTail = b.getInt();
             int entries = b.getInt();
+            int sweep = b.getInt();
+            int sweepEnd = b.getInt();
             if (tag < 1 || tag > HandleLayout.MAX_TAG) {
                 throw fail(Reason.MALFORMED, "tag " + tag + " is outside [1, " + HandleLayout.MAX_TAG + "]");
             }
@@ -587,9 +558,14 @@ final class SnapshotFormat {
             int[] metas = new int[entries];
             b.asIntBuffer().get(metas);
             b.position(b.position() + 4 * entries);
+            if (!(sweep == 0 && sweepEnd == 0) && !(sweep >= 1 && sweep <= sweepEnd && sweepEnd <= limit)) {
+                throw fail(Reason.MALFORMED, "sweep [" + sweep + ", " + sweepEnd + ") is not a range of opened slots"
+                        + " (limit " + limit + ")");
+            }
             int live = 0;
             int retiredSlots = 0;
             int free = 0;
+            int swept = 0;
             for (int slot = 0; slot < entries; slot++) {
                 int meta = metas[slot];
                 int generation = SlotMeta.generation(meta);
@@ -606,17 +582,21 @@ final class SnapshotFormat {
                     live += SlotMeta.isLive(meta) ? 1 : 0;
                     retiredSlots += SlotMeta.isRetired(meta) ? 1 : 0;
                     free += isFree(meta) ? 1 : 0;
+                    if (slot >= sweep && slot < sweepEnd) {
+                        ok &= !SlotMeta.isLive(meta);
+                        swept += isFree(meta) ? 1 : 0;
+                    }
                 }
                 if (!ok) {
                     throw fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
                             + " is not a valid state for floor " + floor + " and " + handles);
                 }
             }
-            if (live != size || retiredSlots != retired || free != freeLength
+            if (live != size || retiredSlots != retired || free != freeLength + swept
                     || (freeLength == 0 ? freeTail != 0 : freeTail <= 0 || freeTail >= limit)) {
                 throw fail(Reason.MALFORMED, "the counts (size " + size + ", retired " + retired + ", free "
-                        + freeLength + ", tail " + freeTail + ") do not match the meta words (live " + live
-                        + ", retired " + retiredSlots + ", free " + free + ")");
+                        + freeLength + " linked + " + swept + " swept, tail " + freeTail + ") do not match the meta"
+                        + " words (live " + live + ", retired " + retiredSlots + ", free " + free + ")");
             }
             int spb = schema.slotsPerBlock();
             int[] payloads = null;
@@ -647,7 +627,7 @@ final class SnapshotFormat {
                         + maxBlocks + ")");
             }
             return new Metadata(identity, tag, handles, reuseCode == 1 ? ReuseOrder.LIFO : ReuseOrder.FIFO, schema,
-                    maxCapacity, floor, limit, size, retired, freeLength, freeTail, metas,
+                    maxCapacity, floor, limit, size, retired, freeLength, freeTail, sweep, sweepEnd, swept, metas,
                     payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks);
         }
 
