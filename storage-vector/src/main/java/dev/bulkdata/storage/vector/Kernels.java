@@ -14,7 +14,7 @@ import dev.bulkdata.storage.Table;
 import java.util.Optional;
 
 /**
- * SIMD kernels over the columns of a table's chunks: {@code fill}, {@code scale},
+ * SIMD kernels over the columns of a table's chunks: {@code fill}, {@code add}, {@code scale},
  * {@code axpy} ({@code a += b * k}, the update {@code p += v * dt}), {@code sum}, {@code min},
  * {@code max}, and {@code lessThan}, a comparison that yields a slot mask. Each comes for
  * {@code float}, {@code double}, {@code int} and {@code long} fields, per chunk (inside your own
@@ -234,6 +234,24 @@ public final class Kernels {
     }
 
     /**
+     * Adds {@code c} to the field of every live record of the chunk.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void add(Chunk chunk, FloatField field, float c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.add(chunk, chunk.column(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
      * {@code a += b * k} for every live record of the chunk (the multiplication and the
      * addition each rounded, as in Java's {@code a += b * k}; no fused multiply-add).
      *
@@ -366,6 +384,24 @@ public final class Kernels {
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /**
+     * {@link #add(Chunk, FloatField, float)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void add(Table table, FloatField field, float c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
             }
         }
     }
@@ -522,6 +558,24 @@ public final class Kernels {
     }
 
     /**
+     * Adds {@code c} to the field of every live record of the chunk.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code double} field of the chunk's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void add(Chunk chunk, DoubleField field, double c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            DoubleVectors.add(chunk, chunk.column(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
      * {@code a += b * k} for every live record of the chunk (the multiplication and the
      * addition each rounded, as in Java's {@code a += b * k}; no fused multiply-add).
      *
@@ -654,6 +708,24 @@ public final class Kernels {
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /**
+     * {@link #add(Chunk, DoubleField, double)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code double} field of the table's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void add(Table table, DoubleField field, double c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
             }
         }
     }
@@ -810,6 +882,24 @@ public final class Kernels {
     }
 
     /**
+     * Adds {@code c} to the field of every live record of the chunk.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code int} field of the chunk's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void add(Chunk chunk, IntField field, int c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            IntVectors.add(chunk, chunk.column(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
      * {@code a += b * k} for every live record of the chunk (the multiplication and the
      * addition each rounded, as in Java's {@code a += b * k}; no fused multiply-add).
      *
@@ -942,6 +1032,24 @@ public final class Kernels {
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /**
+     * {@link #add(Chunk, IntField, int)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code int} field of the table's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void add(Table table, IntField field, int c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
             }
         }
     }
@@ -1098,6 +1206,24 @@ public final class Kernels {
     }
 
     /**
+     * Adds {@code c} to the field of every live record of the chunk.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code long} field of the chunk's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void add(Chunk chunk, LongField field, long c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            LongVectors.add(chunk, chunk.column(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
      * {@code a += b * k} for every live record of the chunk (the multiplication and the
      * addition each rounded, as in Java's {@code a += b * k}; no fused multiply-add).
      *
@@ -1230,6 +1356,24 @@ public final class Kernels {
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /**
+     * {@link #add(Chunk, LongField, long)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code long} field of the table's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void add(Table table, LongField field, long c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
             }
         }
     }

@@ -99,6 +99,36 @@ final class LongVectors {
         }
     }
 
+    static void add(Chunk chunk, MemorySegment a, long k) {
+        int n = chunk.slotCount();
+        if (chunk.liveCount() == n) {
+            int i = 0;
+            for (int upper = S.loopBound(n); i < upper; i += L) {
+                load(a, i).add(k).intoMemorySegment(a, (long) i * BYTES, O);
+            }
+            if (i < n) {
+                VectorMask<Long> m = S.indexInRange(i, n);
+                load(a, i, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
+            }
+            return;
+        }
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            int end = Math.min(base + 64, n);
+            if (bits == -1L) {
+                for (int i = base; i < end; i += L) {
+                    load(a, i).add(k).intoMemorySegment(a, (long) i * BYTES, O);
+                }
+            } else if (bits != 0) {
+                for (int i = base; i < end; i += L) {
+                    VectorMask<Long> m = lanes(bits, base, i);
+                    load(a, i, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
+                }
+            }
+        }
+    }
+
     static void axpy(Chunk chunk, MemorySegment a, MemorySegment b, long k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {

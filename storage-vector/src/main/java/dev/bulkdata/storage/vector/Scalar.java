@@ -29,6 +29,12 @@ final class Scalar {
         }
     }
 
+    static void add(Chunk chunk, FloatField field, float c) {
+        for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+            chunk.set(s, field, chunk.get(s, field) + c);
+        }
+    }
+
     static void axpy(Chunk chunk, FloatField a, FloatField b, float k) {
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             chunk.set(s, a, chunk.get(s, a) + chunk.get(s, b) * k);
@@ -90,6 +96,12 @@ final class Scalar {
     static void scale(Chunk chunk, DoubleField field, double k) {
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             chunk.set(s, field, chunk.get(s, field) * k);
+        }
+    }
+
+    static void add(Chunk chunk, DoubleField field, double c) {
+        for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+            chunk.set(s, field, chunk.get(s, field) + c);
         }
     }
 
@@ -157,6 +169,12 @@ final class Scalar {
         }
     }
 
+    static void add(Chunk chunk, IntField field, int c) {
+        for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+            chunk.set(s, field, chunk.get(s, field) + c);
+        }
+    }
+
     static void axpy(Chunk chunk, IntField a, IntField b, int k) {
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             chunk.set(s, a, chunk.get(s, a) + chunk.get(s, b) * k);
@@ -218,6 +236,12 @@ final class Scalar {
     static void scale(Chunk chunk, LongField field, long k) {
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             chunk.set(s, field, chunk.get(s, field) * k);
+        }
+    }
+
+    static void add(Chunk chunk, LongField field, long c) {
+        for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+            chunk.set(s, field, chunk.get(s, field) + c);
         }
     }
 

@@ -153,7 +153,7 @@ class KernelsModelTest {
 
         void step() {
             boolean perChunk = random.nextBoolean();
-            int op = random.nextInt(12);
+            int op = random.nextInt(13);
             log.add(op + (perChunk ? "/chunk" : "/table"));
             switch (op) {
                 case 0 -> add(random.nextInt(1 + 2 * schema.slotsPerBlock()));
@@ -240,6 +240,31 @@ class KernelsModelTest {
                         r.g = anyFloat();
                     }
                     model.forEach((h, r) -> table.set(h, g, r.g));
+                }
+                case 11 -> {
+                    float c = anyFloat();
+                    double dc = anyDouble();
+                    int ic = random.nextInt();
+                    long lc = random.nextLong();
+                    if (perChunk) {
+                        eachChunk(ch -> {
+                            Kernels.add(ch, f, c);
+                            Kernels.add(ch, d, dc);
+                            Kernels.add(ch, i, ic);
+                            Kernels.add(ch, l, lc);
+                        });
+                    } else {
+                        Kernels.add(table, f, c);
+                        Kernels.add(table, d, dc);
+                        Kernels.add(table, i, ic);
+                        Kernels.add(table, l, lc);
+                    }
+                    model.values().forEach(r -> {
+                        r.f += c;
+                        r.d += dc;
+                        r.i += ic;
+                        r.l += lc;
+                    });
                 }
                 default -> add(random.nextInt(1 + schema.slotsPerBlock() / 2));
             }
