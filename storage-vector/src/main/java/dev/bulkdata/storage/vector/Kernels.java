@@ -92,7 +92,9 @@ import java.util.Optional;
  * distinct chunks of one open iteration (the table's rule for fields of distinct records). The
  * whole-table kernels open one iteration on the calling thread (so a concurrent add or remove
  * throws {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All
- * are O(slots of the chunks visited) and allocate nothing once compiled.
+ * are O(slots of the chunks visited). Chunks without holes run allocation-free once compiled; the
+ * masked path of a partly live word can allocate (vectors and masks the JIT did not keep in
+ * registers) while it is rarely run, e.g. when only one chunk of a large table has a hole.
  */
 public final class Kernels {
     /** Whether the Vector API is there to use: the module is resolved and this module reads it. */

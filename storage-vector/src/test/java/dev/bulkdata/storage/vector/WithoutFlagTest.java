@@ -35,16 +35,38 @@ class WithoutFlagTest {
         assertTrue(with.get(1).startsWith("size=1142 expired=858 "), with.toString());
     }
 
+    @Test
+    void onTheModulePathTheFlagDecidesToo() throws Exception {
+        List<String> without = run(false, true);
+        List<String> with = run(true, true);
+        assertEquals("vectorized=false", without.get(0), without.toString());
+        assertEquals("vectorized=true", with.get(0), with.toString());
+        assertEquals(with.get(1), without.get(1));
+    }
+
     private static List<String> run(boolean flag) throws Exception {
+        return run(flag, false);
+    }
+
+    /**
+     * Runs {@link FlagProgram}: on the class path, or with storage-java and storage-vector as
+     * modules on the module path (the program itself stays on the class path).
+     */
+    private static List<String> run(boolean flag, boolean modulePath) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        String classPath = String.join(File.pathSeparator, location(Chunk.class), location(Kernels.class),
-                System.getProperty("test.classes"));
+        String libraries = String.join(File.pathSeparator, location(Chunk.class), location(Kernels.class));
         List<String> command = new ArrayList<>(List.of(java));
         if (flag) {
             command.add("--add-modules");
             command.add("jdk.incubator.vector");
         }
-        command.addAll(List.of("-cp", classPath, FlagProgram.class.getName()));
+        if (modulePath) {
+            command.addAll(List.of("-p", libraries, "--add-modules", "dev.bulkdata.storage.vector",
+                    "-cp", System.getProperty("test.classes")));
+        } else {
+            command.addAll(List.of("-cp", libraries + File.pathSeparator + System.getProperty("test.classes")));
+        }
+        command.add(FlagProgram.class.getName());
         Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
