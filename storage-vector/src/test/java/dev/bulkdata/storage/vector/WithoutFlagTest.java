@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.vector;
 
+import dev.bulkdata.flagcheck.FlagProgram;
 import dev.bulkdata.storage.Chunk;
 import org.junit.jupiter.api.Test;
 

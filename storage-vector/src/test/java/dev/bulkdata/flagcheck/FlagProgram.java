@@ -1,4 +1,6 @@
-package dev.bulkdata.storage.vector;
+package dev.bulkdata.flagcheck;
+
+import dev.bulkdata.storage.vector.Kernels;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FieldType;
@@ -6,9 +8,11 @@ import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.Schema;
 
 /**
- * Run by {@link WithoutFlagTest} in a child JVM on the class path, with and without
+ * Run by {@code WithoutFlagTest} in a child JVM on the class path, with and without
  * {@code --add-modules jdk.incubator.vector}: prints whether the kernels are vectorised and
- * what they computed over a table with holes.
+ * what they computed over a table with holes. In a package of its own: on the module path the
+ * package {@code dev.bulkdata.storage.vector} belongs to the module, so a class-path class in it
+ * would not be found.
  */
 public final class FlagProgram {
     private FlagProgram() {
