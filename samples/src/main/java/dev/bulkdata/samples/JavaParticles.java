@@ -69,6 +69,7 @@ public final class JavaParticles {
                     table.format(first));
 
             long[] chunkExpired = new long[slotsPerBlock];
+            long[] mask = new long[(slotsPerBlock + 63) / 64];
             long[] expired = new long[count];
             long checksum = 0;
             int lateOrEarly = 0;
@@ -78,7 +79,7 @@ public final class JavaParticles {
                 int n = 0;
                 try (ChunkIteration chunks = table.core().iterate()) {   // add and remove wait until it is closed
                     for (Chunk chunk : chunks) {
-                        int k = ParticleSystem.step(chunk, chunkExpired);
+                        int k = ParticleSystem.step(chunk, chunkExpired, mask);
                         System.arraycopy(chunkExpired, 0, expired, n, k);
                         n += k;
                     }

@@ -4,18 +4,18 @@ import dev.bulkdata.storage.kotlin.RawMemoryApi
 import dev.bulkdata.storage.kotlin.TypedChunk
 import dev.bulkdata.storage.kotlin.TypedTable
 import dev.bulkdata.storage.kotlin.processChunks
+import dev.bulkdata.storage.vector.Kernels
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.runBlocking
-import java.lang.foreign.ValueLayout.JAVA_FLOAT
 import java.util.SplittableRandom
 
 /**
  * Seed 004's particle system on the Kotlin DSL: a [Particles] table (SOA) holding a steady
  * population, where every frame the particles whose lifetime ran out expire and as many new
  * ones spawn in the holes they leave. The update runs one coroutine per chunk (16 KiB block)
- * with [processChunks], looping over zero-copy float columns (raw memory, hence
- * `@OptIn(RawMemoryApi::class)` in [step]) and skipping holes 64 slots at a time with the
- * chunk's live bits.
+ * with [processChunks], each chunk stepped by the SIMD column kernels of storage-vector
+ * ([Kernels], on the core chunk, hence `@OptIn(RawMemoryApi::class)` in [step]), which skip
+ * holes 64 slots at a time with the chunk's live bits and select the expired with a slot mask.
  *
  * Correctness is checked as it runs: every particle's death frame is known when it spawns, so
  * the number expiring each frame must match a histogram kept on the side (a particle skipped,
@@ -82,8 +82,10 @@ public object ParticleSystem {
         val random = SplittableRandom(p.seed)
         val dueAt = IntArray(p.frames + p.maxLifeFrames + 2)
         val slotsPerBlock = Particles.schema.slotsPerBlock()
-        // Per chunk: the handles expiring this frame (each chunk coroutine writes its own).
+        // Per chunk: the handles expiring this frame and the mask scratch (each chunk
+        // coroutine uses its own).
         var expiredHandles = Array(0) { LongArray(0) }
+        var masks = Array(0) { LongArray(0) }
         var expiredCount = IntArray(0)
         var spawned = 0L
         var expired = 0L
@@ -117,8 +119,10 @@ public object ParticleSystem {
                 totalMillis / p.frames, checksum)
             out.line("particles  %,d live in %,d blocks; %,d spawned and %,d expired over %,d frames",
                 o.live, o.blocks, o.spawned, o.expired, p.frames)
-            out.line("frames     %.1f ms mean, %.1f ms slowest, %d chunk coroutines at a time",
-                o.meanFrameMillis, o.maxFrameMillis, parallelism)
+            out.line("frames     %.1f ms mean, %.1f ms slowest, %d chunk coroutines at a time; %s",
+                o.meanFrameMillis, o.maxFrameMillis, parallelism,
+                if (Kernels.vectorized()) "kernels vectorised (Vector API)"
+                else "kernels scalar (run with --add-modules jdk.incubator.vector to vectorise)")
             out.line("check      %d frames with early or late expiries; %s in table: %b; checksum %016x",
                 o.lateOrEarly, first, first in table, o.checksum)
             return o
@@ -145,7 +149,7 @@ public object ParticleSystem {
             ensureBuffers(table.stats().blocks)
             runBlocking {
                 table.processChunks(Dispatchers.Default, parallelism) { chunk ->
-                    expiredCount[chunk.index()] = step(chunk, expiredHandles[chunk.index()])
+                    expiredCount[chunk.index()] = step(chunk, expiredHandles[chunk.index()], masks[chunk.index()])
                 }
             }
             var n = 0
@@ -166,48 +170,38 @@ public object ParticleSystem {
             if (blocks <= expiredHandles.size) return
             val size = maxOf(blocks, expiredHandles.size * 2)
             expiredHandles = Array(size) { if (it < expiredHandles.size) expiredHandles[it] else LongArray(slotsPerBlock) }
+            masks = Array(size) { if (it < masks.size) masks[it] else LongArray((slotsPerBlock + 63) / 64) }
             expiredCount = expiredCount.copyOf(size)
         }
     }
 
     /**
      * Moves the live particles of one chunk one frame (gravity, then position) and counts their
-     * lifetime down; writes the handles of those whose lifetime ran out to [expired], which must
-     * hold [TypedChunk.slotCount] handles. Reads and writes only this chunk's records, so chunks
-     * may be stepped on different threads at once. Allocates nothing. Java calls it as
-     * `step(Chunk, long[])` with a core chunk of a particle table.
+     * lifetime down, with the SIMD column kernels of storage-vector ([Kernels]: vectorised when
+     * the JVM runs with `--add-modules jdk.incubator.vector`, scalar loops with the same results
+     * otherwise); writes the handles of those whose lifetime ran out to [expired], which must
+     * hold [TypedChunk.slotCount] handles, using [mask] (at least [TypedChunk.liveWordCount]
+     * words) as scratch. The expired are removed by the caller after the pass: a chunk's slots
+     * name records only during its iteration, and no record can be removed during one. Reads and
+     * writes only this chunk's records, so chunks may be stepped on different threads at once.
+     * Allocates nothing. Java calls it as `step(Chunk, long[], long[])` with a core chunk of a
+     * particle table.
      *
      * @return how many handles were written to [expired]
      */
     @JvmStatic
     @JvmName("step")
-    @OptIn(RawMemoryApi::class) // whole float columns: live slots only, found with the live bits
-    public fun step(chunk: TypedChunk<Particles>, expired: LongArray): Int {
-        val t = chunk.column(Particles.T)
-        val px = chunk.column(Particles.PX)
-        val py = chunk.column(Particles.PY)
-        val pz = chunk.column(Particles.PZ)
-        val vx = chunk.column(Particles.VX)
-        val vy = chunk.column(Particles.VY)
-        val vz = chunk.column(Particles.VZ)
-        var count = 0
-        for (w in 0 until chunk.liveWordCount()) {
-            var live = chunk.liveBits(w)   // 64 slots at a time; holes are never read
-            while (live != 0L) {
-                val s = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
-                live = live and (live - 1)
-                val i = s.toLong()
-                val life = t.getAtIndex(JAVA_FLOAT, i) - 1f
-                val vyNow = vy.getAtIndex(JAVA_FLOAT, i) + GRAVITY * DT
-                t.setAtIndex(JAVA_FLOAT, i, life)
-                vy.setAtIndex(JAVA_FLOAT, i, vyNow)
-                px.setAtIndex(JAVA_FLOAT, i, px.getAtIndex(JAVA_FLOAT, i) + vx.getAtIndex(JAVA_FLOAT, i) * DT)
-                py.setAtIndex(JAVA_FLOAT, i, py.getAtIndex(JAVA_FLOAT, i) + vyNow * DT)
-                pz.setAtIndex(JAVA_FLOAT, i, pz.getAtIndex(JAVA_FLOAT, i) + vz.getAtIndex(JAVA_FLOAT, i) * DT)
-                if (life <= 0f) expired[count++] = chunk.handle(s).raw
-            }
-        }
-        return count
+    @OptIn(RawMemoryApi::class) // the core chunk, for the kernels: they touch live slots only
+    public fun step(chunk: TypedChunk<Particles>, expired: LongArray, mask: LongArray): Int {
+        val c = chunk.core
+        Kernels.add(c, Particles.T.field, -1f)                      // t -= 1
+        Kernels.add(c, Particles.VY.field, GRAVITY * DT)            // vy += g * dt
+        Kernels.axpy(c, Particles.PX.field, Particles.VX.field, DT) // p += v * dt
+        Kernels.axpy(c, Particles.PY.field, Particles.VY.field, DT)
+        Kernels.axpy(c, Particles.PZ.field, Particles.VZ.field, DT)
+        // t <= 0: nothing lies between 0 and the smallest positive float
+        if (Kernels.lessThan(c, Particles.T.field, java.lang.Float.MIN_VALUE, mask) == 0) return 0
+        return Kernels.handles(c, mask, expired, 0)
     }
 
     /**

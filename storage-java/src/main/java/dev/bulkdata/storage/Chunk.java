@@ -44,6 +44,14 @@ public interface Chunk {
     /** {@return the number of slots in this chunk (the schema's slots per block)} */
     int slotCount();
 
+    /**
+     * Returns the schema of the chunk's table: the fields its typed accessors and
+     * {@link #column(Field)} accept, and the layout of {@link #records()}.
+     *
+     * @return the schema of the chunk's table
+     */
+    Schema schema();
+
     /** {@return the number of live records in this chunk; O(1)} */
     int liveCount();
 

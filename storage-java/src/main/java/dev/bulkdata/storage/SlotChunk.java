@@ -53,6 +53,12 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     }
 
     @Override
+    public final Schema schema() {
+        checkAccess();
+        return schema;
+    }
+
+    @Override
     public final MemorySegment column(Field field) {
         checkAccess();
         schema.check(field);

@@ -41,6 +41,7 @@ class ChunkValidityTest {
                 () -> chunk.isLive(0),
                 () -> chunk.nextLive(0),
                 chunk::slotCount,
+                chunk::schema,
                 chunk::index));
         if (schema.layout() == Layout.SOA) {
             calls.add(() -> chunk.column(t));

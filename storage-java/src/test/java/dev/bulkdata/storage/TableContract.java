@@ -12,6 +12,7 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -257,6 +258,7 @@ abstract class TableContract {
                 for (Chunk chunk : chunks) {
                     assertEquals(index++, chunk.index());
                     assertEquals(schema.slotsPerBlock(), chunk.slotCount());
+                    assertSame(schema, chunk.schema());
                     int fromBits = 0;
                     for (int w = 0; w < chunk.liveWordCount(); w++) {
                         long bits = chunk.liveBits(w);

@@ -134,6 +134,16 @@ public final class Report {
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "float[]", "UpdateBenchmark.floatArray", false, 2, n));
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "ArrayList", "UpdateBenchmark.arrayList", true, Double.NaN, n));
         }
+        for (String[] subject : new String[][] {{"BulkTable SOA, Kernels.axpy (table)", "KernelBenchmark.updateBulkTable"},
+                {"BulkTable SOA, Kernels.axpy (chunks)", "KernelBenchmark.updateBulkChunks"},
+                {"PackedTable SOA, Kernels.axpy (chunks)", "KernelBenchmark.updatePackedChunks"}}) {
+            c.add(new Comparison("update p += v*dt, SIMD kernels", subject[0], subject[1], "float[]", "KernelBenchmark.updateFloatArray",
+                    false, 1, n));
+        }
+        c.add(new Comparison("sum, SIMD kernels", "BulkTable SOA, Kernels.sum", "KernelBenchmark.sumBulkTable", "float[]",
+                "KernelBenchmark.sumFloatArray", false, Double.NaN, n));
+        c.add(new Comparison("count t < 500, SIMD kernels", "BulkTable SOA, Kernels.lessThan", "KernelBenchmark.expireBulkChunks", "float[]",
+                "KernelBenchmark.expireFloatArray", false, Double.NaN, n));
         for (String percent : new String[] {"100", "50", "1"}) {
             String[] np = {"n", N, "percent", percent};
             String workload = "join A and B (B on " + percent + " %)";

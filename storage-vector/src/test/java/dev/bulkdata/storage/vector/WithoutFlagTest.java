@@ -1,0 +1,81 @@
+package dev.bulkdata.storage.vector;
+
+import dev.bulkdata.flagcheck.FlagProgram;
+import dev.bulkdata.storage.Chunk;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the README promises about the flag: on the class path, without
+ * {@code --add-modules jdk.incubator.vector} the kernels run their scalar loops and compute
+ * the same results (nothing fails); with it they are vectorised. Child JVMs run
+ * {@link FlagProgram} both ways.
+ */
+class WithoutFlagTest {
+    @Test
+    void thisJvmHasTheFlag() {
+        assertTrue(Kernels.vectorized(), "surefire passes --add-modules jdk.incubator.vector");
+    }
+
+    @Test
+    void withoutTheFlagTheScalarLoopsGiveTheSameResults() throws Exception {
+        List<String> without = run(false);
+        List<String> with = run(true);
+        assertEquals("vectorized=false", without.get(0), without.toString());
+        assertEquals("vectorized=true", with.get(0), with.toString());
+        // min, max, the expired records and, with these small integral values, even the float sum agree
+        assertEquals(with.get(1), without.get(1));
+        assertTrue(with.get(1).startsWith("size=1142 expired=858 "), with.toString());
+    }
+
+    @Test
+    void onTheModulePathTheFlagDecidesToo() throws Exception {
+        List<String> without = run(false, true);
+        List<String> with = run(true, true);
+        assertEquals("vectorized=false", without.get(0), without.toString());
+        assertEquals("vectorized=true", with.get(0), with.toString());
+        assertEquals(with.get(1), without.get(1));
+    }
+
+    private static List<String> run(boolean flag) throws Exception {
+        return run(flag, false);
+    }
+
+    /**
+     * Runs {@link FlagProgram}: on the class path, or with storage-java and storage-vector as
+     * modules on the module path (the program itself stays on the class path).
+     */
+    private static List<String> run(boolean flag, boolean modulePath) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String libraries = String.join(File.pathSeparator, location(Chunk.class), location(Kernels.class));
+        List<String> command = new ArrayList<>(List.of(java));
+        if (flag) {
+            command.add("--add-modules");
+            command.add("jdk.incubator.vector");
+        }
+        if (modulePath) {
+            command.addAll(List.of("-p", libraries, "--add-modules", "dev.bulkdata.storage.vector",
+                    "-cp", System.getProperty("test.classes")));
+        } else {
+            command.addAll(List.of("-cp", libraries + File.pathSeparator + System.getProperty("test.classes")));
+        }
+        command.add(FlagProgram.class.getName());
+        Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), () -> command + "\n" + out + err);
+        return out.lines().toList();
+    }
+
+    private static String location(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+}
