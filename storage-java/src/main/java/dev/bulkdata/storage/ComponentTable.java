@@ -70,7 +70,7 @@ import java.util.Objects;
  * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code has} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
-public final class ComponentTable implements AutoCloseable {
+public final class ComponentTable extends ComponentTablePerType implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
     @FunctionalInterface
     public interface Visitor {
@@ -84,11 +84,9 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     private final AbstractTable entities;
-    private final Schema schema;
     private final BlockArena arena;
     /** Entity slot index to dense row. */
     final SparseSet set;
-    private final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     private final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
@@ -112,8 +110,8 @@ public final class ComponentTable implements AutoCloseable {
     });
 
     private ComponentTable(AbstractTable entities, Schema schema) {
+        super(schema);
         this.entities = entities;
-        this.schema = schema;
         this.set = new SparseSet();
         // The arena gets a tag of its own (released on close), named after the component schema.
         this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
@@ -451,8 +449,8 @@ public final class ComponentTable implements AutoCloseable {
         return row >= 0 && generation(row) == entities.handles.generation(entity) ? row : -1;
     }
 
-    /** The row of an entity's component; throws the reason it has none. */
-    private int rowOf(long entity) {
+    @Override
+    int rowOf(long entity) {
         int row = find(entity);
         if (row < 0) {
             throw noComponent(entity);
@@ -475,7 +473,8 @@ public final class ComponentTable implements AutoCloseable {
         }
     }
 
-    private int checkedRow(int row) {
+    @Override
+    int checkedRow(int row) {
         ensureOpen();
         return Objects.checkIndex(row, set.size());
     }
@@ -517,395 +516,5 @@ public final class ComponentTable implements AutoCloseable {
     @Override
     public String toString() {
         return "ComponentTable[" + name() + " of " + entities.name() + (closed ? ", closed]" : ", size=" + size() + "]");
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by entity: O(1), allocation-free; the entity must be live and have a component
-
-    /**
-     * Reads a {@code byte} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public byte get(long entity, ByteField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code byte} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, ByteField field, byte value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code short} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public short get(long entity, ShortField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code short} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, ShortField field, short value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code char} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public char get(long entity, CharField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code char} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, CharField field, char value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code int} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public int get(long entity, IntField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code int} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, IntField field, int value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code long} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public long get(long entity, LongField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code long} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, LongField field, long value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code float} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public float get(long entity, FloatField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code float} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, FloatField field, float value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code double} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public double get(long entity, DoubleField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code double} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, DoubleField field, double value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    /**
-     * Reads a {@code boolean} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public boolean get(long entity, BooleanField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
-    }
-
-    /**
-     * Writes a {@code boolean} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, BooleanField field, boolean value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by dense row: for joins and row loops; O(1), allocation-free
-
-    /**
-     * Reads a {@code byte} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public byte getAt(int row, ByteField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code byte} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, ByteField field, byte value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code short} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public short getAt(int row, ShortField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code short} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, ShortField field, short value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code char} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public char getAt(int row, CharField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code char} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, CharField field, char value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code int} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public int getAt(int row, IntField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code int} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, IntField field, int value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code long} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public long getAt(int row, LongField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code long} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, LongField field, long value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code float} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public float getAt(int row, FloatField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code float} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, FloatField field, float value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code double} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public double getAt(int row, DoubleField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code double} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, DoubleField field, double value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-
-    /**
-     * Reads a {@code boolean} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public boolean getAt(int row, BooleanField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code boolean} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, BooleanField field, boolean value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
     }
 }

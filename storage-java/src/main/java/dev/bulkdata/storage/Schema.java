@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  *
  * <p>Immutable and thread-safe; one schema may back any number of tables.
  */
-public final class Schema {
+public final class Schema extends SchemaPerType {
     /** The size of a block: the most bytes the slots of one block may take. */
     public static final int BLOCK_BYTES = 16 * 1024;
     /** Alignment of every block's native segment: one cache line. */
@@ -212,95 +212,8 @@ public final class Schema {
         return byName.containsKey(fieldName);
     }
 
-    /**
-     * Looks up a {@code byte} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code byte} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code byte}
-     */
-    public ByteField byteField(String fieldName) {
-        return typed(fieldName, ByteField.class, FieldType.BYTE);
-    }
-
-    /**
-     * Looks up a {@code short} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code short} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code short}
-     */
-    public ShortField shortField(String fieldName) {
-        return typed(fieldName, ShortField.class, FieldType.SHORT);
-    }
-
-    /**
-     * Looks up a {@code char} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code char} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code char}
-     */
-    public CharField charField(String fieldName) {
-        return typed(fieldName, CharField.class, FieldType.CHAR);
-    }
-
-    /**
-     * Looks up a {@code int} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of an {@code int} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not an {@code int}
-     */
-    public IntField intField(String fieldName) {
-        return typed(fieldName, IntField.class, FieldType.INT);
-    }
-
-    /**
-     * Looks up a {@code long} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code long} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code long}
-     */
-    public LongField longField(String fieldName) {
-        return typed(fieldName, LongField.class, FieldType.LONG);
-    }
-
-    /**
-     * Looks up a {@code float} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code float} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code float}
-     */
-    public FloatField floatField(String fieldName) {
-        return typed(fieldName, FloatField.class, FieldType.FLOAT);
-    }
-
-    /**
-     * Looks up a {@code double} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code double} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code double}
-     */
-    public DoubleField doubleField(String fieldName) {
-        return typed(fieldName, DoubleField.class, FieldType.DOUBLE);
-    }
-
-    /**
-     * Looks up a {@code boolean} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code boolean} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code boolean}
-     */
-    public BooleanField booleanField(String fieldName) {
-        return typed(fieldName, BooleanField.class, FieldType.BOOLEAN);
-    }
-
-    private <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
+    @Override
+    <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
         Field f = field(fieldName);
         if (!kind.isInstance(f)) {
             throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + f.type()
