@@ -47,7 +47,11 @@ public final class Generate {
      */
     record Type(String name, String javaType, String kotlinType, String layout, String zero) { }
 
-    /** The field types, in the order of {@code FieldType}. Adding a type starts here. */
+    /**
+     * The field types, in the order of {@code FieldType}. Adding a type starts here
+     * (ARCHITECTURE.md, How to change). A type without a value layout has its field class
+     * written by hand.
+     */
     static final List<Type> TYPES = List.of(
             new Type("Byte", "byte", "Byte", "JAVA_BYTE", "(byte) 0"),
             new Type("Short", "short", "Short", "JAVA_SHORT_UNALIGNED", "(short) 0"),
@@ -56,8 +60,7 @@ public final class Generate {
             new Type("Long", "long", "Long", "JAVA_LONG_UNALIGNED", "0L"),
             new Type("Float", "float", "Float", "JAVA_FLOAT_UNALIGNED", "0f"),
             new Type("Double", "double", "Double", "JAVA_DOUBLE_UNALIGNED", "0d"),
-            // BooleanField is hand-written: it stores 0 or 1 in a byte.
-            new Type("Boolean", "boolean", "Boolean", null, null));
+            new Type("Boolean", "boolean", "Boolean", null, null)); // BooleanField stores 0 or 1 in a byte
 
     private static final String BEGIN = "// @each-type";
     private static final String END = "// @end";
@@ -84,6 +87,10 @@ public final class Generate {
                     Path target = relative.resolveSibling(relative.getFileName().toString().replace("Float", type.name));
                     if (Files.exists(handWritten.resolve(target))) {
                         continue;
+                    }
+                    if (type.layout == null) {
+                        throw new IllegalStateException(type.name + " has no value layout in TYPES, so " + template
+                                + " cannot be written for it: write " + target + " by hand");
                     }
                     outputs.add(write(output.resolve(target), header + rewrite(text, type)));
                 }

@@ -70,7 +70,7 @@ import java.util.Objects;
  * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code has} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
-public final class ComponentTable extends ComponentTablePerType implements AutoCloseable {
+public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
     @FunctionalInterface
     public interface Visitor {
@@ -84,9 +84,11 @@ public final class ComponentTable extends ComponentTablePerType implements AutoC
     }
 
     private final AbstractTable entities;
+    private final Schema schema;
     private final BlockArena arena;
     /** Entity slot index to dense row. */
     final SparseSet set;
+    private final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     private final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
@@ -110,8 +112,8 @@ public final class ComponentTable extends ComponentTablePerType implements AutoC
     });
 
     private ComponentTable(AbstractTable entities, Schema schema) {
-        super(schema);
         this.entities = entities;
+        this.schema = schema;
         this.set = new SparseSet();
         // The arena gets a tag of its own (released on close), named after the component schema.
         this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
@@ -449,8 +451,8 @@ public final class ComponentTable extends ComponentTablePerType implements AutoC
         return row >= 0 && generation(row) == entities.handles.generation(entity) ? row : -1;
     }
 
-    @Override
-    int rowOf(long entity) {
+    /** The row of an entity's component; throws the reason it has none. */
+    private int rowOf(long entity) {
         int row = find(entity);
         if (row < 0) {
             throw noComponent(entity);
@@ -473,8 +475,7 @@ public final class ComponentTable extends ComponentTablePerType implements AutoC
         }
     }
 
-    @Override
-    int checkedRow(int row) {
+    private int checkedRow(int row) {
         ensureOpen();
         return Objects.checkIndex(row, set.size());
     }
@@ -517,4 +518,62 @@ public final class ComponentTable extends ComponentTablePerType implements AutoC
     public String toString() {
         return "ComponentTable[" + name() + " of " + entities.name() + (closed ? ", closed]" : ", size=" + size() + "]");
     }
+
+    // ---------------------------------------------------------------------------------------
+    // Fields by entity: O(1), allocation-free; the entity must be live and have a component
+
+    // @each-type
+    /**
+     * Reads a {@code float} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
+     * @param field a field of this table's schema
+     * @return the value
+     */
+    public float get(long entity, FloatField field) {
+        schema.check(field);
+        int row = rowOf(entity);
+        return field.get(rows.blockOf(row), rows.slotOf(row));
+    }
+
+    /**
+     * Writes a {@code float} field (Typed access, in the class documentation).
+     * @param entity a live entity that has a component here
+     * @param field a field of this table's schema
+     * @param value the new value
+     */
+    public void set(long entity, FloatField field, float value) {
+        schema.check(field);
+        int row = rowOf(entity);
+        field.set(rows.blockOf(row), rows.slotOf(row), value);
+    }
+    // @end
+
+    // ---------------------------------------------------------------------------------------
+    // Fields by dense row: for joins and row loops; O(1), allocation-free
+
+    // @each-type
+    /**
+     * Reads a {@code float} field (Typed access, in the class documentation).
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @return the value
+     */
+    public float getAt(int row, FloatField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /**
+     * Writes a {@code float} field (Typed access, in the class documentation).
+     * @param row a row, {@code 0 <= row < size()}
+     * @param field a field of this table's schema
+     * @param value the new value
+     */
+    public void setAt(int row, FloatField field, float value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+    // @end
 }

@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  *
  * <p>Immutable and thread-safe; one schema may back any number of tables.
  */
-public final class Schema extends SchemaPerType {
+public final class Schema {
     /** The size of a block: the most bytes the slots of one block may take. */
     public static final int BLOCK_BYTES = 16 * 1024;
     /** Alignment of every block's native segment: one cache line. */
@@ -212,8 +212,20 @@ public final class Schema extends SchemaPerType {
         return byName.containsKey(fieldName);
     }
 
-    @Override
-    <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
+    // @each-type
+    /**
+     * Looks up a {@code float} field by name, checking its type. O(1).
+     *
+     * @param fieldName the name of a {@code float} field
+     * @return the field
+     * @throws IllegalArgumentException if there is no such field or it is not a {@code float}
+     */
+    public FloatField floatField(String fieldName) {
+        return typed(fieldName, FloatField.class, FieldType.FLOAT);
+    }
+    // @end
+
+    private <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
         Field f = field(fieldName);
         if (!kind.isInstance(f)) {
             throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + f.type()

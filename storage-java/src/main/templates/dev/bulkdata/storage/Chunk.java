@@ -37,7 +37,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Threads: distinct slots may be read and written from many threads at once, as long as no
  * thread adds, removes or clears (the table's single-writer rule).
  */
-public interface Chunk extends ChunkPerType {
+public interface Chunk {
     /** {@return this chunk's position in the table, from 0} */
     int index();
 
@@ -111,4 +111,24 @@ public interface Chunk extends ChunkPerType {
      * @return the block's segment; valid until the table is closed
      */
     MemorySegment records();
+
+    // @each-type
+    /**
+     * Reads a {@code float} field (Typed access, in the class documentation).
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @return the value
+     */
+    float get(int slot, FloatField field);
+    // @end
+
+    // @each-type
+    /**
+     * Writes a {@code float} field (Typed access, in the class documentation).
+     * @param slot a live slot of this chunk
+     * @param field a field of the table's schema
+     * @param value the new value
+     */
+    void set(int slot, FloatField field, float value);
+    // @end
 }

@@ -55,7 +55,7 @@ package dev.bulkdata.storage;
  * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
  * table that becomes unreachable without being closed has its memory freed by a cleaner.
  */
-public interface Table extends TablePerType, AutoCloseable {
+public interface Table extends AutoCloseable {
     /** {@return the table's name (its schema's name)} */
     String name();
 
@@ -193,6 +193,26 @@ public interface Table extends TablePerType, AutoCloseable {
      * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
      */
     boolean contains(long handle);
+
+    // @each-type
+    /**
+     * Reads a {@code float} field (Typed access, in the class documentation).
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @return the value
+     */
+    float get(long handle, FloatField field);
+    // @end
+
+    // @each-type
+    /**
+     * Writes a {@code float} field (Typed access, in the class documentation).
+     * @param handle a live handle of this table
+     * @param field a field of this table's schema
+     * @param value the new value
+     */
+    void set(long handle, FloatField field, float value);
+    // @end
 
     /**
      * Returns the number of live records; O(1).
