@@ -280,6 +280,22 @@ public class ChangeBenchmark {
         return s.table.size();
     }
 
+    /** The same churn with the removals as one {@code removeAll} batch (the table sorts it by slot). */
+    @Benchmark
+    public int churnBulkRemoveAll(Bulk s, SlotOrder o) {
+        long[] batch = o.keys;
+        for (int k = 0; k < s.half.length; k++) {
+            batch[k] = s.handles[s.half[k]];
+        }
+        s.table.removeAll(batch, 0, s.half.length);
+        for (int i : s.half) {
+            long h = s.table.add();
+            s.table.set(h, s.t, Subjects.t(i));
+            s.handles[i] = h;
+        }
+        return s.table.size();
+    }
+
     @Benchmark
     public int churnPacked(Packed s) {
         return churn(s);

@@ -6,6 +6,7 @@ import dev.bulkdata.storage.internal.TagRegistry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
@@ -92,6 +93,8 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      * what {@link #cancelAdd} needs to undo it: {@code limit} and the kind's block count before.
      */
     private long lastAdd;
+    /** removeAll's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
+    private int[] removeScratch = new int[0];
     private int lastAddLimit;
     private int lastAddBlocks;
 
@@ -183,11 +186,18 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     abstract long activate(int slot);
 
     /**
-     * Drops the record of a slot whose live state is already cleared: wipes it (a packed table
-     * moves its last row into the gap) and counts it out of {@code size}. The slot's meta word
-     * is left to the caller.
+     * Drops the record of a slot whose live state is already cleared (a packed table moves its
+     * last row into the gap) and counts it out of {@code size}. No record byte needs zeroing:
+     * {@link #activate} zeroes a reused record. The slot's meta word is left to the caller.
      */
     abstract void dropRecord(int slot);
+
+    /**
+     * Restores the kind's invariant for records of never-opened slots after {@link #undoAdd}
+     * gave {@code slot} back ({@link SlotIndex#untake}): a BulkTable zeroes the record if the
+     * slot is now past the index's limit.
+     */
+    abstract void wipeUntaken(int slot);
 
     // ---------------------------------------------------------------------------------------
     // Structure, shared by every kind
@@ -280,6 +290,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     private void undoAdd(int slot) {
         dropRecord(slot);
         index.untake(slot, lastAddLimit);
+        wipeUntaken(slot);
         trimBlocks(lastAddBlocks);
     }
 
@@ -355,9 +366,20 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             }
             markDead(slot);
         }
-        // Phase 2: every slot is valid and distinct.
-        for (int i = from; i < to; i++) {
-            releaseDead((int) (handles[i] & index.indexMask));
+        // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
+        // is swept in address order and FIFO reuse hands the slots out again in that order.
+        int count = to - from;
+        int[] slots = removeScratch;
+        if (slots.length < count) {
+            slots = new int[count];
+            removeScratch = slots;
+        }
+        for (int i = 0; i < count; i++) {
+            slots[i] = (int) (handles[from + i] & index.indexMask);
+        }
+        Arrays.sort(slots, 0, count);
+        for (int i = 0; i < count; i++) {
+            releaseDead(slots[i]);
         }
     }
 

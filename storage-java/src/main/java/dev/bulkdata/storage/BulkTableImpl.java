@@ -19,10 +19,12 @@ import java.util.Arrays;
  *  BulkChunk: the block's native segment + its live bitmap and live count
  * </pre>
  *
- * <p>A free slot keeps its free-list link in the 4-byte link word of its own, wiped record
+ * <p>A free slot keeps its free-list link in the 4-byte link word of its own, dead record
  * ({@link Schema#link()}; {@link RecordLinks}), so a slot costs 4 bytes of meta in the index
- * and 1 bit of bitmap beside its record. Invariants: a slot's live bit equals its meta word's;
- * a dead slot's bytes are zero except the link word of a free slot or of slot 0.
+ * and 1 bit of bitmap beside its record. Removing and clearing write no record bytes: a dead
+ * slot keeps its old bytes until {@link #activate} zeroes them for the next record. Invariants:
+ * a slot's live bit equals its meta word's; every slot never opened (at or past the index's
+ * {@code limit}) is all zero.
  *
  * <p>Closing drops the blocks and the index forgets its slots, so every later access by handle
  * falls to the slow path, which reports the closed table, and every chunk access fails its
@@ -100,9 +102,12 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         }
     }
 
-    /** Makes a free slot live and returns its handle. */
+    /** Makes a taken slot live, its record zeroed if the slot was used before, and returns its handle. */
     @Override
     long activate(int slot) {
+        if (index.reused) {
+            schema.wipe(segments[slot >>> recordShift], slot & recordMask);
+        }
         chunk(slot).markLive(slot & recordMask);
         size++;
         return index.activate(slot);
@@ -120,11 +125,18 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         chunk(slot).markDead(slot & recordMask);
     }
 
-    /** Wipes a slot whose live bit is already clear. */
+    /** Counts out a slot whose live bit is already clear; its bytes stay until the slot is reused. */
     @Override
     void dropRecord(int slot) {
-        schema.wipe(segments[slot >>> recordShift], slot & recordMask);
         size--;
+    }
+
+    /** A slot given back to the never-opened slots must be all zero again. */
+    @Override
+    void wipeUntaken(int slot) {
+        if (slot >= index.limit) {
+            schema.wipe(segments[slot >>> recordShift], slot & recordMask);
+        }
     }
 
     @Override
@@ -141,24 +153,16 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         }
     }
 
+    /** One pass over the meta words and the bitmaps; no record byte is written. */
     @Override
     void clearRecords() {
+        index.releaseAllLive();
         for (int i = 0; i < blockCount; i++) {
             BulkChunk c = chunks[i];
-            for (int w = 0; w < c.live.length; w++) {
-                long bits = c.live[w];
-                while (bits != 0) {
-                    int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                    bits &= bits - 1;
-                    index.retireOrAdvance(i * slotsPerBlock + s);
-                }
-                c.live[w] = 0;
-            }
+            Arrays.fill(c.live, 0L);
             c.liveCount = 0;
-            segments[i].fill((byte) 0);
         }
         size = 0;
-        index.rebuildFreeList();
     }
 
     @Override
@@ -251,9 +255,8 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 if (bit) {
                     blockLive++;
                     check(slot > 0 && slot < limit, "live slot " + slot + " outside [1, " + limit + ")");
-                } else {
-                    boolean holdsLink = slot == 0 || (slot < limit && !SlotMeta.isRetired(meta));
-                    check(isWiped(segments[i], s, holdsLink), "dead slot " + slot + " holds data besides its link");
+                } else if (slot >= limit && slot > 0) {
+                    check(isWiped(segments[i], s), "never-opened slot " + slot + " holds data");
                 }
             }
             check(blockLive == c.liveCount, "liveCount of block " + i + " is " + c.liveCount + ", bitmap says "
@@ -263,14 +266,11 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         index.checkInvariants(live, size);
     }
 
-    /** Whether every stored byte of {@code slot} is zero, except the link word if it holds one. */
-    private boolean isWiped(MemorySegment data, int slot, boolean holdsLink) {
-        long linkStart = schema.link().offset(slot);
+    /** Whether every stored byte of {@code slot} is zero. */
+    private boolean isWiped(MemorySegment data, int slot) {
         for (Field f : schema.storedFields()) {
             for (int i = 0; i < f.type().byteSize(); i++) {
-                long at = f.offset(slot) + i;
-                boolean link = holdsLink && at >= linkStart && at < linkStart + Integer.BYTES;
-                if (!link && data.get(ValueLayout.JAVA_BYTE, at) != 0) {
+                if (data.get(ValueLayout.JAVA_BYTE, f.offset(slot) + i) != 0) {
                     return false;
                 }
             }

@@ -18,7 +18,8 @@ import java.util.Arrays;
  *  | b0: rows 0..R-1     | b1: rows R..2R-1    | b2: 2R..  | null |
  *  |      full           |      full           | size-2R   |      |
  *  +---------------------+---------------------+-----------+------+
- *                                                    ^ rows [size, end of block) are zero
+ *                                                    ^ rows [size, used) keep stale bytes,
+ *                                                      rows [used, end of block) are zero
  * </pre>
  *
  * <p>Field addressing is the one of {@link BulkChunk}: a field's value for slot {@code s} of a
@@ -26,8 +27,10 @@ import java.util.Arrays;
  * alike.
  *
  * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [0, size)} hold
- * records; every byte of every row at or after {@code size} in an allocated block is zero (so
- * {@link #addRow()} hands out an all-zero row without writing it). Blocks are only ever
+ * records; rows {@code [size, used)} held records once and keep their bytes (removing and
+ * clearing write nothing); every byte of every row at or after {@code used} in an allocated
+ * block is zero. {@link #addRow()} zeroes a row below {@code used} and hands out a row at
+ * {@code used} without writing it. Blocks are only ever
  * appended, never freed before the arena closes: a row address is valid until the arena
  * closes, though the record in it may be moved by {@link #removeRow} or {@link #swapRows}.
  *
@@ -58,6 +61,8 @@ final class DenseRows {
     private DenseChunk[] chunks = NO_CHUNKS;
     private int blockCount;
     private int size;
+    /** Rows ever held since the last {@link #trimBlocks}: rows at or past it are all zero. */
+    private int used;
 
     /**
      * Dense rows without chunk views and without a row limit (other than {@code int}).
@@ -205,6 +210,11 @@ final class DenseRows {
      * @param count blocks to keep, at least {@link #chunkCount()}
      */
     void trimBlocks(int count) {
+        int kept = count << shift;
+        for (int row = kept; row < used; row++) {
+            schema.wipe(blocks[row >>> shift], row & mask);
+        }
+        used = Math.min(used, kept);
         while (blockCount > count) {
             blockCount--;
             arena.setAside(schema.blockBytes());
@@ -222,11 +232,18 @@ final class DenseRows {
         if (size == maxRows || (size & mask) == 0 && (size >>> shift) == blockCount) {
             reserve((long) size + 1);
         }
-        return size++;
+        int row = size++;
+        if (row < used) {
+            schema.wipe(blocks[row >>> shift], row & mask);
+        } else {
+            used = row + 1;
+        }
+        return row;
     }
 
     /**
-     * Swap-and-pop: moves the last row into {@code row} and zeroes the old last row.
+     * Swap-and-pop: moves the last row into {@code row}; the old last row keeps its bytes until
+     * {@link #addRow()} reuses it.
      *
      * @param row a row, {@code 0 <= row < size()}
      * @return the index the moved row came from (the old last row), or -1 if {@code row} was
@@ -237,11 +254,9 @@ final class DenseRows {
         MemorySegment lastBlock = blocks[last >>> shift];
         int lastSlot = last & mask;
         if (row == last) {
-            schema.wipe(lastBlock, lastSlot);
             return -1;
         }
         copyRow(lastBlock, lastSlot, blocks[row >>> shift], row & mask);
-        schema.wipe(lastBlock, lastSlot);
         return last;
     }
 
@@ -295,12 +310,8 @@ final class DenseRows {
         }
     }
 
-    /** Removes every row: size 0, every row zeroed; blocks are kept for reuse. O(size). */
+    /** Removes every row: size 0; blocks are kept for reuse, rows zeroed as they are reused. O(1). */
     void clear() {
-        int used = chunkCount();
-        for (int b = 0; b < used; b++) {
-            blocks[b].fill((byte) 0);
-        }
         size = 0;
     }
 
@@ -312,9 +323,9 @@ final class DenseRows {
         size = 0;
     }
 
-    /** Whether every byte of every row from {@code size} to the end of the last block is zero. */
+    /** Whether every byte of every row never used, to the end of the last block, is zero. */
     boolean tailIsZero() {
-        for (int row = size, end = blockCount << shift; row < end; row++) {
+        for (int row = used, end = blockCount << shift; row < end; row++) {
             MemorySegment block = blocks[row >>> shift];
             for (Field f : stored) {
                 for (int i = 0; i < f.type().byteSize(); i++) {

@@ -17,7 +17,7 @@ package dev.bulkdata.storage;
  *
  * <p>Invariants: for every live slot {@code s}, {@code back[row(s)] == s} and
  * {@code row(s) < size}; for every row {@code r < size}, slot {@code back[r]} is live and its
- * entry names {@code r}; rows {@code [size, end of block)} are zero. Free slots are in the
+ * entry names {@code r}; rows never used are zero ({@link DenseRows}). Free slots are in the
  * index's free list (FIFO, header in slot 0's entry), retired slots nowhere.
  *
  * <p>Removal is swap-and-pop: the last row's record moves into the removed row, and its slot's
@@ -154,18 +154,18 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         rows.trimBlocks(count);
     }
 
+    /** One pass over the index's meta words; no row byte and no back-link is written. */
     @Override
     void clearRecords() {
-        for (int row = 0; row < size; row++) {
-            int slot = back.get(row);
-            index.retireOrAdvance(slot);
-            setRow(slot, 0);
-            back.set(row, 0);
-        }
+        index.releaseAllLive();
         rows.clear();
         size = 0;
         fragmented = true;
-        index.rebuildFreeList();
+    }
+
+    /** Rows keep their own never-used invariant ({@link DenseRows}); nothing to do per slot. */
+    @Override
+    void wipeUntaken(int slot) {
     }
 
     @Override

@@ -34,13 +34,26 @@ import java.util.BitSet;
  * is retired instead.
  *
  * <p><b>Free list</b>: a free slot's successor is its <em>link</em>, kept where the kind says
- * ({@link Links}): a BulkTable in the 4-byte link word of the (wiped) record, so that a slot
- * costs 4 bytes of meta and nothing more; a PackedTable in the entry's payload. Pops take the
- * head; {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first,
- * which spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole
- * freed last is reused first, while it is warm in cache). {@code tail} and {@code length} make
- * both pushes O(1). Invariant: following links from the header visits exactly {@code length}
- * distinct free slots, ends at {@code tail}, and returns to slot 0.
+ * ({@link Links}): a BulkTable in the 4-byte link word of the dead record, so that a slot costs
+ * 4 bytes of meta and nothing more; a PackedTable in the entry's payload. Pops take the head;
+ * {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first, which
+ * spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole freed last
+ * is reused first, while it is warm in cache). {@code tail} and {@code length} make both pushes
+ * O(1). Invariant: following links from the header visits exactly {@code length} distinct free
+ * slots, ends at {@code tail}, and returns to slot 0. A pop validates the head it takes (a
+ * free slot) and the range of the link it follows, so a link word written through a column
+ * view is detected before the list hands out a wrong slot.
+ *
+ * <p><b>Sweep</b>: {@link #releaseAllLive()} (a table's clear) frees every live slot at once
+ * without linking them: slots {@code [sweep, sweepEnd)} are then free or retired, and
+ * {@code swept} counts the free ones. They were freed before any later removal, so a FIFO take
+ * uses them before the list and a LIFO take after it; a take skips retired ones. Clearing thus
+ * costs one pass over the meta words, with no link written.
+ *
+ * <p><b>Reused records</b>: a slot freed by a removal or a clear keeps its old record bytes
+ * (nothing is wiped on removal); {@link #take()} says, in {@link #reused}, whether the slot it
+ * returns was opened before, so that the kind zeroes that record before handing it out. A
+ * never-opened slot's record is zero already.
  *
  * <p>Memory per slot: 4 bytes (stride 1) or 8 bytes (stride 2) in 16 KiB pages of 4,096 slots.
  * Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
@@ -94,6 +107,15 @@ final class SlotIndex {
     private int tail;
     /** Free slots in the list. */
     private int length;
+    /** The next slot a sweep take looks at: slots {@code [sweep, sweepEnd)} are free or retired, not linked. */
+    private int sweep;
+    private int sweepEnd;
+    /** Free (not retired) slots in {@code [sweep, sweepEnd)}. */
+    private int swept;
+    /** Whether the last {@link #take()} returned a slot opened before (its record bytes are stale). */
+    boolean reused;
+    /** Whether the last {@link #take()} came from the sweep, for {@link #untake}. */
+    private boolean tookSwept;
 
     /**
      * @param links where free slots keep their links, or null to keep them in a payload int
@@ -223,9 +245,9 @@ final class SlotIndex {
         return (meta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
     }
 
-    /** {@return free slots waiting in the list} */
+    /** {@return free slots waiting to be reused: in the list and in the sweep} */
     int holes() {
-        return length;
+        return length + swept;
     }
 
     /** {@return slots never opened that may still be opened} */
@@ -245,7 +267,7 @@ final class SlotIndex {
      * @throws CapacityExceededException if they do not all fit; nothing changes
      */
     long reserve(int count, int size) {
-        long fromHoles = Math.min(count, length);
+        long fromHoles = Math.min(count, holes());
         long fresh = count - fromHoles;
         if (fresh > freshSlots()) {
             throw full(count, size);
@@ -260,14 +282,27 @@ final class SlotIndex {
     }
 
     /**
-     * Takes a free slot, or opens a fresh one if the free list is empty; its meta word has the
-     * live bit clear and its current generation. The caller reserved it.
+     * Takes a free slot (from the sweep and the list, in reuse order), or opens a fresh one if
+     * there is none; its meta word has the live bit clear and its current generation. Sets
+     * {@link #reused}. The caller reserved it.
      *
      * @throws IllegalStateException if the free list is corrupt (a hole's link word was written
      *     through a column view); nothing changes
      */
     int take() {
-        int slot = pop();
+        int slot;
+        if (fifo) {
+            slot = takeSwept();
+            if (slot == 0) {
+                slot = pop();
+            }
+        } else {
+            slot = pop();
+            if (slot == 0) {
+                slot = takeSwept();
+            }
+        }
+        reused = slot != 0;
         if (slot == 0) {
             if (limit == 0) {
                 limit = 1;
@@ -275,6 +310,22 @@ final class SlotIndex {
             slot = limit++;
             setMeta(slot, SlotMeta.free(Math.max(floor, SlotMeta.generation(meta(slot)))));
         }
+        return slot;
+    }
+
+    /** Takes the first free slot of the sweep, or returns 0 if it has none. */
+    private int takeSwept() {
+        tookSwept = false;
+        if (swept == 0) {
+            return 0;
+        }
+        int slot = sweep;
+        while (SlotMeta.isRetired(meta(slot))) {
+            slot++;
+        }
+        sweep = slot + 1;
+        swept--;
+        tookSwept = true;
         return slot;
     }
 
@@ -311,23 +362,47 @@ final class SlotIndex {
         setMeta(slot, SlotMeta.free(SlotMeta.generation(meta(slot)) + 1));
         if (limit > limitBefore) {
             limit = limitBefore;
+        } else if (tookSwept) {
+            sweep = slot;
+            swept++;
         } else {
             pushHead(slot);
         }
     }
 
-    /** Refills the free list with every opened slot that is neither live nor retired, in slot order. */
-    void rebuildFreeList() {
-        if (limit > 0) {
-            links.setLink(HEADER, 0);
+    /**
+     * Frees every live slot at once, for a table's clear: each advances its generation (or
+     * retires at the last), and every opened slot that is not retired becomes free, in the
+     * sweep, in slot order; the list empties. One pass over the meta words, no link written.
+     *
+     * @return the number of slots retired by this call
+     */
+    int releaseAllLive() {
+        int retiredBefore = retired;
+        int maxLive = SlotMeta.live(maxGeneration);
+        int advance = SlotMeta.free(1) - SlotMeta.LIVE;
+        int stride = 1 << strideShift;
+        for (int first = 0; first < limit; first += 1 << PAGE_SHIFT) {
+            int[] page = pages[first >>> PAGE_SHIFT];
+            int end = Math.min(limit - first, 1 << PAGE_SHIFT) << strideShift;
+            for (int at = first == 0 ? stride : 0; at < end; at += stride) {
+                int meta = page[at];
+                if ((meta & SlotMeta.LIVE) != 0) {
+                    if (meta == maxLive) {
+                        page[at] = SlotMeta.retired(maxGeneration);
+                        retired++;
+                    } else {
+                        page[at] = meta + advance;
+                    }
+                }
+            }
         }
         tail = 0;
         length = 0;
-        for (int slot = 1; slot < limit; slot++) {
-            if ((meta(slot) & (SlotMeta.RETIRED | SlotMeta.LIVE)) == 0) {
-                append(slot);
-            }
-        }
+        sweep = 1;
+        sweepEnd = limit;
+        swept = Math.max(0, limit - 1) - retired;
+        return retired - retiredBefore;
     }
 
     /** Forgets every slot: every later {@link #find(long)} fails. For the table's close and corruption. */
@@ -353,7 +428,9 @@ final class SlotIndex {
             throw corrupt(head);
         }
         int next = links.link(head);
-        if (length == 1 ? next != HEADER : !isFree(next)) {
+        // The next slot's meta word is checked when it is taken; here only its range, which
+        // costs no memory access.
+        if (length == 1 ? next != HEADER : next <= 0 || next >= limit) {
             throw corrupt(next);
         }
         links.setLink(HEADER, next);
@@ -364,7 +441,7 @@ final class SlotIndex {
         return head;
     }
 
-    /** Puts a wiped, free slot into the list, at the tail (FIFO) or the head (LIFO). */
+    /** Puts a free slot into the list, at the tail (FIFO) or the head (LIFO). */
     private void push(int slot) {
         if (fifo) {
             append(slot);
@@ -375,7 +452,7 @@ final class SlotIndex {
 
     /** Puts a free slot at the head, whatever the reuse order: the next pop takes it. */
     private void pushHead(int slot) {
-        links.setLink(slot, links.link(HEADER));
+        links.setLink(slot, length == 0 ? HEADER : links.link(HEADER));
         links.setLink(HEADER, slot);
         if (length++ == 0) {
             tail = slot;
@@ -482,13 +559,20 @@ final class SlotIndex {
     // ---------------------------------------------------------------------------------------
     // Audit, for tests
 
-    /** The free list from head to tail. O(holes). */
+    /** The free slots in the order takes will use them: the list from head to tail and the sweep. O(holes). */
     int[] freeSlots() {
-        int[] slots = new int[length];
+        int[] slots = new int[length + swept];
+        int at = fifo ? swept : 0;
         int slot = length == 0 ? 0 : links.link(HEADER);
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = slot;
+        for (int i = 0; i < length; i++) {
+            slots[at + i] = slot;
             slot = links.link(slot);
+        }
+        at = fifo ? 0 : length;
+        for (slot = sweep; at < slots.length && slot < sweepEnd; slot++) {
+            if (!SlotMeta.isRetired(meta(slot))) {
+                slots[at++] = slot;
+            }
         }
         return slots;
     }
@@ -517,6 +601,12 @@ final class SlotIndex {
         check(liveSlots == live, "meta words say " + liveSlots + " live slots, the kind counts " + live);
         check(live == size, "size " + size + " but " + live + " live slots");
         check(retiredSlots == retired, "retired " + retired + " but " + retiredSlots + " retired slots");
+        int inSweep = 0;
+        for (int slot = sweep; slot < sweepEnd; slot++) {
+            check(!SlotMeta.isLive(meta(slot)), "live slot " + slot + " in the sweep");
+            inSweep += SlotMeta.isRetired(meta(slot)) ? 0 : 1;
+        }
+        check(inSweep == swept, "sweep counts " + swept + " free slots, holds " + inSweep);
         int[] free = freeSlots();
         BitSet seen = new BitSet();
         for (int slot : free) {
@@ -524,8 +614,9 @@ final class SlotIndex {
             check(!seen.get(slot), "free list holds slot " + slot + " twice");
             seen.set(slot);
         }
-        check(free.length == 0 || links.link(free[free.length - 1]) == 0, "free list does not return to the header");
-        check(free.length == 0 || free[free.length - 1] == tail, "free list tail is " + tail);
+        int listTail = length == 0 ? 0 : free[fifo ? free.length - 1 : length - 1];
+        check(length == 0 || links.link(listTail) == 0, "free list does not return to the header");
+        check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
         int opened = Math.max(0, limit - 1);
         check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
                 + " + retired " + retiredSlots + " != opened slots " + opened);

@@ -1,6 +1,7 @@
 package dev.bulkdata.storage;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -35,7 +36,7 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <h2>The free-list word</h2>
- * A removed record's slot holds the link of the table's free list in 4 of its (wiped) bytes:
+ * A removed record's slot holds the link of the table's free list in 4 of its bytes:
  * those of the first field of 4 or more bytes. A schema whose fields are all narrower gets a
  * hidden 4-byte column for it, counted in {@link #slotBytes()}.
  *
@@ -55,7 +56,7 @@ public final class Schema {
     private final Layout layout;
     private final List<Field> fields;
     private final Map<String, Field> byName;
-    /** Every field whose bytes a removal wipes: the declared ones plus a hidden link, if any. */
+    /** Every field whose bytes make up a record: the declared ones plus a hidden link, if any. */
     private final Field[] storedFields;
     /** Where a free slot keeps the index of the next free slot. */
     private final IntField link;
@@ -261,7 +262,7 @@ public final class Schema {
         return slotsPerBlock * slotBytes;
     }
 
-    /** Every field whose bytes a removal wipes, including a hidden link column. */
+    /** Every field whose bytes make up a record, including a hidden link column. */
     Field[] storedFields() {
         return storedFields;
     }
@@ -288,10 +289,30 @@ public final class Schema {
                 + " to look the field up)");
     }
 
-    /** Wipes every stored byte of {@code slot} in {@code block}. */
+    /**
+     * Zeroes every stored byte of {@code slot} in {@code block}: an AOS record as one run of
+     * long stores, an SOA record with one store per column (no call per field).
+     */
     void wipe(MemorySegment block, int slot) {
+        if (layout == Layout.AOS) {
+            long start = (long) slot * slotBytes;
+            int i = 0;
+            for (; i + Long.BYTES <= slotBytes; i += Long.BYTES) {
+                block.set(ValueLayout.JAVA_LONG_UNALIGNED, start + i, 0L);
+            }
+            for (; i < slotBytes; i++) {
+                block.set(ValueLayout.JAVA_BYTE, start + i, (byte) 0);
+            }
+            return;
+        }
         for (Field f : storedFields) {
-            f.clear(block, slot);
+            long at = f.offset(slot);
+            switch (f.slotStride) {
+                case 8 -> block.set(ValueLayout.JAVA_LONG_UNALIGNED, at, 0L);
+                case 4 -> block.set(ValueLayout.JAVA_INT_UNALIGNED, at, 0);
+                case 2 -> block.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, (short) 0);
+                default -> block.set(ValueLayout.JAVA_BYTE, at, (byte) 0);
+            }
         }
     }
 

@@ -39,7 +39,7 @@ class ReadmeExampleTest {
                 chunk.set(slot, px, chunk.get(slot, px) + chunk.get(slot, vx) * 0.5f));
         float x = particles.get(h, px);                     // 1.0
 
-        particles.remove(h);                                // wiped; the slot's generation moves on
+        particles.remove(h);                                // the slot's generation moves on
         boolean alive = particles.contains(h);              // false, for good
         // particles.get(h, px) throws InvalidHandleException: "stale handle particles#1@0
         //   (table 'particles', slot 1): handle generation 0, slot generation 1, slot is free ..."

@@ -86,16 +86,25 @@ public final class Report {
                 {"BulkTable AOS", "IterateBenchmark.bulkAos"},
                 {"PackedTable SOA", "IterateBenchmark.packedSoaColumns"},
                 {"Kotlin typed", "IterateBenchmark.kotlin"}}) {
-            c.add(new Comparison("iterate", subject[0], subject[1], "float[]", "IterateBenchmark.floatArray", false, 1.25, n));
+            boolean columns = !subject[0].contains("typed");
+            c.add(new Comparison("iterate", subject[0], subject[1], "float[]", "IterateBenchmark.floatArray", false,
+                    columns ? 1.1 : Double.NaN, n));
             c.add(new Comparison("iterate", subject[0], subject[1], "ArrayList", "IterateBenchmark.arrayList", true, 2, n));
         }
+        // Per-record access against the column loop over the same table.
+        c.add(new Comparison("iterate", "BulkTable SOA, typed slots", "IterateBenchmark.bulkSoaSlots", "column loop",
+                "IterateBenchmark.bulkSoaColumns", false, 1.5, n));
+        c.add(new Comparison("iterate", "Kotlin typed", "IterateBenchmark.kotlin", "column loop",
+                "IterateBenchmark.bulkSoaColumns", false, 2, n));
         for (String[] subject : new String[][] {
-                {"BulkTable", "LookupBenchmark.bulk"},
-                {"PackedTable", "LookupBenchmark.packed"},
-                {"Kotlin typed", "LookupBenchmark.kotlin"}}) {
+                {"BulkTable", "LookupBenchmark.bulk", "6", "3"},
+                {"PackedTable", "LookupBenchmark.packed", "NaN", "2"},
+                {"Kotlin typed", "LookupBenchmark.kotlin", "6", "3"}}) {
             c.add(new Comparison("lookup", subject[0], subject[1], "float[]", "LookupBenchmark.floatArray", false, Double.NaN, n));
-            c.add(new Comparison("lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.hashMap", true, 4, n));
-            c.add(new Comparison("lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.fastutil", true, 1.5, n));
+            c.add(new Comparison("lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.hashMap", true,
+                    Double.parseDouble(subject[2]), n));
+            c.add(new Comparison("lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.fastutil", true,
+                    Double.parseDouble(subject[3]), n));
         }
         for (String[] subject : new String[][] {{"BulkTable", "LookupBenchmark.staleBulk"}, {"PackedTable", "LookupBenchmark.stalePacked"}}) {
             c.add(new Comparison("stale lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.staleHashMap", true, Double.NaN, n));
@@ -103,16 +112,17 @@ public final class Report {
         }
         for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.createBulk"}, {"PackedTable", "ChangeBenchmark.createPacked"},
                 {"Kotlin typed", "ChangeBenchmark.createKotlin"}}) {
-            c.add(new Comparison("create", subject[0], subject[1], "HashMap", "ChangeBenchmark.createHashMap", true, 4, n));
+            c.add(new Comparison("create", subject[0], subject[1], "HashMap", "ChangeBenchmark.createHashMap", true, 20, n));
             c.add(new Comparison("create", subject[0], subject[1], "fastutil", "ChangeBenchmark.createFastutil", true, Double.NaN, n));
             c.add(new Comparison("create", subject[0], subject[1], "ArrayList", "ChangeBenchmark.createArrayList", true, Double.NaN, n));
         }
         for (String[] subject : new String[][] {{"BulkTable SOA", "ChangeBenchmark.churnBulk"},
                 {"BulkTable AOS", "ChangeBenchmark.churnBulkAos"},
-                {"BulkTable SOA, removals sorted by slot", "ChangeBenchmark.churnBulkBySlot"}, {"PackedTable", "ChangeBenchmark.churnPacked"},
+                {"BulkTable SOA, removals sorted by slot", "ChangeBenchmark.churnBulkBySlot"},
+                {"BulkTable SOA, removeAll batch", "ChangeBenchmark.churnBulkRemoveAll"}, {"PackedTable", "ChangeBenchmark.churnPacked"},
                 {"Kotlin typed", "ChangeBenchmark.churnKotlin"}}) {
-            c.add(new Comparison("churn (half)", subject[0], subject[1], "HashMap", "ChangeBenchmark.churnHashMap", true, 3, n));
-            c.add(new Comparison("churn (half)", subject[0], subject[1], "fastutil", "ChangeBenchmark.churnFastutil", true, Double.NaN, n));
+            c.add(new Comparison("churn (half)", subject[0], subject[1], "fastutil", "ChangeBenchmark.churnFastutil", true, 2, n));
+            c.add(new Comparison("churn (half)", subject[0], subject[1], "HashMap", "ChangeBenchmark.churnHashMap", true, Double.NaN, n));
         }
         String[] none = {};
         for (String[] subject : new String[][] {{"BulkTable", "FrameBenchmark.bulk"}, {"PackedTable", "FrameBenchmark.packed"}}) {
@@ -121,7 +131,7 @@ public final class Report {
         }
         for (String[] subject : new String[][] {{"BulkTable SOA", "UpdateBenchmark.bulkSoa"}, {"BulkTable AOS", "UpdateBenchmark.bulkAos"},
                 {"PackedTable SOA", "UpdateBenchmark.packedSoa"}}) {
-            c.add(new Comparison("update p += v*dt", subject[0], subject[1], "float[]", "UpdateBenchmark.floatArray", false, Double.NaN, n));
+            c.add(new Comparison("update p += v*dt", subject[0], subject[1], "float[]", "UpdateBenchmark.floatArray", false, 2, n));
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "ArrayList", "UpdateBenchmark.arrayList", true, Double.NaN, n));
         }
         for (String percent : new String[] {"100", "50", "1"}) {
