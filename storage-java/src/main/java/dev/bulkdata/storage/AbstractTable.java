@@ -4,7 +4,6 @@ import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -23,7 +22,7 @@ import java.util.Objects;
  *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
  *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
  *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
- *     accessors by handle are written once, here.
+ *     accessors by handle are written once, in {@link AbstractTablePerType} (generated).
  * </ul>
  * The kind's hooks are about records only: make room, activate a slot, drop a record, clear,
  * chunks for iteration.
@@ -50,7 +49,7 @@ import java.util.Objects;
  * still works. Field reads and writes are not claimed: one racing a structural change on
  * another thread is a data race the table does not detect.
  */
-abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
+abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTableImpl, PackedTableImpl {
     private static final VarHandle OPEN_ITERATIONS;
     private static final VarHandle WRITER;
     /** The writer word's bit for "a change is running"; the rest is the writer thread's id. */
@@ -61,7 +60,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private static final long HANDOFF_NANOS = 5_000;
     /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
     static final int ENDED = Integer.MIN_VALUE / 2;
-    private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
 
     static {
         try {
@@ -73,17 +71,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
     }
 
-    final Schema schema;
     /** How this table's handles split into tag, generation and slot index. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */
     final TagLease lease;
     final BlockArena arena;
-    /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
-    MemorySegment[] segments = NO_SEGMENTS;
-    /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
-    final int recordShift;
-    final int recordMask;
     /** The slots: created by the kind's constructor with {@link #newIndex}. */
     final SlotIndex index;
     /** Live records. */
@@ -122,10 +114,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     /** A table under a tag already leased: a fixed tag, or a restored table's (see {@link Snapshots}). */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease) {
-        this.schema = schema;
+        super(schema);
         this.handles = handles;
-        this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
-        this.recordMask = schema.slotsPerBlock() - 1;
         this.lease = lease;
         this.index = new SlotIndex(schema.name(), handles, lease.tag(), lease.floor(), maxCapacity, reuseOrder,
                 newLinks());
@@ -179,15 +169,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      * spares for the next growth ({@link BlockArena#setAside}).
      */
     abstract void trimBlocks(int count);
-
-    /**
-     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
-     * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed or corrupt
-     */
-    abstract int recordOf(long handle);
 
     /**
      * Where free slots keep their free-list links, or null to keep them beside the meta words
@@ -415,123 +396,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         for (int i = 0; i < count; i++) {
             releaseDead(slots[i]);
         }
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by handle: one route for both kinds. A handle resolves to its record index by the
-    // kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); records are
-    // numbered so that record r lives in segment r >>> recordShift at position r & recordMask.
-
-    @Override
-    public final byte get(long handle, ByteField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final short get(long handle, ShortField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final char get(long handle, CharField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final int get(long handle, IntField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final long get(long handle, LongField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final float get(long handle, FloatField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final double get(long handle, DoubleField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final boolean get(long handle, BooleanField field) {
-        schema.check(field);
-        int record = recordOf(handle);
-        return field.get(segments[record >>> recordShift], record & recordMask);
-    }
-
-    @Override
-    public final void set(long handle, ByteField field, byte value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, ShortField field, short value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, CharField field, char value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, IntField field, int value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, LongField field, long value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, FloatField field, float value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, DoubleField field, double value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
-    }
-
-    @Override
-    public final void set(long handle, BooleanField field, boolean value) {
-        schema.check(field);
-        int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
     }
 
     // ---------------------------------------------------------------------------------------

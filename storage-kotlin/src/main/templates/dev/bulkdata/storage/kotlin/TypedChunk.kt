@@ -89,36 +89,9 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     @RawMemoryApi
     public fun records(): MemorySegment = chunk.records()
 
-    public operator fun get(slot: Int, column: ByteColumn<D>): Byte = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: ByteColumn<D>, value: Byte): Unit = chunk.set(slot, column.field, value)
-
-    public operator fun get(slot: Int, column: ShortColumn<D>): Short = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: ShortColumn<D>, value: Short): Unit = chunk.set(slot, column.field, value)
-
-    public operator fun get(slot: Int, column: CharColumn<D>): Char = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: CharColumn<D>, value: Char): Unit = chunk.set(slot, column.field, value)
-
-    public operator fun get(slot: Int, column: IntColumn<D>): Int = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: IntColumn<D>, value: Int): Unit = chunk.set(slot, column.field, value)
-
-    public operator fun get(slot: Int, column: LongColumn<D>): Long = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: LongColumn<D>, value: Long): Unit = chunk.set(slot, column.field, value)
-
+    // @each-type
     public operator fun get(slot: Int, column: FloatColumn<D>): Float = chunk.get(slot, column.field)
 
     public operator fun set(slot: Int, column: FloatColumn<D>, value: Float): Unit = chunk.set(slot, column.field, value)
-
-    public operator fun get(slot: Int, column: DoubleColumn<D>): Double = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: DoubleColumn<D>, value: Double): Unit = chunk.set(slot, column.field, value)
-
-    public operator fun get(slot: Int, column: BooleanColumn<D>): Boolean = chunk.get(slot, column.field)
-
-    public operator fun set(slot: Int, column: BooleanColumn<D>, value: Boolean): Unit =
-        chunk.set(slot, column.field, value)
+    // @end
 }

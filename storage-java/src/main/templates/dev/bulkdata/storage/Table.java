@@ -196,46 +196,7 @@ public interface Table extends AutoCloseable {
      */
     boolean contains(long handle);
 
-    /**
-     * Reads a {@code byte} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    byte get(long handle, ByteField field);
-
-    /**
-     * Reads a {@code short} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    short get(long handle, ShortField field);
-
-    /**
-     * Reads a {@code char} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    char get(long handle, CharField field);
-
-    /**
-     * Reads a {@code int} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    int get(long handle, IntField field);
-
-    /**
-     * Reads a {@code long} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    long get(long handle, LongField field);
-
+    // @each-type
     /**
      * Reads a {@code float} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
@@ -243,63 +204,9 @@ public interface Table extends AutoCloseable {
      * @return the value
      */
     float get(long handle, FloatField field);
+    // @end
 
-    /**
-     * Reads a {@code double} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    double get(long handle, DoubleField field);
-
-    /**
-     * Reads a {@code boolean} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    boolean get(long handle, BooleanField field);
-
-    /**
-     * Writes a {@code byte} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, ByteField field, byte value);
-
-    /**
-     * Writes a {@code short} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, ShortField field, short value);
-
-    /**
-     * Writes a {@code char} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, CharField field, char value);
-
-    /**
-     * Writes a {@code int} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, IntField field, int value);
-
-    /**
-     * Writes a {@code long} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, LongField field, long value);
-
+    // @each-type
     /**
      * Writes a {@code float} field (Typed access, in the class documentation).
      * @param handle a live handle of this table
@@ -307,22 +214,7 @@ public interface Table extends AutoCloseable {
      * @param value the new value
      */
     void set(long handle, FloatField field, float value);
-
-    /**
-     * Writes a {@code double} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, DoubleField field, double value);
-
-    /**
-     * Writes a {@code boolean} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, BooleanField field, boolean value);
+    // @end
 
     /**
      * Returns the number of live records; O(1).

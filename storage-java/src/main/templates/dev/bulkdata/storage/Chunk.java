@@ -120,46 +120,7 @@ public interface Chunk {
      */
     MemorySegment records();
 
-    /**
-     * Reads a {@code byte} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    byte get(int slot, ByteField field);
-
-    /**
-     * Reads a {@code short} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    short get(int slot, ShortField field);
-
-    /**
-     * Reads a {@code char} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    char get(int slot, CharField field);
-
-    /**
-     * Reads a {@code int} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    int get(int slot, IntField field);
-
-    /**
-     * Reads a {@code long} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    long get(int slot, LongField field);
-
+    // @each-type
     /**
      * Reads a {@code float} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
@@ -167,63 +128,9 @@ public interface Chunk {
      * @return the value
      */
     float get(int slot, FloatField field);
+    // @end
 
-    /**
-     * Reads a {@code double} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    double get(int slot, DoubleField field);
-
-    /**
-     * Reads a {@code boolean} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    boolean get(int slot, BooleanField field);
-
-    /**
-     * Writes a {@code byte} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, ByteField field, byte value);
-
-    /**
-     * Writes a {@code short} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, ShortField field, short value);
-
-    /**
-     * Writes a {@code char} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, CharField field, char value);
-
-    /**
-     * Writes a {@code int} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, IntField field, int value);
-
-    /**
-     * Writes a {@code long} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, LongField field, long value);
-
+    // @each-type
     /**
      * Writes a {@code float} field (Typed access, in the class documentation).
      * @param slot a live slot of this chunk
@@ -231,20 +138,5 @@ public interface Chunk {
      * @param value the new value
      */
     void set(int slot, FloatField field, float value);
-
-    /**
-     * Writes a {@code double} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, DoubleField field, double value);
-
-    /**
-     * Writes a {@code boolean} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, BooleanField field, boolean value);
+    // @end
 }

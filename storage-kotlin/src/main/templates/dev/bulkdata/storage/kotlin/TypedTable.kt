@@ -165,81 +165,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: ByteColumn<D>): Byte = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: ByteColumn<D>, value: Byte): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: ByteColumn<D>): Byte = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: ByteColumn<D>, value: Byte): Unit = core.set(raw, column.field, value)
-
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: ShortColumn<D>): Short = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: ShortColumn<D>, value: Short): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: ShortColumn<D>): Short = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: ShortColumn<D>, value: Short): Unit = core.set(raw, column.field, value)
-
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: CharColumn<D>): Char = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: CharColumn<D>, value: Char): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: CharColumn<D>): Char = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: CharColumn<D>, value: Char): Unit = core.set(raw, column.field, value)
-
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: IntColumn<D>): Int = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: IntColumn<D>, value: Int): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: IntColumn<D>): Int = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: IntColumn<D>, value: Int): Unit = core.set(raw, column.field, value)
-
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: LongColumn<D>): Long = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: LongColumn<D>, value: Long): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: LongColumn<D>): Long = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: LongColumn<D>, value: Long): Unit = core.set(raw, column.field, value)
-
+    // @each-type
     @JvmName("get")
     public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
 
@@ -254,36 +180,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmSynthetic
     @JvmName("write")
     public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
-
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: DoubleColumn<D>): Double = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: DoubleColumn<D>, value: Double): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: DoubleColumn<D>): Double = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: DoubleColumn<D>, value: Double): Unit = core.set(raw, column.field, value)
-
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: BooleanColumn<D>): Boolean = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: BooleanColumn<D>, value: Boolean): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: BooleanColumn<D>): Boolean = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: BooleanColumn<D>, value: Boolean): Unit = core.set(raw, column.field, value)
+    // @end
 
     /**
      * Calls [action] for every live record, in slot order, with `this` the table and `it` the

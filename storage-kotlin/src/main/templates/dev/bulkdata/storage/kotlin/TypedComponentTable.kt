@@ -143,56 +143,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal cons
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }
 
-    public operator fun get(entity: Handle<E>, column: ByteColumn<C>): Byte = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: ByteColumn<C>, value: Byte): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: ByteColumn<C>): Byte = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: ByteColumn<C>, value: Byte): Unit =
-        core.setAt(row.index, column.field, value)
-
-    public operator fun get(entity: Handle<E>, column: ShortColumn<C>): Short = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: ShortColumn<C>, value: Short): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: ShortColumn<C>): Short = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: ShortColumn<C>, value: Short): Unit =
-        core.setAt(row.index, column.field, value)
-
-    public operator fun get(entity: Handle<E>, column: CharColumn<C>): Char = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: CharColumn<C>, value: Char): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: CharColumn<C>): Char = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: CharColumn<C>, value: Char): Unit =
-        core.setAt(row.index, column.field, value)
-
-    public operator fun get(entity: Handle<E>, column: IntColumn<C>): Int = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: IntColumn<C>, value: Int): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: IntColumn<C>): Int = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: IntColumn<C>, value: Int): Unit =
-        core.setAt(row.index, column.field, value)
-
-    public operator fun get(entity: Handle<E>, column: LongColumn<C>): Long = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: LongColumn<C>, value: Long): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: LongColumn<C>): Long = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: LongColumn<C>, value: Long): Unit =
-        core.setAt(row.index, column.field, value)
-
+    // @each-type
     public operator fun get(entity: Handle<E>, column: FloatColumn<C>): Float = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
@@ -202,26 +153,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal cons
 
     public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
         core.setAt(row.index, column.field, value)
-
-    public operator fun get(entity: Handle<E>, column: DoubleColumn<C>): Double = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: DoubleColumn<C>, value: Double): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: DoubleColumn<C>): Double = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: DoubleColumn<C>, value: Double): Unit =
-        core.setAt(row.index, column.field, value)
-
-    public operator fun get(entity: Handle<E>, column: BooleanColumn<C>): Boolean = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: BooleanColumn<C>, value: Boolean): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: BooleanColumn<C>): Boolean = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: BooleanColumn<C>, value: Boolean): Unit =
-        core.setAt(row.index, column.field, value)
+    // @end
 
     /** `TypedComponentTable(name of entities)`. */
     override fun toString(): String = "Typed$core"

@@ -213,61 +213,7 @@ public final class Schema {
         return byName.containsKey(fieldName);
     }
 
-    /**
-     * Looks up a {@code byte} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code byte} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code byte}
-     */
-    public ByteField byteField(String fieldName) {
-        return typed(fieldName, ByteField.class, FieldType.BYTE);
-    }
-
-    /**
-     * Looks up a {@code short} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code short} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code short}
-     */
-    public ShortField shortField(String fieldName) {
-        return typed(fieldName, ShortField.class, FieldType.SHORT);
-    }
-
-    /**
-     * Looks up a {@code char} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code char} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code char}
-     */
-    public CharField charField(String fieldName) {
-        return typed(fieldName, CharField.class, FieldType.CHAR);
-    }
-
-    /**
-     * Looks up a {@code int} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of an {@code int} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not an {@code int}
-     */
-    public IntField intField(String fieldName) {
-        return typed(fieldName, IntField.class, FieldType.INT);
-    }
-
-    /**
-     * Looks up a {@code long} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code long} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code long}
-     */
-    public LongField longField(String fieldName) {
-        return typed(fieldName, LongField.class, FieldType.LONG);
-    }
-
+    // @each-type
     /**
      * Looks up a {@code float} field by name, checking its type. O(1).
      *
@@ -278,28 +224,7 @@ public final class Schema {
     public FloatField floatField(String fieldName) {
         return typed(fieldName, FloatField.class, FieldType.FLOAT);
     }
-
-    /**
-     * Looks up a {@code double} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code double} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code double}
-     */
-    public DoubleField doubleField(String fieldName) {
-        return typed(fieldName, DoubleField.class, FieldType.DOUBLE);
-    }
-
-    /**
-     * Looks up a {@code boolean} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code boolean} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code boolean}
-     */
-    public BooleanField booleanField(String fieldName) {
-        return typed(fieldName, BooleanField.class, FieldType.BOOLEAN);
-    }
+    // @end
 
     private <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
         Field f = field(fieldName);

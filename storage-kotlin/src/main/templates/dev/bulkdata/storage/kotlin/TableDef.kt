@@ -115,29 +115,10 @@ public abstract class TableDef<D : TableDef<D>>(
     @get:JvmName("schema")
     public val schema: Schema get() = resolved().schema
 
-    /** Declares a `byte` column named [name]. */
-    protected fun byte(name: String): ByteColumn<D> = declare(ByteColumn(this, name))
-
-    /** Declares a `short` column named [name]. */
-    protected fun short(name: String): ShortColumn<D> = declare(ShortColumn(this, name))
-
-    /** Declares a `char` column named [name]. */
-    protected fun char(name: String): CharColumn<D> = declare(CharColumn(this, name))
-
-    /** Declares an `int` column named [name]. */
-    protected fun int(name: String): IntColumn<D> = declare(IntColumn(this, name))
-
-    /** Declares a `long` column named [name]. */
-    protected fun long(name: String): LongColumn<D> = declare(LongColumn(this, name))
-
+    // @each-type
     /** Declares a `float` column named [name]. */
     protected fun float(name: String): FloatColumn<D> = declare(FloatColumn(this, name))
-
-    /** Declares a `double` column named [name]. */
-    protected fun double(name: String): DoubleColumn<D> = declare(DoubleColumn(this, name))
-
-    /** Declares a `boolean` column named [name]. */
-    protected fun boolean(name: String): BooleanColumn<D> = declare(BooleanColumn(this, name))
+    // @end
 
     /** The declared columns, in record order. */
     public fun columns(): List<Column<D, *>> = synchronized(lock) { columns.toList() }

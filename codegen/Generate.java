@@ -1,0 +1,213 @@
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Writes the per-type code of a module from its templates: the typed get/set of every field
+ * type, written once by hand for {@code float}. Run by the build ({@code generate-sources}, see
+ * the parent pom) with the toolchain's {@code java}:
+ *
+ * <pre>
+ * java codegen/Generate.java TEMPLATES HAND_WRITTEN OUTPUT
+ * </pre>
+ *
+ * Every file below {@code TEMPLATES} is valid-looking code for {@code float} and becomes a file
+ * at the same relative path below {@code OUTPUT} (a file there that no template makes any more
+ * is deleted; an unchanged one is not rewritten):
+ * <ul>
+ * <li>a file whose name contains {@code Float} ({@code FloatField.java}) is written once per
+ *     type ({@code ByteField.java}, ...), the whole file rewritten for that type, except where
+ *     {@code HAND_WRITTEN} already has a file of that name (a type whose class needs more than
+ *     the template, such as {@code BooleanField});
+ * <li>any other file is copied, and each region between a line {@code // @each-type} and a line
+ *     {@code // @end} is written once per type, in the order of {@link #TYPES}; a region that
+ *     does not fit some types leaves them out: {@code // @each-type except Boolean}.
+ * </ul>
+ * Rewriting for a type replaces, in this order: {@code JAVA_FLOAT_UNALIGNED} by the type's value
+ * layout; the literal {@code 0f} by its zero; "a" before {@code float} (as "a {@code float}" or
+ * "a `float`") by the type's article; the word {@code Float} by its Kotlin type and {@code Float}
+ * inside a name ({@code FloatField}, {@code OfFloat}) by its name; the word {@code float} by its
+ * Java type and {@code float} inside a name ({@code floatField}) by its name in lower case;
+ * {@code FLOAT} by its name in upper case ({@code FieldType.FLOAT}).
+ */
+public final class Generate {
+    /**
+     * A field type: its name (in {@code FieldType}, {@code XField}, {@code XColumn},
+     * {@code schema.xField}), the Java and Kotlin types of its values, and for a generated
+     * {@code XField} its value layout and zero literal.
+     */
+    record Type(String name, String javaType, String kotlinType, String layout, String zero) { }
+
+    /**
+     * The field types, in the order of {@code FieldType}. Adding a type starts here
+     * (ARCHITECTURE.md, How to change). A type without a value layout has its field class
+     * written by hand.
+     */
+    static final List<Type> TYPES = List.of(
+            new Type("Byte", "byte", "Byte", "JAVA_BYTE", "(byte) 0"),
+            new Type("Short", "short", "Short", "JAVA_SHORT_UNALIGNED", "(short) 0"),
+            new Type("Char", "char", "Char", "JAVA_CHAR_UNALIGNED", "'\\0'"),
+            new Type("Int", "int", "Int", "JAVA_INT_UNALIGNED", "0"),
+            new Type("Long", "long", "Long", "JAVA_LONG_UNALIGNED", "0L"),
+            new Type("Float", "float", "Float", "JAVA_FLOAT_UNALIGNED", "0f"),
+            new Type("Double", "double", "Double", "JAVA_DOUBLE_UNALIGNED", "0d"),
+            new Type("Boolean", "boolean", "Boolean", null, null)); // BooleanField stores 0 or 1 in a byte
+
+    private static final String BEGIN = "// @each-type";
+    private static final String END = "// @end";
+    private static final Pattern ARTICLE = Pattern.compile("\\b([Aa]) (\\{@code |`)float\\b");
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 3) {
+            throw new IllegalArgumentException("usage: java Generate.java TEMPLATES HAND_WRITTEN OUTPUT");
+        }
+        Path templates = Path.of(args[0]);
+        Path handWritten = Path.of(args[1]);
+        Path output = Path.of(args[2]);
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(templates)) {
+            files = walk.filter(Files::isRegularFile).sorted().toList();
+        }
+        Set<Path> outputs = new HashSet<>();
+        for (Path template : files) {
+            Path relative = templates.relativize(template);
+            String text = Files.readString(template);
+            String header = header(relative);
+            if (relative.getFileName().toString().contains("Float")) {
+                for (Type type : TYPES) {
+                    Path target = relative.resolveSibling(relative.getFileName().toString().replace("Float", type.name));
+                    if (Files.exists(handWritten.resolve(target))) {
+                        continue;
+                    }
+                    if (type.layout == null) {
+                        throw new IllegalStateException(type.name + " has no value layout in TYPES, so " + template
+                                + " cannot be written for it: write " + target + " by hand");
+                    }
+                    outputs.add(write(output.resolve(target), header + rewrite(text, type)));
+                }
+            } else {
+                outputs.add(write(output.resolve(relative), header + expand(text, relative)));
+            }
+        }
+        removeAllBut(output, outputs);
+        System.out.println("codegen: " + outputs.size() + " files from " + files.size() + " templates in " + templates
+                + " -> " + output);
+    }
+
+    private static String header(Path relative) {
+        return "// Generated from src/main/templates/" + relative.toString().replace('\\', '/')
+                + " by codegen/Generate.java: edit the template, not this file.\n";
+    }
+
+    /** Copies {@code text}, writing each {@code @each-type} region once per type. */
+    static String expand(String text, Path source) {
+        StringBuilder out = new StringBuilder();
+        List<String> region = null;
+        List<String> excluded = List.of();
+        int lineNumber = 0;
+        for (String line : text.split("\n", -1)) {
+            lineNumber++;
+            String trimmed = line.strip();
+            if (trimmed.startsWith(BEGIN)) {
+                if (region != null) {
+                    throw new IllegalStateException(source + ":" + lineNumber + ": " + BEGIN + " inside a region");
+                }
+                region = new ArrayList<>();
+                excluded = excluded(trimmed.substring(BEGIN.length()), source + ":" + lineNumber);
+            } else if (trimmed.equals(END)) {
+                if (region == null) {
+                    throw new IllegalStateException(source + ":" + lineNumber + ": " + END + " without " + BEGIN);
+                }
+                String body = String.join("\n", region);
+                boolean first = true;
+                for (Type type : TYPES) {
+                    if (!excluded.contains(type.name)) {
+                        out.append(first ? "" : "\n").append(rewrite(body, type)).append('\n');
+                        first = false;
+                    }
+                }
+                region = null;
+            } else if (region != null) {
+                region.add(line);
+            } else {
+                out.append(line).append('\n');
+            }
+        }
+        if (region != null) {
+            throw new IllegalStateException(source + ": " + BEGIN + " without " + END);
+        }
+        return out.substring(0, out.length() - 1); // split added one line after the last newline
+    }
+
+    /** The type names after {@code except} in a region's first line ({@code // @each-type except Boolean, Char}). */
+    private static List<String> excluded(String rest, String where) {
+        String names = rest.strip();
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        if (!names.startsWith("except ")) {
+            throw new IllegalStateException(where + ": expected '" + BEGIN + "' or '" + BEGIN + " except Name, ...'");
+        }
+        List<String> list = List.of(names.substring("except ".length()).strip().split("\\s*,\\s*"));
+        for (String name : list) {
+            if (TYPES.stream().noneMatch(t -> t.name.equals(name))) {
+                throw new IllegalStateException(where + ": no type named " + name);
+            }
+        }
+        return list;
+    }
+
+    /** {@code text}, written for {@code float}, rewritten for {@code type}. */
+    static String rewrite(String text, Type type) {
+        String lowerName = type.name.toLowerCase(Locale.ROOT);
+        if (type.layout != null) {
+            text = text.replace("JAVA_FLOAT_UNALIGNED", type.layout);
+            text = text.replaceAll("(?<![\\w.])0f\\b", Matcher.quoteReplacement(type.zero));
+        }
+        Matcher article = ARTICLE.matcher(text);
+        boolean vowel = "aeiou".indexOf(type.javaType.charAt(0)) >= 0;
+        text = article.replaceAll(m -> {
+            String a = vowel ? "an" : "a";
+            if (m.group(1).equals("A")) {
+                a = "A" + a.substring(1);
+            }
+            return Matcher.quoteReplacement(a + " " + m.group(2) + type.javaType);
+        });
+        text = text.replaceAll("\\bFloat\\b", type.kotlinType).replace("Float", type.name);
+        text = text.replaceAll("\\bfloat\\b", type.javaType).replace("float", lowerName);
+        return text.replace("FLOAT", type.name.toUpperCase(Locale.ROOT));
+    }
+
+    /** Writes {@code file} unless it already holds {@code text}, so that an unchanged file keeps its time stamp. */
+    private static Path write(Path file, String text) {
+        try {
+            if (!Files.exists(file) || !Files.readString(file).equals(text)) {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, text);
+            }
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes every file below {@code root} that this run did not write (its template is gone). */
+    private static void removeAllBut(Path root, Set<Path> keep) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                if (!keep.contains(p)) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}

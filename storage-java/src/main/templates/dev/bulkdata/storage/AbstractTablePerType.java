@@ -1,0 +1,54 @@
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The typed accessors by handle of {@link AbstractTable}, one {@code get} and one {@code set}
+ * per field type, written once for both table kinds over the one part each kind provides: a
+ * handle resolves to its record index by the kind's rule ({@link #recordOf}: a BulkTable's
+ * slot, a PackedTable's row), and records are numbered so that record {@code r} lives in
+ * segment {@code r >>> recordShift} at position {@code r & recordMask}. Generated per type from
+ * this template (ARCHITECTURE.md, Per-type code); everything else of a table is in
+ * {@link AbstractTable}.
+ */
+abstract sealed class AbstractTablePerType implements Table permits AbstractTable {
+    private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
+
+    final Schema schema;
+    /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
+    MemorySegment[] segments = NO_SEGMENTS;
+    /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
+    final int recordShift;
+    final int recordMask;
+
+    AbstractTablePerType(Schema schema) {
+        this.schema = schema;
+        this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
+        this.recordMask = schema.slotsPerBlock() - 1;
+    }
+
+    /**
+     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
+     * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
+     *
+     * @throws InvalidHandleException if the handle is not live in this table
+     * @throws IllegalStateException if the table is closed or corrupt
+     */
+    abstract int recordOf(long handle);
+
+    // @each-type
+    @Override
+    public final float get(long handle, FloatField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, FloatField field, float value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        field.set(segments[record >>> recordShift], record & recordMask, value);
+    }
+    // @end
+}
