@@ -20,9 +20,4 @@ public final class BooleanField extends Field {
     void set(MemorySegment block, int slot, boolean value) {
         block.set(LAYOUT, offset(slot), (byte) (value ? 1 : 0));
     }
-
-    @Override
-    void clear(MemorySegment block, int slot) {
-        block.set(LAYOUT, offset(slot), (byte) 0);
-    }
 }

@@ -62,14 +62,18 @@ final class BulkChunk extends SlotChunk {
     @Override
     int position(int slot) {
         table.checkChunkAccess();
-        Objects.checkIndex(slot, slots);
-        if ((live[slot >>> 6] & (1L << slot)) == 0) {
+        // One compare covers the range: a negative slot shifts to a huge word index, and the
+        // bits of slots past slotCount() are never set.
+        int word = slot >>> 6;
+        if (word >= live.length || (live[word] & (1L << slot)) == 0) {
             throw hole(slot);
         }
         return slot;
     }
 
+    /** The slow path of {@link #position}: out of the chunk, or a hole. */
     private RuntimeException hole(int slot) {
+        Objects.checkIndex(slot, slots);
         return new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + table.name()
                 + "' is a hole (no live record); visit live slots with nextLive() or liveBits()");
     }

@@ -1,7 +1,5 @@
 package dev.bulkdata.storage;
 
-import java.lang.foreign.MemorySegment;
-
 /**
  * A named, typed field of a {@link Schema}. Field objects come from a schema
  * ({@link Schema#floatField(String)} and friends) and are the keys for reading and writing
@@ -85,8 +83,6 @@ public abstract sealed class Field
         return blockOffset + (long) slot * slotStride;
     }
 
-    /** Writes the zero value of this field for {@code slot}. */
-    abstract void clear(MemorySegment block, int slot);
 
     @Override
     public final String toString() {

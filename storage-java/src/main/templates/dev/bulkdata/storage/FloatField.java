@@ -20,9 +20,4 @@ public final class FloatField extends Field {
     void set(MemorySegment block, int slot, float value) {
         block.set(LAYOUT, offset(slot), value);
     }
-
-    @Override
-    void clear(MemorySegment block, int slot) {
-        block.set(LAYOUT, offset(slot), 0f);
-    }
 }

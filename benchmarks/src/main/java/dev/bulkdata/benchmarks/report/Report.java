@@ -94,6 +94,8 @@ public final class Report {
         // Per-record access against the column loop over the same table.
         c.add(new Comparison("iterate", "BulkTable SOA, typed slots", "IterateBenchmark.bulkSoaSlots", "column loop",
                 "IterateBenchmark.bulkSoaColumns", false, 1.5, n));
+        c.add(new Comparison("iterate", "BulkTable SOA, typed slots by nextLive", "IterateBenchmark.bulkSoaNextLive",
+                "column loop", "IterateBenchmark.bulkSoaColumns", false, Double.NaN, n));
         c.add(new Comparison("iterate", "Kotlin typed", "IterateBenchmark.kotlin", "column loop",
                 "IterateBenchmark.bulkSoaColumns", false, 2, n));
         for (String[] subject : new String[][] {

@@ -43,7 +43,9 @@ import java.lang.foreign.MemorySegment
  * @param D the table declaration
  */
 @JvmInline
-public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructor(private val chunk: Chunk) {
+public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructor(
+    @PublishedApi internal val chunk: Chunk,
+) {
     /**
      * The core chunk, for Java APIs that take a [Chunk]. It accepts fields of any table
      * (rejected at run time only) and its `column` and `records` are raw memory.

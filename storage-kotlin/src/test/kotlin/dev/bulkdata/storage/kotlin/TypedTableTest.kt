@@ -67,6 +67,37 @@ class TypedTableTest : FunSpec({
         }
     }
 
+    test("forEach's scope reads the visited record from its chunk and looks other handles up") {
+        Particles.open().use { table ->
+            val ids = List(1500) { i -> table.add { it[Particles.AGE] = i; it[Particles.X] = i.toFloat() } }
+            val removed = ids[7]
+            table.remove(removed)
+            val first = ids[0]
+            var kept: RecordScope<Particles>? = null
+            var visits = 0
+            table.forEach { h ->
+                kept = this
+                visits++
+                // the visited handle (and a copy of it) use the chunk; another handle is looked up
+                val copy = Handle<Particles>(h.raw)
+                copy[Particles.AGE] shouldBe h[Particles.AGE]
+                this[h, Particles.X] shouldBe h[Particles.AGE].toFloat()
+                h[Particles.X] = h[Particles.X] + first[Particles.X]
+                if (h != first) first[Particles.AGE] shouldBe 0
+                this[first, Particles.X] shouldBe 0f
+                shouldThrow<InvalidHandleException> { removed[Particles.AGE] }.reason() shouldBe
+                    InvalidHandleException.Reason.STALE
+                shouldThrow<InvalidHandleException> { this[Particles.NULL, Particles.AGE] }
+            }
+            visits shouldBe 1499
+            ids.forEachIndexed { i, id -> if (i != 7) table[id, Particles.X] shouldBe i.toFloat() }
+            // kept past its pass, the scope's fast path refers to a chunk whose iteration ended
+            shouldThrow<IllegalStateException> { with(kept!!) { ids.last()[Particles.AGE] } }
+            // other handles still work through the table
+            with(kept!!) { ids[1][Particles.AGE] } shouldBe 1
+        }
+    }
+
     test("forEach visits every live record once and may write fields") {
         Particles.open().use { table ->
             val ids = List(3000) { i -> table.add { it[Particles.AGE] = i } }
