@@ -47,7 +47,7 @@ class ReadmeExampleTest : FunSpec({
         Particles.open().use { table ->
             val id: ParticleId = table.add { it[Particles.VX] = 2f }   // inlined, no allocation
             table[id, Particles.X] += table[id, Particles.VX] * 0.5f  // operator get/set
-            table.forEach { it[Particles.AGE] += 1 }                  // live records, holes skipped
+            table.forEach { it[Particles.AGE] += 1 }                  // live records, read from their chunk
             println("$id at x=${table[id, Particles.X]}")             // particles#1@0 at x=1.0
             table.remove(id)
             stale = id !in table                                      // true, for good
