@@ -96,8 +96,11 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      */
     @SuppressWarnings("unused") // accessed through WRITER
     private long writer;
-    /** The thread whose id is in {@code writer}, for messages and the hand-over wait. */
-    private Thread writerThread;
+    /**
+     * The name of the thread whose id is in {@code writer}, for messages; no reference to the
+     * thread itself, so a table never keeps a finished thread's objects reachable.
+     */
+    private String writerName;
     /**
      * The handle returned by the last structural change if it was {@link #add()}, else 0; with
      * what {@link #cancelAdd} needs to undo it: {@code limit} and the kind's block count before.
@@ -517,24 +520,25 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         if ((seen & CHANGING) != 0 || !WRITER.compareAndSet(this, seen, idle | CHANGING)) {
             throw refused(operation, writerName() + " is changing it right now");
         }
-        Thread previous = writerThread;
-        writerThread = Thread.currentThread();
-        if (seen != NO_WRITER && previous != null && previous.isAlive()) {
+        String previous = writerName;
+        writerName = Thread.currentThread().getName();
+        if (seen != 0) {
+            // Another thread made the last change: let its last stores land.
             long deadline = System.nanoTime() + HANDOFF_NANOS;
             while (System.nanoTime() - deadline < 0) {
                 Thread.onSpinWait();
             }
             if ((long) WRITER.getVolatile(this) != (idle | CHANGING)) {
                 // The previous writer's change was still running: its mark landed over ours.
-                writerThread = previous;
-                throw refused(operation, "thread '" + previous.getName() + "' is changing it right now");
+                writerName = previous;
+                throw refused(operation, "thread '" + previous + "' is changing it right now");
             }
         }
     }
 
     private String writerName() {
-        Thread t = writerThread;
-        return t == null ? "another thread" : "thread '" + t.getName() + "'";
+        String name = writerName;
+        return name == null ? "another thread" : "thread '" + name + "'";
     }
 
     private ConcurrentModificationException refused(String operation, String why) {

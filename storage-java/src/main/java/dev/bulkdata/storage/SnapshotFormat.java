@@ -294,62 +294,20 @@ final class SnapshotFormat {
         int spb = schema.slotsPerBlock();
         int blocks = table.blockCount();
         MemorySegment[] segments = table.segments;
-        if (table instanceof BulkTableImpl bulk) {
+        if (table instanceof BulkTableImpl) {
+            // Free list: in the link words of the dead records, the header's in slot 0.
             IntField link = schema.link();
-            // Free list: from the header slot's link word, freeLength distinct free slots, back to 0.
-            if (m.limit > 0) {
-                boolean[] seen = new boolean[m.limit];
-                int slot = link.get(segments[0], 0);
-                for (int i = 0; i < m.freeLength; i++) {
-                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
-                            || (slot >= m.sweep && slot < m.sweepEnd)) {
-                        throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
-                                + ", which is not a free slot it has not named before");
-                    }
-                    seen[slot] = true;
-                    if (i == m.freeLength - 1 && slot != m.freeTail) {
-                        throw r.fail(Reason.MALFORMED, "the free list ends at slot " + slot + ", not at its tail "
-                                + m.freeTail);
-                    }
-                    slot = link.get(segments[slot >>> Integer.numberOfTrailingZeros(spb)], slot & (spb - 1));
-                }
-                // An empty list's header link is not read (a clear leaves it as it was).
-                if (slot != 0 && m.freeLength > 0) {
-                    throw r.fail(Reason.MALFORMED, "the free list does not return to the header after "
-                            + m.freeLength + " slots");
-                }
-            }
+            int slotShift = Integer.numberOfTrailingZeros(spb);
+            walkFreeList(r, m, slot -> link.get(segments[slot >>> slotShift], slot & (spb - 1)));
             // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but
             // a slot never opened must read zero, since an add hands it out as it is: make it so.
             for (long slot = m.limit, end = (long) blocks * spb; slot < end; slot++) {
                 schema.wipe(segments[(int) (slot / spb)], (int) (slot % spb));
             }
         } else {
-            PackedTableImpl packed = (PackedTableImpl) table;
-            int[] payloads = m.payloads;
-            if (m.limit > 0) {
-                boolean[] seen = new boolean[m.limit];
-                int slot = payloads[0];
-                for (int i = 0; i < m.freeLength; i++) {
-                    if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
-                            || (slot >= m.sweep && slot < m.sweepEnd)) {
-                        throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
-                                + ", which is not a free slot it has not named before");
-                    }
-                    seen[slot] = true;
-                    if (i == m.freeLength - 1 && slot != m.freeTail) {
-                        throw r.fail(Reason.MALFORMED, "the free list ends at slot " + slot + ", not at its tail "
-                                + m.freeTail);
-                    }
-                    slot = payloads[slot];
-                }
-                // An empty list's header link is not read (a clear leaves it as it was).
-                if (slot != 0 && m.freeLength > 0) {
-                    throw r.fail(Reason.MALFORMED, "the free list does not return to the header after "
-                            + m.freeLength + " slots");
-                }
-            }
-            // Rows past the last may keep removed records' bytes: DenseRows zeroes them on reuse.
+            // Free list: in the payloads; rows past the last may keep removed records' bytes
+            // (DenseRows zeroes them on reuse).
+            walkFreeList(r, m, slot -> m.payloads[slot]);
         }
         SlotIndex index = table.index;
         index.restore(m.metas.length, m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
@@ -375,6 +333,36 @@ final class SnapshotFormat {
         }
         if (peak >= 0) {
             table.lease.issued(peak, m.metas.length - 1);
+        }
+    }
+
+    /**
+     * Checks the free list from the header's link: {@code freeLength} distinct free slots
+     * outside the sweep, ending at the tail, then back at the header (an empty list's header
+     * link is not read: a clear leaves it as it was).
+     */
+    private static void walkFreeList(Reader r, Metadata m, java.util.function.IntUnaryOperator link)
+            throws SnapshotException {
+        if (m.limit == 0 || m.freeLength == 0) {
+            return;
+        }
+        boolean[] seen = new boolean[m.limit];
+        int slot = link.applyAsInt(0);
+        for (int i = 0; i < m.freeLength; i++) {
+            if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
+                    || (slot >= m.sweep && slot < m.sweepEnd)) {
+                throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
+                        + ", which is not a free slot it has not named before");
+            }
+            seen[slot] = true;
+            if (i == m.freeLength - 1 && slot != m.freeTail) {
+                throw r.fail(Reason.MALFORMED, "the free list ends at slot " + slot + ", not at its tail " + m.freeTail);
+            }
+            slot = link.applyAsInt(slot);
+        }
+        if (slot != 0) {
+            throw r.fail(Reason.MALFORMED, "the free list does not return to the header after " + m.freeLength
+                    + " slots");
         }
     }
 

@@ -530,9 +530,7 @@ public final class ComponentTable implements AutoCloseable {
      * @return the value
      */
     public float get(long entity, FloatField field) {
-        schema.check(field);
-        int row = rowOf(entity);
-        return field.get(rows.blockOf(row), rows.slotOf(row));
+        return getAt(rowOf(entity), field);
     }
 
     /**
@@ -542,9 +540,7 @@ public final class ComponentTable implements AutoCloseable {
      * @param value the new value
      */
     public void set(long entity, FloatField field, float value) {
-        schema.check(field);
-        int row = rowOf(entity);
-        field.set(rows.blockOf(row), rows.slotOf(row), value);
+        setAt(rowOf(entity), field, value);
     }
     // @end
 
