@@ -9,10 +9,21 @@ import java.lang.foreign.MemorySegment;
  * or native code with {@link #column(Field)}.
  *
  * <pre>{@code
- * for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
- *     chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
+ * for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+ *     long live = chunk.liveBits(w);                  // 64 slots at a time
+ *     while (live != 0) {
+ *         int s = (w << 6) + Long.numberOfTrailingZeros(live);
+ *         live &= live - 1;
+ *         chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
+ *     }
  * }
  * }</pre>
+ *
+ * <p>This is the loop shape to write: no step waits for the previous one. Stepping with
+ * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} reads the same slots but makes
+ * each step depend on the last (about 2.5x slower in the benchmarks). For the last factor of
+ * two, loop over {@link #column(Field)} segments with the same bit loop, or use the
+ * {@code storage-vector} kernels.
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
  * throws {@link IllegalArgumentException}); they cost no allocation and no handle check.
