@@ -530,6 +530,7 @@ public final class ComponentTable implements AutoCloseable {
      * @return the value
      */
     public float get(long entity, FloatField field) {
+        schema.check(field);
         return getAt(rowOf(entity), field);
     }
 
@@ -540,6 +541,7 @@ public final class ComponentTable implements AutoCloseable {
      * @param value the new value
      */
     public void set(long entity, FloatField field, float value) {
+        schema.check(field);
         setAt(rowOf(entity), field, value);
     }
     // @end
