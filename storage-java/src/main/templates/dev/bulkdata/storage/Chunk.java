@@ -108,11 +108,12 @@ public interface Chunk {
     /**
      * The column of a field: zero-copy view of the field's values for every slot of this
      * chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in native byte order.
-     * Holes read as zero, except that the free-list link of a hole may occupy 4 bytes of one
-     * column: mask with {@link #liveBits(int)} when a hole matters. Never write a hole through a
-     * view: the table relies on a hole staying zero apart from its link. A write to a hole's link
-     * word is detected (the next add throws {@link IllegalStateException} and changes nothing);
-     * a write to its other bytes is not, and those bytes reappear in the record that reuses it.
+     * Holes hold no defined value: a removed record's old bytes stay until an add reuses (and
+     * zeroes) the slot, the free-list link of a hole occupies 4 bytes of one column, and slots
+     * never used read zero. Mask with {@link #liveBits(int)} when a hole matters. Never write a
+     * hole through a view. A write to a hole's link word is detected (the next add throws
+     * {@link IllegalStateException} and changes nothing); a write to a slot never used is not,
+     * and its bytes reappear in the record that first takes the slot.
      *
      * @param field a field of the table's schema
      * @return the column; valid until the table is closed
@@ -126,6 +127,7 @@ public interface Chunk {
      * The whole block: zero-copy view of every slot's bytes ({@link Schema#blockBytes()} long).
      * In {@link Layout#AOS} slot {@code s} starts at byte {@code s * schema.slotBytes()};
      * a field's value is at {@code field.blockOffset() + s * field.slotStride()} in both layouts.
+     * Holes hold no defined value and must not be written (see {@link #column(Field)}).
      *
      * @return the block's segment; valid until the table is closed
      */
