@@ -290,6 +290,7 @@ final class SlotIndex {
      *     through a column view); nothing changes
      */
     int take() {
+        tookSwept = false;
         int slot;
         if (fifo) {
             slot = takeSwept();
@@ -315,7 +316,6 @@ final class SlotIndex {
 
     /** Takes the first free slot of the sweep, or returns 0 if it has none. */
     private int takeSwept() {
-        tookSwept = false;
         if (swept == 0) {
             return 0;
         }
@@ -374,11 +374,8 @@ final class SlotIndex {
      * Frees every live slot at once, for a table's clear: each advances its generation (or
      * retires at the last), and every opened slot that is not retired becomes free, in the
      * sweep, in slot order; the list empties. One pass over the meta words, no link written.
-     *
-     * @return the number of slots retired by this call
      */
-    int releaseAllLive() {
-        int retiredBefore = retired;
+    void releaseAllLive() {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
         int stride = 1 << strideShift;
@@ -402,7 +399,6 @@ final class SlotIndex {
         sweep = 1;
         sweepEnd = limit;
         swept = Math.max(0, limit - 1) - retired;
-        return retired - retiredBefore;
     }
 
     /** Forgets every slot: every later {@link #find(long)} fails. For the table's close and corruption. */

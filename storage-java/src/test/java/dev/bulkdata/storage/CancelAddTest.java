@@ -147,4 +147,34 @@ class CancelAddTest {
             assertFalse(tiny.contains(last));
         }
     }
+
+    /**
+     * REGRESSION: after a clear, a take from the free list must not be undone as if it came
+     * from the sweep (LIFO takes the list first, so an earlier sweep take must not leak).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tables")
+    void cancelAdd_ofAListTake_afterASweepTake_putsTheSlotBackAtTheListHead(String name, TableFactory factory,
+                                                                            Layout layout) {
+        Schema schema = TestSchemas.particles(layout);
+        try (Table table = factory.open(schema)) {
+            long[] h = new long[100];
+            table.addAll(h);
+            table.clear();                 // every slot in the sweep
+            long fromSweep = table.add();  // a sweep take
+            long[] more = new long[10];
+            table.addAll(more);
+            table.remove(more[5]);         // one hole linked in the list
+            TableStats before = table.stats();
+            long next = table.add();       // LIFO: from the list; FIFO: from the sweep
+            assertTrue(table.cancelAdd(next));
+            assertEquals(before, table.stats());
+            ((AbstractTable) table).checkInvariants();
+            long again = table.add();      // takes the cancelled add's slot again
+            HandleLayout handles = table.handleLayout();
+            assertEquals(handles.index(next), handles.index(again), "the next add takes the same slot");
+            assertTrue(table.contains(fromSweep));
+            ((AbstractTable) table).checkInvariants();
+        }
+    }
 }
