@@ -19,7 +19,7 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * The snapshot file format, version 1: its one description and its reader and writer. Every
+ * The snapshot file format, version 2: its one description and its reader and writer. Every
  * number is in the writer's byte order, which the header names; a reader refuses the other.
  *
  * <pre>
@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
  *    8  byte order       u8       'L' little-endian, 'B' big-endian
  *    9  kind             u8       1 BulkTable, 2 PackedTable
  *   10  reserved         u16      0
- *   12  format version   u32      1
+ *   12  format version   u32      2 (a reader also reads 1: the same, without HANDLE fields)
  *   16  required flags   u32      0; a reader refuses a bit it does not know
  *   20  header CRC32C    u32      of the 64 header bytes with this field 0
  *   24  metadata length  u64      the metadata starts at 64
@@ -45,7 +45,8 @@ import java.util.zip.CRC32C;
  *       free-list length u32, free-list tail u32, entry count u32,
  *       sweep start u32, sweep end u32 (free slots not linked, left by a clear; 0 and 0 if none),
  *       schema: name length u16, name (UTF-8), field count u16, per field: type u8 (FieldType
- *               ordinal), name length u8, name, block offset u32, slot stride u32;
+ *               ordinal), name length u8, name, HANDLE only: target table name length u8,
+ *               target table name, then block offset u32, slot stride u32;
  *               slot bytes u32, slots per block u32, block bytes u32
  *       meta words: entry count x u32             (slot 0 first; see SlotMeta)
  *       PackedTable only: payloads: entry count x u32 (row if live, free-list link if free),
@@ -71,7 +72,7 @@ import java.util.zip.CRC32C;
  */
 final class SnapshotFormat {
     static final byte[] MAGIC = {(byte) 0x89, 'B', 'U', 'L', 'K', '\r', '\n', 0x1A};
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int HEADER_BYTES = 64;
     static final int BLOCK_STRIDE = Schema.BLOCK_BYTES;
     static final byte KIND_BULK = 1;
@@ -117,6 +118,9 @@ final class SnapshotFormat {
         long metaLength = FIXED_METADATA + 2L + name.length + 2 + 12;
         for (Field f : schema.fields()) {
             metaLength += 2 + f.name().length() + 8;
+            if (f instanceof HandleField h) {
+                metaLength += 1 + h.target().length();
+            }
         }
         metaLength += 4L * entries + (packed ? 4L * entries + 4L * size : 0);
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
@@ -130,7 +134,11 @@ final class SnapshotFormat {
         meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
         for (Field f : schema.fields()) {
             meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
-                    .put(f.name().getBytes(StandardCharsets.US_ASCII)).putInt(f.blockOffset).putInt(f.slotStride);
+                    .put(f.name().getBytes(StandardCharsets.US_ASCII));
+            if (f instanceof HandleField h) {
+                meta.put((byte) h.target().length()).put(h.target().getBytes(StandardCharsets.US_ASCII));
+            }
+            meta.putInt(f.blockOffset).putInt(f.slotStride);
         }
         meta.putInt(schema.slotBytes()).putInt(schema.slotsPerBlock()).putInt(schema.blockBytes());
         for (int slot = 0; slot < entries; slot++) {
@@ -221,7 +229,7 @@ final class SnapshotFormat {
     // Reading
 
     /** What the header says, checked against itself and the file size. */
-    private record Header(byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
+    private record Header(int version, byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
     }
 
     /** The metadata, parsed and checked on its own. */
@@ -277,6 +285,11 @@ final class SnapshotFormat {
         try {
             r.blocks(table, header.blockCount);
             restore(r, table, m, generationShift);
+            if (newTag) {
+                table.savedIdentity = m.identity;
+                table.savedTag = m.tag;
+                table.generationShift = generationShift;
+            }
             return table;
         } catch (Throwable t) {
             table.close();
@@ -449,7 +462,7 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "it is " + fileSize + " bytes long, " + (fileSize - fileLength)
                         + " more than its header says");
             }
-            return new Header(kind, metaLength, blocksOffset, (int) blockCount, h.getInt(AT_META_CRC));
+            return new Header(version, kind, metaLength, blocksOffset, (int) blockCount, h.getInt(AT_META_CRC));
         }
 
         /** Reads as many bytes as the buffer holds or the channel has; returns how many. */
@@ -531,7 +544,7 @@ final class SnapshotFormat {
             if (reuseCode < 0 || reuseCode > 1 || layoutCode < 0 || layoutCode > 1) {
                 throw fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
             }
-            Schema schema = schema(b, Layout.values()[layoutCode], expected);
+            Schema schema = schema(b, Layout.values()[layoutCode], header.version, expected);
             int maxSlot = Math.min(handles.maxIndex(), maxCapacity);
             if (maxCapacity < 1 || floor < 0 || floor > handles.maxGeneration() || limit < 0
                     || limit > maxSlot + 1L || entries != (limit > 0 ? limit + 1 : entries == 2 ? 2 : 0)) {
@@ -619,7 +632,7 @@ final class SnapshotFormat {
                     payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks);
         }
 
-        private Schema schema(ByteBuffer b, Layout layout, Schema expected) throws SnapshotException {
+        private Schema schema(ByteBuffer b, Layout layout, int version, Schema expected) throws SnapshotException {
             String name = string(b, Short.toUnsignedInt(b.getShort()), StandardCharsets.UTF_8);
             int count = Short.toUnsignedInt(b.getShort());
             if (count == 0 || count * 10L > b.remaining()) {
@@ -633,14 +646,20 @@ final class SnapshotFormat {
                 builder = Schema.builder(name).layout(layout);
                 for (int i = 0; i < count; i++) {
                     int type = b.get();
-                    if (type < 0 || type >= FieldType.values().length) {
-                        throw fail(Reason.MALFORMED, "field " + i + " has unknown type " + type);
+                    if (type < 0 || type >= FieldType.values().length
+                            || (version < 2 && type == FieldType.HANDLE.ordinal())) {
+                        throw fail(Reason.MALFORMED, "field " + i + " has unknown type " + type
+                                + " for format version " + version);
                     }
                     types[i] = FieldType.values()[type];
                     names[i] = string(b, Byte.toUnsignedInt(b.get()), StandardCharsets.US_ASCII);
+                    if (types[i] == FieldType.HANDLE) {
+                        builder.addHandle(names[i], string(b, Byte.toUnsignedInt(b.get()), StandardCharsets.US_ASCII));
+                    } else {
+                        builder.add(types[i], names[i]);
+                    }
                     offsets[2 * i] = b.getInt();
                     offsets[2 * i + 1] = b.getInt();
-                    builder.add(types[i], names[i]);
                 }
             } catch (IllegalArgumentException e) {
                 throw fail(Reason.MALFORMED, "schema: " + e.getMessage());
@@ -740,6 +759,10 @@ final class SnapshotFormat {
         }
     }
 
+    private static String describe(Field f) {
+        return f == null ? "missing" : f.name() + ":" + f.type() + (f instanceof HandleField h ? "(" + h.target() + ")" : "");
+    }
+
     /** {@return what differs between the expected schema and the file's, or null if nothing does} */
     static String difference(Schema expected, Schema found) {
         if (!expected.name().equals(found.name())) {
@@ -751,10 +774,10 @@ final class SnapshotFormat {
         for (int i = 0; i < Math.max(expected.fields().size(), found.fields().size()); i++) {
             Field e = i < expected.fields().size() ? expected.fields().get(i) : null;
             Field f = i < found.fields().size() ? found.fields().get(i) : null;
-            if (e == null || f == null || !e.name().equals(f.name()) || e.type() != f.type()) {
-                return "field " + i + " is " + (f == null ? "missing" : f.name() + ":" + f.type()) + ", expected "
-                        + (e == null ? "no field" : e.name() + ":" + e.type()) + " (file " + found + ", expected "
-                        + expected + ")";
+            if (e == null || f == null || !e.name().equals(f.name()) || e.type() != f.type()
+                    || (e instanceof HandleField he && !he.target().equals(((HandleField) f).target()))) {
+                return "field " + i + " is " + describe(f) + ", expected " + (e == null ? "no field" : describe(e))
+                        + " (file " + found + ", expected " + expected + ")";
             }
         }
         return null;

@@ -60,10 +60,11 @@ public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
         /**
-         * Load under a new automatic tag, with a new identity, if the snapshot's own tag is
+         * Load under a new automatic tag, with a new identity: for a snapshot whose own tag is
          * taken (held by an open table, or used by another table in this process). The loaded
          * table's handles then differ from the saved ones in the tag and, if that tag's floor
-         * requires it, in the generation, which every slot is moved up by.
+         * requires it, in the generation, which every slot is moved up by; {@link #remap}
+         * rewrites the references that other tables' handle fields hold to it.
          */
         NEW_TAG
     }
@@ -201,6 +202,195 @@ public final class Snapshots {
     public static <T extends Table> T load(ReadableByteChannel in, String source, Class<T> kind, Schema expected,
                                            LoadOption... options) throws IOException {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // References between tables: handle fields
+
+    /**
+     * Rewrites the references to {@code loaded} held in {@code referrer}'s handle fields, after
+     * {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}). In every live record
+     * of {@code referrer}, every {@link HandleField} whose {@link HandleField#target() target} is
+     * {@code loaded.name()} and whose value carries the tag {@code loaded} was saved with gets
+     * {@code loaded}'s tag, and its generation moved up by as much as the load moved
+     * {@code loaded}'s slots; its slot index stays. So a reference that was valid in the saved
+     * table is valid in the loaded one, and one that was stale stays stale. Other values (the
+     * null handle, handles of other tags) are left as they are; a value whose generation cannot
+     * be moved that far (ahead of every generation the saved table had: it named no record)
+     * becomes the null handle.
+     *
+     * <p>Does nothing and returns 0 if {@code loaded} was not loaded under a new tag (its
+     * handles are the saved ones). Run it once per referrer and loaded table, after both are
+     * loaded: a second run would move the generations again if the new tag happens to equal the
+     * old one. A table that refers to itself is its own referrer. O(live records of
+     * {@code referrer}) for each of its handle fields aimed at {@code loaded}; holds
+     * {@code referrer}'s iteration guard meanwhile.
+     *
+     * @param referrer the table whose handle fields are rewritten, open
+     * @param loaded a table returned by {@link #load}, open
+     * @return how many values were rewritten
+     * @throws IllegalArgumentException if either is not a table of this library
+     * @throws IllegalStateException if either is closed
+     * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is
+     *     being changed
+     */
+    public static long remap(Table referrer, Table loaded) {
+        AbstractTable from = checked(referrer);
+        Remap remap = Remap.of(checked(loaded));
+        long[] count = new long[1];
+        for (HandleField field : handleFields(from.schema(), remap.name)) {
+            if (remap.moves()) {
+                from.forEach((chunk, slot) -> {
+                    long value = chunk.get(slot, field);
+                    long moved = remap.apply(value);
+                    if (moved != value) {
+                        chunk.set(slot, field, moved);
+                        count[0]++;
+                    }
+                });
+            }
+        }
+        return count[0];
+    }
+
+    /**
+     * {@link #remap(Table, Table)} for the handle fields of a component table: every row, also
+     * those of removed entities not swept out yet. O(rows) per handle field aimed at
+     * {@code loaded}.
+     *
+     * @param referrer the component table whose handle fields are rewritten, open
+     * @param loaded a table returned by {@link #load}, open
+     * @return how many values were rewritten
+     * @throws IllegalArgumentException if {@code loaded} is not a table of this library
+     * @throws IllegalStateException if either is closed
+     */
+    public static long remap(ComponentTable referrer, Table loaded) {
+        Objects.requireNonNull(referrer, "referrer");
+        Remap remap = Remap.of(checked(loaded));
+        int rows = referrer.size();
+        long count = 0;
+        for (HandleField field : handleFields(referrer.schema(), remap.name)) {
+            for (int row = 0; row < rows && remap.moves(); row++) {
+                long value = referrer.getAt(row, field);
+                long moved = remap.apply(value);
+                if (moved != value) {
+                    referrer.setAt(row, field, moved);
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Counts the references in {@code referrer}'s handle fields that name no live record: in
+     * every live record, every non-null value of a {@link HandleField} that the table of the
+     * field's target name among {@code targets} does not {@link Table#contains contain} (a
+     * stale, foreign or made-up handle), or whose target is not among {@code targets} (absent).
+     * The null handle is never dangling. Run it after loading a set of tables (and
+     * {@link #remap}) to find references that a load broke: a table loaded from an older
+     * snapshot than its referrers, or not loaded at all. O(live records × handle fields); holds
+     * {@code referrer}'s iteration guard meanwhile; changes nothing.
+     *
+     * @param referrer the table whose handle fields are checked, open
+     * @param targets the open tables the fields may refer to, found by name (the first of a
+     *     name counts); {@code referrer} itself if it refers to itself
+     * @return the number of dangling references
+     * @throws IllegalArgumentException if {@code referrer} is not a table of this library or a
+     *     target is null
+     * @throws IllegalStateException if {@code referrer} is closed
+     */
+    public static long danglingReferences(Table referrer, Table... targets) {
+        AbstractTable from = checked(referrer);
+        long[] count = new long[1];
+        for (Field f : from.schema().fields()) {
+            if (f instanceof HandleField field) {
+                Table target = target(field, targets);
+                from.forEach((chunk, slot) -> {
+                    long value = chunk.get(slot, field);
+                    if (value != Handles.NULL && (target == null || !target.contains(value))) {
+                        count[0]++;
+                    }
+                });
+            }
+        }
+        return count[0];
+    }
+
+    /**
+     * {@link #danglingReferences(Table, Table...)} for the handle fields of a component table:
+     * the components of live entities (a removed entity's component is invisible and not
+     * counted). O(rows × handle fields); changes nothing.
+     *
+     * @param referrer the component table whose handle fields are checked, open
+     * @param targets the open tables the fields may refer to, found by name
+     * @return the number of dangling references
+     * @throws IllegalArgumentException if a target is null
+     * @throws IllegalStateException if {@code referrer} is closed
+     */
+    public static long danglingReferences(ComponentTable referrer, Table... targets) {
+        Objects.requireNonNull(referrer, "referrer");
+        long count = 0;
+        for (Field f : referrer.schema().fields()) {
+            if (f instanceof HandleField field) {
+                Table target = target(field, targets);
+                for (int row = 0, rows = referrer.size(); row < rows; row++) {
+                    long value = referrer.getAt(row, field);
+                    if (value != Handles.NULL && referrer.entities().contains(referrer.entityAt(row))
+                            && (target == null || !target.contains(value))) {
+                        count++;
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
+    private static Table target(HandleField field, Table... targets) {
+        for (Table t : targets) {
+            if (t == null) {
+                throw new IllegalArgumentException("a target table is null (checking " + field + ")");
+            }
+            if (t.name().equals(field.target())) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static java.util.List<HandleField> handleFields(Schema schema, String target) {
+        java.util.List<HandleField> list = new java.util.ArrayList<>();
+        for (Field f : schema.fields()) {
+            if (f instanceof HandleField h && h.target().equals(target)) {
+                list.add(h);
+            }
+        }
+        return list;
+    }
+
+    /** How a table loaded under a new tag maps its saved handles: tag and generation shift. */
+    private record Remap(String name, HandleLayout layout, int savedTag, int tag, int shift) {
+        static Remap of(AbstractTable loaded) {
+            int savedTag = loaded.savedTag == 0 ? loaded.index.tag() : loaded.savedTag;
+            return new Remap(loaded.name(), loaded.handles, savedTag, loaded.index.tag(), loaded.generationShift);
+        }
+
+        boolean moves() {
+            return savedTag != tag || shift != 0;
+        }
+
+        long apply(long value) {
+            if (value == Handles.NULL || layout.tag(value) != savedTag) {
+                return value;
+            }
+            long generation = (long) layout.generation(value) + shift;
+            if (generation > layout.maxGeneration()) {
+                return Handles.NULL;
+            }
+            long generationBits = (long) layout.maxGeneration() << layout.indexBits();
+            long rest = value & ~(((long) HandleLayout.MAX_TAG << HandleLayout.TAG_SHIFT) | generationBits);
+            return rest | (long) tag << HandleLayout.TAG_SHIFT | generation << layout.indexBits();
+        }
     }
 
     private static <T extends Table> T read(ReadableByteChannel in, long size, String source, Class<T> kind,

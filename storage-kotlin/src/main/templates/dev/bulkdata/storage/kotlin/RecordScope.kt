@@ -52,7 +52,7 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
 
     private fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
 
-    // @each-type
+    // @each-type except Handle
     /** `this[handle, column]`: as [TypedTable.get]; the visited handle is read from its chunk. */
     public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float =
         if (handle.raw == visited) current().get(slot, column.field) else table.core.get(handle.raw, column.field)
@@ -73,4 +73,28 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
         if (raw == visited) current().set(slot, column.field, value) else table.core.set(raw, column.field, value)
     }
     // @end
+
+    /** `this[handle, column]` of a handle column: as [TypedTable.get]. */
+    public operator fun <T : TableDef<T>> get(handle: Handle<D>, column: HandleColumn<D, T>): Handle<T> =
+        Handle(if (handle.raw == visited) current().get(slot, column.field) else table.core.get(handle.raw, column.field))
+
+    /** `this[handle, column] = value` of a handle column: as [TypedTable.set]. */
+    public operator fun <T : TableDef<T>> set(handle: Handle<D>, column: HandleColumn<D, T>, value: Handle<T>) {
+        if (handle.raw == visited) {
+            current().set(slot, column.field, value.raw)
+        } else {
+            table.core.set(handle.raw, column.field, value.raw)
+        }
+    }
+
+    /** `handle[column]` of a handle column. */
+    @JvmName("read")
+    public operator fun <T : TableDef<T>> Handle<D>.get(column: HandleColumn<D, T>): Handle<T> =
+        Handle(if (raw == visited) current().get(slot, column.field) else table.core.get(raw, column.field))
+
+    /** `handle[column] = value` of a handle column. */
+    @JvmName("write")
+    public operator fun <T : TableDef<T>> Handle<D>.set(column: HandleColumn<D, T>, value: Handle<T>) {
+        if (raw == visited) current().set(slot, column.field, value.raw) else table.core.set(raw, column.field, value.raw)
+    }
 }

@@ -91,9 +91,17 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     @RawMemoryApi
     public fun records(): MemorySegment = chunk.records()
 
-    // @each-type
+    // @each-type except Handle
     public operator fun get(slot: Int, column: FloatColumn<D>): Float = chunk.get(slot, column.field)
 
     public operator fun set(slot: Int, column: FloatColumn<D>, value: Float): Unit = chunk.set(slot, column.field, value)
     // @end
+
+    /** `chunk[slot, column]` of a handle column: the handle of table [T] it holds. */
+    public operator fun <T : TableDef<T>> get(slot: Int, column: HandleColumn<D, T>): Handle<T> =
+        Handle(chunk.get(slot, column.field))
+
+    /** `chunk[slot, column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> set(slot: Int, column: HandleColumn<D, T>, value: Handle<T>): Unit =
+        chunk.set(slot, column.field, value.raw)
 }

@@ -143,7 +143,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal cons
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }
 
-    // @each-type
+    // @each-type except Handle
     public operator fun get(entity: Handle<E>, column: FloatColumn<C>): Float = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
@@ -154,6 +154,22 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal cons
     public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
         core.setAt(row.index, column.field, value)
     // @end
+
+    /** `components[entity, column]` of a handle column: the handle of table [T] it holds. */
+    public operator fun <T : TableDef<T>> get(entity: Handle<E>, column: HandleColumn<C, T>): Handle<T> =
+        Handle(core.get(entity.raw, column.field))
+
+    /** `components[entity, column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> set(entity: Handle<E>, column: HandleColumn<C, T>, value: Handle<T>): Unit =
+        core.set(entity.raw, column.field, value.raw)
+
+    /** `components[row, column]` of a handle column. */
+    public operator fun <T : TableDef<T>> get(row: Row<C>, column: HandleColumn<C, T>): Handle<T> =
+        Handle(core.getAt(row.index, column.field))
+
+    /** `components[row, column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> set(row: Row<C>, column: HandleColumn<C, T>, value: Handle<T>): Unit =
+        core.setAt(row.index, column.field, value.raw)
 
     /** `TypedComponentTable(name of entities)`. */
     override fun toString(): String = "Typed$core"

@@ -165,7 +165,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    // @each-type
+    // @each-type except Handle
     @JvmName("get")
     public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
 
@@ -181,6 +181,26 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("write")
     public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
     // @end
+
+    /** `table[handle, column]` of a handle column: the handle of table [T] it holds. */
+    @JvmName("get")
+    public operator fun <T : TableDef<T>> get(handle: Handle<D>, column: HandleColumn<D, T>): Handle<T> =
+        Handle(core.get(handle.raw, column.field))
+
+    /** `table[handle, column] = value` of a handle column. */
+    @JvmName("set")
+    public operator fun <T : TableDef<T>> set(handle: Handle<D>, column: HandleColumn<D, T>, value: Handle<T>): Unit =
+        core.set(handle.raw, column.field, value.raw)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun <T : TableDef<T>> Handle<D>.get(column: HandleColumn<D, T>): Handle<T> =
+        Handle(core.get(raw, column.field))
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun <T : TableDef<T>> Handle<D>.set(column: HandleColumn<D, T>, value: Handle<T>): Unit =
+        core.set(raw, column.field, value.raw)
 
     /**
      * Calls [action] for every live record, in slot order, with `it` the record's handle and
