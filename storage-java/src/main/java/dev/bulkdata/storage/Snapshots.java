@@ -13,7 +13,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an
- * ordinary in-memory table of the same kind.
+ * ordinary in-memory table of the same kind; saves a {@link ComponentTable} and loads it for its
+ * entity table ({@link #loadComponents}). Tables that refer to each other through handle fields
+ * ({@link HandleField}) are checked with {@link #danglingReferences} and, after a load under a
+ * new tag, mended with {@link #remap}.
  *
  * <pre>{@code
  * Snapshots.save(particles, Path.of("particles.bulk"));
@@ -84,6 +87,11 @@ public final class Snapshots {
      */
     public static void save(Table table, Path path) throws IOException {
         AbstractTable t = checked(table);
+        saveTo(path, out -> write(t, out));
+    }
+
+    /** Writes through {@code writer} into a temporary file beside {@code path}, then moves it into place. */
+    private static void saveTo(Path path, ChannelWriter writer) throws IOException {
         Objects.requireNonNull(path, "path");
         Path temporary = path.resolveSibling(path.getFileName() + ".tmp-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
@@ -91,7 +99,7 @@ public final class Snapshots {
         try {
             try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE)) {
-                write(t, out);
+                writer.write(out);
             }
             Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             moved = true;
@@ -114,6 +122,97 @@ public final class Snapshots {
      */
     public static void save(Table table, WritableByteChannel out) throws IOException {
         write(checked(table), Objects.requireNonNull(out, "out"));
+    }
+
+    private interface ChannelWriter {
+        void write(WritableByteChannel out) throws IOException;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Component tables
+
+    /**
+     * Saves a component table to a file, replacing the file if it exists: its rows in order,
+     * each row's entity (slot and generation) and record. The file names its entity table by
+     * that table's identity; save the entity table too, at the same point, and load it first
+     * ({@link #loadComponents}). While saving, the component table's structural changes throw
+     * {@link java.util.ConcurrentModificationException}. O(rows + blocks).
+     *
+     * @param components an open component table
+     * @param path the file
+     * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
+     * @throws IllegalStateException if {@code components} is closed
+     */
+    public static void save(ComponentTable components, Path path) throws IOException {
+        Objects.requireNonNull(components, "components");
+        saveTo(path, out -> save(components, out));
+    }
+
+    /**
+     * Writes a snapshot of a component table to a channel, from its current position; the
+     * channel stays open. See {@link #save(ComponentTable, Path)}.
+     *
+     * @param components an open component table
+     * @param out where to write
+     * @throws IOException if writing fails
+     * @throws IllegalStateException if {@code components} is closed
+     */
+    public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
+        Objects.requireNonNull(components, "components");
+        Objects.requireNonNull(out, "out");
+        components.saving(() -> {
+            SnapshotFormat.write(components, out);
+            return null;
+        });
+    }
+
+    /**
+     * Loads a component table saved with {@link #save(ComponentTable, Path)} for the entities of
+     * {@code entities}: the entity table it was saved with, or that table loaded from a snapshot
+     * made at the same point as the component table's (or later), under its own tag or a new
+     * one ({@link LoadOption#NEW_TAG}: every entity handle is then moved as the entity table's
+     * were). Every entity that had a component when it was saved has it again, in the same row
+     * (size, row order, records and owners as saved); a component of an entity removed since is
+     * stale, as it would have become. Not kept: the order a {@link ComponentTable#defragment}
+     * pass reached (the loaded table defragments from scratch). O(rows + blocks).
+     *
+     * @param path the file
+     * @param entities the entity table, open
+     * @param expected the schema the file must hold, or null to take the file's
+     * @return the component table, which the caller closes
+     * @throws SnapshotException if the file is not a valid snapshot of a component table
+     *     ({@code KIND_MISMATCH} for a table's snapshot), holds another schema, or does not fit
+     *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
+     *     component of an entity that {@code entities} has not reached); nothing stays open
+     * @throws IOException if reading fails
+     * @throws IllegalArgumentException if {@code entities} is not a table of this library
+     * @throws IllegalStateException if {@code entities} is closed
+     */
+    public static ComponentTable loadComponents(Path path, Table entities, Schema expected) throws IOException {
+        Objects.requireNonNull(path, "path");
+        AbstractTable owner = checked(entities);
+        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
+            return SnapshotFormat.readComponents(in, in.size(), path.toString(), owner, expected);
+        }
+    }
+
+    /**
+     * Loads a component table from a channel, from its current position; the channel stays open
+     * and is read up to the snapshot's end. See {@link #loadComponents(Path, Table, Schema)}.
+     *
+     * @param in the channel
+     * @param source a name for the source, for messages
+     * @param entities the entity table, open
+     * @param expected the schema the snapshot must hold, or null to take the snapshot's
+     * @return the component table
+     * @throws SnapshotException as {@link #loadComponents(Path, Table, Schema)}
+     * @throws IOException if reading fails
+     */
+    public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
+                                                Schema expected) throws IOException {
+        AbstractTable owner = checked(entities);
+        return SnapshotFormat.readComponents(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), owner,
+                expected);
     }
 
     private static void write(AbstractTable table, WritableByteChannel out) throws IOException {
