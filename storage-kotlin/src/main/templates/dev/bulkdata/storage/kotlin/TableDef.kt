@@ -187,6 +187,19 @@ public abstract class TableDef<D : TableDef<D>>(
         return TypedTable(this as D, Snapshots.load(path, kind, schema, *options))
     }
 
+    /**
+     * Loads a component table of this declaration saved with [TypedComponentTable.save] for the
+     * entities of [entities]: the entity table it was saved with, or that table loaded from a
+     * snapshot made at the same point (see the core `Snapshots.loadComponents`).
+     *
+     * @throws SnapshotException if the file is not a component table's snapshot, holds another
+     *   schema (`SCHEMA_MISMATCH`) or does not fit [entities] (`ENTITY_MISMATCH`)
+     * @throws java.io.IOException if reading fails
+     */
+    @Suppress("UNCHECKED_CAST")
+    public fun <E : TableDef<E>> loadComponents(path: Path, entities: TypedTable<E>): TypedComponentTable<E, D> =
+        TypedComponentTable(this as D, entities, Snapshots.loadComponents(path, entities.core, schema))
+
     /** A new core table of this declaration; what [open] wraps. */
     @JvmSynthetic
     internal fun openCore(): Table = resolved().factory()

@@ -57,18 +57,37 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
  * @param E the entity table's declaration
  * @param C the component declaration
  */
-public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal constructor(
+public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private constructor(
     /** The component declaration. */
     @get:JvmName("def")
     public val def: C,
-    entities: TypedTable<E>,
-) : AutoCloseable {
-    // The constructor is internal, which the JVM cannot express (see TypedTable): it opens the
-    // core table itself, so the types always match the tables.
-
     /** The core component table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
-    public val core: ComponentTable = ComponentTable.of(entities.core, def.schema)
+    public val core: ComponentTable,
+) : AutoCloseable {
+    // The constructors are internal, which the JVM cannot express (see TypedTable): one opens
+    // the core table itself, the other (for a loaded table) refuses a core table of another
+    // schema or entity table, so the types always match the tables.
+
+    internal constructor(def: C, entities: TypedTable<E>) : this(def, ComponentTable.of(entities.core, def.schema))
+
+    internal constructor(def: C, entities: TypedTable<E>, loaded: ComponentTable) : this(def, loaded) {
+        require(loaded.schema() === def.schema && loaded.entities() === entities.core) {
+            "component table '${loaded.name()}' was not made from the declaration '${def.name}' for these entities"
+        }
+    }
+
+    /**
+     * Saves this component table to a file, replacing it (the core `Snapshots.save`): save its
+     * entity table too, at the same point; [TableDef.loadComponents] gives it back for the
+     * loaded entity table, with every entity's component.
+     *
+     * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun save(path: java.nio.file.Path) {
+        dev.bulkdata.storage.Snapshots.save(core, path)
+    }
 
     /** The number of components, stale ones included until they are swept. O(1); throws if closed. */
     @get:JvmName("size")

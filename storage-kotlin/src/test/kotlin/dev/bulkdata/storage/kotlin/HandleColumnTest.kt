@@ -139,6 +139,42 @@ class HandleColumnTest {
     }
 
     @Test
+    fun componentTable_savesAndLoadsWithItsEntityTable_typed() {
+        val clipsFile = dir.resolve("clips-e.bulk")
+        val voicesFile = dir.resolve("voices-c.bulk")
+        val kept = ArrayList<Pair<Handle<Clips>, Float>>()
+        Clips.open().use { clips ->
+            Voices.openComponents(clips).use { voices ->
+                for (i in 0 until 300) {
+                    val clip = clips.add()
+                    if (i % 3 == 0) {
+                        voices.add(clip)
+                        voices[clip, Voices.GAIN] = i.toFloat()
+                        voices[clip, Voices.CLIP] = clip                       // a clip's voice names it
+                        kept += clip to i.toFloat()
+                    }
+                }
+                clips.remove(kept[0].first)                                    // its component is stale
+                clips.save(clipsFile)
+                voices.save(voicesFile)
+            }
+        }
+        Clips.load(clipsFile).use { clips ->
+            Voices.loadComponents(voicesFile, clips).use { voices ->
+                assertEquals(kept.size, voices.size, "the stale row is kept, as saved")
+                assertFalse(kept[0].first in voices)
+                for ((clip, gain) in kept.drop(1)) {
+                    assertTrue(clip in voices)
+                    assertEquals(gain, voices[clip, Voices.GAIN])
+                    assertEquals(clip, voices[clip, Voices.CLIP])
+                }
+                assertEquals(1, voices.removeDead())
+            }
+            assertThrows(SnapshotException::class.java) { Clips.loadComponents(voicesFile, clips) }
+        }
+    }
+
+    @Test
     fun loadingAFileWhoseHandleColumnNamesAnotherTable_failsWithSchemaMismatch() {
         val file = dir.resolve("left.bulk")
         // A plain core table named "left" whose handle field aims at "elsewhere".
