@@ -12,6 +12,9 @@ import java.util.Arrays;
  * recomputes every CRC32C first ({@link SnapshotBytes#reseal}), so that mutations reach the
  * checks behind the checksums; bit 1 loads under a new tag; bit 2 expects the seeds' schema.
  *
+ * <p>A loaded table's handle field {@code ref} (aimed at its own table) is checked with
+ * {@link Snapshots#danglingReferences} and remapped ({@link Snapshots#remap}), once.
+ *
  * <p>Every input must end in one of two ways: a {@link SnapshotException} (or a
  * {@link CapacityExceededException} when no tag is left for a new-tag load), or a table that
  * passes its invariant audit, takes adds and removes, and saves and loads again to an equal
@@ -20,7 +23,7 @@ import java.util.Arrays;
 class SnapshotFuzzTest {
     static final String CI_BUDGET = "10s";
     static final Schema SEED_SCHEMA = Schema.builder("fuzzed").add(FieldType.LONG, "id").add(FieldType.FLOAT, "x")
-            .add(FieldType.BYTE, "flag").build();
+            .add(FieldType.BYTE, "flag").addHandle("ref", "fuzzed").build();
 
     @FuzzTest(maxDuration = CI_BUDGET)
     void load(byte[] input) throws IOException {
@@ -48,6 +51,12 @@ class SnapshotFuzzTest {
         try (table) {
             AbstractTable impl = (AbstractTable) table;
             impl.checkInvariants();
+            // References among its own records: counted, and remapped after a new-tag load.
+            long dangling = Snapshots.danglingReferences(table, table);
+            Snapshots.remap(table, table);
+            if (dangling < 0 || Snapshots.remap(table, table) != 0 && impl.savedTag != impl.index.tag()) {
+                throw new AssertionError("dangling " + dangling + ", or a second remap moved references again");
+            }
             TableSnapshot before = TableSnapshot.of(table);
             byte[] again = SnapshotBytes.save(table);
             table.close();
@@ -96,6 +105,9 @@ class SnapshotFuzzTest {
                         long h = table.add();
                         table.set(h, SEED_SCHEMA.longField("id"), random.nextLong());
                         table.set(h, SEED_SCHEMA.byteField("flag"), (byte) random.nextInt());
+                        if (!live.isEmpty()) {
+                            table.set(h, SEED_SCHEMA.handleField("ref"), live.get(random.nextInt(live.size())));
+                        }
                         live.add(h);
                     } catch (CapacityExceededException full) {
                         break;
