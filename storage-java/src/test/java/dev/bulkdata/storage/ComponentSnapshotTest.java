@@ -102,12 +102,6 @@ class ComponentSnapshotTest {
                 expected);
     }
 
-    /** {@code h} as a table loaded under a new tag names it (see {@link HandleFieldTest}). */
-    private static long moved(Table loaded, long h) {
-        AbstractTable t = (AbstractTable) loaded;
-        return t.handles.pack(t.index.tag(), t.handles.generation(h) + t.generationShift, t.handles.index(h));
-    }
-
     private static long unmoved(Table original, Table loaded, long h) {
         AbstractTable t = (AbstractTable) loaded;
         return t.handles.pack(((AbstractTable) original).index.tag(), t.handles.generation(h) - t.generationShift,
@@ -168,8 +162,8 @@ class ComponentSnapshotTest {
                 LongUnaryOperator unmap = h -> unmoved(entities, entities2, h);
                 Pair copy = new Pair(entities2, components2, new ArrayList<>());
                 for (long h : original.issued) {
-                    copy.issued.add(moved(entities2, h));
-                    assertEquals(components.has(h), components2.has(moved(entities2, h)), why);
+                    copy.issued.add(HandleFieldTest.moved(entities2, h));
+                    assertEquals(components.has(h), components2.has(HandleFieldTest.moved(entities2, h)), why);
                 }
                 assertEquals(rows(components, h -> h), rows(components2, unmap), why);
                 // The same operations on both: the copy's handles are the original's, moved.

@@ -212,7 +212,7 @@ class HandleFieldTest {
     }
 
     /** {@code h} as the table loaded under a new tag names it: its tag, the generation moved up. */
-    private static long moved(Table loaded, long h) {
+    static long moved(Table loaded, long h) {
         if (h == Handles.NULL) {
             return h;
         }
