@@ -99,17 +99,19 @@ final class SlotIndex {
     private final Links links;
     private final boolean fifo;
 
+    // The counters below are package-private for SnapshotFormat, which saves and checks them.
+
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
     /** Slots retired at the last generation. */
     int retired;
     /** The last slot of the free list, or 0 when the list is empty. */
-    private int tail;
+    int tail;
     /** Free slots in the list. */
-    private int length;
+    int length;
     /** The next slot a sweep take looks at: slots {@code [sweep, sweepEnd)} are free or retired, not linked. */
-    private int sweep;
-    private int sweepEnd;
+    int sweep;
+    int sweepEnd;
     /** Free (not retired) slots in {@code [sweep, sweepEnd)}. */
     private int swept;
     /** Whether the last {@link #take()} returned a slot opened before (its record bytes are stale). */
@@ -554,25 +556,6 @@ final class SlotIndex {
 
     // ---------------------------------------------------------------------------------------
     // Snapshots (SnapshotFormat): export and restore of the whole state
-
-    /** {@return the last slot of the free list, or 0 when it is empty} */
-    int tail() {
-        return tail;
-    }
-
-    /** {@return the number of slots linked in the free list (not counting the sweep)} */
-    int listLength() {
-        return length;
-    }
-
-    /** {@return the first slot of the sweep; with {@link #sweepEnd()}, 0 and 0 if no clear made one} */
-    int sweepStart() {
-        return sweep;
-    }
-
-    int sweepEnd() {
-        return sweepEnd;
-    }
 
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
     int savedMeta(int slot) {
