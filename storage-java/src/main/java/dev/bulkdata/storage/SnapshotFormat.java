@@ -124,8 +124,8 @@ final class SnapshotFormat {
                 .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
                 .put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.listLength()).putInt(index.tail()).putInt(entries)
-                .putInt(index.sweepStart()).putInt(index.sweepEnd());
+                .putInt(index.length).putInt(index.tail).putInt(entries)
+                .putInt(index.sweep).putInt(index.sweepEnd);
         putSchema(meta, schema);
         for (int slot = 0; slot < entries; slot++) {
             meta.putInt(index.savedMeta(slot));
