@@ -5,7 +5,6 @@ import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.kotlin.TypedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -72,21 +71,6 @@ public class IterateBenchmark {
         }
     }
 
-    /** A table declared with the Kotlin DSL. */
-    @State(Scope.Benchmark)
-    public static class Kotlin {
-        TypedTable<KParticles> table;
-
-        @Setup(Level.Trial)
-        public void setUp(Size size) {
-            table = KotlinWorkloads.open(size.n, new long[size.n]);
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            table.close();
-        }
-    }
 
     /** The limit: one {@code float[]} column. */
     @State(Scope.Benchmark)
@@ -183,7 +167,7 @@ public class IterateBenchmark {
 
     /** Kotlin, record by record: {@code table.forEach { sum += it[T] }} with typed handles. */
     @Benchmark
-    public float kotlin(Kotlin s) {
+    public float kotlin(KotlinTable s) {
         return KotlinWorkloads.iterate(s.table);
     }
 

@@ -8,7 +8,6 @@ import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
-import dev.bulkdata.storage.kotlin.TypedTable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -152,21 +151,6 @@ public class UpdateBenchmark {
         }
     }
 
-    /** A Kotlin-declared table of {@code n} records. */
-    @State(Scope.Benchmark)
-    public static class Kotlin {
-        TypedTable<KParticles> table;
-
-        @Setup(Level.Trial)
-        public void setUp(Size size) {
-            table = KotlinWorkloads.open(size.n, new long[size.n]);
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            table.close();
-        }
-    }
 
     /** The limit: six {@code float[]} columns. */
     @State(Scope.Benchmark)
@@ -334,7 +318,7 @@ public class UpdateBenchmark {
 
     /** Kotlin, record by record: {@code table.forEach { it[PX] += it[VX] * DT; ... }}. */
     @Benchmark
-    public float kotlin(Kotlin s) {
+    public float kotlin(KotlinTable s) {
         return KotlinWorkloads.update(s.table);
     }
 
