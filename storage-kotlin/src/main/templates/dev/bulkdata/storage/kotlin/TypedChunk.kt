@@ -20,7 +20,8 @@ import java.lang.foreign.MemorySegment
  * ```
  *
  * **Typed access**: `chunk[slot, column]` and `chunk[slot, column] = value` exist for each of
- * the eight column types ([ByteColumn] .. [BooleanColumn]) and read or write that column of the
+ * the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values are
+ * `Handle<T>`) and read or write that column of the
  * live record in `slot`, as the core `Chunk.get` / `Chunk.set` with the column's field: O(1),
  * no allocation, no handle check. A slot outside the chunk throws [IndexOutOfBoundsException],
  * a hole [IllegalArgumentException].

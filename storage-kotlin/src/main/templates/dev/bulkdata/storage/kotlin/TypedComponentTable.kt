@@ -40,7 +40,7 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
  * [add], [removeDead] sweeps it, or [clear].
  *
  * **Typed access**: `components[entity, column]` and `components[entity, column] = value`
- * exist for each of the eight column types and read or write the entity's component, as the
+ * exist for each of the nine column types (a [HandleColumn]'s values are `Handle<T>`) and read or write the entity's component, as the
  * core `ComponentTable.get` / `set` (O(1): the entity table's handle check, then the row):
  * they throw `InvalidHandleException` for a null, stale or foreign entity handle,
  * [IllegalArgumentException] if the entity has no component here, [IllegalStateException] once
