@@ -23,8 +23,8 @@ import java.nio.file.Path
  *
  * **Typed access**: `table[handle, column]` and `table[handle, column] = value` exist for each
  * of the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values
- * are `Handle<T>`) and read or write that column of the record [handle][Handle] refers to, as the core `Table.get` / `Table.set` (and throw as
- * they do: `InvalidHandleException` for a null, stale or foreign handle, `IllegalStateException`
+ * are `Handle<T>`) and read or write that column of the record [handle][Handle] refers to, as
+ * the core `Table.get` / `Table.set` (and throw as they do: `InvalidHandleException` for a null, stale or foreign handle, `IllegalStateException`
  * once closed). Inside the `add { }` and `forEach { }` lambdas, `it[column]` and
  * `it[column] = value` do the same for the lambda's handle. A handle or column of another
  * declaration does not compile.
