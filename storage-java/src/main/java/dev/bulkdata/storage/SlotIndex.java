@@ -574,6 +574,17 @@ final class SlotIndex {
         return sweepEnd;
     }
 
+    /** {@return the slots of the free list from head to tail, without the sweep (for a mapped table's checkpoint)} */
+    int[] listedSlots() {
+        int[] slots = new int[length];
+        int slot = length == 0 ? 0 : links.link(HEADER);
+        for (int i = 0; i < length; i++) {
+            slots[i] = slot;
+            slot = links.link(slot);
+        }
+        return slots;
+    }
+
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
     int savedMeta(int slot) {
         return entries.getOrFill((long) slot << strideShift);

@@ -88,6 +88,8 @@ final class SnapshotFormat {
     static final int AT_BLOCK_STRIDE = 44;
     static final int AT_META_CRC = 48;
     static final int AT_FILE_LENGTH = 56;
+    /** The required flag of a mapped table's file ({@link MappedFormat}): its own layout after the header. */
+    static final int FLAG_MAPPED = 1;
 
     /** Metadata bytes before the schema. */
     static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 10 * 4;
@@ -107,48 +109,12 @@ final class SnapshotFormat {
 
     /** Writes a snapshot of {@code table}; the caller holds its iteration guard. */
     static void write(AbstractTable table, WritableByteChannel out) throws IOException {
-        boolean packed = table instanceof PackedTableImpl;
-        SlotIndex index = table.index;
-        Schema schema = table.schema;
-        int limit = index.limit;
-        int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
-        int size = table.size;
-        byte[] name = schema.name().getBytes(StandardCharsets.UTF_8);
-        long metaLength = FIXED_METADATA + 2L + name.length + 2 + 12;
-        for (Field f : schema.fields()) {
-            metaLength += 2 + f.name().length() + 8;
-        }
-        metaLength += 4L * entries + (packed ? 4L * entries + 4L * size : 0);
-        ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
-        meta.putLong(table.lease.identity()).putShort((short) index.tag())
-                .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
-                .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
-                .put((byte) schema.layout().ordinal()).putShort((short) 0)
-                .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.listLength()).putInt(index.tail()).putInt(entries)
-                .putInt(index.sweepStart()).putInt(index.sweepEnd());
-        meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
-        for (Field f : schema.fields()) {
-            meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
-                    .put(f.name().getBytes(StandardCharsets.US_ASCII)).putInt(f.blockOffset).putInt(f.slotStride);
-        }
-        meta.putInt(schema.slotBytes()).putInt(schema.slotsPerBlock()).putInt(schema.blockBytes());
-        for (int slot = 0; slot < entries; slot++) {
-            meta.putInt(index.savedMeta(slot));
-        }
-        if (packed) {
-            PackedTableImpl p = (PackedTableImpl) table;
-            for (int slot = 0; slot < entries; slot++) {
-                meta.putInt(index.savedPayload(slot));
-            }
-            for (int row = 0; row < size; row++) {
-                meta.putInt(p.slotOfRow(row));
-            }
-        }
+        ByteBuffer meta = metadata(table, 0);
         meta.flip();
+        long metaLength = meta.limit();
 
         int blocks = table.blockCount();
-        int blockBytes = schema.blockBytes();
+        int blockBytes = table.schema.blockBytes();
         int pad = BLOCK_STRIDE - blockBytes;
         long blocksOffset = alignUp(HEADER_BYTES + metaLength);
         long fileLength = blocksOffset + (long) blocks * BLOCK_STRIDE + 4L * blocks + 4;
@@ -175,7 +141,8 @@ final class SnapshotFormat {
         trailer.flip();
         parts[n++] = trailer;
 
-        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE).put(AT_KIND, packed ? KIND_PACKED : KIND_BULK)
+        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE)
+                .put(AT_KIND, table instanceof PackedTableImpl ? KIND_PACKED : KIND_BULK)
                 .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, 0)
                 .putLong(AT_META_LENGTH, metaLength).putLong(AT_BLOCKS_OFFSET, blocksOffset)
                 .putInt(AT_BLOCK_COUNT, blocks).putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE)
@@ -183,6 +150,53 @@ final class SnapshotFormat {
         header.putInt(AT_HEADER_CRC, crc32c(header.array(), 0, HEADER_BYTES));
         header.clear();
         writeFully(out, parts, n);
+    }
+
+    /**
+     * Writes the metadata section of a table into a heap buffer of its length plus
+     * {@code extra} bytes, left positioned after the metadata for the caller's additions (a
+     * mapped table's sections, {@link MappedFormat}).
+     */
+    static ByteBuffer metadata(AbstractTable table, int extra) {
+        boolean packed = table instanceof PackedTableImpl;
+        SlotIndex index = table.index;
+        Schema schema = table.schema;
+        int limit = index.limit;
+        int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
+        int size = table.size;
+        byte[] name = schema.name().getBytes(StandardCharsets.UTF_8);
+        long metaLength = FIXED_METADATA + 2L + name.length + 2 + 12;
+        for (Field f : schema.fields()) {
+            metaLength += 2 + f.name().length() + 8;
+        }
+        metaLength += 4L * entries + (packed ? 4L * entries + 4L * size : 0);
+        ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength + extra)).order(ByteOrder.nativeOrder());
+        meta.putLong(table.lease.identity()).putShort((short) index.tag())
+                .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
+                .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
+                .put((byte) schema.layout().ordinal()).putShort((short) 0)
+                .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
+                .putInt(index.listLength()).putInt(index.tail()).putInt(entries)
+                .putInt(index.sweepStart()).putInt(index.sweepEnd());
+        meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
+        for (Field f : schema.fields()) {
+            meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
+                    .put(f.name().getBytes(StandardCharsets.US_ASCII)).putInt(f.blockOffset).putInt(f.slotStride);
+        }
+        meta.putInt(schema.slotBytes()).putInt(schema.slotsPerBlock()).putInt(schema.blockBytes());
+        for (int slot = 0; slot < entries; slot++) {
+            meta.putInt(index.savedMeta(slot));
+        }
+        if (packed) {
+            PackedTableImpl p = (PackedTableImpl) table;
+            for (int slot = 0; slot < entries; slot++) {
+                meta.putInt(index.savedPayload(slot));
+            }
+            for (int row = 0; row < size; row++) {
+                meta.putInt(p.slotOfRow(row));
+            }
+        }
+        return meta;
     }
 
     private static ByteBuffer zeros(int bytes) {
@@ -221,11 +235,11 @@ final class SnapshotFormat {
     // Reading
 
     /** What the header says, checked against itself and the file size. */
-    private record Header(byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
+    record Header(byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
     }
 
     /** The metadata, parsed and checked on its own. */
-    private record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
+    record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                             int maxCapacity, int floor, int limit, int size, int retired, int freeLength,
                             int freeTail, int sweep, int sweepEnd, int swept, int[] metas, int[] payloads,
                             int[] backLinks) {
@@ -251,26 +265,8 @@ final class SnapshotFormat {
         }
         Metadata m = r.metadata(metaBytes, header, expected);
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
-        int generationShift = 0;
-        TagLease lease;
-        try {
-            if (newTag) {
-                int top = m.floor;
-                for (int slot = 1; slot < m.metas.length; slot++) {
-                    if (!SlotMeta.isRetired(m.metas[slot])) {
-                        top = Math.max(top, SlotMeta.generation(m.metas[slot]));
-                    }
-                }
-                lease = TagRegistry.registerRenamed(m.schema.name(), m.handles, m.floor,
-                        m.floor + m.handles.maxGeneration() - top);
-                generationShift = lease.floor() - m.floor;
-            } else {
-                lease = TagRegistry.registerRestored(m.schema.name(), m.handles, m.tag, m.identity, m.floor);
-            }
-        } catch (TagRegistry.TagConflict e) {
-            throw r.fail(Reason.TAG_CONFLICT, "table '" + m.schema.name() + "' cannot be loaded under its tag: "
-                    + e.getMessage() + "; close that table, or load this one with LoadOption.NEW_TAG");
-        }
+        TagLease lease = lease(r, m, newTag, "; close that table, or load this one with LoadOption.NEW_TAG");
+        int generationShift = newTag ? lease.floor() - m.floor : 0;
         AbstractTable table = header.kind == KIND_BULK
                 ? new BulkTableImpl(m.schema, m.reuse, m.handles, m.maxCapacity, lease)
                 : new PackedTableImpl(m.schema, m.handles, m.maxCapacity, lease);
@@ -284,12 +280,35 @@ final class SnapshotFormat {
         }
     }
 
-    private static String kindName(int kind) {
+    /**
+     * Registers the tag of a table being restored: its own, or with {@code newTag} a new
+     * automatic one whose floor may exceed the file's (every slot then moves up by the difference).
+     */
+    static TagLease lease(Reader r, Metadata m, boolean newTag, String hint) throws SnapshotException {
+        try {
+            if (newTag) {
+                int top = m.floor;
+                for (int slot = 1; slot < m.metas.length; slot++) {
+                    if (!SlotMeta.isRetired(m.metas[slot])) {
+                        top = Math.max(top, SlotMeta.generation(m.metas[slot]));
+                    }
+                }
+                return TagRegistry.registerRenamed(m.schema.name(), m.handles, m.floor,
+                        m.floor + m.handles.maxGeneration() - top);
+            }
+            return TagRegistry.registerRestored(m.schema.name(), m.handles, m.tag, m.identity, m.floor);
+        } catch (TagRegistry.TagConflict e) {
+            throw r.fail(Reason.TAG_CONFLICT, "table '" + m.schema.name() + "' cannot be loaded under its tag: "
+                    + e.getMessage() + hint);
+        }
+    }
+
+    static String kindName(int kind) {
         return kind == KIND_BULK ? "BulkTable" : kind == KIND_PACKED ? "PackedTable" : "table of kind " + kind;
     }
 
     /** Checks the blocks against the metadata, then restores the index and the records. */
-    private static void restore(Reader r, AbstractTable table, Metadata m, int shift) throws SnapshotException {
+    static void restore(Reader r, AbstractTable table, Metadata m, int shift) throws SnapshotException {
         Schema schema = m.schema;
         int spb = schema.slotsPerBlock();
         int blocks = table.blockCount();
@@ -371,7 +390,7 @@ final class SnapshotFormat {
     }
 
     /** Reads one snapshot from a channel, failing with the source's name. */
-    private static final class Reader {
+    static final class Reader {
         private final ReadableByteChannel in;
         private final String source;
 
@@ -380,13 +399,20 @@ final class SnapshotFormat {
             this.source = source;
         }
 
+        String source() {
+            return source;
+        }
+
         SnapshotException fail(Reason reason, String what) {
             return new SnapshotException(source, reason, what);
         }
 
-        Header header(long fileSize) throws IOException {
-            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
-            int got = readSome(h);
+        /**
+         * Checks what every header shares, in this order: magic, length, byte order, version,
+         * flags ({@link #FLAG_MAPPED} exactly for a mapped table's file, none for a snapshot),
+         * CRC. Leaves {@code h} in native byte order.
+         */
+        void checkHeader(ByteBuffer h, int got, boolean mapped) throws SnapshotException {
             byte[] magic = Arrays.copyOf(h.array(), Math.min(got, MAGIC.length));
             if (!Arrays.equals(magic, Arrays.copyOf(MAGIC, magic.length))) {
                 throw fail(Reason.NOT_A_SNAPSHOT, "it does not start with the bulkdata snapshot magic");
@@ -415,7 +441,15 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "format version 0 does not exist");
             }
             int flags = h.getInt(AT_FLAGS);
-            if (flags != 0) {
+            if (!mapped && flags == FLAG_MAPPED) {
+                throw fail(Reason.KIND_MISMATCH, "it is the file of a mapped table, not a snapshot: open it with the"
+                        + " table builder's mapped(path)");
+            }
+            if (mapped && flags == 0) {
+                throw fail(Reason.KIND_MISMATCH, "it is a snapshot, not the file of a mapped table: load it with"
+                        + " Snapshots.load");
+            }
+            if (flags != (mapped ? FLAG_MAPPED : 0)) {
                 throw fail(Reason.NEWER_VERSION, "it needs features (flags 0x" + Integer.toHexString(flags)
                         + ") that format version " + VERSION + " does not know");
             }
@@ -424,6 +458,12 @@ final class SnapshotFormat {
             if (crc32c(h.array(), 0, HEADER_BYTES) != stored) {
                 throw fail(Reason.CHECKSUM, "the header's CRC32C does not match its bytes");
             }
+        }
+
+        Header header(long fileSize) throws IOException {
+            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
+            int got = readSome(h);
+            checkHeader(h, got, false);
             byte kind = h.get(AT_KIND);
             long metaLength = h.getLong(AT_META_LENGTH);
             long blocksOffset = h.getLong(AT_BLOCKS_OFFSET);
@@ -494,14 +534,19 @@ final class SnapshotFormat {
         }
 
         Metadata metadata(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+            return metadata(b, header, expected, false);
+        }
+
+        /** Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). */
+        Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws SnapshotException {
             try {
-                return parse(b, header, expected);
+                return parse(b, header, expected, more);
             } catch (BufferUnderflowException e) {
                 throw fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
             }
         }
 
-        private Metadata parse(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+        private Metadata parse(ByteBuffer b, Header header, Schema expected, boolean more) throws SnapshotException {
             long identity = b.getLong();
             int tag = Short.toUnsignedInt(b.getShort());
             int indexBits = b.get();
@@ -539,7 +584,7 @@ final class SnapshotFormat {
                         + " or entry count " + entries + " is out of range for " + handles);
             }
             long need = 4L * entries + (header.kind == KIND_PACKED ? 4L * entries + 4L * Math.max(0, size) : 0);
-            if (size < 0 || size > Math.max(0, limit - 1) || b.remaining() != need) {
+            if (size < 0 || size > Math.max(0, limit - 1) || (more ? b.remaining() < need : b.remaining() != need)) {
                 throw fail(Reason.MALFORMED, "size " + size + " or the slot sections (" + b.remaining()
                         + " bytes, expected " + need + ") do not fit limit " + limit);
             }
