@@ -115,11 +115,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     MappedFormat.Store mapped;
     private int lastAddBlocks;
 
-    AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity) {
-        this(schema, handles, reuseOrder, maxCapacity, TagRegistry.register(schema.name(), handles));
-    }
-
-    /** A table under a tag already leased: a fixed tag, or a restored table's (see {@link Snapshots}). */
+    /** A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease) {
         super(schema);
         this.handles = handles;
@@ -127,30 +123,6 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         this.index = new SlotIndex(schema.name(), handles, lease.tag(), lease.floor(), maxCapacity, reuseOrder,
                 newLinks());
         this.arena = new BlockArena(this, lease);
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Builder checks, shared by every kind's builder
-
-    static Schema checkedSchema(Schema schema) {
-        if (schema == null) {
-            throw new IllegalArgumentException("schema is null");
-        }
-        return schema;
-    }
-
-    static HandleLayout checkedHandleLayout(HandleLayout layout) {
-        if (layout == null) {
-            throw new IllegalArgumentException("handle layout is null; use HandleLayout.DEFAULT");
-        }
-        return layout;
-    }
-
-    static int checkedMaxCapacity(int slots) {
-        if (slots < 1) {
-            throw new IllegalArgumentException("maxCapacity=" + slots + " must be at least 1");
-        }
-        return slots;
     }
 
     /** {@return the number of chunks an iteration visits} */

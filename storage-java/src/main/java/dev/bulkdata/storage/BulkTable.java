@@ -1,7 +1,5 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagRegistry;
-
 /**
  * A table with stable slots (an "array with holes"): a record's slot never changes while it
  * lives, removing leaves a hole, and adding reuses holes before growing. Lookup by handle is
@@ -57,20 +55,16 @@ public interface BulkTable extends Table {
         return builder(schema).build();
     }
 
-    /** Options of a {@link BulkTable}. Not thread-safe. */
-    final class Builder {
-        private final Schema schema;
+    /** Options of a {@link BulkTable}: the reuse order and those of every {@link TableBuilder}. Not thread-safe. */
+    final class Builder extends TableBuilder<Builder, BulkTable> {
         private ReuseOrder reuseOrder = ReuseOrder.FIFO;
-        private HandleLayout handleLayout = HandleLayout.DEFAULT;
-        private int maxCapacity = Integer.MAX_VALUE;
-        private int tag;
 
         private Builder(Schema schema) {
-            this.schema = AbstractTable.checkedSchema(schema);
+            super(schema);
         }
 
         /**
-         * Returns this builder.
+         * Sets the order in which holes are reused.
          *
          * @param order {@link ReuseOrder#FIFO} (default) or {@link ReuseOrder#LIFO}
          * @return this builder
@@ -84,66 +78,19 @@ public interface BulkTable extends Table {
             return this;
         }
 
-        /**
-         * Returns this builder.
-         *
-         * @param layout how handles split into index and generation bits
-         * @return this builder
-         * @throws IllegalArgumentException if {@code layout} is null
-         */
-        public Builder handleLayout(HandleLayout layout) {
-            this.handleLayout = AbstractTable.checkedHandleLayout(layout);
-            return this;
+        @Override
+        byte kind() {
+            return SnapshotFormat.KIND_BULK;
         }
 
-        /**
-         * Caps the index space: the table never uses more than {@code slots} slots (live,
-         * holes and retired together); an add beyond it throws
-         * {@link CapacityExceededException}. Without a cap the limit is the handle layout's
-         * {@link HandleLayout#maxIndex()}.
-         *
-         * @param slots the largest number of slots, at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if {@code slots < 1}
-         */
-        public Builder maxCapacity(int slots) {
-            this.maxCapacity = AbstractTable.checkedMaxCapacity(slots);
-            return this;
+        @Override
+        ReuseOrder reuseOrder() {
+            return reuseOrder;
         }
 
-        /**
-         * Gives the table a fixed tag instead of an automatic one, so that its handles carry the
-         * same tag in every run of the program: what a table saved with {@link Snapshots} needs
-         * to be loaded under its own tag while other tables are open (automatic tags are handed
-         * out from 1 up, fixed ones never). The table still gets a new identity: its slots start
-         * above every generation earlier tables under the tag handed out in this process, so
-         * their handles stay rejected.
-         *
-         * @param tag {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code tag} is outside that range
-         */
-        public Builder tag(int tag) {
-            TagRegistry.checkFixed(tag);
-            this.tag = tag;
-            return this;
-        }
-
-        /**
-         * Creates the table. It holds no native memory until the first add.
-         *
-         * @return the new, empty table
-         * @throws IllegalStateException if all automatic table tags are in use by open tables, or
-         *     an open table holds the fixed {@link #tag(int)}
-         * @throws CapacityExceededException if earlier tables under the fixed tag handed out
-         *     every generation this handle layout has
-         */
+        @Override
         public BulkTable build() {
-            if (tag == 0) {
-                return new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity);
-            }
-            return new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity,
-                    TagRegistry.registerFixed(schema.name(), handleLayout, tag));
+            return new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity, lease());
         }
     }
 }

@@ -42,13 +42,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     private BulkChunk[] chunks = NO_CHUNKS;
     private int blockCount;
 
-    BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity) {
-        super(schema, handles, reuseOrder, maxCapacity);
-        this.reuseOrder = reuseOrder;
-        this.slotsPerBlock = schema.slotsPerBlock();
-    }
-
-    /** A table under a leased tag (fixed, or restored from a snapshot). */
+    /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity, TagLease lease) {
         super(schema, handles, reuseOrder, maxCapacity, lease);
         this.reuseOrder = reuseOrder;

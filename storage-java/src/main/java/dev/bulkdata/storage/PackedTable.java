@@ -1,7 +1,5 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagRegistry;
-
 /**
  * A table whose records are always packed: the live records occupy dense rows
  * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
@@ -101,77 +99,25 @@ public interface PackedTable extends Table {
         return builder(schema).build();
     }
 
-    /** Options of a {@link PackedTable}. Not thread-safe. */
-    final class Builder {
-        private final Schema schema;
-        private HandleLayout handleLayout = HandleLayout.DEFAULT;
-        private int maxCapacity = Integer.MAX_VALUE;
-        private int tag;
-
+    /** Options of a {@link PackedTable}: those of every {@link TableBuilder}. Not thread-safe. */
+    final class Builder extends TableBuilder<Builder, PackedTable> {
         private Builder(Schema schema) {
-            this.schema = AbstractTable.checkedSchema(schema);
+            super(schema);
         }
 
-        /**
-         * Returns this builder.
-         *
-         * @param layout how handles split into index and generation bits
-         * @return this builder
-         * @throws IllegalArgumentException if {@code layout} is null
-         */
-        public Builder handleLayout(HandleLayout layout) {
-            this.handleLayout = AbstractTable.checkedHandleLayout(layout);
-            return this;
+        @Override
+        byte kind() {
+            return SnapshotFormat.KIND_PACKED;
         }
 
-        /**
-         * Caps the index space: the table never uses more than {@code slots} sparse slots
-         * (live and retired together); an add beyond it throws
-         * {@link CapacityExceededException}. Without a cap the limit is the handle layout's
-         * {@link HandleLayout#maxIndex()}.
-         *
-         * @param slots the largest number of slots, at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if {@code slots < 1}
-         */
-        public Builder maxCapacity(int slots) {
-            this.maxCapacity = AbstractTable.checkedMaxCapacity(slots);
-            return this;
+        @Override
+        ReuseOrder reuseOrder() {
+            return ReuseOrder.FIFO;
         }
 
-        /**
-         * Gives the table a fixed tag instead of an automatic one, so that its handles carry the
-         * same tag in every run of the program: what a table saved with {@link Snapshots} needs
-         * to be loaded under its own tag while other tables are open (automatic tags are handed
-         * out from 1 up, fixed ones never). The table still gets a new identity: its slots start
-         * above every generation earlier tables under the tag handed out in this process, so
-         * their handles stay rejected.
-         *
-         * @param tag {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
-         * @return this builder
-         * @throws IllegalArgumentException if {@code tag} is outside that range
-         */
-        public Builder tag(int tag) {
-            TagRegistry.checkFixed(tag);
-            this.tag = tag;
-            return this;
-        }
-
-        /**
-         * Creates the table. It holds no native memory until the first add.
-         *
-         * @return the new, empty table
-         * @throws IllegalStateException if all automatic table tags are in use by open tables, or
-         *     an open table holds the fixed {@link #tag(int)}
-         * @throws CapacityExceededException if earlier tables under the fixed tag handed out
-         *     every generation this handle layout has
-         */
+        @Override
         public PackedTable build() {
-            if (tag == 0) {
-                return new PackedTableImpl(schema, handleLayout, maxCapacity);
-            }
-            return new PackedTableImpl(schema, handleLayout, maxCapacity,
-                    TagRegistry.registerFixed(schema.name(), handleLayout, tag));
+            return new PackedTableImpl(schema, handleLayout, maxCapacity, lease());
         }
     }
 }

@@ -54,13 +54,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         }
     });
 
-    PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity) {
-        super(schema, handles, ReuseOrder.FIFO, maxCapacity);
-        this.rows = new DenseRows(schema, arena, this, index.maxSlot);
-        this.back = new PagedInts(recordShift, 0);
-    }
-
-    /** A table under a leased tag (fixed, or restored from a snapshot). */
+    /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity, TagLease lease) {
         super(schema, handles, ReuseOrder.FIFO, maxCapacity, lease);
         this.rows = new DenseRows(schema, arena, this, index.maxSlot);

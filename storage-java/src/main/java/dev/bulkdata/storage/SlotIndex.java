@@ -99,17 +99,19 @@ final class SlotIndex {
     private final Links links;
     private final boolean fifo;
 
+    // The counters below are package-private for SnapshotFormat, which saves and checks them.
+
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
     /** Slots retired at the last generation. */
     int retired;
     /** The last slot of the free list, or 0 when the list is empty. */
-    private int tail;
+    int tail;
     /** Free slots in the list. */
-    private int length;
+    int length;
     /** The next slot a sweep take looks at: slots {@code [sweep, sweepEnd)} are free or retired, not linked. */
-    private int sweep;
-    private int sweepEnd;
+    int sweep;
+    int sweepEnd;
     /** Free (not retired) slots in {@code [sweep, sweepEnd)}. */
     private int swept;
     /** Whether the last {@link #take()} returned a slot opened before (its record bytes are stale). */
@@ -378,18 +380,22 @@ final class SlotIndex {
     void releaseAllLive() {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
-        int stride = 1 << strideShift;
         for (int first = 0; first < limit; first += 1 << PAGE_SHIFT) {
             int[] page = pages[first >>> PAGE_SHIFT];
             int end = Math.min(limit - first, 1 << PAGE_SHIFT) << strideShift;
-            for (int at = first == 0 ? stride : 0; at < end; at += stride) {
-                int meta = page[at];
-                if ((meta & SlotMeta.LIVE) != 0) {
-                    if (meta == maxLive) {
-                        page[at] = SlotMeta.retired(maxGeneration);
-                        retired++;
-                    } else {
-                        page[at] = meta + advance;
+            // Two loops with a constant stride: C2 unrolls them, where a variable stride kept it to one slot a turn.
+            if (strideShift == 0) {
+                for (int at = first == 0 ? 1 : 0; at < end; at++) {
+                    int meta = page[at];
+                    if ((meta & SlotMeta.LIVE) != 0) {
+                        page[at] = meta == maxLive ? retire() : meta + advance;
+                    }
+                }
+            } else {
+                for (int at = first == 0 ? 2 : 0; at < end; at += 2) {
+                    int meta = page[at];
+                    if ((meta & SlotMeta.LIVE) != 0) {
+                        page[at] = meta == maxLive ? retire() : meta + advance;
                     }
                 }
             }
@@ -399,6 +405,12 @@ final class SlotIndex {
         sweep = 1;
         sweepEnd = limit;
         swept = Math.max(0, limit - 1) - retired;
+    }
+
+    /** Counts a slot retired by {@link #releaseAllLive()}; {@return its meta word} */
+    private int retire() {
+        retired++;
+        return SlotMeta.retired(maxGeneration);
     }
 
     /** Forgets every slot: every later {@link #find(long)} fails. For the table's close and corruption. */
@@ -554,25 +566,6 @@ final class SlotIndex {
 
     // ---------------------------------------------------------------------------------------
     // Snapshots (SnapshotFormat): export and restore of the whole state
-
-    /** {@return the last slot of the free list, or 0 when it is empty} */
-    int tail() {
-        return tail;
-    }
-
-    /** {@return the number of slots linked in the free list (not counting the sweep)} */
-    int listLength() {
-        return length;
-    }
-
-    /** {@return the first slot of the sweep; with {@link #sweepEnd()}, 0 and 0 if no clear made one} */
-    int sweepStart() {
-        return sweep;
-    }
-
-    int sweepEnd() {
-        return sweepEnd;
-    }
 
     /** {@return the slots of the free list from head to tail, without the sweep (for a mapped table's checkpoint)} */
     int[] listedSlots() {

@@ -4,7 +4,7 @@ import java.io.IOException;
 
 /**
  * A snapshot could not be loaded (see {@link Snapshots}), or a mapped table's file could not be
- * opened ({@link BulkTable.Builder#mapped}): the file is not such a file, is
+ * opened ({@link TableBuilder#mapped}): the file is not such a file, is
  * damaged, was written by a newer version or on a machine of the other byte order, does not
  * hold the expected schema, options or kind, or its table cannot take its tag, or it is in use. The message names the
  * file (or the channel's source name) and what is wrong; {@link #reason()} says which of these

@@ -176,8 +176,8 @@ final class SnapshotFormat {
                 .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
                 .put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.listLength()).putInt(index.tail()).putInt(entries)
-                .putInt(index.sweepStart()).putInt(index.sweepEnd());
+                .putInt(index.length).putInt(index.tail).putInt(entries)
+                .putInt(index.sweep).putInt(index.sweepEnd);
         meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
         for (Field f : schema.fields()) {
             meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
@@ -642,6 +642,7 @@ final class SnapshotFormat {
                 b.position(b.position() + 4 * entries);
                 backLinks = new int[size];
                 b.asIntBuffer().get(backLinks);
+                b.position(b.position() + 4 * size);
                 for (int row = 0; row < size; row++) {
                     int slot = backLinks[row];
                     if (slot <= 0 || slot >= limit || !SlotMeta.isLive(metas[slot]) || payloads[slot] != row) {

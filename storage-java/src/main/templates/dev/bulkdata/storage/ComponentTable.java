@@ -136,7 +136,10 @@ public final class ComponentTable implements AutoCloseable {
                     + " must be a BulkTable or PackedTable (its handles are checked by that table)");
         }
         table.ensureOpen();
-        return new ComponentTable(table, AbstractTable.checkedSchema(schema));
+        if (schema == null) {
+            throw new IllegalArgumentException("schema is null");
+        }
+        return new ComponentTable(table, schema);
     }
 
     /** Hands chunk views the owner entity of each row, and this table's name and state. */

@@ -256,7 +256,7 @@ public interface Table extends AutoCloseable {
      * Makes everything written to a mapped table before this call durable: a crash of the
      * process or the machine after it returns reopens the file to exactly this table's
      * structure (live handles, generations, free list, tag) and every record as written before
-     * the call, unless written again later (see {@link BulkTable.Builder#mapped} for what a
+     * the call, unless written again later (see {@link TableBuilder#mapped} for what a
      * reopened file shows of writes after its last checkpoint). Cost: the pages written since
      * the last checkpoint, then the metadata (O(slots): 4 bytes per slot, 8 in a
      * {@code PackedTable}, plus its rows' back-links), each forced to the device. Holds the

@@ -106,6 +106,8 @@ class FlightRecorderTest {
             assertEquals(stats.blocks(), allocations.size(), "one allocation event per block");
             assertEquals(stats.nativeBytes(), allocations.stream().mapToLong(e -> e.getLong("bytes")).sum());
             assertTrue(allocations.stream().allMatch(e -> e.getLong("bytes") == schema.blockBytes()));
+            assertTrue(allocations.stream().allMatch(e -> schema.name().equals(e.getString("table"))
+                    && statistics.getString("kind").equals(e.getString("kind"))), allocations.toString());
             assertEquals(stats.blocks(), allocations.stream().mapToInt(e -> e.getInt("blocks")).max().orElseThrow());
             assertEquals(stats.nativeBytes(), allocations.stream().mapToLong(e -> e.getLong("nativeBytes")).max().orElseThrow());
 

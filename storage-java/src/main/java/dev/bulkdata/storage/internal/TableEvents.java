@@ -89,13 +89,12 @@ final class TableEvents {
                 : owner instanceof PackedTable ? "PackedTable"
                 : owner instanceof ComponentTable ? "ComponentTable"
                 : owner.getClass().getSimpleName();
-        OPEN.put(tag, new Open(new WeakReference<>(owner), arena, name, kind));
+        Open open = new Open(new WeakReference<>(owner), arena, name, kind);
+        OPEN.put(tag, open);
         EventType type = openType;
         if (type != null && type.isEnabled()) {
             TableOpenEvent event = new TableOpenEvent();
-            event.table = name;
-            event.tag = tag;
-            event.kind = kind;
+            event.of(tag, open);
             event.commit();
         }
     }
@@ -106,11 +105,8 @@ final class TableEvents {
         if (type != null && type.isEnabled()) {
             Open open = OPEN.get(tag);
             BlockAllocationEvent event = new BlockAllocationEvent();
-            event.table = open == null ? null : open.name();
-            event.tag = tag;
+            event.of(tag, open, blocks, nativeBytes);
             event.bytes = bytes;
-            event.blocks = blocks;
-            event.nativeBytes = nativeBytes;
             event.commit();
         }
     }
@@ -121,11 +117,7 @@ final class TableEvents {
         EventType type = closeType;
         if (type != null && type.isEnabled()) {
             TableCloseEvent event = new TableCloseEvent();
-            event.table = open == null ? null : open.name();
-            event.tag = tag;
-            event.kind = open == null ? null : open.kind();
-            event.blocks = blocks;
-            event.nativeBytes = nativeBytes;
+            event.of(tag, open, blocks, nativeBytes);
             event.reclaimed = reclaimed;
             event.commit();
         }
@@ -159,18 +151,13 @@ final class TableEvents {
             } catch (IllegalStateException closedMeanwhile) {
                 continue;
             }
-            event.table = open.name();
-            event.tag = entry.getKey();
-            event.kind = open.kind();
+            event.of(entry.getKey(), open);
             event.commit();
         }
     }
 
-    @Name("dev.bulkdata.TableOpen")
-    @Label("Table Open")
-    @Category("bulkdata")
-    @Description("A table was created: its tag is taken and its native memory arena opened")
-    static final class TableOpenEvent extends Event {
+    /** What every event of a table says: which table it is. */
+    abstract static class TableEvent extends Event {
         @Label("Table")
         String table;
         @Label("Tag")
@@ -179,25 +166,44 @@ final class TableEvents {
         @Label("Kind")
         @Description("BulkTable, PackedTable or ComponentTable")
         String kind;
+
+        /** Fills in the table's fields; {@code open} is null if the table is no longer registered. */
+        final void of(int tag, Open open) {
+            this.tag = tag;
+            this.table = open == null ? null : open.name();
+            this.kind = open == null ? null : open.kind();
+        }
+    }
+
+    /** An event that also reports the table's memory: its blocks and their bytes. */
+    abstract static class MemoryEvent extends TableEvent {
+        @Label("Blocks")
+        @Description("The table's blocks: after an allocation, this one included; at close, all freed now")
+        int blocks;
+        @Label("Native Bytes")
+        @Description("The bytes of the table's blocks")
+        @DataAmount
+        long nativeBytes;
+
+        final void of(int tag, Open open, int blocks, long nativeBytes) {
+            of(tag, open);
+            this.blocks = blocks;
+            this.nativeBytes = nativeBytes;
+        }
+    }
+
+    @Name("dev.bulkdata.TableOpen")
+    @Label("Table Open")
+    @Category("bulkdata")
+    @Description("A table was created: its tag is taken and its native memory arena opened")
+    static final class TableOpenEvent extends TableEvent {
     }
 
     @Name("dev.bulkdata.TableClose")
     @Label("Table Close")
     @Category("bulkdata")
     @Description("A table freed its native memory and tag: closed, or reclaimed by the cleaner after it became unreachable unclosed")
-    static final class TableCloseEvent extends Event {
-        @Label("Table")
-        String table;
-        @Label("Tag")
-        int tag;
-        @Label("Kind")
-        String kind;
-        @Label("Blocks")
-        @Description("Blocks the table allocated in its life, all freed now")
-        int blocks;
-        @Label("Native Bytes")
-        @DataAmount
-        long nativeBytes;
+    static final class TableCloseEvent extends MemoryEvent {
         @Label("Reclaimed")
         @Description("Closed by the cleaner because the table became unreachable without close()")
         boolean reclaimed;
@@ -207,21 +213,11 @@ final class TableEvents {
     @Label("Block Allocation")
     @Category("bulkdata")
     @Description("A table allocated a block of native memory (it grew)")
-    static final class BlockAllocationEvent extends Event {
-        @Label("Table")
-        String table;
-        @Label("Tag")
-        int tag;
+    static final class BlockAllocationEvent extends MemoryEvent {
         @Label("Bytes")
+        @Description("The block's bytes")
         @DataAmount
         long bytes;
-        @Label("Blocks")
-        @Description("The table's blocks, this one included")
-        int blocks;
-        @Label("Native Bytes")
-        @Description("The table's native bytes, this block included")
-        @DataAmount
-        long nativeBytes;
     }
 
     @Name("dev.bulkdata.TableStatistics")
@@ -230,13 +226,7 @@ final class TableEvents {
     @Description("Occupancy and memory of every open table (Table.stats(), best effort: read without stopping the table's writer)")
     @Period("1 s")
     @StackTrace(false)
-    static final class TableStatisticsEvent extends Event {
-        @Label("Table")
-        String table;
-        @Label("Tag")
-        int tag;
-        @Label("Kind")
-        String kind;
+    static final class TableStatisticsEvent extends MemoryEvent {
         @Label("Live")
         @Description("Records that handles can reach")
         int live;
@@ -249,10 +239,5 @@ final class TableEvents {
         @Label("Capacity")
         @Description("Records the table holds before it allocates another block (0 for a ComponentTable)")
         int capacity;
-        @Label("Blocks")
-        int blocks;
-        @Label("Native Bytes")
-        @DataAmount
-        long nativeBytes;
     }
 }
