@@ -7,6 +7,7 @@ import dev.bulkdata.storage.internal.MappedFile;
 import dev.bulkdata.storage.internal.TagLease;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.function.Supplier;
+import java.util.zip.CRC32C;
 
 /**
  * The file of a mapped table: the snapshot format's header and metadata ({@link SnapshotFormat})
@@ -201,45 +203,49 @@ final class MappedFormat {
     private static AbstractTable restore(SnapshotFormat.Reader r, FileChannel channel, FileLock lock, Slot slot,
                                          long fileSize, Expected expected) throws IOException {
         Header header = slot.header;
-        ByteBuffer b = ByteBuffer.allocate((int) header.metaLength());
-        if (readAt(channel, b, header.blocksOffset()) < b.capacity()) {
-            throw r.fail(Reason.TRUNCATED, "it ends inside its metadata");
-        }
-        if (SnapshotFormat.crc32c(b.array(), 0, b.capacity()) != header.metaCrc()) {
-            throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
-        }
-        b.flip().order(ByteOrder.nativeOrder());
+        boolean bulk = header.kind() == SnapshotFormat.KIND_BULK;
         if (header.kind() != expected.kind) {
             throw r.fail(Reason.KIND_MISMATCH, "it holds a " + SnapshotFormat.kindName(header.kind()) + ", not a "
                     + SnapshotFormat.kindName(expected.kind));
         }
-        Metadata m = r.metadata(b, header, expected.schema, true);
-        boolean bulk = header.kind() == SnapshotFormat.KIND_BULK;
-        int[] list = new int[bulk ? m.freeLength() : 0];
+        Metadata m;
+        int[] list;
         long[] regionOffsets;
         int[] regionBlocks;
         long[] areas = new long[4];
-        try {
-            b.asIntBuffer().get(list);
-            b.position(b.position() + 4 * list.length);
-            int regions = b.getInt();
-            if (regions < 0 || regions * 12L > b.remaining()) {
-                throw r.fail(Reason.MALFORMED, "region count " + regions + " does not fit the metadata");
+        // The metadata is mapped, not copied: opening a large table reads its meta words once.
+        try (Arena scratch = Arena.ofConfined()) {
+            ByteBuffer b = channel.map(FileChannel.MapMode.READ_ONLY, header.blocksOffset(), header.metaLength(),
+                    scratch).asByteBuffer().order(ByteOrder.nativeOrder());
+            CRC32C crc = new CRC32C();
+            crc.update(b.duplicate());
+            if ((int) crc.getValue() != header.metaCrc()) {
+                throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
             }
-            regionOffsets = new long[regions];
-            regionBlocks = new int[regions];
-            for (int i = 0; i < regions; i++) {
-                regionOffsets[i] = b.getLong();
-                regionBlocks[i] = b.getInt();
+            m = r.metadata(b, header, expected.schema, true);
+            list = new int[bulk ? m.freeLength() : 0];
+            try {
+                b.asIntBuffer().get(list);
+                b.position(b.position() + 4 * list.length);
+                int regions = b.getInt();
+                if (regions < 0 || regions * 12L > b.remaining()) {
+                    throw r.fail(Reason.MALFORMED, "region count " + regions + " does not fit the metadata");
+                }
+                regionOffsets = new long[regions];
+                regionBlocks = new int[regions];
+                for (int i = 0; i < regions; i++) {
+                    regionOffsets[i] = b.getLong();
+                    regionBlocks[i] = b.getInt();
+                }
+                for (int i = 0; i < 4; i++) {
+                    areas[i] = b.getLong();
+                }
+            } catch (java.nio.BufferUnderflowException e) {
+                throw r.fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
             }
-            for (int i = 0; i < 4; i++) {
-                areas[i] = b.getLong();
+            if (b.hasRemaining()) {
+                throw r.fail(Reason.MALFORMED, b.remaining() + " bytes follow the metadata's last section");
             }
-        } catch (java.nio.BufferUnderflowException e) {
-            throw r.fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
-        }
-        if (b.hasRemaining()) {
-            throw r.fail(Reason.MALFORMED, b.remaining() + " bytes follow the metadata's last section");
         }
         long end = checkSpace(r, header, regionOffsets, regionBlocks, areas, fileSize);
         checkOptions(r, m, expected);

@@ -241,8 +241,8 @@ final class SnapshotFormat {
     /** The metadata, parsed and checked on its own. */
     record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                             int maxCapacity, int floor, int limit, int size, int retired, int freeLength,
-                            int freeTail, int sweep, int sweepEnd, int swept, int[] metas, int[] payloads,
-                            int[] backLinks) {
+                            int freeTail, int sweep, int sweepEnd, int swept, SlotIndex.SavedMetas metas, int[] payloads,
+                            int[] backLinks, int peak) {
     }
 
     /**
@@ -289,8 +289,8 @@ final class SnapshotFormat {
             if (newTag) {
                 int top = m.floor;
                 for (int slot = 1; slot < m.metas.length; slot++) {
-                    if (!SlotMeta.isRetired(m.metas[slot])) {
-                        top = Math.max(top, SlotMeta.generation(m.metas[slot]));
+                    if (!SlotMeta.isRetired(m.metas.get(slot))) {
+                        top = Math.max(top, SlotMeta.generation(m.metas.get(slot)));
                     }
                 }
                 return TagRegistry.registerRenamed(m.schema.name(), m.handles, m.floor,
@@ -329,26 +329,24 @@ final class SnapshotFormat {
             walkFreeList(r, m, slot -> m.payloads[slot]);
         }
         SlotIndex index = table.index;
-        index.restore(m.metas.length, m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
-        int peak = -1;
-        for (int slot = 0; slot < m.metas.length; slot++) {
-            int meta = m.metas[slot];
-            if (shift > 0 && slot > 0 && !SlotMeta.isRetired(meta) && (meta != 0 || slot < m.limit)) {
-                meta = (meta & SlotMeta.LIVE) | SlotMeta.free(SlotMeta.generation(meta) + shift);
-            }
-            index.setMeta(slot, meta);
-            if (slot > 0 && meta != 0) {
-                peak = Math.max(peak, SlotMeta.generation(meta));
+        index.restore(m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
+        SlotIndex.SavedMetas metas = m.metas;
+        int peak = m.peak;
+        if (shift > 0) {
+            for (int slot = 1; slot < metas.length; slot++) {
+                int meta = metas.get(slot);
+                if (!SlotMeta.isRetired(meta) && (meta != 0 || slot < m.limit)) {
+                    meta = (meta & SlotMeta.LIVE) | SlotMeta.free(SlotMeta.generation(meta) + shift);
+                    metas.set(slot, meta);
+                    peak = Math.max(peak, SlotMeta.generation(meta));
+                }
             }
         }
+        index.restoreEntries(metas, m.payloads);
         if (table instanceof BulkTableImpl bulk) {
-            bulk.restoreLive();
+            bulk.restoreLive(metas, m.limit);
         } else {
-            PackedTableImpl packed = (PackedTableImpl) table;
-            for (int slot = 0; slot < m.payloads.length; slot++) {
-                index.setPayload(slot, m.payloads[slot]);
-            }
-            packed.restoreRows(m.size, m.backLinks);
+            ((PackedTableImpl) table).restoreRows(m.size, m.backLinks);
         }
         if (peak >= 0) {
             table.lease.issued(peak, m.metas.length - 1);
@@ -368,7 +366,7 @@ final class SnapshotFormat {
         boolean[] seen = new boolean[m.limit];
         int slot = link.applyAsInt(0);
         for (int i = 0; i < m.freeLength; i++) {
-            if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
+            if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas.get(slot))
                     || (slot >= m.sweep && slot < m.sweepEnd)) {
                 throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
                         + ", which is not a free slot it has not named before");
@@ -588,42 +586,57 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "size " + size + " or the slot sections (" + b.remaining()
                         + " bytes, expected " + need + ") do not fit limit " + limit);
             }
-            int[] metas = new int[entries];
-            b.asIntBuffer().get(metas);
+            SlotIndex.SavedMetas metas = new SlotIndex.SavedMetas(b.asIntBuffer(), entries);
             b.position(b.position() + 4 * entries);
             if (!(sweep == 0 && sweepEnd == 0) && !(sweep >= 1 && sweep <= sweepEnd && sweepEnd <= limit)) {
                 throw fail(Reason.MALFORMED, "sweep [" + sweep + ", " + sweepEnd + ") is not a range of opened slots"
                         + " (limit " + limit + ")");
             }
+            // One tight pass over the opened slots (a large mapped table's open is mostly this
+            // loop), then slot 0, the entry past limit and the sweep on their own.
             int live = 0;
             int retiredSlots = 0;
-            int free = 0;
-            int swept = 0;
-            for (int slot = 0; slot < entries; slot++) {
-                int meta = metas[slot];
-                int generation = SlotMeta.generation(meta);
-                boolean ok;
-                if (slot == 0) {
-                    ok = meta == 0;
-                } else if (slot >= limit) {
-                    ok = meta == 0 || (isFree(meta) && generation >= floor && generation <= handles.maxGeneration());
-                } else {
-                    ok = generation >= floor && generation <= handles.maxGeneration()
-                            && (meta & ~(SlotMeta.LIVE | SlotMeta.RETIRED | SlotMeta.free(SlotMeta.GENERATION_MASK))) == 0
-                            && !(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta))
-                            && (!SlotMeta.isRetired(meta) || generation == handles.maxGeneration());
-                    live += SlotMeta.isLive(meta) ? 1 : 0;
-                    retiredSlots += SlotMeta.isRetired(meta) ? 1 : 0;
-                    free += isFree(meta) ? 1 : 0;
-                    if (slot >= sweep && slot < sweepEnd) {
-                        ok &= !SlotMeta.isLive(meta);
-                        swept += isFree(meta) ? 1 : 0;
+            int peak = -1;
+            int maxGeneration = handles.maxGeneration();
+            int allowed = SlotMeta.LIVE | SlotMeta.RETIRED | SlotMeta.free(SlotMeta.GENERATION_MASK);
+            int opened = Math.min(limit, entries);
+            for (int p = 0; p << SlotIndex.PAGE_SHIFT < opened; p++) {
+                int[] page = metas.pages[p];
+                int base = p << SlotIndex.PAGE_SHIFT;
+                for (int i = p == 0 ? 1 : 0, end = Math.min(page.length, opened - base); i < end; i++) {
+                    int meta = page[i];
+                    int generation = SlotMeta.generation(meta);
+                    int isLive = meta & SlotMeta.LIVE;
+                    int isRetired = meta >>> 31;
+                    if (generation < floor || generation > maxGeneration || (meta & ~allowed) != 0
+                            || (isLive & isRetired) != 0 || (isRetired != 0 && generation != maxGeneration)) {
+                        throw badMeta(base + i, meta, floor, handles);
                     }
+                    live += isLive;
+                    retiredSlots += isRetired;
+                    peak = Math.max(peak, generation);
                 }
-                if (!ok) {
-                    throw fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
-                            + " is not a valid state for floor " + floor + " and " + handles);
+            }
+            if (entries > 0 && metas.get(0) != 0) {
+                throw badMeta(0, metas.get(0), floor, handles);
+            }
+            for (int slot = Math.max(1, limit); slot < entries; slot++) {
+                int meta = metas.get(slot);
+                int generation = SlotMeta.generation(meta);
+                if (meta != 0 && !(isFree(meta) && generation >= floor && generation <= maxGeneration)) {
+                    throw badMeta(slot, meta, floor, handles);
                 }
+                if (meta != 0) {
+                    peak = Math.max(peak, generation);
+                }
+            }
+            int free = Math.max(0, limit - 1) - live - retiredSlots;
+            int swept = 0;
+            for (int slot = sweep; slot < sweepEnd; slot++) {
+                if (SlotMeta.isLive(metas.get(slot))) {
+                    throw badMeta(slot, metas.get(slot), floor, handles);
+                }
+                swept += isFree(metas.get(slot)) ? 1 : 0;
             }
             if (live != size || retiredSlots != retired || free != freeLength + swept
                     || (freeLength == 0 ? freeTail != 0 : freeTail <= 0 || freeTail >= limit)) {
@@ -645,7 +658,7 @@ final class SnapshotFormat {
                 b.position(b.position() + 4 * size);
                 for (int row = 0; row < size; row++) {
                     int slot = backLinks[row];
-                    if (slot <= 0 || slot >= limit || !SlotMeta.isLive(metas[slot]) || payloads[slot] != row) {
+                    if (slot <= 0 || slot >= limit || !SlotMeta.isLive(metas.get(slot)) || payloads[slot] != row) {
                         throw fail(Reason.MALFORMED, "row " + row + " links back to slot " + slot
                                 + ", which is not a live slot naming it");
                     }
@@ -662,7 +675,7 @@ final class SnapshotFormat {
             }
             return new Metadata(identity, tag, handles, reuseCode == 1 ? ReuseOrder.LIFO : ReuseOrder.FIFO, schema,
                     maxCapacity, floor, limit, size, retired, freeLength, freeTail, sweep, sweepEnd, swept, metas,
-                    payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks);
+                    payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks, peak);
         }
 
         private Schema schema(ByteBuffer b, Layout layout, Schema expected) throws SnapshotException {
@@ -718,6 +731,11 @@ final class SnapshotFormat {
                 throw fail(Reason.SCHEMA_MISMATCH, difference);
             }
             return expected;
+        }
+
+        private SnapshotException badMeta(int slot, int meta, int floor, HandleLayout handles) {
+            return fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
+                    + " is not a valid state for floor " + floor + " and " + handles);
         }
 
         private String string(ByteBuffer b, int length, java.nio.charset.Charset charset) {
