@@ -364,6 +364,64 @@ class MappedTableTest {
         assertFails(file, Reason.CHECKSUM, "meta");
     }
 
+    /**
+     * A bit flipped in every byte of both header slots and of the newest metadata, one at a
+     * time: a flip in the newest checkpoint reopens the older one, a flip in the older slot the
+     * newest (each passing its audit); with the older slot erased, every flip fails with one
+     * {@link SnapshotException} naming the file, and leaves the file unlocked. Never another
+     * exception, never a crash.
+     */
+    @Test
+    void everyFlippedBit_ofTheHeadersAndMetadata_fallsBackToTheOtherCheckpoint_orFailsClearly() throws IOException {
+        Schema schema = schema("flip", Layout.SOA);
+        Path file = dir.resolve("flip.bulk");
+        try (PackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
+            long[] hs = new long[40];
+            t.addAll(hs);
+            t.remove(hs[3]);
+            t.checkpoint();                       // the older checkpoint: 39 records
+            t.remove(hs[5]);
+        }                                         // the newest (close): 38 records
+        ByteBuffer a = ByteBuffer.wrap(read(file, 0, 64)).order(ByteOrder.nativeOrder());
+        ByteBuffer b = ByteBuffer.wrap(read(file, 4096, 64)).order(ByteOrder.nativeOrder());
+        long newestAt = b.getLong(56) > a.getLong(56) ? 4096 : 0;
+        long olderAt = 4096 - newestAt;
+        ByteBuffer newest = newestAt == 0 ? a : b;
+        long metaOffset = newest.getLong(32);
+        long metaEnd = metaOffset + newest.getLong(24);
+        byte[] pristine = Files.readAllBytes(file);
+        long[][] ranges = {{newestAt, newestAt + 64}, {metaOffset, metaEnd}, {olderAt, olderAt + 64}};
+        for (long[] range : ranges) {
+            int expected = range[0] == olderAt ? 38 : 39;
+            for (long at = range[0]; at < range[1]; at++) {
+                patch(file, at, new byte[] {(byte) (pristine[(int) at] ^ (1 << (at % 8)))});
+                try (PackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
+                    ((AbstractTable) t).checkInvariants();
+                    assertEquals(expected, t.size(), "byte " + at + " flipped");
+                }
+                Files.write(file, pristine); // that open's close wrote a checkpoint
+            }
+        }
+        patch(file, olderAt, new byte[64]);
+        byte[] newestOnly = Files.readAllBytes(file);
+        for (long[] range : new long[][] {ranges[0], ranges[1]}) {
+            for (long at = range[0]; at < range[1]; at++) {
+                patch(file, at, new byte[] {(byte) (newestOnly[(int) at] ^ (1 << (at % 8)))});
+                SnapshotException e = assertThrows(SnapshotException.class,
+                        () -> PackedTable.builder(schema).tag(3996).mapped(file), "byte " + at + " flipped");
+                assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+                patch(file, at, new byte[] {newestOnly[(int) at]});
+            }
+        }
+        assertUnlockedFile(file);
+    }
+
+    private static void assertUnlockedFile(Path file) throws IOException {
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            assertTrue(c.tryLock() != null, "the file is still locked");
+        }
+    }
+
     @Test
     void otherSchema_options_kind_andSnapshotFiles_areRefused() throws IOException {
         Path file = validFile("opts");
