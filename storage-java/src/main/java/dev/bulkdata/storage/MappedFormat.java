@@ -433,19 +433,10 @@ final class MappedFormat {
         channel.force(true);
 
         ByteBuffer header = ByteBuffer.allocate(SnapshotFormat.HEADER_BYTES).order(ByteOrder.nativeOrder());
-        header.put(SnapshotFormat.MAGIC)
-                .put(SnapshotFormat.AT_ORDER, (byte) (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? 'L' : 'B'))
-                .put(SnapshotFormat.AT_KIND, bulk ? SnapshotFormat.KIND_BULK : SnapshotFormat.KIND_PACKED)
-                .putInt(SnapshotFormat.AT_VERSION, SnapshotFormat.VERSION)
-                .putInt(SnapshotFormat.AT_FLAGS, SnapshotFormat.FLAG_MAPPED)
-                .putLong(SnapshotFormat.AT_META_LENGTH, length).putLong(AT_METADATA_OFFSET, store.areaOffset[s])
-                .putInt(SnapshotFormat.AT_BLOCK_COUNT, table.blockCount())
-                .putInt(SnapshotFormat.AT_BLOCK_STRIDE, MappedFile.STRIDE)
-                .putInt(SnapshotFormat.AT_META_CRC, SnapshotFormat.crc32c(meta.array(), 0, (int) length))
-                .putLong(AT_SEQUENCE, store.sequence + 1);
-        header.putInt(SnapshotFormat.AT_HEADER_CRC, SnapshotFormat.crc32c(header.array(), 0,
-                SnapshotFormat.HEADER_BYTES));
-        header.clear();
+        SnapshotFormat.startHeader(header, table, SnapshotFormat.FLAG_MAPPED, length, table.blockCount(),
+                        SnapshotFormat.crc32c(meta.array(), 0, (int) length))
+                .putLong(AT_METADATA_OFFSET, store.areaOffset[s]).putLong(AT_SEQUENCE, store.sequence + 1);
+        SnapshotFormat.sealHeader(header);
         writeAt(channel, header, (long) s * SLOT_B);
         channel.force(true);
         store.sequence++;

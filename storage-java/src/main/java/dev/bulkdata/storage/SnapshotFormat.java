@@ -141,15 +141,29 @@ final class SnapshotFormat {
         trailer.flip();
         parts[n++] = trailer;
 
-        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE)
-                .put(AT_KIND, table instanceof PackedTableImpl ? KIND_PACKED : KIND_BULK)
-                .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, 0)
-                .putLong(AT_META_LENGTH, metaLength).putLong(AT_BLOCKS_OFFSET, blocksOffset)
-                .putInt(AT_BLOCK_COUNT, blocks).putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE)
-                .putInt(AT_META_CRC, crc32c(meta.array(), 0, meta.limit())).putLong(AT_FILE_LENGTH, fileLength);
-        header.putInt(AT_HEADER_CRC, crc32c(header.array(), 0, HEADER_BYTES));
-        header.clear();
+        startHeader(header, table, 0, metaLength, blocks, crc32c(meta.array(), 0, meta.limit()))
+                .putLong(AT_BLOCKS_OFFSET, blocksOffset).putLong(AT_FILE_LENGTH, fileLength);
+        sealHeader(header);
         writeFully(out, parts, n);
+    }
+
+    /**
+     * Writes the fields every header shares (magic, byte order, kind, version, flags, metadata
+     * length and CRC, block count and stride) into a 64-byte buffer in native order.
+     */
+    static ByteBuffer startHeader(ByteBuffer header, AbstractTable table, int flags, long metaLength, int blocks,
+                                  int metaCrc) {
+        return header.put(0, MAGIC).put(AT_ORDER, ORDER_NATIVE)
+                .put(AT_KIND, table instanceof PackedTableImpl ? KIND_PACKED : KIND_BULK)
+                .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, flags)
+                .putLong(AT_META_LENGTH, metaLength).putInt(AT_BLOCK_COUNT, blocks)
+                .putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE).putInt(AT_META_CRC, metaCrc);
+    }
+
+    /** Sets the header's CRC32C (of its 64 bytes with the CRC field 0) and rewinds it for writing. */
+    static void sealHeader(ByteBuffer header) {
+        header.putInt(AT_HEADER_CRC, 0).putInt(AT_HEADER_CRC, crc32c(header.array(), 0, HEADER_BYTES));
+        header.clear();
     }
 
     /**
