@@ -42,7 +42,7 @@ class MappedCrashTest {
     static final Schema SCHEMA = Schema.builder("crash").add(FieldType.INT, "w").add(FieldType.LONG, "both").build();
 
     static TableBuilder<?, ?> builder(String kind) {
-        return kind.equals("BULK") ? BulkTable.builder(SCHEMA).tag(4000) : PackedTable.builder(SCHEMA).tag(4002);
+        return kind.equals("BULK") ? BulkTable.builder(SCHEMA).tag(4020) : PackedTable.builder(SCHEMA).tag(4022);
     }
 
     @ParameterizedTest
@@ -226,7 +226,7 @@ class MappedCrashTest {
             LongField id = schema.longField("id");
             int n = 1 << 20;
             Path file = Path.of(args[0]);
-            try (BulkTable t = BulkTable.builder(schema).tag(4001).mapped(file)) {
+            try (BulkTable t = BulkTable.builder(schema).tag(4021).mapped(file)) {
                 long[] hs = new long[n];
                 t.addAll(hs);
                 for (int i = 0; i < n; i++) {
@@ -235,7 +235,7 @@ class MappedCrashTest {
             }
             long heap = Runtime.getRuntime().maxMemory();
             long bytes;
-            try (BulkTable t = BulkTable.builder(schema).tag(4001).mapped(file)) {
+            try (BulkTable t = BulkTable.builder(schema).tag(4021).mapped(file)) {
                 bytes = t.stats().nativeBytes();
                 long[] count = {0};
                 t.forEach((chunk, slot) -> {

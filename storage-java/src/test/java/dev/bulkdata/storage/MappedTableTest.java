@@ -167,6 +167,28 @@ class MappedTableTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void aMappedTable_savesAsASnapshot_andLoadsEqual(TableKind kind) throws IOException {
+        Schema schema = schema("saved_" + kind, Layout.AOS);
+        Path file = dir.resolve("saved.map");
+        Path snapshot = dir.resolve("saved.bulk");
+        TableSnapshot before;
+        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3920 + kind.ordinal()).mapped(file)) {
+            long[] hs = new long[3_000];
+            t.addAll(hs);
+            for (int i = 0; i < hs.length; i += 7) {
+                t.set(hs[i], schema.longField("v"), i);
+                t.remove(hs[(i + 3) % hs.length]);
+            }
+            before = TableSnapshot.of(t);
+            Snapshots.save(t, snapshot);
+        }
+        try (Table loaded = Snapshots.load(snapshot, schema)) {
+            assertEquals(before, TableSnapshot.of(loaded));
+        }
+    }
+
     @Test
     void checkpoint_ofATableInMemory_orClosed_throws() throws IOException {
         Schema schema = schema("memory", Layout.SOA);

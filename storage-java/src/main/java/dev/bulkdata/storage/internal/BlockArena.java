@@ -9,7 +9,9 @@ import java.lang.ref.Cleaner;
 
 /**
  * The memory backend of one table: a shared {@link Arena} that every block of the table comes
- * from, with a count of the bytes handed out. Blocks are never freed one by one; closing frees
+ * from, with a count of the bytes handed out. The blocks are native memory, or, once
+ * {@link #mapFrom} made it the arena of a mapped table, 16 KiB-strided slices of regions of the
+ * table's file mapped into the same arena ({@link MappedFile}). Blocks are never freed one by one; closing frees
  * them all at once (a shared arena's close costs a thread handshake, so it happens once per
  * table, never per block).
  *
