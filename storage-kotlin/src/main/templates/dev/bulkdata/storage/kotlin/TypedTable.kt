@@ -196,45 +196,53 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     // @end
 
     /**
-     * Calls [action] for every live record, in slot order, with `it` the record's handle and
-     * `this` a [RecordScope]: `forEach { it[X] += it[VX] }`. Inside, `it[column]` reads and
-     * writes the visited record straight from its chunk, with no handle lookup; other handles
-     * (`other[X]`, `this[other, X]`) are looked up as in [get]. Inlined; holes are skipped 64
-     * at a time; allocates at most the scope, one small object per call, which escape analysis
-     * removes once the calling method is compiled. An iteration is open during the call: [add],
-     * [remove] and [clear] throw [java.util.ConcurrentModificationException] (the scope does not
-     * offer them), field writes are fine.
+     * Calls [action] for every live record, in slot order, with `it` the visited record (a
+     * [Visited]) and `this` a [RecordScope]: `forEach { it[X] += it[VX] * dt }`. `it[column]`
+     * reads and writes the record straight from its chunk: no handle is computed or looked up;
+     * `it.handle` gives its handle when the record must be referred to later, and other handles
+     * (`other[X]`, `this[other, X]`) are looked up as in [get]. Inlined; holes are skipped 64 at
+     * a time; allocates at most the scope and the iteration, small objects per call, which
+     * escape analysis removes once the calling method is compiled. An iteration is open during
+     * the call: [add], [remove] and [clear] throw [java.util.ConcurrentModificationException]
+     * (the scope does not offer them), field writes are fine.
      *
      * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
-    public inline fun forEach(action: RecordScope<D>.(Handle<D>) -> Unit) {
-        val scope = RecordScope(this)
-        forEachChunk { chunk ->
-            val core = chunk.chunk
-            // Live slots 64 at a time from the bitmap: no step waits for the previous one. A
-            // full word (no hole) runs a counted loop, in which the JIT hoists the chunk's
-            // checks out of the loop; the action is inlined into both loops.
-            for (w in 0 until core.liveWordCount()) {
-                var live = core.liveBits(w)
-                if (live == -1L) {
-                    for (slot in (w shl 6) until (w shl 6) + 64) {
-                        val handle = core.handle(slot)
-                        scope.visit(core, slot, handle)
-                        scope.action(Handle(handle))
-                    }
-                } else {
-                    while (live != 0L) {
-                        val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
-                        live = live and (live - 1)
-                        val handle = core.handle(slot)
-                        scope.visit(core, slot, handle)
-                        scope.action(Handle(handle))
+    public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit) {
+        val iteration = core.iterate()
+        try {
+            val scope = RecordScope(this, ++passes)
+            for (i in 0 until iteration.count()) {
+                val chunk = iteration.chunk(i)
+                scope.enter(chunk)
+                val base = scope.base
+                // Live slots 64 at a time from the bitmap: no step waits for the previous one. A
+                // full word (no hole) runs a counted loop, in which the JIT hoists the chunk's
+                // checks out of the loop; the action is inlined into both loops.
+                for (w in 0 until chunk.liveWordCount()) {
+                    var live = chunk.liveBits(w)
+                    if (live == -1L) {
+                        for (slot in (w shl 6) until (w shl 6) + 64) scope.action(Visited(base + slot))
+                    } else {
+                        while (live != 0L) {
+                            val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
+                            live = live and (live - 1)
+                            scope.action(Visited(base + slot))
+                        }
                     }
                 }
             }
+        } finally {
+            iteration.close()
         }
     }
+
+    /** Passes of [forEach] so far: each pass's [RecordScope] stamps its [Visited] records with it. */
+    @PublishedApi
+    @get:JvmSynthetic
+    @set:JvmSynthetic
+    internal var passes: Int = 0
 
     /**
      * Calls [action] for every chunk (block), in order, with an iteration open: read and write
