@@ -280,6 +280,38 @@ class MappedTableTest {
         }
     }
 
+    @Test
+    void aTableDroppedWithoutClose_isUnmappedAndUnlockedByItsCleaner_withoutACheckpoint() throws Exception {
+        Schema schema = schema("dropped", Layout.SOA);
+        Path file = dir.resolve("dropped.bulk");
+        dropMappedTable(schema, file);
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (true) {
+            System.gc();
+            try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                var lock = c.tryLock();
+                if (lock != null) {
+                    lock.release();
+                    break;
+                }
+            } catch (java.nio.channels.OverlappingFileLockException stillHeld) {
+                // the dropped table's channel still holds it in this JVM
+            }
+            assertTrue(System.nanoTime() < deadline, "the dropped table's cleaner did not release the file");
+            Thread.sleep(20);
+        }
+        try (BulkTable t = BulkTable.builder(schema).tag(3997).mapped(file)) {
+            assertEquals(5, t.size()); // the checkpoint, not the adds made after it
+        }
+    }
+
+    private static void dropMappedTable(Schema schema, Path file) throws IOException {
+        BulkTable t = BulkTable.builder(schema).tag(3997).mapped(file);
+        t.addAll(new long[5]);
+        t.checkpoint();
+        t.addAll(new long[3]);
+    }
+
     // -----------------------------------------------------------------------------------------
     // Bad files: one exception, nothing left mapped or locked
 
