@@ -125,11 +125,16 @@ public class IterateBenchmark {
      */
     @Benchmark
     public float bulkSoaColumns(Bulk s) {
+        return sumColumn(s.soa, s.soaT);
+    }
+
+    /** The column loop over the live slots of a table; also {@link MappedBenchmark}'s. */
+    static float sumColumn(BulkTable table, FloatField field) {
         float sum = 0;
-        try (ChunkIteration chunks = s.soa.iterate()) {
+        try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 Chunk chunk = chunks.chunk(c);
-                MemorySegment t = chunk.column(s.soaT);
+                MemorySegment t = chunk.column(field);
                 for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
                     long live = chunk.liveBits(w);
                     if (live == -1L) {                     // no hole: a counted loop

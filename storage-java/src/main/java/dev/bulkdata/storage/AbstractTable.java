@@ -4,6 +4,8 @@ import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -109,6 +111,8 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     /** removeAll's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
     private int[] removeScratch = new int[0];
     private int lastAddLimit;
+    /** The file and checkpoint state of a mapped table ({@link MappedFormat}); null for a table in memory. */
+    MappedFormat.Store mapped;
     private int lastAddBlocks;
     /**
      * A table loaded from a snapshot under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the
@@ -668,14 +672,34 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         }
     }
 
+    @Override
+    public final void checkpoint() throws IOException {
+        ensureOpen();
+        if (mapped == null) {
+            throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it has nothing to"
+                    + " checkpoint; open it with the builder's mapped(path), or save it with Snapshots.save");
+        }
+        MappedFormat.checkpoint(this);
+    }
+
     /**
      * Frees the memory even if an iteration is open (its chunks then throw) or the table is
-     * corrupt; a change running on another thread meanwhile fails at its end.
+     * corrupt; a change running on another thread meanwhile fails at its end. A mapped table
+     * that is not corrupt is checkpointed first; if that fails, the table is closed anyway
+     * and the failure thrown.
      */
     @Override
     public final void close() {
         if (closed) {
             return;
+        }
+        Throwable failure = null;
+        if (mapped != null && !corrupt) {
+            try {
+                MappedFormat.checkpoint(this);
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+            }
         }
         closed = true;
         OPEN_ITERATIONS.setVolatile(this, ENDED);
@@ -683,6 +707,12 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         lastAdd = 0;
         onClose();
         arena.close();
+        if (failure instanceof IOException e) {
+            throw new UncheckedIOException("table '" + name() + "' is closed, but its last checkpoint failed: "
+                    + e.getMessage() + "; the file holds the checkpoint before", e);
+        } else if (failure != null) {
+            throw (RuntimeException) failure;
+        }
     }
 
     // ---------------------------------------------------------------------------------------

@@ -79,6 +79,16 @@ public interface BulkTable extends Table {
         }
 
         @Override
+        byte kind() {
+            return SnapshotFormat.KIND_BULK;
+        }
+
+        @Override
+        ReuseOrder reuseOrder() {
+            return reuseOrder;
+        }
+
+        @Override
         public BulkTable build() {
             return new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity, lease());
         }

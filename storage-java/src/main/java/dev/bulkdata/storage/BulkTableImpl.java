@@ -249,12 +249,25 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         return segments[b];
     }
 
-    /** Sets the live bits and the size of a restored table from its restored index. */
-    void restoreLive() {
-        for (int slot = 1; slot < index.limit; slot++) {
-            if (SlotMeta.isLive(index.meta(slot))) {
-                chunk(slot).markLive(slot & recordMask);
-                size++;
+    /** Sets the live bits and the size of a restored table from its meta words, below {@code limit}. */
+    void restoreLive(SlotIndex.SavedMetas metas, int limit) {
+        // A word of bitmap at a time (64 slots, or a whole smaller block), page by page of meta
+        // words; the live bit is bit 0 of the meta word (SlotMeta.LIVE).
+        int step = Math.min(64, slotsPerBlock);
+        for (int first = 0; first < limit; first += step) {
+            int[] page = metas.pages[first >>> SlotIndex.PAGE_SHIFT];
+            int at = first & ((1 << SlotIndex.PAGE_SHIFT) - 1);
+            int count = Math.min(limit - first, step);
+            long bits = 0;
+            for (int i = 0; i < count; i++) {
+                bits |= (long) (page[at + i] & SlotMeta.LIVE) << i;
+            }
+            if (bits != 0) {
+                BulkChunk c = chunk(first);
+                c.live[(first & recordMask) >>> 6] = bits;
+                int n = Long.bitCount(bits);
+                c.liveCount += n;
+                size += n;
             }
         }
     }

@@ -106,6 +106,16 @@ public interface PackedTable extends Table {
         }
 
         @Override
+        byte kind() {
+            return SnapshotFormat.KIND_PACKED;
+        }
+
+        @Override
+        ReuseOrder reuseOrder() {
+            return ReuseOrder.FIFO;
+        }
+
+        @Override
         public PackedTable build() {
             return new PackedTableImpl(schema, handleLayout, maxCapacity, lease());
         }

@@ -108,6 +108,15 @@ final class PagedInts {
         return page;
     }
 
+    /**
+     * Replaces the pages of an array in contiguous use with {@code made}, pages of this array's
+     * page size filled by the caller (elements past the ones in use zero-filled).
+     */
+    void adopt(int[][] made) {
+        pages = Arrays.copyOf(made, Math.max(INITIAL_DIRECTORY, made.length));
+        pageCount = made.length;
+    }
+
     /** Makes pages up to the one holding element {@code i} (contiguous use only); nothing if {@code i < 0}. */
     void ensure(long i) {
         if (i < 0) {

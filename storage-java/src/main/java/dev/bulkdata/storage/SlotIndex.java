@@ -567,6 +567,63 @@ final class SlotIndex {
     // ---------------------------------------------------------------------------------------
     // Snapshots (SnapshotFormat): export and restore of the whole state
 
+    /**
+     * Meta words read from a file (a snapshot or a mapped table's metadata), in pages of the
+     * index's size (4096 slots), so that a BulkTable's index can take the pages as they are.
+     */
+    static final class SavedMetas {
+        final int[][] pages;
+        final int length;
+
+        SavedMetas(java.nio.IntBuffer in, int length) {
+            this.length = length;
+            this.pages = new int[(length + PAGE_MASK) >>> PAGE_SHIFT][];
+            for (int p = 0; p < pages.length; p++) {
+                pages[p] = new int[1 << PAGE_SHIFT];
+                in.get(p << PAGE_SHIFT, pages[p], 0, Math.min(1 << PAGE_SHIFT, length - (p << PAGE_SHIFT)));
+            }
+        }
+
+        int get(int slot) {
+            return pages[slot >>> PAGE_SHIFT][slot & PAGE_MASK];
+        }
+
+        void set(int slot, int meta) {
+            pages[slot >>> PAGE_SHIFT][slot & PAGE_MASK] = meta;
+        }
+    }
+
+    /**
+     * Sets every restored entry at once, after {@link #restore}: the meta words (a BulkTable's
+     * index takes their pages, so opening a large mapped table copies its meta words once) and,
+     * at stride 2, the payloads.
+     */
+    void restoreEntries(SavedMetas metas, int[] payloads) {
+        if (strideShift == 0) {
+            entries.adopt(metas.pages);
+            pages = entries.pages();
+            return;
+        }
+        entries.ensure(((long) metas.length << strideShift) - 1);
+        pages = entries.pages();
+        for (int slot = 0; slot < metas.length; slot++) {
+            int[] page = pages[slot >>> PAGE_SHIFT];
+            page[(slot & PAGE_MASK) << 1] = metas.get(slot);
+            page[((slot & PAGE_MASK) << 1) + 1] = payloads[slot];
+        }
+    }
+
+    /** {@return the slots of the free list from head to tail, without the sweep (for a mapped table's checkpoint)} */
+    int[] listedSlots() {
+        int[] slots = new int[length];
+        int slot = length == 0 ? 0 : links.link(HEADER);
+        for (int i = 0; i < length; i++) {
+            slots[i] = slot;
+            slot = links.link(slot);
+        }
+        return slots;
+    }
+
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
     int savedMeta(int slot) {
         return entries.getOrFill((long) slot << strideShift);
@@ -578,14 +635,11 @@ final class SlotIndex {
     }
 
     /**
-     * Makes the entries of slots {@code [0, entryCount)} and sets the counters, the free
-     * list's ends and the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}) of a
-     * restored index; the caller then writes every entry with {@link #setMeta} and {@link #setPayload}.
-     * Only on a new index, before its table is used.
+     * Sets the counters, the free list's ends and the sweep ({@code swept} free slots in
+     * {@code [sweep, sweepEnd)}) of a restored index; the caller then sets its entries with
+     * {@link #restoreEntries}. Only on a new index, before its table is used.
      */
-    void restore(int entryCount, int limit, int retired, int tail, int length, int sweep, int sweepEnd, int swept) {
-        entries.ensure(((long) entryCount << strideShift) - 1);
-        pages = entries.pages();
+    void restore(int limit, int retired, int tail, int length, int sweep, int sweepEnd, int swept) {
         this.limit = limit;
         this.retired = retired;
         this.tail = tail;

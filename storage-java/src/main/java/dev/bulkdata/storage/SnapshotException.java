@@ -3,9 +3,10 @@ package dev.bulkdata.storage;
 import java.io.IOException;
 
 /**
- * A snapshot could not be loaded (see {@link Snapshots}): the file is not a snapshot, is
+ * A snapshot could not be loaded (see {@link Snapshots}), or a mapped table's file could not be
+ * opened ({@link TableBuilder#mapped}): the file is not such a file, is
  * damaged, was written by a newer version or on a machine of the other byte order, does not
- * hold the expected schema or kind, or its table cannot take its tag. The message names the
+ * hold the expected schema, options or kind, or its table cannot take its tag, or it is in use. The message names the
  * file (or the channel's source name) and what is wrong; {@link #reason()} says which of these
  * it is. When it is thrown, nothing of the load is left: no table, no native memory, no tag,
  * no open file.
@@ -27,7 +28,11 @@ public final class SnapshotException extends IOException {
         CHECKSUM,
         /** The checksums match but the content is inconsistent (a length, count, state or link out of place). */
         MALFORMED,
-        /** The file's schema is not the expected one (name, layout, or a field's name or type). */
+        /**
+         * The file's schema is not the expected one (name, layout, or a field's name or type),
+         * or a mapped table's options (handle layout, reuse order, capacity limit, fixed tag)
+         * are not the builder's.
+         */
         SCHEMA_MISMATCH,
         /** The file holds another kind of table than the one asked for. */
         KIND_MISMATCH,
@@ -41,7 +46,12 @@ public final class SnapshotException extends IOException {
          * The table's tag is held by an open table, or another table handed out handles under it
          * in this process since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
          */
-        TAG_CONFLICT
+        TAG_CONFLICT,
+        /**
+         * The file of a mapped table is open in another table, in this process or another
+         * (its file lock is held).
+         */
+        LOCKED
     }
 
     private final String source;

@@ -90,6 +90,8 @@ final class SnapshotFormat {
     static final int AT_BLOCK_STRIDE = 44;
     static final int AT_META_CRC = 48;
     static final int AT_FILE_LENGTH = 56;
+    /** The required flag of a mapped table's file ({@link MappedFormat}): its own layout after the header. */
+    static final int FLAG_MAPPED = 1;
 
     /** Metadata bytes before the schema. */
     static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 10 * 4;
@@ -111,36 +113,10 @@ final class SnapshotFormat {
 
     /** Writes a snapshot of {@code table}; the caller holds its iteration guard. */
     static void write(AbstractTable table, WritableByteChannel out) throws IOException {
-        boolean packed = table instanceof PackedTableImpl;
-        SlotIndex index = table.index;
-        Schema schema = table.schema;
-        int limit = index.limit;
-        int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
-        int size = table.size;
-        long metaLength = FIXED_METADATA + schemaBytes(schema) + 4L * entries + (packed ? 4L * entries + 4L * size : 0);
-        ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
-        meta.putLong(table.lease.identity()).putShort((short) index.tag())
-                .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
-                .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
-                .put((byte) schema.layout().ordinal()).putShort((short) 0)
-                .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.length).putInt(index.tail).putInt(entries)
-                .putInt(index.sweep).putInt(index.sweepEnd);
-        putSchema(meta, schema);
-        for (int slot = 0; slot < entries; slot++) {
-            meta.putInt(index.savedMeta(slot));
-        }
-        if (packed) {
-            PackedTableImpl p = (PackedTableImpl) table;
-            for (int slot = 0; slot < entries; slot++) {
-                meta.putInt(index.savedPayload(slot));
-            }
-            for (int row = 0; row < size; row++) {
-                meta.putInt(p.slotOfRow(row));
-            }
-        }
+        ByteBuffer meta = metadata(table, 0);
         meta.flip();
-        writeFile(packed ? KIND_PACKED : KIND_BULK, meta, table.segments, table.blockCount(), schema.blockBytes(), out);
+        writeFile(table instanceof PackedTableImpl ? KIND_PACKED : KIND_BULK, meta, table.segments, table.blockCount(),
+                table.schema.blockBytes(), out);
     }
 
     /** Writes a snapshot of a component table (its entity table's identity, its rows and owners). */
@@ -220,14 +196,66 @@ final class SnapshotFormat {
         trailer.flip();
         parts[n++] = trailer;
 
-        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE).put(AT_KIND, kind)
-                .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, 0)
-                .putLong(AT_META_LENGTH, metaLength).putLong(AT_BLOCKS_OFFSET, blocksOffset)
-                .putInt(AT_BLOCK_COUNT, blocks).putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE)
-                .putInt(AT_META_CRC, crc32c(meta.array(), 0, meta.limit())).putLong(AT_FILE_LENGTH, fileLength);
-        header.putInt(AT_HEADER_CRC, crc32c(header.array(), 0, HEADER_BYTES));
-        header.clear();
+        startHeader(header, kind, 0, metaLength, blocks, crc32c(meta.array(), 0, meta.limit()))
+                .putLong(AT_BLOCKS_OFFSET, blocksOffset).putLong(AT_FILE_LENGTH, fileLength);
+        sealHeader(header);
         writeFully(out, parts, n);
+    }
+
+    /**
+     * Writes the fields every header shares (magic, byte order, kind, version, flags, metadata
+     * length and CRC, block count and stride) into a 64-byte buffer in native order.
+     */
+    static ByteBuffer startHeader(ByteBuffer header, byte kind, int flags, long metaLength, int blocks,
+                                  int metaCrc) {
+        return header.put(0, MAGIC).put(AT_ORDER, ORDER_NATIVE)
+                .put(AT_KIND, kind)
+                .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, flags)
+                .putLong(AT_META_LENGTH, metaLength).putInt(AT_BLOCK_COUNT, blocks)
+                .putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE).putInt(AT_META_CRC, metaCrc);
+    }
+
+    /** Sets the header's CRC32C (of its 64 bytes with the CRC field 0) and rewinds it for writing. */
+    static void sealHeader(ByteBuffer header) {
+        header.putInt(AT_HEADER_CRC, 0).putInt(AT_HEADER_CRC, crc32c(header.array(), 0, HEADER_BYTES));
+        header.clear();
+    }
+
+    /**
+     * Writes the metadata section of a table into a heap buffer of its length plus
+     * {@code extra} bytes, left positioned after the metadata for the caller's additions (a
+     * mapped table's sections, {@link MappedFormat}).
+     */
+    static ByteBuffer metadata(AbstractTable table, int extra) {
+        boolean packed = table instanceof PackedTableImpl;
+        SlotIndex index = table.index;
+        Schema schema = table.schema;
+        int limit = index.limit;
+        int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
+        int size = table.size;
+        long metaLength = FIXED_METADATA + schemaBytes(schema) + 4L * entries + (packed ? 4L * entries + 4L * size : 0);
+        ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength + extra)).order(ByteOrder.nativeOrder());
+        meta.putLong(table.lease.identity()).putShort((short) index.tag())
+                .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
+                .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
+                .put((byte) schema.layout().ordinal()).putShort((short) 0)
+                .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
+                .putInt(index.length).putInt(index.tail).putInt(entries)
+                .putInt(index.sweep).putInt(index.sweepEnd);
+        putSchema(meta, schema);
+        for (int slot = 0; slot < entries; slot++) {
+            meta.putInt(index.savedMeta(slot));
+        }
+        if (packed) {
+            PackedTableImpl p = (PackedTableImpl) table;
+            for (int slot = 0; slot < entries; slot++) {
+                meta.putInt(index.savedPayload(slot));
+            }
+            for (int row = 0; row < size; row++) {
+                meta.putInt(p.slotOfRow(row));
+            }
+        }
+        return meta;
     }
 
     private static ByteBuffer zeros(int bytes) {
@@ -266,14 +294,14 @@ final class SnapshotFormat {
     // Reading
 
     /** What the header says, checked against itself and the file size. */
-    private record Header(int version, byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
+    record Header(int version, byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
     }
 
     /** The metadata, parsed and checked on its own. */
-    private record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
+    record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                             int maxCapacity, int floor, int limit, int size, int retired, int freeLength,
-                            int freeTail, int sweep, int sweepEnd, int swept, int[] metas, int[] payloads,
-                            int[] backLinks) {
+                            int freeTail, int sweep, int sweepEnd, int swept, SlotIndex.SavedMetas metas, int[] payloads,
+                            int[] backLinks, int peak) {
     }
 
     /**
@@ -298,26 +326,8 @@ final class SnapshotFormat {
         }
         Metadata m = r.metadata(metaBytes, header, expected);
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
-        int generationShift = 0;
-        TagLease lease;
-        try {
-            if (newTag) {
-                int top = m.floor;
-                for (int slot = 1; slot < m.metas.length; slot++) {
-                    if (!SlotMeta.isRetired(m.metas[slot])) {
-                        top = Math.max(top, SlotMeta.generation(m.metas[slot]));
-                    }
-                }
-                lease = TagRegistry.registerRenamed(m.schema.name(), m.handles, m.floor,
-                        m.floor + m.handles.maxGeneration() - top);
-                generationShift = lease.floor() - m.floor;
-            } else {
-                lease = TagRegistry.registerRestored(m.schema.name(), m.handles, m.tag, m.identity, m.floor);
-            }
-        } catch (TagRegistry.TagConflict e) {
-            throw r.fail(Reason.TAG_CONFLICT, "table '" + m.schema.name() + "' cannot be loaded under its tag: "
-                    + e.getMessage() + "; close that table, or load this one with LoadOption.NEW_TAG");
-        }
+        TagLease lease = lease(r, m, newTag, "; close that table, or load this one with LoadOption.NEW_TAG");
+        int generationShift = newTag ? lease.floor() - m.floor : 0;
         AbstractTable table = header.kind == KIND_BULK
                 ? new BulkTableImpl(m.schema, m.reuse, m.handles, m.maxCapacity, lease)
                 : new PackedTableImpl(m.schema, m.handles, m.maxCapacity, lease);
@@ -337,7 +347,7 @@ final class SnapshotFormat {
         }
     }
 
-    private static String kindName(int kind) {
+    static String kindName(int kind) {
         return kind == KIND_BULK ? "BulkTable" : kind == KIND_PACKED ? "PackedTable"
                 : kind == KIND_COMPONENTS ? "ComponentTable" : "table of kind " + kind;
     }
@@ -375,8 +385,31 @@ final class SnapshotFormat {
         }
     }
 
+    /**
+     * Registers the tag of a table being restored: its own, or with {@code newTag} a new
+     * automatic one whose floor may exceed the file's (every slot then moves up by the difference).
+     */
+    static TagLease lease(Reader r, Metadata m, boolean newTag, String hint) throws SnapshotException {
+        try {
+            if (newTag) {
+                int top = m.floor;
+                for (int slot = 1; slot < m.metas.length; slot++) {
+                    if (!SlotMeta.isRetired(m.metas.get(slot))) {
+                        top = Math.max(top, SlotMeta.generation(m.metas.get(slot)));
+                    }
+                }
+                return TagRegistry.registerRenamed(m.schema.name(), m.handles, m.floor,
+                        m.floor + m.handles.maxGeneration() - top);
+            }
+            return TagRegistry.registerRestored(m.schema.name(), m.handles, m.tag, m.identity, m.floor);
+        } catch (TagRegistry.TagConflict e) {
+            throw r.fail(Reason.TAG_CONFLICT, "table '" + m.schema.name() + "' cannot be loaded under its tag: "
+                    + e.getMessage() + hint);
+        }
+    }
+
     /** Checks the blocks against the metadata, then restores the index and the records. */
-    private static void restore(Reader r, AbstractTable table, Metadata m, int shift) throws SnapshotException {
+    static void restore(Reader r, AbstractTable table, Metadata m, int shift) throws SnapshotException {
         Schema schema = m.schema;
         int spb = schema.slotsPerBlock();
         int blocks = table.blockCount();
@@ -397,26 +430,24 @@ final class SnapshotFormat {
             walkFreeList(r, m, slot -> m.payloads[slot]);
         }
         SlotIndex index = table.index;
-        index.restore(m.metas.length, m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
-        int peak = -1;
-        for (int slot = 0; slot < m.metas.length; slot++) {
-            int meta = m.metas[slot];
-            if (shift > 0 && slot > 0 && !SlotMeta.isRetired(meta) && (meta != 0 || slot < m.limit)) {
-                meta = (meta & SlotMeta.LIVE) | SlotMeta.free(SlotMeta.generation(meta) + shift);
-            }
-            index.setMeta(slot, meta);
-            if (slot > 0 && meta != 0) {
-                peak = Math.max(peak, SlotMeta.generation(meta));
+        index.restore(m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
+        SlotIndex.SavedMetas metas = m.metas;
+        int peak = m.peak;
+        if (shift > 0) {
+            for (int slot = 1; slot < metas.length; slot++) {
+                int meta = metas.get(slot);
+                if (!SlotMeta.isRetired(meta) && (meta != 0 || slot < m.limit)) {
+                    meta = (meta & SlotMeta.LIVE) | SlotMeta.free(SlotMeta.generation(meta) + shift);
+                    metas.set(slot, meta);
+                    peak = Math.max(peak, SlotMeta.generation(meta));
+                }
             }
         }
+        index.restoreEntries(metas, m.payloads);
         if (table instanceof BulkTableImpl bulk) {
-            bulk.restoreLive();
+            bulk.restoreLive(metas, m.limit);
         } else {
-            PackedTableImpl packed = (PackedTableImpl) table;
-            for (int slot = 0; slot < m.payloads.length; slot++) {
-                index.setPayload(slot, m.payloads[slot]);
-            }
-            packed.restoreRows(m.size, m.backLinks);
+            ((PackedTableImpl) table).restoreRows(m.size, m.backLinks);
         }
         if (peak >= 0) {
             table.lease.issued(peak, m.metas.length - 1);
@@ -436,7 +467,7 @@ final class SnapshotFormat {
         boolean[] seen = new boolean[m.limit];
         int slot = link.applyAsInt(0);
         for (int i = 0; i < m.freeLength; i++) {
-            if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas[slot])
+            if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas.get(slot))
                     || (slot >= m.sweep && slot < m.sweepEnd)) {
                 throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
                         + ", which is not a free slot it has not named before");
@@ -458,7 +489,7 @@ final class SnapshotFormat {
     }
 
     /** Reads one snapshot from a channel, failing with the source's name. */
-    private static final class Reader {
+    static final class Reader {
         private final ReadableByteChannel in;
         private final String source;
 
@@ -467,13 +498,22 @@ final class SnapshotFormat {
             this.source = source;
         }
 
+        String source() {
+            return source;
+        }
+
         SnapshotException fail(Reason reason, String what) {
             return new SnapshotException(source, reason, what);
         }
 
-        Header header(long fileSize) throws IOException {
-            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
-            int got = readSome(h);
+        /**
+         * Checks what every header shares, in this order: magic, length, byte order, version,
+         * flags ({@link #FLAG_MAPPED} exactly for a mapped table's file, none for a snapshot),
+         * CRC. Leaves {@code h} in native byte order.
+         *
+         * @return the format version
+         */
+        int checkHeader(ByteBuffer h, int got, boolean mapped) throws SnapshotException {
             byte[] magic = Arrays.copyOf(h.array(), Math.min(got, MAGIC.length));
             if (!Arrays.equals(magic, Arrays.copyOf(MAGIC, magic.length))) {
                 throw fail(Reason.NOT_A_SNAPSHOT, "it does not start with the bulkdata snapshot magic");
@@ -502,7 +542,15 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "format version 0 does not exist");
             }
             int flags = h.getInt(AT_FLAGS);
-            if (flags != 0) {
+            if (!mapped && flags == FLAG_MAPPED) {
+                throw fail(Reason.KIND_MISMATCH, "it is the file of a mapped table, not a snapshot: open it with the"
+                        + " table builder's mapped(path)");
+            }
+            if (mapped && flags == 0) {
+                throw fail(Reason.KIND_MISMATCH, "it is a snapshot, not the file of a mapped table: load it with"
+                        + " Snapshots.load");
+            }
+            if (flags != (mapped ? FLAG_MAPPED : 0)) {
                 throw fail(Reason.NEWER_VERSION, "it needs features (flags 0x" + Integer.toHexString(flags)
                         + ") that format version " + VERSION + " does not know");
             }
@@ -511,6 +559,13 @@ final class SnapshotFormat {
             if (crc32c(h.array(), 0, HEADER_BYTES) != stored) {
                 throw fail(Reason.CHECKSUM, "the header's CRC32C does not match its bytes");
             }
+            return version;
+        }
+
+        Header header(long fileSize) throws IOException {
+            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
+            int got = readSome(h);
+            int version = checkHeader(h, got, false);
             byte kind = h.get(AT_KIND);
             long metaLength = h.getLong(AT_META_LENGTH);
             long blocksOffset = h.getLong(AT_BLOCKS_OFFSET);
@@ -583,14 +638,19 @@ final class SnapshotFormat {
         }
 
         Metadata metadata(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+            return metadata(b, header, expected, false);
+        }
+
+        /** Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). */
+        Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws SnapshotException {
             try {
-                return parse(b, header, expected);
+                return parse(b, header, expected, more);
             } catch (BufferUnderflowException e) {
                 throw fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
             }
         }
 
-        private Metadata parse(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+        private Metadata parse(ByteBuffer b, Header header, Schema expected, boolean more) throws SnapshotException {
             long identity = b.getLong();
             int tag = Short.toUnsignedInt(b.getShort());
             int indexBits = b.get();
@@ -628,46 +688,61 @@ final class SnapshotFormat {
                         + " or entry count " + entries + " is out of range for " + handles);
             }
             long need = 4L * entries + (header.kind == KIND_PACKED ? 4L * entries + 4L * Math.max(0, size) : 0);
-            if (size < 0 || size > Math.max(0, limit - 1) || b.remaining() != need) {
+            if (size < 0 || size > Math.max(0, limit - 1) || (more ? b.remaining() < need : b.remaining() != need)) {
                 throw fail(Reason.MALFORMED, "size " + size + " or the slot sections (" + b.remaining()
                         + " bytes, expected " + need + ") do not fit limit " + limit);
             }
-            int[] metas = new int[entries];
-            b.asIntBuffer().get(metas);
+            SlotIndex.SavedMetas metas = new SlotIndex.SavedMetas(b.asIntBuffer(), entries);
             b.position(b.position() + 4 * entries);
             if (!(sweep == 0 && sweepEnd == 0) && !(sweep >= 1 && sweep <= sweepEnd && sweepEnd <= limit)) {
                 throw fail(Reason.MALFORMED, "sweep [" + sweep + ", " + sweepEnd + ") is not a range of opened slots"
                         + " (limit " + limit + ")");
             }
+            // One tight pass over the opened slots (a large mapped table's open is mostly this
+            // loop), then slot 0, the entry past limit and the sweep on their own.
             int live = 0;
             int retiredSlots = 0;
-            int free = 0;
-            int swept = 0;
-            for (int slot = 0; slot < entries; slot++) {
-                int meta = metas[slot];
-                int generation = SlotMeta.generation(meta);
-                boolean ok;
-                if (slot == 0) {
-                    ok = meta == 0;
-                } else if (slot >= limit) {
-                    ok = meta == 0 || (isFree(meta) && generation >= floor && generation <= handles.maxGeneration());
-                } else {
-                    ok = generation >= floor && generation <= handles.maxGeneration()
-                            && (meta & ~(SlotMeta.LIVE | SlotMeta.RETIRED | SlotMeta.free(SlotMeta.GENERATION_MASK))) == 0
-                            && !(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta))
-                            && (!SlotMeta.isRetired(meta) || generation == handles.maxGeneration());
-                    live += SlotMeta.isLive(meta) ? 1 : 0;
-                    retiredSlots += SlotMeta.isRetired(meta) ? 1 : 0;
-                    free += isFree(meta) ? 1 : 0;
-                    if (slot >= sweep && slot < sweepEnd) {
-                        ok &= !SlotMeta.isLive(meta);
-                        swept += isFree(meta) ? 1 : 0;
+            int peak = -1;
+            int maxGeneration = handles.maxGeneration();
+            int allowed = SlotMeta.LIVE | SlotMeta.RETIRED | SlotMeta.free(SlotMeta.GENERATION_MASK);
+            int opened = Math.min(limit, entries);
+            for (int p = 0; p << SlotIndex.PAGE_SHIFT < opened; p++) {
+                int[] page = metas.pages[p];
+                int base = p << SlotIndex.PAGE_SHIFT;
+                for (int i = p == 0 ? 1 : 0, end = Math.min(page.length, opened - base); i < end; i++) {
+                    int meta = page[i];
+                    int generation = SlotMeta.generation(meta);
+                    int isLive = meta & SlotMeta.LIVE;
+                    int isRetired = meta >>> 31;
+                    if (generation < floor || generation > maxGeneration || (meta & ~allowed) != 0
+                            || (isLive & isRetired) != 0 || (isRetired != 0 && generation != maxGeneration)) {
+                        throw badMeta(base + i, meta, floor, handles);
                     }
+                    live += isLive;
+                    retiredSlots += isRetired;
+                    peak = Math.max(peak, generation);
                 }
-                if (!ok) {
-                    throw fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
-                            + " is not a valid state for floor " + floor + " and " + handles);
+            }
+            if (entries > 0 && metas.get(0) != 0) {
+                throw badMeta(0, metas.get(0), floor, handles);
+            }
+            for (int slot = Math.max(1, limit); slot < entries; slot++) {
+                int meta = metas.get(slot);
+                int generation = SlotMeta.generation(meta);
+                if (meta != 0 && !(isFree(meta) && generation >= floor && generation <= maxGeneration)) {
+                    throw badMeta(slot, meta, floor, handles);
                 }
+                if (meta != 0) {
+                    peak = Math.max(peak, generation);
+                }
+            }
+            int free = Math.max(0, limit - 1) - live - retiredSlots;
+            int swept = 0;
+            for (int slot = sweep; slot < sweepEnd; slot++) {
+                if (SlotMeta.isLive(metas.get(slot))) {
+                    throw badMeta(slot, metas.get(slot), floor, handles);
+                }
+                swept += isFree(metas.get(slot)) ? 1 : 0;
             }
             if (live != size || retiredSlots != retired || free != freeLength + swept
                     || (freeLength == 0 ? freeTail != 0 : freeTail <= 0 || freeTail >= limit)) {
@@ -686,9 +761,10 @@ final class SnapshotFormat {
                 b.position(b.position() + 4 * entries);
                 backLinks = new int[size];
                 b.asIntBuffer().get(backLinks);
+                b.position(b.position() + 4 * size);
                 for (int row = 0; row < size; row++) {
                     int slot = backLinks[row];
-                    if (slot <= 0 || slot >= limit || !SlotMeta.isLive(metas[slot]) || payloads[slot] != row) {
+                    if (slot <= 0 || slot >= limit || !SlotMeta.isLive(metas.get(slot)) || payloads[slot] != row) {
                         throw fail(Reason.MALFORMED, "row " + row + " links back to slot " + slot
                                 + ", which is not a live slot naming it");
                     }
@@ -705,7 +781,7 @@ final class SnapshotFormat {
             }
             return new Metadata(identity, tag, handles, reuseCode == 1 ? ReuseOrder.LIFO : ReuseOrder.FIFO, schema,
                     maxCapacity, floor, limit, size, retired, freeLength, freeTail, sweep, sweepEnd, swept, metas,
-                    payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks);
+                    payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks, peak);
         }
 
         ComponentMetadata componentMetadata(ByteBuffer b, Header header, Schema expected, AbstractTable entities)
@@ -861,6 +937,11 @@ final class SnapshotFormat {
                 throw fail(Reason.SCHEMA_MISMATCH, difference);
             }
             return expected;
+        }
+
+        private SnapshotException badMeta(int slot, int meta, int floor, HandleLayout handles) {
+            return fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
+                    + " is not a valid state for floor " + floor + " and " + handles);
         }
 
         private String string(ByteBuffer b, int length, java.nio.charset.Charset charset) {

@@ -3,6 +3,9 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
 /**
  * The options every table kind has, shared by {@link BulkTable.Builder} and
  * {@link PackedTable.Builder}: the handle layout, a cap on the index space and a fixed tag. Each
@@ -87,6 +90,67 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      *     generation this handle layout has
      */
     public abstract T build();
+
+    /**
+     * Opens a table whose blocks are regions of {@code file}, mapped into memory: the
+     * operating system pages them in and out, so the table may be larger than the heap and
+     * than free memory. If the file is absent or empty it is created with a new, empty table
+     * of this builder's options; otherwise the table of its last completed
+     * {@link Table#checkpoint() checkpoint} is reopened: its live records, every slot's
+     * generation, its free list (the next {@code add()} returns the handle it would have
+     * returned), its retired slots, identity and tag, under the same rule as
+     * {@link Snapshots#load loading a snapshot} (give the table a fixed {@link #tag(int)}).
+     * Everything else is an ordinary table of this kind.
+     *
+     * <p><b>Durability.</b> {@link Table#checkpoint()} makes everything written before it
+     * durable; {@link Table#close()} checkpoints. After a crash (the process killed, the
+     * machine down) the file reopens to exactly the structure of the last completed checkpoint:
+     * which handles are live, their generations, the free list. Record values written after it
+     * may or may not be there: every field of a record live at that checkpoint reads either
+     * its value at the checkpoint or a value stored later into the same place (a field's
+     * place is its slot in a {@code BulkTable}, its row in a {@code PackedTable}, whose rows
+     * take other records' values when records move), and never a torn mix, since every field
+     * is aligned to its width. Stores into that place after the checkpoint include those of
+     * later records reusing it: zero from the add, their own values, and, in a
+     * {@code BulkTable}, the free-list link (a slot number) that a removal writes into the
+     * first field of 4 or more bytes. A table dropped without {@code close()} is unmapped by
+     * its cleaner without a checkpoint.
+     *
+     * <p><b>Costs.</b> Opening reads the metadata (4 bytes per slot, 8 in a
+     * {@code PackedTable}, plus 4 per row; in a {@code BulkTable} 4 per free slot, whose
+     * free-list links it writes back), never the blocks: O(slots), not O(bytes). The file
+     * grows by regions of 1 MiB doubling to 64 MiB, each mapped once. Reads and writes of
+     * records are those of a table in memory once their pages are in memory.
+     *
+     * <p><b>One owner.</b> The file is locked ({@link java.nio.channels.FileChannel#tryLock()})
+     * while the table is open: a second open, in this process or another, throws
+     * {@link SnapshotException} ({@code LOCKED}). After a failed open and after
+     * {@code close()}, nothing of the file stays mapped or locked.
+     *
+     * @param file the table's file
+     * @return the open table
+     * @throws SnapshotException if the file is not a mapped table's file, is damaged, holds
+     *     another kind, schema ({@code SCHEMA_MISMATCH}) or options (handle layout, reuse
+     *     order, capacity limit, or a fixed tag that differs), or its tag is taken
+     *     ({@code TAG_CONFLICT}), or another table holds the file ({@code LOCKED})
+     * @throws IOException if the file cannot be opened, read or written
+     * @throws IllegalArgumentException if {@code file} is null
+     * @throws IllegalStateException as {@link #build()} when the file is created
+     */
+    @SuppressWarnings("unchecked") // MappedFormat makes the kind of this builder
+    public final T mapped(Path file) throws IOException {
+        if (file == null) {
+            throw new IllegalArgumentException("file is null");
+        }
+        return (T) MappedFormat.open(file, new MappedFormat.Expected(kind(), schema, reuseOrder(), handleLayout,
+                maxCapacity, tag), () -> (AbstractTable) build());
+    }
+
+    /** {@return the kind's code in the file format} */
+    abstract byte kind();
+
+    /** {@return the reuse order of the tables this builder makes} */
+    abstract ReuseOrder reuseOrder();
 
     /** {@return a new lease on the table's tag: the fixed one if set, else an automatic one} */
     final TagLease lease() {

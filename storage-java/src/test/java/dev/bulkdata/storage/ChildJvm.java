@@ -23,21 +23,15 @@ final class ChildJvm {
     }
 
     static Result run(Class<?> main, long timeoutSeconds, String... args) throws IOException, InterruptedException {
-        String launcher = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        Path classes = Path.of("target", "classes").toAbsolutePath();
-        Path testClasses = Path.of("target", "test-classes").toAbsolutePath();
-        if (!Files.isDirectory(classes) || !Files.isDirectory(testClasses)) {
-            throw new IllegalStateException("run from the storage-java module directory: no " + classes + " or "
-                    + testClasses);
-        }
-        List<String> command = new ArrayList<>(List.of(launcher, "-Xmx512m", "-cp",
-                classes + java.io.File.pathSeparator + testClasses, main.getName()));
-        command.addAll(List.of(args));
+        return run(main, "-Xmx512m", timeoutSeconds, args);
+    }
+
+    /** As {@link #run(Class, long, String...)} with another heap option (e.g. {@code -Xmx64m}). */
+    static Result run(Class<?> main, String heap, long timeoutSeconds, String... args)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile("child-" + main.getSimpleName(), ".log");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            Process process = start(main, heap, log, args);
             boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
             if (!finished) {
                 process.destroyForcibly().waitFor();
@@ -51,5 +45,21 @@ final class ChildJvm {
         } finally {
             Files.deleteIfExists(log);
         }
+    }
+
+    /** Starts a child JVM whose output (stdout and stderr) goes to {@code log}; the caller ends it. */
+    static Process start(Class<?> main, String heap, Path log, String... args) throws IOException {
+        String launcher = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Path classes = Path.of("target", "classes").toAbsolutePath();
+        Path testClasses = Path.of("target", "test-classes").toAbsolutePath();
+        if (!Files.isDirectory(classes) || !Files.isDirectory(testClasses)) {
+            throw new IllegalStateException("run from the storage-java module directory: no " + classes + " or "
+                    + testClasses);
+        }
+        List<String> command = new ArrayList<>(List.of(launcher, heap, "-cp",
+                classes + java.io.File.pathSeparator + testClasses, main.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 }

@@ -189,6 +189,27 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void readmeMappedExample_reopensAtTheLastCheckpoint(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        Schema schema = Schema.builder("ships").add(FieldType.FLOAT, "x").build();
+        FloatField x = schema.floatField("x");
+        Path file = dir.resolve("ships.map");
+        float reopenedX;
+        // README:begin
+        BulkTable ships = BulkTable.builder(schema).tag(4000).mapped(file);   // created if absent
+        long ship = ships.add();
+        ships.set(ship, x, 7f);
+        ships.checkpoint();                                 // durable: a crash now loses nothing
+        ships.close();                                      // checkpoints too, then unmaps and unlocks
+
+        try (BulkTable reopened = BulkTable.builder(schema).tag(4000).mapped(file)) {
+            reopenedX = reopened.get(ship, x);              // 7.0: the handle from before
+        }
+        // README:end
+        assertEquals(7f, reopenedX);
+    }
+
+    @Test
     void readmeReferencesExample_remapsAndCountsDanglingReferences_andLoadsComponents(
             @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path soundFile = dir.resolve("sounds.bulk");
@@ -254,7 +275,7 @@ class ReadmeExampleTest {
             assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
             snippets++;
         }
-        assertEquals(6, snippets);
+        assertEquals(7, snippets);
     }
 
     @Test

@@ -167,6 +167,11 @@ public final class Report {
             c.add(new Comparison("clear", subject[0], subject[1], "ArrayList", "ChangeBenchmark.clearArrayList", true, Double.NaN, n));
         }
         String[] million = {"n", N};
+        c.add(new Comparison("iterate", "BulkTable SOA, mapped (paged in)", "MappedBenchmark.iterateMapped",
+                "BulkTable SOA in memory", "IterateBenchmark.bulkSoaColumns", false, 1.1, million));
+        c.add(new Comparison("checkpoint, 1 % of records changed", "checkpoint() (forced to disk)",
+                "MappedBenchmark.checkpointAfterOnePercent", "Snapshots.save of the whole table (not forced)",
+                "SnapshotBenchmark.saveBulk", true, Double.NaN, million));
         c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "raw FileChannel write",
                 "SnapshotBenchmark.rawWrite", false, 2, million));
         c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "ObjectOutputStream",
@@ -337,6 +342,7 @@ public final class Report {
                     .append(" | ").append(target).append(" |\n");
         }
         holes(md, results);
+        mapped(md, results);
         parallel(md, results);
         allocation(md, results);
         if (memoryJson != null) {
@@ -368,6 +374,25 @@ public final class Report {
                         .append(live(Integer.parseInt(N), Integer.parseInt(h))).append(" | ").append(time(r)).append(" | ")
                         .append(fmt(perLive)).append(" | ").append(ratio.format()).append(" | ").append(target).append(" |\n");
             }
+        }
+    }
+
+    /** Opening a mapped table of 1 GiB (32 n records of 32 bytes, or 4 n of 256), absolute times. */
+    private static void mapped(StringBuilder md, List<Result> results) {
+        StringBuilder rows = new StringBuilder();
+        for (String bytes : new String[] {"32", "256"}) {
+            Result r = find(results, "MappedBenchmark.openLarge", "n", N, "recordBytes", bytes);
+            if (r == null) {
+                continue;
+            }
+            long records = 32L * Integer.parseInt(N) * 32 / Integer.parseInt(bytes);
+            String target = bytes.equals("32") ? "< 100 ms" + (nanos(r) < 100e6 ? " ✅" : " ❌") : "";
+            rows.append("| ").append(fmt(records * Integer.parseInt(bytes) / (1024.0 * 1024 * 1024))).append(" GiB, ")
+                    .append(records).append(" records of ").append(bytes).append(" bytes | ").append(time(r))
+                    .append(" | ").append(target).append(" |\n");
+        }
+        if (!rows.isEmpty()) {
+            md.append("\n| opening a mapped table | time | target |\n|---|---:|---|\n").append(rows);
         }
     }
 

@@ -9,7 +9,9 @@ import java.lang.ref.Cleaner;
 
 /**
  * The memory backend of one table: a shared {@link Arena} that every block of the table comes
- * from, with a count of the bytes handed out. Blocks are never freed one by one; closing frees
+ * from, with a count of the bytes handed out. The blocks are native memory, or, once
+ * {@link #mapFrom} made it the arena of a mapped table, 16 KiB-strided slices of regions of the
+ * table's file mapped into the same arena ({@link MappedFile}). Blocks are never freed one by one; closing frees
  * them all at once (a shared arena's close costs a thread handshake, so it happens once per
  * table, never per block).
  *
@@ -33,6 +35,8 @@ public final class BlockArena {
     private long bytes;
     private int blocks;
     private boolean closeCalled;
+    /** The file the blocks are mapped from, or null for blocks of native memory. */
+    private MappedFile file;
 
     /**
      * Opens the arena of a new table.
@@ -59,6 +63,10 @@ public final class BlockArena {
      */
     private MemorySegment allocate(long size, long alignment) {
         MemorySegment segment = arena.allocate(size, alignment);
+        return counted(segment, size);
+    }
+
+    private MemorySegment counted(MemorySegment segment, long size) {
         bytes += size;
         TableEvents.allocated(tag, size, ++blocks, bytes);
         return segment;
@@ -76,12 +84,37 @@ public final class BlockArena {
      * @throws CapacityExceededException if native memory runs out
      */
     public MemorySegment allocateBlock(Schema schema, String table, int block) {
+        if (file != null) {
+            try {
+                return counted(file.nextBlock(), schema.blockBytes());
+            } catch (java.io.IOException e) {
+                throw new CapacityExceededException("table '" + table + "' could not grow its file " + file.name()
+                        + " for block " + block + ": " + e.getMessage(), e);
+            }
+        }
         try {
             return allocate(schema.blockBytes(), Schema.BLOCK_ALIGNMENT);
         } catch (OutOfMemoryError e) {
             throw new CapacityExceededException("table '" + table + "' could not allocate block " + block + " ("
                     + schema.blockBytes() + " bytes of native memory); it holds " + bytes + " bytes in blocks", e);
         }
+    }
+
+    /**
+     * Makes this arena's blocks come from a file: from now on {@link #allocateBlock} hands out
+     * the file's blocks, mapped into this arena, and closing the arena unmaps them and closes
+     * the file. Called once, before any block is allocated.
+     *
+     * @param file the table's file, open and locked
+     */
+    public void mapFrom(MappedFile file) {
+        file.attach(arena);
+        this.file = file;
+    }
+
+    /** {@return the file the blocks are mapped from, or null} */
+    public MappedFile file() {
+        return file;
     }
 
     /** {@return bytes in use: handed out by {@link #allocate}, less those set aside (not reset by close)} */
@@ -127,7 +160,13 @@ public final class BlockArena {
                 TableEvents.closed(lease.tag(), counts.blocks, counts.bytes, !counts.closeCalled);
                 arena.close();
             } finally {
-                TagRegistry.release(lease);
+                try {
+                    if (counts.file != null) {
+                        counts.file.close();
+                    }
+                } finally {
+                    TagRegistry.release(lease);
+                }
             }
         }
     }

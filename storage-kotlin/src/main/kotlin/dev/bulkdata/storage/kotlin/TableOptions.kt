@@ -65,6 +65,14 @@ public class TableOptions internal constructor() {
     public var tag: Int = 0
 
     /**
+     * A file to map the table from: [TableDef.open] then opens the table whose blocks are
+     * regions of this file (created if absent, else reopened at its last checkpoint; the core
+     * `TableBuilder.mapped`), and [TypedTable.checkpoint] makes its writes durable. `null` (the
+     * default): a table in memory. [TableDef.open] with a path maps another file.
+     */
+    public var file: java.nio.file.Path? = null
+
+    /**
      * Sets [handleLayout] to `HandleLayout.of(indexBits, generationBits)`.
      *
      * @throws IllegalArgumentException if the bits do not fit (the message gives the limits);

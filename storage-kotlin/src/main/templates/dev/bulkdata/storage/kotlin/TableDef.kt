@@ -6,6 +6,7 @@ import dev.bulkdata.storage.Schema
 import dev.bulkdata.storage.SnapshotException
 import dev.bulkdata.storage.Snapshots
 import dev.bulkdata.storage.Table
+import dev.bulkdata.storage.TableBuilder
 import java.nio.file.Path
 import java.util.concurrent.atomic.AtomicReference
 
@@ -102,7 +103,7 @@ public abstract class TableDef<D : TableDef<D>>(
     private var built: Built? = null
 
     /** The resolved declaration: the schema (every column bound to it) and the core table factory. */
-    private class Built(val schema: Schema, val factory: () -> Table)
+    private class Built(val schema: Schema, val factory: () -> Table, val mapper: (Path) -> Table)
 
     /** The null handle of this table: [Handle.isNull] is true and no table contains it. */
     @Suppress("PropertyName", "VariableNaming")
@@ -162,6 +163,8 @@ public abstract class TableDef<D : TableDef<D>>(
      * Opens a new, empty table of this declaration. It holds no native memory until the first
      * add. Close it (`use { }`) to free its memory at once. The first call runs the options
      * block and builds the schema; if that fails, so does every later call, in the same way.
+     * With [TableOptions.file] set, it opens the table mapped from that file, as `open(file)`
+     * does (and throws what that throws).
      *
      * @throws IllegalArgumentException if the declaration or an option is invalid; the message
      *   names the table and says how to fix it
@@ -169,6 +172,23 @@ public abstract class TableDef<D : TableDef<D>>(
      */
     @Suppress("UNCHECKED_CAST")
     public fun open(): TypedTable<D> = TypedTable(this as D)
+
+    /**
+     * Opens the table of this declaration mapped from [file] (the core `TableBuilder.mapped`):
+     * created with this declaration's options if the file is absent or empty, else reopened
+     * at its last checkpoint with every live record, generation and free slot, so `Handle<D>`s
+     * kept from before are valid. [TypedTable.checkpoint] makes writes durable; closing the
+     * table checkpoints. Give the declaration a fixed [TableOptions.tag].
+     *
+     * @throws dev.bulkdata.storage.SnapshotException if the file is not a mapped table's file
+     *   or is damaged, holds another kind, schema or options, its tag is taken, or another
+     *   table holds it (`LOCKED`)
+     * @throws java.io.IOException if the file cannot be opened, read or written
+     * @throws IllegalArgumentException if the declaration or an option is invalid
+     */
+    @Suppress("UNCHECKED_CAST")
+    @Throws(java.io.IOException::class)
+    public fun open(file: Path): TypedTable<D> = TypedTable(this as D, resolved().mapper(file))
 
     /**
      * Loads a table of this declaration saved with [TypedTable.save] (or the core
@@ -293,28 +313,31 @@ public abstract class TableDef<D : TableDef<D>>(
                 e,
             )
         }
-        val factory = tableFactory(schema, options)
+        val builder = tableBuilder(schema, options)
         for (c in columns) bind(c, schema)
-        return Built(schema, factory)
+        val file = options.file
+        return Built(
+            schema,
+            if (file == null) { { builder.build() } } else { { builder.mapped(file) } },
+            { path -> builder.mapped(path) },
+        )
     }
 
     /**
      * Validates every option now (the core builders check each value as it is set) and returns
-     * what [open] calls to make a table.
+     * the core builder that [open] makes tables with.
      */
-    private fun tableFactory(schema: Schema, options: TableOptions): () -> Table = try {
+    private fun tableBuilder(schema: Schema, options: TableOptions): TableBuilder<*, *> = try {
         when (options.kind) {
             TableKind.BULK -> BulkTable.builder(schema)
                 .reuseOrder(options.reuseOrder)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
                 .let { if (options.tag != 0) it.tag(options.tag) else it }
-                .let { builder -> { builder.build() } }
             TableKind.PACKED -> PackedTable.builder(schema)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
                 .let { if (options.tag != 0) it.tag(options.tag) else it }
-                .let { builder -> { builder.build() } }
         }
     } catch (e: IllegalArgumentException) {
         throw IllegalArgumentException(

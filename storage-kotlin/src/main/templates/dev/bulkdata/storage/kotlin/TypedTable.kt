@@ -85,6 +85,19 @@ public class TypedTable<D : TableDef<D>> internal constructor(
         Snapshots.save(core, path)
     }
 
+    /**
+     * Makes everything written to this table before the call durable, if it is mapped from a
+     * file ([TableDef.open] with a path, or [TableOptions.file]): the core `Table.checkpoint`,
+     * which says what a crash keeps. Closing a mapped table checkpoints too.
+     *
+     * @throws java.io.IOException if writing the file fails; it then holds the previous checkpoint
+     * @throws IllegalStateException if the table is closed or not mapped from a file
+     */
+    @Throws(java.io.IOException::class)
+    public fun checkpoint() {
+        core.checkpoint()
+    }
+
     /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
     @get:JvmName("size")
     public val size: Int get() = core.size()

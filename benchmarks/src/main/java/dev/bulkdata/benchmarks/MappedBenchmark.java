@@ -1,0 +1,152 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.FieldType;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Schema;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Workload 10, mapped tables (files in the system's temporary directory, on the machine's
+ * disk): {@code checkpoint()} after 1 % of n standard records changed; opening a mapped table
+ * of 1 GiB at n = 1M (its metadata is read, never its blocks); and the
+ * column loop over a mapped table whose pages are in memory, against the same loop over a
+ * table in memory ({@link IterateBenchmark#bulkSoaColumns}).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "-Xmx4g")
+public class MappedBenchmark {
+    private static final int TAG = 4090;
+
+    static Path directory() throws IOException {
+        return Files.createTempDirectory("bulkdata-mapped-bench");
+    }
+
+    static void delete(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    /** A mapped table of n records, checkpointed. */
+    @State(Scope.Benchmark)
+    public static class Mapped {
+        Path dir;
+        BulkTable table;
+        long[] handles;
+        FloatField px = Subjects.SOA.floatField("px");
+        int next;
+        float value;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) throws IOException {
+            dir = directory();
+            handles = new long[size.n];
+            table = Subjects.fill(BulkTable.builder(Subjects.SOA).tag(TAG).mapped(dir.resolve("table.bulk")),
+                    size.n, handles);
+            table.checkpoint();
+            IterateBenchmark.sumColumn(table, Subjects.SOA.floatField("t")); // every page in memory
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            table.close();
+            delete(dir);
+        }
+    }
+
+    /** Changes 1 % of the records (one field each, spread over the table), then checkpoints. */
+    @Benchmark
+    public static int checkpointAfterOnePercent(Mapped s) throws IOException {
+        int n = s.handles.length;
+        int changes = Math.max(1, n / 100);
+        for (int i = 0; i < changes; i++) {
+            s.next = (s.next + 99_991) % n;
+            s.table.set(s.handles[s.next], s.px, s.value++);
+        }
+        s.table.checkpoint();
+        return changes;
+    }
+
+    /** The column loop over the mapped table, paged in: compare with {@link IterateBenchmark#bulkSoaColumns}. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public static float iterateMapped(Mapped s) {
+        return IterateBenchmark.sumColumn(s.table, Subjects.SOA.floatField("t"));
+    }
+
+    /**
+     * A closed mapped file of {@code 32 * n} records of 32 bytes, or as many bytes in records of
+     * 256 bytes (1 GiB at n = 1M: 32M or 4M slots), and the table each open gives.
+     */
+    @State(Scope.Benchmark)
+    public static class Large {
+        /** Bytes per record: opening costs per slot, so 1 GiB of large records opens faster. */
+        @Param({"32", "256"})
+        public int recordBytes;
+        Path dir;
+        Path file;
+        Schema schema;
+        BulkTable opened;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) throws IOException {
+            dir = directory();
+            file = dir.resolve("large.bulk");
+            String[] names = new String[recordBytes / 4];
+            for (int i = 0; i < names.length; i++) {
+                names[i] = "f" + i;
+            }
+            schema = Schema.builder("large").add(FieldType.FLOAT, names).build();
+            int records = (int) (32L * size.n * 32 / recordBytes);
+            try (BulkTable t = BulkTable.builder(schema).tag(TAG + 1).mapped(file)) {
+                t.addAll(new long[records]);
+            }
+        }
+
+        /** Closes the table an open made (close checkpoints): outside the measured time. */
+        @TearDown(Level.Invocation)
+        public void closeOpened() {
+            if (opened != null) {
+                opened.close();
+                opened = null;
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException {
+            delete(dir);
+        }
+    }
+
+    /** Opens the large file: reads the header and metadata, maps the regions, restores the index. */
+    @Benchmark
+    public static int openLarge(Large s) throws IOException {
+        s.opened = BulkTable.builder(s.schema).tag(TAG + 1).mapped(s.file);
+        return s.opened.size();
+    }
+}

@@ -1,0 +1,461 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.SnapshotFormat.Header;
+import dev.bulkdata.storage.SnapshotFormat.Metadata;
+import dev.bulkdata.storage.internal.MappedFile;
+import dev.bulkdata.storage.internal.TagLease;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.function.Supplier;
+import java.util.zip.CRC32C;
+
+/**
+ * The file of a mapped table: the snapshot format's header and metadata ({@link SnapshotFormat})
+ * in a layout whose blocks are regions of the file mapped into memory, and the checkpoint
+ * protocol that keeps it crash-safe.
+ *
+ * <pre>
+ * offset 0       header slot A, 64 bytes (zeros to 4096)
+ * offset 4096    header slot B, 64 bytes (zeros to 16384)
+ * offset 16384   regions of blocks and the two metadata areas, each at a multiple of 16384,
+ *                in the order they were appended
+ *
+ * header slot: bytes 0..23 as a snapshot's header (magic, byte order, kind, version 1,
+ *              required flags = 1 (FLAG_MAPPED), header CRC32C), then
+ *   24  metadata length  u64
+ *   32  metadata offset  u64      the area this checkpoint's metadata is in
+ *   40  block count      u32      the table's blocks: the first blocks of the regions, in order
+ *   44  block stride     u32      16384
+ *   48  metadata CRC32C  u32
+ *   52  reserved         u32      0
+ *   56  sequence         u64      the checkpoint's number; slot A holds even ones, B odd ones
+ *
+ * metadata: a snapshot's metadata (identity .. back-links), then
+ *   BulkTable only: the free list, head to tail, free-list length x u32
+ *   region count u32, per region: file offset u64, block count u32
+ *   area A: file offset u64, capacity u64; area B: the same
+ * </pre>
+ *
+ * <p>Checkpoint {@code n}: force every mapped region to the device; write the metadata into
+ * area {@code n & 1} (appending a larger area at the end of the file if it has outgrown its
+ * own); force the file; write header slot {@code n & 1}; force the file. The other slot's
+ * header and metadata, the previous checkpoint, are never touched, so a crash at any moment
+ * leaves at least one slot whose header and metadata checksums match. Opening reads both
+ * header slots and takes the valid one with the higher sequence whose metadata matches its
+ * checksum; file space past every region and area it names (a region or area appended after
+ * it) is cut off. A BulkTable's free-list links live in its records, which the program keeps
+ * writing after a checkpoint, so the checkpoint saves the list in the metadata and opening
+ * writes it back into the free slots; it also zeroes the slots past the checkpoint's
+ * {@code limit} in its blocks, and every block past its block count as it is handed out again.
+ */
+final class MappedFormat {
+    static final int SLOT_B = 4096;
+    static final long DATA_START = MappedFile.STRIDE;
+    static final int AT_METADATA_OFFSET = 32;
+    static final int AT_SEQUENCE = 56;
+
+    private MappedFormat() {
+    }
+
+    /** A mapped table's file and the state of its checkpoints. */
+    static final class Store {
+        final MappedFile file;
+        /** The sequence number of the last completed checkpoint. */
+        long sequence;
+        final long[] areaOffset = new long[2];
+        final long[] areaCapacity = new long[2];
+
+        Store(MappedFile file) {
+            this.file = file;
+        }
+    }
+
+    /** What the builder asks for: the kind, schema and options a reopened file must match. */
+    record Expected(int kind, Schema schema, ReuseOrder reuse, HandleLayout handles, int maxCapacity, int tag) {
+    }
+
+    /**
+     * Opens a mapped table: creates it with {@code create} if the file is absent or empty, else
+     * restores the file's last checkpoint.
+     */
+    static AbstractTable open(Path path, Expected expected, Supplier<AbstractTable> create) throws IOException {
+        String source = path.toString();
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        boolean opened = false;
+        try {
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                throw new SnapshotException(source, Reason.LOCKED, "it is open in another table of this process;"
+                        + " a file is mapped by one table at a time", e);
+            }
+            if (lock == null) {
+                throw new SnapshotException(source, Reason.LOCKED, "another process holds its lock; a file is"
+                        + " mapped by one table at a time");
+            }
+            AbstractTable table = channel.size() == 0
+                    ? create(source, channel, lock, create)
+                    : reopen(source, channel, lock, expected);
+            opened = true;
+            return table;
+        } finally {
+            if (!opened) {
+                channel.close(); // releases the lock
+            }
+        }
+    }
+
+    private static AbstractTable create(String source, FileChannel channel, FileLock lock,
+                                        Supplier<AbstractTable> create) throws IOException {
+        AbstractTable table = create.get();
+        try {
+            MappedFile file = new MappedFile(source, channel, lock, table.schema.blockBytes(), DATA_START);
+            table.arena.mapFrom(file);
+            Store store = new Store(file);
+            checkpoint(table, store);
+            table.mapped = store;
+            return table;
+        } catch (Throwable t) {
+            table.close();
+            throw t;
+        }
+    }
+
+    /** A header slot that passed its checks. */
+    private record Slot(Header header, long sequence) {
+    }
+
+    private static AbstractTable reopen(String source, FileChannel channel, FileLock lock, Expected expected)
+            throws IOException {
+        SnapshotFormat.Reader r = new SnapshotFormat.Reader(channel, source);
+        long fileSize = channel.size();
+        ByteBuffer page = ByteBuffer.allocate((int) DATA_START);
+        int got = readAt(channel, page, 0);
+        SnapshotException[] failures = new SnapshotException[2];
+        Slot[] slots = new Slot[2];
+        for (int s = 0; s < 2; s++) {
+            try {
+                slots[s] = slot(r, page, s * SLOT_B, got, fileSize);
+            } catch (SnapshotException e) {
+                failures[s] = e;
+            }
+        }
+        int first = slots[1] != null && (slots[0] == null || slots[1].sequence > slots[0].sequence) ? 1 : 0;
+        SnapshotException failure = null;
+        for (int s : new int[] {first, 1 - first}) {
+            if (slots[s] == null) {
+                continue;
+            }
+            try {
+                return restore(r, channel, lock, slots[s], fileSize, expected);
+            } catch (SnapshotException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+                if (e.reason() != Reason.CHECKSUM) {
+                    throw e; // a valid checkpoint that does not fit: the older one would not either
+                }
+            }
+        }
+        throw failure != null ? failure : failures[0];
+    }
+
+    /** Checks header slot at {@code at} and its lengths against the file. */
+    private static Slot slot(SnapshotFormat.Reader r, ByteBuffer page, int at, int got, long fileSize)
+            throws SnapshotException {
+        ByteBuffer h = ByteBuffer.allocate(SnapshotFormat.HEADER_BYTES);
+        int present = Math.max(0, Math.min(SnapshotFormat.HEADER_BYTES, got - at));
+        h.put(0, page, at, present);
+        int version = r.checkHeader(h, present, true);
+        byte kind = h.get(SnapshotFormat.AT_KIND);
+        long metaLength = h.getLong(SnapshotFormat.AT_META_LENGTH);
+        long metaOffset = h.getLong(AT_METADATA_OFFSET);
+        long blockCount = Integer.toUnsignedLong(h.getInt(SnapshotFormat.AT_BLOCK_COUNT));
+        if (kind != SnapshotFormat.KIND_BULK && kind != SnapshotFormat.KIND_PACKED) {
+            throw r.fail(Reason.MALFORMED, "table kind " + kind + " is neither 1 (BulkTable) nor 2 (PackedTable)");
+        }
+        if (h.getInt(SnapshotFormat.AT_BLOCK_STRIDE) != MappedFile.STRIDE || blockCount > Integer.MAX_VALUE
+                || metaLength < SnapshotFormat.FIXED_METADATA || metaLength > Integer.MAX_VALUE - 16
+                || metaOffset < DATA_START || metaOffset % MappedFile.STRIDE != 0) {
+            throw r.fail(Reason.MALFORMED, "its header's lengths do not add up (metadata " + metaLength + " bytes at "
+                    + metaOffset + ", " + blockCount + " blocks)");
+        }
+        if (metaOffset + metaLength > fileSize) {
+            throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata ends at "
+                    + (metaOffset + metaLength));
+        }
+        return new Slot(new Header(version, kind, metaLength, metaOffset, (int) blockCount,
+                h.getInt(SnapshotFormat.AT_META_CRC)), h.getLong(AT_SEQUENCE));
+    }
+
+    private static AbstractTable restore(SnapshotFormat.Reader r, FileChannel channel, FileLock lock, Slot slot,
+                                         long fileSize, Expected expected) throws IOException {
+        Header header = slot.header;
+        boolean bulk = header.kind() == SnapshotFormat.KIND_BULK;
+        if (header.kind() != expected.kind) {
+            throw r.fail(Reason.KIND_MISMATCH, "it holds a " + SnapshotFormat.kindName(header.kind()) + ", not a "
+                    + SnapshotFormat.kindName(expected.kind));
+        }
+        Metadata m;
+        int[] list;
+        long[] regionOffsets;
+        int[] regionBlocks;
+        long[] areas = new long[4];
+        // The metadata is mapped, not copied: opening a large table reads its meta words once.
+        try (Arena scratch = Arena.ofConfined()) {
+            ByteBuffer b = channel.map(FileChannel.MapMode.READ_ONLY, header.blocksOffset(), header.metaLength(),
+                    scratch).asByteBuffer().order(ByteOrder.nativeOrder());
+            CRC32C crc = new CRC32C();
+            crc.update(b.duplicate());
+            if ((int) crc.getValue() != header.metaCrc()) {
+                throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
+            }
+            m = r.metadata(b, header, expected.schema, true);
+            list = new int[bulk ? m.freeLength() : 0];
+            try {
+                b.asIntBuffer().get(list);
+                b.position(b.position() + 4 * list.length);
+                int regions = b.getInt();
+                if (regions < 0 || regions * 12L > b.remaining()) {
+                    throw r.fail(Reason.MALFORMED, "region count " + regions + " does not fit the metadata");
+                }
+                regionOffsets = new long[regions];
+                regionBlocks = new int[regions];
+                for (int i = 0; i < regions; i++) {
+                    regionOffsets[i] = b.getLong();
+                    regionBlocks[i] = b.getInt();
+                }
+                for (int i = 0; i < 4; i++) {
+                    areas[i] = b.getLong();
+                }
+            } catch (java.nio.BufferUnderflowException e) {
+                throw r.fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
+            }
+            if (b.hasRemaining()) {
+                throw r.fail(Reason.MALFORMED, b.remaining() + " bytes follow the metadata's last section");
+            }
+        }
+        long end = checkSpace(r, header, regionOffsets, regionBlocks, areas, fileSize);
+        checkOptions(r, m, expected);
+        if (fileSize > end) {
+            channel.truncate(end); // a region or area appended after this checkpoint
+        }
+
+        TagLease lease = SnapshotFormat.lease(r, m, false, "; close that table first");
+        AbstractTable table = bulk
+                ? new BulkTableImpl(m.schema(), m.reuse(), m.handles(), m.maxCapacity(), lease)
+                : new PackedTableImpl(m.schema(), m.handles(), m.maxCapacity(), lease);
+        try {
+            MappedFile file = new MappedFile(r.source(), channel, lock, m.schema().blockBytes(), end);
+            table.arena.mapFrom(file);
+            for (int i = 0; i < regionOffsets.length; i++) {
+                file.mapRegion(regionOffsets[i], regionBlocks[i]);
+            }
+            for (int block = 0; block < header.blockCount(); block++) {
+                if (table instanceof BulkTableImpl bulkTable) {
+                    bulkTable.restoreBlock(block);
+                } else {
+                    ((PackedTableImpl) table).restoreBlock(block);
+                }
+            }
+            file.restored();
+            if (bulk && list.length > 0) {
+                writeLinks(r, table, m, list);
+            }
+            SnapshotFormat.restore(r, table, m, 0);
+            Store store = new Store(file);
+            store.sequence = slot.sequence;
+            store.areaOffset[0] = areas[0];
+            store.areaCapacity[0] = areas[1];
+            store.areaOffset[1] = areas[2];
+            store.areaCapacity[1] = areas[3];
+            table.mapped = store;
+            return table;
+        } catch (Throwable t) {
+            table.close(); // unmaps, closes the file and releases the tag
+            throw t;
+        }
+    }
+
+    /**
+     * Checks that the regions and areas lie in the file without overlapping, that the regions
+     * hold the header's blocks and that the metadata is in its area; returns the end of the
+     * last of them.
+     */
+    private static long checkSpace(SnapshotFormat.Reader r, Header header, long[] regionOffsets, int[] regionBlocks,
+                                   long[] areas, long fileSize) throws SnapshotException {
+        int regions = regionOffsets.length;
+        long[][] spans = new long[regions + 2][];
+        long blocks = 0;
+        for (int i = 0; i < regions; i++) {
+            if (regionOffsets[i] < DATA_START || regionOffsets[i] % MappedFile.STRIDE != 0 || regionBlocks[i] < 1
+                    || regionBlocks[i] > MappedFile.MAX_REGION_BLOCKS) {
+                throw r.fail(Reason.MALFORMED, "region " + i + " (" + regionBlocks[i] + " blocks at "
+                        + regionOffsets[i] + ") is not a region of 1 to " + MappedFile.MAX_REGION_BLOCKS
+                        + " blocks at a multiple of " + MappedFile.STRIDE);
+            }
+            long regionEnd = regionOffsets[i] + (long) regionBlocks[i] * MappedFile.STRIDE;
+            if (regionEnd > fileSize) {
+                throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its region " + i + " ends at "
+                        + regionEnd);
+            }
+            spans[i] = new long[] {regionOffsets[i], regionEnd};
+            blocks += regionBlocks[i];
+        }
+        if (blocks < header.blockCount()) {
+            throw r.fail(Reason.MALFORMED, "its regions hold " + blocks + " blocks, its header says "
+                    + header.blockCount());
+        }
+        for (int a = 0; a < 2; a++) {
+            long offset = areas[2 * a];
+            long capacity = areas[2 * a + 1];
+            if (offset == 0 && capacity == 0) {
+                spans[regions + a] = new long[] {0, 0};
+                continue;
+            }
+            if (offset < DATA_START || offset % MappedFile.STRIDE != 0 || capacity < MappedFile.STRIDE
+                    || capacity % MappedFile.STRIDE != 0 || capacity > 1L << 40 || offset > 1L << 50) {
+                throw r.fail(Reason.MALFORMED, "metadata area " + a + " (" + capacity + " bytes at " + offset
+                        + ") is not an area at a multiple of " + MappedFile.STRIDE);
+            }
+            spans[regions + a] = new long[] {offset, offset + capacity};
+        }
+        long at = header.blocksOffset();
+        boolean inArea = false;
+        for (int a = 0; a < 2; a++) {
+            inArea |= at == areas[2 * a] && header.metaLength() <= areas[2 * a + 1];
+        }
+        if (!inArea) {
+            throw r.fail(Reason.MALFORMED, "its metadata at " + at + " is not in one of its metadata areas");
+        }
+        Arrays.sort(spans, (x, y) -> Long.compare(x[0], y[0]));
+        long end = DATA_START;
+        for (long[] span : spans) {
+            if (span[1] == 0) {
+                continue;
+            }
+            if (span[0] < end) {
+                throw r.fail(Reason.MALFORMED, "its regions and metadata areas overlap at byte " + span[0]);
+            }
+            end = span[1];
+        }
+        return end;
+    }
+
+    /** A reopened table keeps its options: the builder must ask for the same. */
+    private static void checkOptions(SnapshotFormat.Reader r, Metadata m, Expected e) throws SnapshotException {
+        String difference = null;
+        if (!m.handles().equals(e.handles)) {
+            difference = "its handle layout is " + m.handles() + ", the builder's " + e.handles;
+        } else if (e.kind == SnapshotFormat.KIND_BULK && m.reuse() != e.reuse) {
+            difference = "its reuse order is " + m.reuse() + ", the builder's " + e.reuse;
+        } else if (m.maxCapacity() != Math.min(e.handles.maxIndex(), e.maxCapacity)) {
+            difference = "its capacity limit is " + m.maxCapacity() + " slots, the builder's "
+                    + Math.min(e.handles.maxIndex(), e.maxCapacity);
+        } else if (e.tag != 0 && m.tag() != e.tag) {
+            difference = "its tag is " + m.tag() + ", the builder's " + e.tag;
+        }
+        if (difference != null) {
+            throw r.fail(Reason.SCHEMA_MISMATCH, difference + "; a reopened table keeps the options it was created"
+                    + " with");
+        }
+    }
+
+    /** Writes a BulkTable's saved free list into the link words of its free slots (and the header's, slot 0). */
+    private static void writeLinks(SnapshotFormat.Reader r, AbstractTable table, Metadata m, int[] list)
+            throws SnapshotException {
+        IntField link = table.schema.link();
+        int shift = table.recordShift;
+        int mask = table.recordMask;
+        int previous = 0;
+        for (int slot : list) {
+            if (slot <= 0 || slot >= m.limit()) {
+                throw r.fail(Reason.MALFORMED, "the free list names slot " + slot + ", which is not an opened slot");
+            }
+            link.set(table.segments[previous >>> shift], previous & mask, slot);
+            previous = slot;
+        }
+        link.set(table.segments[previous >>> shift], previous & mask, 0);
+    }
+
+    /**
+     * Makes a checkpoint of a mapped table (see the class comment). The caller holds no
+     * iteration; this method holds one while it runs, so structural changes wait for it (they
+     * throw {@link java.util.ConcurrentModificationException} meanwhile).
+     */
+    static void checkpoint(AbstractTable table) throws IOException {
+        table.beginIteration();
+        try {
+            checkpoint(table, table.mapped);
+        } finally {
+            table.endIteration();
+        }
+    }
+
+    private static void checkpoint(AbstractTable table, Store store) throws IOException {
+        MappedFile file = store.file;
+        file.force();
+        boolean bulk = table instanceof BulkTableImpl;
+        int[] list = bulk ? table.index.listedSlots() : new int[0];
+        int regions = file.regionCount();
+        int extra = 4 * list.length + 4 + 12 * regions + 32;
+        ByteBuffer meta = SnapshotFormat.metadata(table, extra);
+        int s = (int) ((store.sequence + 1) & 1);
+        long length = meta.capacity();
+        if (length > store.areaCapacity[s]) {
+            store.areaCapacity[s] = MappedFile.align(length + length / 2);
+            store.areaOffset[s] = file.appendArea(store.areaCapacity[s]);
+        }
+        for (int slot : list) {
+            meta.putInt(slot);
+        }
+        meta.putInt(regions);
+        for (int i = 0; i < regions; i++) {
+            meta.putLong(file.regionOffset(i)).putInt(file.regionBlocks(i));
+        }
+        meta.putLong(store.areaOffset[0]).putLong(store.areaCapacity[0])
+                .putLong(store.areaOffset[1]).putLong(store.areaCapacity[1]);
+        meta.flip();
+        FileChannel channel = file.channel();
+        writeAt(channel, meta, store.areaOffset[s]);
+        channel.force(true);
+
+        ByteBuffer header = ByteBuffer.allocate(SnapshotFormat.HEADER_BYTES).order(ByteOrder.nativeOrder());
+        SnapshotFormat.startHeader(header,
+                        table instanceof PackedTableImpl ? SnapshotFormat.KIND_PACKED : SnapshotFormat.KIND_BULK,
+                        SnapshotFormat.FLAG_MAPPED, length, table.blockCount(),
+                        SnapshotFormat.crc32c(meta.array(), 0, (int) length))
+                .putLong(AT_METADATA_OFFSET, store.areaOffset[s]).putLong(AT_SEQUENCE, store.sequence + 1);
+        SnapshotFormat.sealHeader(header);
+        writeAt(channel, header, (long) s * SLOT_B);
+        channel.force(true);
+        store.sequence++;
+    }
+
+    private static int readAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
+        while (b.hasRemaining()) {
+            if (channel.read(b, at + b.position()) < 0) {
+                break;
+            }
+        }
+        return b.position();
+    }
+
+    private static void writeAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
+        while (b.hasRemaining()) {
+            channel.write(b, at + b.position());
+        }
+    }
+}

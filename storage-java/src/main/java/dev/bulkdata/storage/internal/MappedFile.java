@@ -1,0 +1,238 @@
+package dev.bulkdata.storage.internal;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.util.Arrays;
+
+/**
+ * The space of a mapped table's file: its channel and lock, the block regions mapped from it,
+ * and where the next region or metadata area goes. The file format (headers, metadata, the
+ * checkpoint protocol) is {@code dev.bulkdata.storage.MappedFormat}'s; this class only hands
+ * out 16 KiB-strided blocks of large mapped regions and appends space at the end of the file.
+ *
+ * <p>Regions are mapped with {@link FileChannel#map(FileChannel.MapMode, long, long, Arena)}
+ * into the table's own arena, so closing the arena unmaps them all at once. Region {@code k}
+ * holds {@code min(64 << k, 4096)} blocks (1 MiB growing to 64 MiB), so a table of any size
+ * needs few mappings. Blocks are handed out in order; block {@code i} of the table is the
+ * {@code i}-th block of the regions in their order.
+ *
+ * <p>Blocks that existed in the file's regions when it was opened, past the block count of
+ * the checkpoint it was opened from, may hold bytes written after that checkpoint; they are
+ * zeroed when handed out. Blocks of regions appended later come from zero-filled file space.
+ *
+ * <p>Threads: the owning table's single writer.
+ */
+public final class MappedFile {
+    /** Bytes between the starts of two blocks in the file, and the alignment of every region and area. */
+    public static final int STRIDE = 16 * 1024;
+    /** Blocks of the first region; each next region doubles up to {@link #MAX_REGION_BLOCKS}. */
+    static final int FIRST_REGION_BLOCKS = 64;
+    /** Blocks of the largest region: 64 MiB. */
+    public static final int MAX_REGION_BLOCKS = 4096;
+
+    private final String name;
+    private final FileChannel channel;
+    private final FileLock lock;
+    private final int blockBytes;
+    private Arena arena;
+    /** File offset and block count of each region, in block order. */
+    private long[] regionOffsets = new long[0];
+    private int[] regionBlocks = new int[0];
+    private MemorySegment[] regions = new MemorySegment[0];
+    private int regionCount;
+    /** Blocks in all regions. */
+    private long capacity;
+    /** Blocks handed out. */
+    private int handedOut;
+    /** Blocks below this index may hold bytes written after the checkpoint the file was opened from. */
+    private int staleBelow;
+    /** The first byte after every region and area in use. */
+    private long end;
+    private boolean closed;
+
+    /**
+     * Takes over an open, locked file.
+     *
+     * @param name the file's name, for messages
+     * @param channel the file, open for reading and writing
+     * @param lock the exclusive lock of the whole file, held by {@code channel}
+     * @param blockBytes the bytes of a block that the table uses (at most {@link #STRIDE})
+     * @param end the first byte after the file's headers and every region and area in use
+     */
+    public MappedFile(String name, FileChannel channel, FileLock lock, int blockBytes, long end) {
+        this.name = name;
+        this.channel = channel;
+        this.lock = lock;
+        this.blockBytes = blockBytes;
+        this.end = end;
+    }
+
+    /** {@return the file's name} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return the channel, for the format's reads and writes of headers and metadata} */
+    public FileChannel channel() {
+        return channel;
+    }
+
+    /** Called once by the {@link BlockArena} that maps the regions into its arena. */
+    void attach(Arena arena) {
+        if (this.arena != null) {
+            throw new IllegalStateException("file " + name + " is already attached to a table");
+        }
+        this.arena = arena;
+    }
+
+    /**
+     * Maps an existing region of the file (at open), in block order.
+     *
+     * @param offset its file offset, a multiple of {@link #STRIDE}
+     * @param blocks its blocks
+     * @throws IOException if mapping fails
+     */
+    public void mapRegion(long offset, int blocks) throws IOException {
+        if (regionCount == regions.length) {
+            int grown = Math.max(8, regionCount * 2);
+            regions = Arrays.copyOf(regions, grown);
+            regionOffsets = Arrays.copyOf(regionOffsets, grown);
+            regionBlocks = Arrays.copyOf(regionBlocks, grown);
+        }
+        regions[regionCount] = channel.map(FileChannel.MapMode.READ_WRITE, offset, (long) blocks * STRIDE, arena);
+        regionOffsets[regionCount] = offset;
+        regionBlocks[regionCount] = blocks;
+        regionCount++;
+        capacity += blocks;
+        end = Math.max(end, offset + (long) blocks * STRIDE);
+    }
+
+    /**
+     * Marks the end of a restore: the blocks handed out so far are the checkpoint's, and every
+     * later block of the regions mapped so far is zeroed when it is handed out (it may hold
+     * bytes written after that checkpoint).
+     */
+    public void restored() {
+        staleBelow = (int) Math.min(capacity, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@return block {@code b} of the mapped regions, {@code blockBytes} long}
+     *
+     * @param b the block's number, below the regions' capacity
+     */
+    public MemorySegment block(int b) {
+        int r = 0;
+        long first = 0;
+        while (first + regionBlocks[r] <= b) {
+            first += regionBlocks[r];
+            r++;
+        }
+        return regions[r].asSlice((b - first) * STRIDE, blockBytes);
+    }
+
+    /**
+     * Hands out the next block, zeroed, appending and mapping a region when the regions are
+     * full (the file grows by the region's size, zero-filled).
+     *
+     * @throws IOException if the file cannot grow or be mapped
+     */
+    MemorySegment nextBlock() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("file " + name + " is closed");
+        }
+        if (handedOut == capacity) {
+            int blocks = Math.min(FIRST_REGION_BLOCKS << Math.min(regionCount, 6), MAX_REGION_BLOCKS);
+            long offset = end;
+            long newEnd = offset + (long) blocks * STRIDE;
+            // Grow the file by writing its last byte: the new space reads zero.
+            channel.write(ByteBuffer.allocate(1), newEnd - 1);
+            mapRegion(offset, blocks);
+        }
+        MemorySegment block = block(handedOut);
+        if (handedOut < staleBelow) {
+            block.fill((byte) 0);
+        }
+        handedOut++;
+        return block;
+    }
+
+    /**
+     * Appends an area for metadata at the end of the file.
+     *
+     * @param bytes its size
+     * @return its file offset, a multiple of {@link #STRIDE}
+     */
+    public long appendArea(long bytes) {
+        long offset = end;
+        end = offset + align(bytes);
+        return offset;
+    }
+
+    /**
+     * {@return {@code bytes} rounded up to a multiple of {@link #STRIDE}}
+     *
+     * @param bytes a size
+     */
+    public static long align(long bytes) {
+        return (bytes + STRIDE - 1) & -(long) STRIDE;
+    }
+
+    /** {@return the number of mapped regions} */
+    public int regionCount() {
+        return regionCount;
+    }
+
+    /**
+     * {@return the file offset of region {@code r}}
+     *
+     * @param r the region, in block order
+     */
+    public long regionOffset(int r) {
+        return regionOffsets[r];
+    }
+
+    /**
+     * {@return the blocks of region {@code r}}
+     *
+     * @param r the region, in block order
+     */
+    public int regionBlocks(int r) {
+        return regionBlocks[r];
+    }
+
+    /**
+     * Writes every changed page of every region to the file and waits until the device has
+     * them ({@link MemorySegment#force()}).
+     */
+    public void force() {
+        for (int r = 0; r < regionCount; r++) {
+            regions[r].force();
+        }
+    }
+
+    /** Releases the lock and closes the channel; the regions are unmapped by the arena's close. Idempotent. */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (lock.isValid()) {
+                lock.release();
+            }
+        } catch (IOException ignored) {
+            // Closing the channel releases the lock too.
+        } finally {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // Nothing left to do: the file was written by the last checkpoint or not at all.
+            }
+        }
+    }
+}

@@ -1,0 +1,529 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.SnapshotException.Reason;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Mapped tables: a seeded model run against a twin table in memory with close and reopen at
+ * random points, checkpoint and close semantics, the file lock (this process and a child JVM),
+ * and bad files. The crash test is {@link MappedCrashTest}.
+ */
+class MappedTableTest {
+    @TempDir
+    Path dir;
+
+    private static final int TAG = 3990;
+
+    private static Schema schema(String name, Layout layout) {
+        return Schema.builder(name).layout(layout).add(FieldType.INT, "id").add(FieldType.LONG, "v")
+                .add(FieldType.BYTE, "flag").build();
+    }
+
+    /** A builder with a fixed tag (each test its own: a small layout under a much used tag has no generations left). */
+    private static TableBuilder<?, ?> builder(TableKind kind, Schema schema, HandleLayout layout, int tag) {
+        TableBuilder<?, ?> b = kind == TableKind.BULK ? BulkTable.builder(schema) : PackedTable.builder(schema);
+        return b.handleLayout(layout).tag(tag);
+    }
+
+    /** Everything observable, with handles stripped of their tag (the twin has another). */
+    private static Map<String, Object> state(Table t) {
+        TableSnapshot s = TableSnapshot.of(t);
+        long mask = t.handleLayout().payloadMask();
+        Map<String, Object> m = new TreeMap<>();
+        Map<Long, List<Long>> records = new TreeMap<>();
+        s.records().forEach((h, v) -> records.put(h & mask, v));
+        m.put("records", records);
+        m.put("order", s.order().stream().map(h -> h & mask).toList());
+        m.put("free", s.freeList());
+        TableStats st = s.stats();
+        m.put("stats", List.of(st.live(), st.holes(), st.retired(), st.capacity(), st.blocks(), st.nativeBytes()));
+        return m;
+    }
+
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void modelRun_closedAndReopenedAtRandomPoints_staysEqualToATwinInMemory(TableKind kind) throws IOException {
+        long seed = new SplittableRandom().nextLong();
+        try {
+            for (Layout layout : Layout.values()) {
+                run(kind, layout, seed);
+            }
+        } catch (AssertionError | RuntimeException | IOException e) {
+            throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void run(TableKind kind, Layout layout, long seed) throws IOException {
+        Schema schema = schema("model_" + kind + layout, layout);
+        HandleLayout handles = HandleLayout.of(12, 2); // 4 generations: slots retire
+        Path file = dir.resolve("model_" + kind + layout + ".bulk");
+        Table twin = kind.build(schema, handles, Integer.MAX_VALUE);
+        int tag = 3900 + 2 * kind.ordinal() + layout.ordinal();
+        Table mapped = builder(kind, schema, handles, tag).mapped(file);
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Long> live = new ArrayList<>();
+        long mask = handles.payloadMask();
+        IntField id = schema.intField("id");
+        LongField v = schema.longField("v");
+        try {
+            for (int step = 0; step < 6_000; step++) {
+                int op = random.nextInt(100);
+                if (op < 45 || live.isEmpty()) {
+                    long h;
+                    try {
+                        h = twin.add();
+                    } catch (CapacityExceededException full) {
+                        assertThrows(CapacityExceededException.class, mapped::add);
+                        continue;
+                    }
+                    long hm = mapped.add();
+                    assertEquals(h & mask, hm & mask, "add returns the same handle");
+                    int value = random.nextInt();
+                    twin.set(h, id, value);
+                    mapped.set(hm, id, value);
+                    twin.set(h, v, (long) value << 20);
+                    mapped.set(hm, v, (long) value << 20);
+                    live.add(h & mask);
+                } else if (op < 80) {
+                    long h = live.remove(random.nextInt(live.size()));
+                    twin.remove(h | tagBits(twin));
+                    mapped.remove(h | tagBits(mapped));
+                } else if (op < 97) {
+                    long h = live.get(random.nextInt(live.size()));
+                    int value = random.nextInt();
+                    twin.set(h | tagBits(twin), id, value);
+                    mapped.set(h | tagBits(mapped), id, value);
+                } else if (op < 98) {
+                    long h = twin.add();
+                    long hm = mapped.add();
+                    assertEquals(twin.cancelAdd(h), mapped.cancelAdd(hm));
+                } else if (op < 99 && random.nextInt(10) == 0) {
+                    twin.clear();
+                    mapped.clear();
+                    live.clear();
+                } else {
+                    if (random.nextBoolean()) {
+                        mapped.checkpoint();
+                    }
+                    mapped.close();
+                    mapped = builder(kind, schema, handles, tag).mapped(file);
+                    assertEquals(state(twin), state(mapped), "after reopen at step " + step);
+                }
+            }
+            assertEquals(state(twin), state(mapped));
+        } finally {
+            twin.close();
+            mapped.close();
+        }
+    }
+
+    private static long tagBits(Table t) {
+        long h = t.add();
+        t.cancelAdd(h);
+        return h & ~t.handleLayout().payloadMask();
+    }
+
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void closeCheckpoints_andReopenKeepsEveryHandle(TableKind kind) throws IOException {
+        Schema schema = schema("close_" + kind, Layout.SOA);
+        Path file = dir.resolve("close.bulk");
+        long[] handles = new long[5_000];
+        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
+            t.addAll(handles);
+            for (int i = 0; i < handles.length; i++) {
+                t.set(handles[i], schema.intField("id"), i);
+            }
+            t.checkpoint();
+            t.set(handles[7], schema.intField("id"), -7); // after the checkpoint; close checkpoints
+        }
+        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
+            assertEquals(handles.length, t.size());
+            for (int i = 0; i < handles.length; i++) {
+                assertEquals(i == 7 ? -7 : i, t.get(handles[i], schema.intField("id")));
+            }
+            assertTrue(t.stats().nativeBytes() > 0);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void aMappedTable_savesAsASnapshot_andLoadsEqual(TableKind kind) throws IOException {
+        Schema schema = schema("saved_" + kind, Layout.AOS);
+        Path file = dir.resolve("saved.map");
+        Path snapshot = dir.resolve("saved.bulk");
+        TableSnapshot before;
+        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3920 + kind.ordinal()).mapped(file)) {
+            long[] hs = new long[3_000];
+            t.addAll(hs);
+            for (int i = 0; i < hs.length; i += 7) {
+                t.set(hs[i], schema.longField("v"), i);
+                t.remove(hs[(i + 3) % hs.length]);
+            }
+            before = TableSnapshot.of(t);
+            Snapshots.save(t, snapshot);
+        }
+        try (Table loaded = Snapshots.load(snapshot, schema)) {
+            assertEquals(before, TableSnapshot.of(loaded));
+        }
+    }
+
+    @Test
+    void checkpoint_ofATableInMemory_orClosed_throws() throws IOException {
+        Schema schema = schema("memory", Layout.SOA);
+        try (BulkTable t = BulkTable.of(schema)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, t::checkpoint);
+            assertTrue(e.getMessage().contains("not mapped"), e.getMessage());
+        }
+        BulkTable t = BulkTable.builder(schema).mapped(dir.resolve("closed.bulk"));
+        t.close();
+        assertThrows(IllegalStateException.class, t::checkpoint);
+    }
+
+    @Test
+    void theFileGrowsByRegions_andBlocksAreStridedAt16KiB() throws IOException {
+        Schema schema = Schema.builder("grow").add(FieldType.INT, "a", "b", "c").build(); // 12-byte records, 12 KiB blocks
+        Path file = dir.resolve("grow.bulk");
+        try (BulkTable t = BulkTable.builder(schema).mapped(file)) {
+            long[] hs = new long[1024 * 200 - 1]; // 200 blocks (slot 0 is the free list's header): regions of 64 and 128 blocks, then 256
+            t.addAll(hs);
+            t.set(hs[hs.length - 1], schema.intField("c"), 42);
+            assertEquals(200, t.stats().blocks());
+            assertEquals(200L * schema.blockBytes(), t.stats().nativeBytes());
+        }
+        long size = Files.size(file);
+        assertTrue(size >= 16384 + (64 + 128 + 256) * 16384L, "file size " + size);
+        try (BulkTable t = BulkTable.builder(schema).mapped(file)) {
+            assertEquals(1024 * 200 - 1, t.size());
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // One owner
+
+    @Test
+    void aSecondOpenInThisProcess_failsNamingTheFile_andTheFirstStaysUsable() throws IOException {
+        Schema schema = schema("owner", Layout.SOA);
+        Path file = dir.resolve("owner.bulk");
+        try (BulkTable first = BulkTable.builder(schema).mapped(file)) {
+            long h = first.add();
+            SnapshotException e = assertThrows(SnapshotException.class,
+                    () -> BulkTable.builder(schema).mapped(file));
+            assertEquals(Reason.LOCKED, e.reason());
+            assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+            first.set(h, schema.intField("id"), 5);
+            first.checkpoint();
+        }
+        try (BulkTable again = BulkTable.builder(schema).mapped(file)) {
+            assertEquals(1, again.size());
+        }
+    }
+
+    @Test
+    void anOpenInAnotherProcess_failsNamingTheFile() throws Exception {
+        Path file = dir.resolve("other.bulk");
+        Path log = dir.resolve("holder.log");
+        Process holder = ChildJvm.start(Holder.class, "-Xmx64m", log, file.toString());
+        try {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!Files.readString(log).contains("HOLDING")) {
+                assertTrue(holder.isAlive(), "holder ended: " + Files.readString(log));
+                assertTrue(System.nanoTime() < deadline, "holder did not open the file");
+                Thread.sleep(20);
+            }
+            SnapshotException e = assertThrows(SnapshotException.class,
+                    () -> BulkTable.builder(Holder.SCHEMA).tag(Holder.TAG).mapped(file));
+            assertEquals(Reason.LOCKED, e.reason());
+            assertTrue(e.getMessage().contains("another process") && e.getMessage().contains(file.toString()),
+                    e.getMessage());
+        } finally {
+            holder.destroyForcibly().waitFor();
+        }
+        try (BulkTable t = BulkTable.builder(Holder.SCHEMA).tag(Holder.TAG).mapped(file)) {
+            assertEquals(3, t.size()); // the holder's checkpoint; its lock went with the process
+        }
+    }
+
+    /** Opens a mapped table, checkpoints three records and holds the file until killed. */
+    public static final class Holder {
+        static final Schema SCHEMA = Schema.builder("holder").add(FieldType.INT, "x").build();
+        static final int TAG = 3995;
+
+        public static void main(String[] args) throws Exception {
+            BulkTable t = BulkTable.builder(SCHEMA).tag(TAG).mapped(Path.of(args[0]));
+            t.addAll(new long[3]);
+            t.checkpoint();
+            System.out.println("HOLDING");
+            System.out.flush();
+            Thread.sleep(120_000);
+        }
+    }
+
+    @Test
+    void aTableDroppedWithoutClose_isUnmappedAndUnlockedByItsCleaner_withoutACheckpoint() throws Exception {
+        Schema schema = schema("dropped", Layout.SOA);
+        Path file = dir.resolve("dropped.bulk");
+        dropMappedTable(schema, file);
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (true) {
+            System.gc();
+            try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                var lock = c.tryLock();
+                if (lock != null) {
+                    lock.release();
+                    break;
+                }
+            } catch (java.nio.channels.OverlappingFileLockException stillHeld) {
+                // the dropped table's channel still holds it in this JVM
+            }
+            assertTrue(System.nanoTime() < deadline, "the dropped table's cleaner did not release the file");
+            Thread.sleep(20);
+        }
+        try (BulkTable t = BulkTable.builder(schema).tag(3997).mapped(file)) {
+            assertEquals(5, t.size()); // the checkpoint, not the adds made after it
+        }
+    }
+
+    private static void dropMappedTable(Schema schema, Path file) throws IOException {
+        BulkTable t = BulkTable.builder(schema).tag(3997).mapped(file);
+        t.addAll(new long[5]);
+        t.checkpoint();
+        t.addAll(new long[3]);
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Bad files: one exception, nothing left mapped or locked
+
+    private Path validFile(String name) throws IOException {
+        Path file = dir.resolve(name + ".bulk");
+        Schema schema = schema(name, Layout.SOA);
+        try (BulkTable t = BulkTable.builder(schema).tag(TAG).mapped(file)) {
+            long[] hs = new long[2_000];
+            t.addAll(hs);
+            for (int i = 0; i < hs.length; i += 3) {
+                t.remove(hs[i]);
+            }
+            t.checkpoint(); // two checkpoints: both header slots are used
+        }
+        return file;
+    }
+
+    private void assertFails(Path file, Reason reason, String name) {
+        SnapshotException e = assertThrows(SnapshotException.class,
+                () -> BulkTable.builder(schema(name, Layout.SOA)).tag(TAG).mapped(file));
+        assertEquals(reason, e.reason(), e.getMessage());
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+        assertUnlocked(file);
+    }
+
+    /** Nothing of a failed open holds the file: it can be locked and deleted, and no table holds the tag. */
+    private static void assertUnlocked(Path file) {
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            var lock = c.tryLock();
+            assertTrue(lock != null, "the file is still locked");
+            lock.release();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        assertNull(dev.bulkdata.storage.internal.TagRegistry.nameOf(TAG), "the tag is still held");
+    }
+
+    private static void patch(Path file, long at, byte[] bytes) throws IOException {
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            c.write(ByteBuffer.wrap(bytes), at);
+        }
+    }
+
+    private static byte[] read(Path file, long at, int n) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(n);
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
+            c.read(b, at);
+        }
+        return b.array();
+    }
+
+    @Test
+    void wrongMagic_truncated_andBothHeadersDamaged_failClearly() throws IOException {
+        Path file = validFile("bad1");
+        patch(file, 0, new byte[] {'X'});
+        patch(file, 4096, new byte[] {'X'});
+        assertFails(file, Reason.NOT_A_SNAPSHOT, "bad1");
+
+        Path small = dir.resolve("small.bulk");
+        Files.write(small, new byte[] {(byte) 0x89, 'B', 'U'});
+        assertFails(small, Reason.TRUNCATED, "bad1");
+
+        Path cut = validFile("bad2");
+        try (FileChannel c = FileChannel.open(cut, StandardOpenOption.WRITE)) {
+            c.truncate(20_000); // inside the first region: the metadata areas are past it
+        }
+        SnapshotException e = assertThrows(SnapshotException.class,
+                () -> BulkTable.builder(schema("bad2", Layout.SOA)).tag(TAG).mapped(cut));
+        assertEquals(Reason.TRUNCATED, e.reason(), e.getMessage());
+        assertUnlocked(cut);
+    }
+
+    @Test
+    void aDamagedNewestCheckpoint_fallsBackToTheOlder_andBothDamaged_isAChecksumError() throws IOException {
+        Path file = validFile("crc");
+        ByteBuffer a = ByteBuffer.wrap(read(file, 0, 64)).order(ByteOrder.nativeOrder());
+        ByteBuffer b = ByteBuffer.wrap(read(file, 4096, 64)).order(ByteOrder.nativeOrder());
+        boolean bNewer = b.getLong(56) > a.getLong(56);
+        long newest = bNewer ? 4096 : 0;
+        // Flip a bit of the newest header: the older checkpoint (same structure here) opens.
+        byte[] h = read(file, newest + 30, 1);
+        patch(file, newest + 30, new byte[] {(byte) (h[0] ^ 1)});
+        try (BulkTable t = BulkTable.builder(schema("crc", Layout.SOA)).tag(TAG).mapped(file)) {
+            assertEquals(2_000 - 667, t.size());
+        }
+        // That open's close wrote a new checkpoint over the damaged slot; damage both now.
+        for (long at : new long[] {0, 4096}) {
+            byte[] x = read(file, at + 22, 1);
+            patch(file, at + 22, new byte[] {(byte) (x[0] ^ 4)});
+        }
+        assertFails(file, Reason.CHECKSUM, "crc");
+    }
+
+    @Test
+    void damagedMetadata_isAChecksumError_whenTheOtherSlotIsGone() throws IOException {
+        Path file = validFile("meta");
+        ByteBuffer a = ByteBuffer.wrap(read(file, 0, 64)).order(ByteOrder.nativeOrder());
+        ByteBuffer b = ByteBuffer.wrap(read(file, 4096, 64)).order(ByteOrder.nativeOrder());
+        boolean bNewer = b.getLong(56) > a.getLong(56);
+        long metaOffset = (bNewer ? b : a).getLong(32);
+        patch(file, bNewer ? 0 : 4096, new byte[64]); // the older slot: zeros
+        byte[] x = read(file, metaOffset + 100, 1);
+        patch(file, metaOffset + 100, new byte[] {(byte) (x[0] ^ 16)});
+        assertFails(file, Reason.CHECKSUM, "meta");
+    }
+
+    /**
+     * A bit flipped in every byte of both header slots and of the newest metadata, one at a
+     * time: a flip in the newest checkpoint reopens the older one, a flip in the older slot the
+     * newest (each passing its audit); with the older slot erased, every flip fails with one
+     * {@link SnapshotException} naming the file, and leaves the file unlocked. Never another
+     * exception, never a crash.
+     */
+    @Test
+    void everyFlippedBit_ofTheHeadersAndMetadata_fallsBackToTheOtherCheckpoint_orFailsClearly() throws IOException {
+        Schema schema = schema("flip", Layout.SOA);
+        Path file = dir.resolve("flip.bulk");
+        try (PackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
+            long[] hs = new long[40];
+            t.addAll(hs);
+            t.remove(hs[3]);
+            t.checkpoint();                       // the older checkpoint: 39 records
+            t.remove(hs[5]);
+        }                                         // the newest (close): 38 records
+        ByteBuffer a = ByteBuffer.wrap(read(file, 0, 64)).order(ByteOrder.nativeOrder());
+        ByteBuffer b = ByteBuffer.wrap(read(file, 4096, 64)).order(ByteOrder.nativeOrder());
+        long newestAt = b.getLong(56) > a.getLong(56) ? 4096 : 0;
+        long olderAt = 4096 - newestAt;
+        ByteBuffer newest = newestAt == 0 ? a : b;
+        long metaOffset = newest.getLong(32);
+        long metaEnd = metaOffset + newest.getLong(24);
+        byte[] pristine = Files.readAllBytes(file);
+        long[][] ranges = {{newestAt, newestAt + 64}, {metaOffset, metaEnd}, {olderAt, olderAt + 64}};
+        for (long[] range : ranges) {
+            int expected = range[0] == olderAt ? 38 : 39;
+            for (long at = range[0]; at < range[1]; at++) {
+                patch(file, at, new byte[] {(byte) (pristine[(int) at] ^ (1 << (at % 8)))});
+                try (PackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
+                    ((AbstractTable) t).checkInvariants();
+                    assertEquals(expected, t.size(), "byte " + at + " flipped");
+                }
+                Files.write(file, pristine); // that open's close wrote a checkpoint
+            }
+        }
+        patch(file, olderAt, new byte[64]);
+        byte[] newestOnly = Files.readAllBytes(file);
+        for (long[] range : new long[][] {ranges[0], ranges[1]}) {
+            for (long at = range[0]; at < range[1]; at++) {
+                patch(file, at, new byte[] {(byte) (newestOnly[(int) at] ^ (1 << (at % 8)))});
+                SnapshotException e = assertThrows(SnapshotException.class,
+                        () -> PackedTable.builder(schema).tag(3996).mapped(file), "byte " + at + " flipped");
+                assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+                patch(file, at, new byte[] {newestOnly[(int) at]});
+            }
+        }
+        assertUnlockedFile(file);
+    }
+
+    private static void assertUnlockedFile(Path file) throws IOException {
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            assertTrue(c.tryLock() != null, "the file is still locked");
+        }
+    }
+
+    @Test
+    void otherSchema_options_kind_andSnapshotFiles_areRefused() throws IOException {
+        Path file = validFile("opts");
+        SnapshotException e = assertThrows(SnapshotException.class,
+                () -> BulkTable.builder(schema("other", Layout.SOA)).tag(TAG).mapped(file));
+        assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
+        assertUnlocked(file);
+        e = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema("opts", Layout.SOA)).tag(TAG)
+                .handleLayout(HandleLayout.of(20, 10)).mapped(file));
+        assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
+        assertTrue(e.getMessage().contains("handle layout"), e.getMessage());
+        e = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema("opts", Layout.SOA))
+                .tag(TAG + 1).mapped(file));
+        assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
+        e = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema("opts", Layout.SOA)).tag(TAG)
+                .reuseOrder(ReuseOrder.LIFO).mapped(file));
+        assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
+        e = assertThrows(SnapshotException.class,
+                () -> PackedTable.builder(schema("opts", Layout.SOA)).tag(TAG).mapped(file));
+        assertEquals(Reason.KIND_MISMATCH, e.reason());
+        e = assertThrows(SnapshotException.class, () -> Snapshots.load(file));
+        assertEquals(Reason.KIND_MISMATCH, e.reason());
+        assertTrue(e.getMessage().contains("mapped"), e.getMessage());
+        assertUnlocked(file);
+
+        Path snapshot = dir.resolve("snapshot.bulk");
+        try (BulkTable t = BulkTable.of(schema("opts", Layout.SOA))) {
+            t.add();
+            Snapshots.save(t, snapshot);
+        }
+        e = assertThrows(SnapshotException.class,
+                () -> BulkTable.builder(schema("opts", Layout.SOA)).mapped(snapshot));
+        assertEquals(Reason.KIND_MISMATCH, e.reason());
+        assertTrue(e.getMessage().contains("Snapshots.load"), e.getMessage());
+    }
+
+    @Test
+    void theTagRule_ofSnapshots_holdsForMappedFiles() throws IOException {
+        Path file = validFile("tags");
+        try (BulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
+                .tag(TAG).build()) {
+            SnapshotException e = assertThrows(SnapshotException.class,
+                    () -> BulkTable.builder(schema("tags", Layout.SOA)).mapped(file));
+            assertEquals(Reason.TAG_CONFLICT, e.reason());
+            assertTrue(holder.size() == 0);
+        }
+        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            assertTrue(c.tryLock() != null, "a refused open left the file locked");
+        }
+    }
+}
