@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
+import dev.bulkdata.storage.ChangeFilter
 import dev.bulkdata.storage.ChunkIteration
 import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Snapshots
@@ -197,18 +198,44 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmSynthetic
     public inline fun forEach(action: RecordScope<D>.(Handle<D>) -> Unit) {
         val scope = RecordScope(this)
-        forEachChunk { chunk ->
-            val core = chunk.chunk
-            // Live slots 64 at a time from the bitmap: no step waits for the previous one.
-            for (w in 0 until core.liveWordCount()) {
-                var live = core.liveBits(w)
-                while (live != 0L) {
-                    val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
-                    live = live and (live - 1)
-                    val handle = core.handle(slot)
-                    scope.visit(core, slot, handle)
-                    scope.action(Handle(handle))
-                }
+        forEachChunk { chunk -> visitRecords(chunk, scope, action) }
+    }
+
+    /**
+     * [forEach] over the records of the chunks that changed after [since] in a way [changes]
+     * looks for (a version from [markVersion]; build [changes] with [changeFilter]): a chunk is
+     * the unit, so its unchanged records are visited too. Each chunk is tested when the pass
+     * reaches it. Inlined; allocates what [forEach] does.
+     *
+     * ```
+     * val moved = changeFilter(Particles.X)          // once
+     * table.forEach(moved, seen) { upload(it, it[Particles.X]) }
+     * seen = table.markVersion()
+     * ```
+     *
+     * @throws IllegalArgumentException if [changes] names columns of another declaration
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmSynthetic
+    public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Handle<D>) -> Unit) {
+        val scope = RecordScope(this)
+        forEachChunk(changes, since) { chunk -> visitRecords(chunk, scope, action) }
+    }
+
+    /** The body of both [forEach]es: every live record of [chunk], 64 slots at a time from the bitmap. */
+    @PublishedApi
+    @JvmSynthetic
+    internal inline fun visitRecords(chunk: TypedChunk<D>, scope: RecordScope<D>, action: RecordScope<D>.(Handle<D>) -> Unit) {
+        val core = chunk.chunk
+        // Live slots 64 at a time from the bitmap: no step waits for the previous one.
+        for (w in 0 until core.liveWordCount()) {
+            var live = core.liveBits(w)
+            while (live != 0L) {
+                val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
+                live = live and (live - 1)
+                val handle = core.handle(slot)
+                scope.visit(core, slot, handle)
+                scope.action(Handle(handle))
             }
         }
     }
@@ -230,6 +257,37 @@ public class TypedTable<D : TableDef<D>> internal constructor(
             iteration.close()
         }
     }
+
+    /**
+     * [forEachChunk] over the chunks that changed after [since] in a way [changes] looks for
+     * (a version from [markVersion]; build [changes] with [changeFilter]). Each chunk is tested
+     * when the pass reaches it: O(columns of the filter) per chunk, nothing per record.
+     *
+     * @throws IllegalArgumentException if [changes] names columns of another declaration
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmSynthetic
+    public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit) {
+        val iteration = core.iterate(changes, since)
+        try {
+            for (i in 0 until iteration.count()) {
+                if (iteration.selects(i)) action(TypedChunk(iteration.chunk(i)))
+            }
+        } finally {
+            iteration.close()
+        }
+    }
+
+    /**
+     * Returns the table's current change version and moves its counter on (the core
+     * `Table.markVersion`): every write before the call is at or before the result, every write
+     * after it later. Give the result to the next filtered pass ([forEach], [forEachChunk],
+     * [processChunks], [chunkFlow] with a [ChangeFilter]) to visit only the chunks changed since.
+     * O(1); call it on the writer thread while no other thread writes the table.
+     *
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun markVersion(): Int = core.markVersion()
 
     /**
      * Opens an iteration and hands [block] the chunks as a lazy [Sequence], closing the
@@ -283,7 +341,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
 
     /**
      * Tells [defragment] that the rows may be out of order although no record was added or
-     * removed, e.g. after writing the fields the order reads (writes are not tracked). O(1).
+     * removed, e.g. after writing the fields the order reads (writes do not fragment the table). O(1).
      *
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED`
      * @throws IllegalStateException if the table is closed
