@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Workloads 1, 5 and 10: create {@code n} records (setting {@code t}) into an empty
- * container; churn (remove a random half, add {@code n/2}); clear {@code n} records.
+ * container (and into a cleared table that keeps its blocks); churn (remove a random half, add
+ * {@code n/2}); clear {@code n} records.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -129,10 +130,31 @@ public class ChangeBenchmark {
         }
     }
 
+    /** A filled SOA table kept for the whole trial, cleared and refilled by every call. */
+    @State(Scope.Benchmark)
+    public static class Refill {
+        BulkTable table;
+        FloatField t = Subjects.SOA.floatField("t");
+        int n;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            n = size.n;
+            table = Subjects.table(Subjects.SOA, n, new long[n]);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
     /** Tables to clear: refilled before every invocation. */
     @State(Scope.Benchmark)
     public static class ToClear {
         BulkTable table;
+        BulkTable aos;
+        TypedTable<KParticles> kotlin;
         PackedTable packed;
         HashMap<Long, Particle> map;
         ArrayList<Particle> list;
@@ -144,6 +166,8 @@ public class ChangeBenchmark {
             n = size.n;
             handles = new long[n];
             table = BulkTable.of(Subjects.SOA);
+            aos = BulkTable.of(Subjects.AOS);
+            kotlin = KotlinWorkloads.open(0, handles);
             packed = PackedTable.of(Subjects.SOA);
             map = new HashMap<>();
             list = new ArrayList<>();
@@ -153,6 +177,12 @@ public class ChangeBenchmark {
         public void refill() {
             if (table.isEmpty()) {
                 table.addAll(handles);
+            }
+            if (aos.isEmpty()) {
+                aos.addAll(handles);
+            }
+            if (kotlin.isEmpty()) {
+                kotlin.core().addAll(handles);
             }
             if (packed.isEmpty()) {
                 packed.addAll(handles);
@@ -172,6 +202,8 @@ public class ChangeBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             table.close();
+            aos.close();
+            kotlin.close();
             packed.close();
         }
     }
@@ -187,6 +219,35 @@ public class ChangeBenchmark {
             }
             return last;
         }
+    }
+
+    @Benchmark
+    public long createBulkAos(Size size) {
+        FloatField t = Subjects.AOS.floatField("t");
+        try (BulkTable table = BulkTable.of(Subjects.AOS)) {
+            long last = 0;
+            for (int i = 0; i < size.n; i++) {
+                last = table.add();
+                table.set(last, t, Subjects.t(i));
+            }
+            return last;
+        }
+    }
+
+    /**
+     * Create into a table that already has its blocks: clear it (every old handle goes stale),
+     * then add and set {@code n} records again. Beside {@link #createBulk}, which allocates and
+     * first-touches a new table's memory, this shows that memory's cost apart.
+     */
+    @Benchmark
+    public long createBulkRefill(Refill s) {
+        s.table.clear();
+        long last = 0;
+        for (int i = 0; i < s.n; i++) {
+            last = s.table.add();
+            s.table.set(last, s.t, Subjects.t(i));
+        }
+        return last;
     }
 
     @Benchmark
@@ -348,6 +409,18 @@ public class ChangeBenchmark {
     public int clearBulk(ToClear s) {
         s.table.clear();
         return s.table.size();
+    }
+
+    @Benchmark
+    public int clearBulkAos(ToClear s) {
+        s.aos.clear();
+        return s.aos.size();
+    }
+
+    @Benchmark
+    public int clearKotlin(ToClear s) {
+        s.kotlin.clear();
+        return s.kotlin.size();
     }
 
     @Benchmark

@@ -70,6 +70,19 @@ public class LookupBenchmark {
         }
     }
 
+    /** The same in AOS: the record's fields share its 32-byte line. */
+    @State(Scope.Benchmark)
+    public static class BulkAos extends Bulk {
+        {
+            t = Subjects.AOS.floatField("t");
+        }
+
+        @Override
+        Table make(int n, long[] handles) {
+            return Subjects.table(Subjects.AOS, n, handles);
+        }
+    }
+
     /** The same for a packed table. */
     @State(Scope.Benchmark)
     public static class Packed extends Bulk {
@@ -190,6 +203,15 @@ public class LookupBenchmark {
             x += 1f;
         }
         return x;
+    }
+
+    @Benchmark
+    public float bulkAos(BulkAos s) {
+        float sum = 0;
+        for (long h : s.shuffled) {
+            sum += s.table.get(h, s.t);
+        }
+        return sum;
     }
 
     @Benchmark

@@ -7,6 +7,8 @@ import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.Table;
+import dev.bulkdata.storage.kotlin.TypedTable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -133,6 +135,22 @@ public class UpdateBenchmark {
         }
     }
 
+    /** A Kotlin-declared table of {@code n} records. */
+    @State(Scope.Benchmark)
+    public static class Kotlin {
+        TypedTable<KParticles> table;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            table = KotlinWorkloads.open(size.n, new long[size.n]);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            table.close();
+        }
+    }
+
     /** The limit: six {@code float[]} columns. */
     @State(Scope.Benchmark)
     public static class Columns {
@@ -177,7 +195,7 @@ public class UpdateBenchmark {
         /** Percent of slots that are holes. */
         @Param({"0", "25", "50", "90", "99"})
         public int holes;
-        BulkTable table;
+        Table table;
         FloatField t = Subjects.SOA.floatField("t");
 
         /** {@return the live records of a table of {@code n} slots with {@code holes} percent holes} */
@@ -185,10 +203,14 @@ public class UpdateBenchmark {
             return n - (int) ((long) n * holes / 100);
         }
 
+        Table make(int n, long[] handles) {
+            return Subjects.table(Subjects.SOA, n, handles);
+        }
+
         @Setup(Level.Trial)
         public void setUp(Size size) {
             long[] handles = new long[size.n];
-            table = Subjects.table(Subjects.SOA, size.n, handles);
+            table = make(size.n, handles);
             int[] order = Subjects.shuffled(size.n, Subjects.SEED);
             for (int i = 0, removed = size.n - live(size.n, holes); i < removed; i++) {
                 table.remove(handles[order[i]]);
@@ -201,6 +223,28 @@ public class UpdateBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             table.close();
+        }
+    }
+
+    /** The same removals from an AOS table: t is read every 32 bytes. */
+    @State(Scope.Benchmark)
+    public static class HoleyAos extends Holey {
+        {
+            t = Subjects.AOS.floatField("t");
+        }
+
+        @Override
+        Table make(int n, long[] handles) {
+            return Subjects.table(Subjects.AOS, n, handles);
+        }
+    }
+
+    /** The same removals from a PackedTable: it has no holes, its rows stay dense. */
+    @State(Scope.Benchmark)
+    public static class HoleyPacked extends Holey {
+        @Override
+        Table make(int n, long[] handles) {
+            return Subjects.packed(Subjects.SOA, n, handles);
         }
     }
 
@@ -269,6 +313,51 @@ public class UpdateBenchmark {
         p.px += p.vx * DT;
         p.py += p.vy * DT;
         p.pz += p.vz * DT;
+    }
+
+    /** Kotlin, record by record: {@code table.forEach { it[PX] += it[VX] * DT; ... }}. */
+    @Benchmark
+    public float kotlin(Kotlin s) {
+        return KotlinWorkloads.update(s.table);
+    }
+
+    /** AOS: the same pass as {@link #holes}, reading t from each live record. */
+    @Benchmark
+    public float holesAos(HoleyAos s) {
+        float sum = 0;
+        try (ChunkIteration chunks = s.table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                MemorySegment records = chunk.records();
+                long base = s.t.blockOffset();
+                long stride = s.t.slotStride();
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long live = chunk.liveBits(w);
+                    while (live != 0) {
+                        int slot = (w << 6) + Long.numberOfTrailingZeros(live);
+                        live &= live - 1;
+                        sum += records.get(FU, base + slot * stride);
+                    }
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** PackedTable: every chunk's live records are its first {@code liveCount()} rows. */
+    @Benchmark
+    public float holesPacked(HoleyPacked s) {
+        float sum = 0;
+        try (ChunkIteration chunks = s.table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                MemorySegment t = chunk.column(s.t);
+                for (int slot = 0, live = chunk.liveCount(); slot < live; slot++) {
+                    sum += t.getAtIndex(F, slot);
+                }
+            }
+        }
+        return sum;
     }
 
     /** Sum of t over the live records of a table with holes. */

@@ -79,6 +79,17 @@ object KotlinWorkloads {
         return sum
     }
 
+    /** Workload 6, record by record: `p += v * dt` on three axes with typed per-record access. */
+    @JvmStatic
+    fun update(table: TypedTable<KParticles>): Float {
+        table.forEach {
+            it[KParticles.PX] += it[KParticles.VX] * DT
+            it[KParticles.PY] += it[KParticles.VY] * DT
+            it[KParticles.PZ] += it[KParticles.VZ] * DT
+        }
+        return DT
+    }
+
     /** Workload 5: remove the records at [positions], add as many back in their places. */
     @JvmStatic
     fun churn(table: TypedTable<KParticles>, handles: LongArray, positions: IntArray): Int {

@@ -114,7 +114,7 @@ public object ParticleSystem {
                 progress.step(frame)
             }
             progress.done()
-            table.forEach { checksum += positionBits(table, it) }
+            table.forEach { checksum += positionBits(it[Particles.PX], it[Particles.PY], it[Particles.PZ]) }
             val o = Outcome(spawned, expired, table.size, lateOrEarly, table.stats().blocks, maxMillis,
                 totalMillis / p.frames, checksum)
             out.line("particles  %,d live in %,d blocks; %,d spawned and %,d expired over %,d frames",
@@ -220,6 +220,8 @@ public object ParticleSystem {
     @JvmStatic
     @JvmName("positionBits")
     public fun positionBits(table: TypedTable<Particles>, handle: ParticleId): Long =
-        table[handle, Particles.PX].toRawBits() * -0x61c8864680b583ebL +
-            table[handle, Particles.PY].toRawBits() * 31L + table[handle, Particles.PZ].toRawBits()
+        positionBits(table[handle, Particles.PX], table[handle, Particles.PY], table[handle, Particles.PZ])
+
+    private fun positionBits(x: Float, y: Float, z: Float): Long =
+        x.toRawBits() * -0x61c8864680b583ebL + y.toRawBits() * 31L + z.toRawBits()
 }

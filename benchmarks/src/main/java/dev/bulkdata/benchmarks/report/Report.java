@@ -100,6 +100,7 @@ public final class Report {
                 "IterateBenchmark.bulkSoaColumns", false, 2, n));
         for (String[] subject : new String[][] {
                 {"BulkTable", "LookupBenchmark.bulk", "6", "3"},
+                {"BulkTable AOS", "LookupBenchmark.bulkAos", "6", "3"},
                 {"PackedTable", "LookupBenchmark.packed", "NaN", "2"},
                 {"Kotlin typed", "LookupBenchmark.kotlin", "6", "3"}}) {
             c.add(new Comparison("lookup", subject[0], subject[1], "float[]", "LookupBenchmark.floatArray", false, Double.NaN, n));
@@ -112,7 +113,10 @@ public final class Report {
             c.add(new Comparison("stale lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.staleHashMap", true, Double.NaN, n));
             c.add(new Comparison("stale lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.staleFastutil", true, Double.NaN, n));
         }
-        for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.createBulk"}, {"PackedTable", "ChangeBenchmark.createPacked"},
+        for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.createBulk"},
+                {"BulkTable AOS", "ChangeBenchmark.createBulkAos"},
+                {"BulkTable, cleared and refilled (keeps its blocks)", "ChangeBenchmark.createBulkRefill"},
+                {"PackedTable", "ChangeBenchmark.createPacked"},
                 {"Kotlin typed", "ChangeBenchmark.createKotlin"}}) {
             c.add(new Comparison("create", subject[0], subject[1], "HashMap", "ChangeBenchmark.createHashMap", true, 20, n));
             c.add(new Comparison("create", subject[0], subject[1], "fastutil", "ChangeBenchmark.createFastutil", true, Double.NaN, n));
@@ -136,6 +140,10 @@ public final class Report {
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "float[]", "UpdateBenchmark.floatArray", false, 2, n));
             c.add(new Comparison("update p += v*dt", subject[0], subject[1], "ArrayList", "UpdateBenchmark.arrayList", true, Double.NaN, n));
         }
+        c.add(new Comparison("update p += v*dt", "Kotlin typed forEach", "UpdateBenchmark.kotlin", "float[]",
+                "UpdateBenchmark.floatArray", false, Double.NaN, n));
+        c.add(new Comparison("update p += v*dt", "Kotlin typed forEach", "UpdateBenchmark.kotlin", "column loop",
+                "UpdateBenchmark.bulkSoa", false, 2, n));
         for (String[] subject : new String[][] {{"BulkTable SOA, Kernels.axpy (table)", "KernelBenchmark.updateBulkTable"},
                 {"BulkTable SOA, Kernels.axpy (chunks)", "KernelBenchmark.updateBulkChunks"},
                 {"PackedTable SOA, Kernels.axpy (chunks)", "KernelBenchmark.updatePackedChunks"}}) {
@@ -154,7 +162,9 @@ public final class Report {
             c.add(new Comparison(workload, "ComponentTable join", "JoinBenchmark.bulk", "HashMap", "JoinBenchmark.hashMap", true, Double.NaN, np));
             c.add(new Comparison(workload, "ComponentTable join", "JoinBenchmark.bulk", "fastutil", "JoinBenchmark.fastutil", true, Double.NaN, np));
         }
-        for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.clearBulk"}, {"PackedTable", "ChangeBenchmark.clearPacked"}}) {
+        for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.clearBulk"},
+                {"BulkTable AOS", "ChangeBenchmark.clearBulkAos"}, {"PackedTable", "ChangeBenchmark.clearPacked"},
+                {"Kotlin typed", "ChangeBenchmark.clearKotlin"}}) {
             c.add(new Comparison("clear", subject[0], subject[1], "HashMap", "ChangeBenchmark.clearHashMap", true, Double.NaN, n));
             c.add(new Comparison("clear", subject[0], subject[1], "ArrayList", "ChangeBenchmark.clearArrayList", true, Double.NaN, n));
         }
@@ -338,25 +348,28 @@ public final class Report {
     }
 
     private static void holes(StringBuilder md, List<Result> results) {
-        Result zero = find(results, "UpdateBenchmark.holes", "n", N, "holes", "0");
-        if (zero == null) {
-            return;
-        }
-        md.append("\n| holes | live records | time per pass | ns per live record | vs 0 % holes | target |\n");
-        md.append("|---:|---:|---:|---:|---:|---|\n");
-        double zeroPerLive = perLive(zero);
-        for (String h : new String[] {"0", "25", "50", "90", "99"}) {
-            Result r = find(results, "UpdateBenchmark.holes", "n", N, "holes", h);
-            if (r == null) {
+        md.append("\n| table | holes | live records | time per pass | ns per live record | vs 0 % holes | target |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---|\n");
+        for (String[] subject : new String[][] {{"BulkTable SOA", "UpdateBenchmark.holes"},
+                {"BulkTable AOS", "UpdateBenchmark.holesAos"}, {"PackedTable SOA", "UpdateBenchmark.holesPacked"}}) {
+            Result zero = find(results, subject[1], "n", N, "holes", "0");
+            if (zero == null) {
                 continue;
             }
-            double perLive = perLive(r);
-            Ratio ratio = new Ratio(perLive / zeroPerLive,
-                    perLive / zeroPerLive * Math.hypot(r.error() / r.score(), zero.error() / zero.score()));
-            String target = h.equals("50") ? "≤ 2" + (ratio.value() <= 2 ? " ✅" : " ❌") : "";
-            md.append("| ").append(h).append(" % | ").append(live(Integer.parseInt(N), Integer.parseInt(h)))
-                    .append(" | ").append(time(r)).append(" | ").append(fmt(perLive)).append(" | ")
-                    .append(ratio.format()).append(" | ").append(target).append(" |\n");
+            double zeroPerLive = perLive(zero);
+            for (String h : new String[] {"0", "25", "50", "90", "99"}) {
+                Result r = find(results, subject[1], "n", N, "holes", h);
+                if (r == null) {
+                    continue;
+                }
+                double perLive = perLive(r);
+                Ratio ratio = new Ratio(perLive / zeroPerLive,
+                        perLive / zeroPerLive * Math.hypot(r.error() / r.score(), zero.error() / zero.score()));
+                String target = h.equals("50") ? "≤ 2" + (ratio.value() <= 2 ? " ✅" : " ❌") : "";
+                md.append("| ").append(subject[0]).append(" | ").append(h).append(" % | ")
+                        .append(live(Integer.parseInt(N), Integer.parseInt(h))).append(" | ").append(time(r)).append(" | ")
+                        .append(fmt(perLive)).append(" | ").append(ratio.format()).append(" | ").append(target).append(" |\n");
+            }
         }
     }
 

@@ -3,25 +3,45 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.Chunk
 
 /**
- * The receiver of [TypedTable.forEach]'s action: the table's typed access by handle, where
- * `it[column]` and `it[column] = value` on the handle being visited read and write the record
- * straight from its chunk, with no handle lookup (the pass already knows where the record is
- * and that it is live).
+ * A record visited by [TypedTable.forEach]: `it` in `forEach { it[X] += it[VX] * dt }`. It
+ * names the record by its place in the pass (chunk and slot), not by handle, so reading and
+ * writing it costs a chunk access and nothing else: no handle is computed or checked. Ask for
+ * the handle with [RecordScope.handle] (`it.handle`) when the record must be referred to
+ * after the pass.
+ *
+ * A `Visited` is valid only inside the [TypedTable.forEach] call that produced it, on its
+ * [RecordScope]; a `Visited` of an earlier record of the same pass still reads that record.
+ * Used in another pass it throws [IllegalStateException]; it never reads another record. At
+ * run time it is a plain `long`, like [Handle].
+ *
+ * @param D the table declaration
+ */
+@JvmInline
+public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
+    /** The pass's stamp in the high 32 bits, the record's index in the pass in the low 31. */
+    @PublishedApi internal val at: Long,
+)
+
+/**
+ * The receiver of [TypedTable.forEach]'s action: typed access to the visited record (`it`, a
+ * [Visited]) straight from its chunk, and to any other record by handle.
  *
  * ```
  * table.forEach { it[Particles.X] += it[Particles.VX] * dt }   // `it`: the visited record
- * table.forEach { other[Particles.X] = it[Particles.X] }       // another handle: looked up
+ * table.forEach { if (it[Particles.T] < 0f) expired += it.handle.raw }
+ * table.forEach { other[Particles.X] = it[Particles.X] }       // another record, by handle
  * ```
  *
- * **Typed access**: for each of the eight column types, `handle[column]` and
- * `handle[column] = value`, and `this[handle, column]` and `this[handle, column] = value`, as
- * [TypedTable]'s: a handle other than the visited one is looked up and checked as there
- * (`InvalidHandleException` for a null, stale or foreign handle). The visited handle is
- * recognised by comparing it with the visited record's handle, so a copy of it works too.
+ * **Typed access**: for each of the eight column types, `visited[column]` and
+ * `visited[column] = value` read and write the visited record (no lookup, no handle);
+ * `handle[column]`, `handle[column] = value`, `this[handle, column]` and
+ * `this[handle, column] = value` look the handle up and check it as [TypedTable]'s do
+ * (`InvalidHandleException` for a null, stale or foreign handle).
  *
  * **Validity**: a scope is made by one [TypedTable.forEach] call and used only inside its
- * action; kept past the call, its fast path refers to the last visited chunk, which then throws
- * `IllegalStateException` like any chunk used after its iteration.
+ * action. Kept past the call, it refers to a chunk whose iteration ended: visited-record access
+ * throws [IllegalStateException], as any chunk used after its iteration; handle access still
+ * works through the table.
  *
  * @param D the table declaration
  */
@@ -29,48 +49,95 @@ import dev.bulkdata.storage.Chunk
 public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     /** The table being visited. */
     public val table: TypedTable<D>,
+    /** This pass's stamp, distinct from the table's earlier passes; kept in the high half of [Visited.at]. */
+    stamp: Int,
 ) {
-    /** The chunk of the visited record. */
+    private val pass: Long = stamp.toLong() shl 32
+
+    /** Records per chunk: a power of two. */
+    @PublishedApi
+    internal val slots: Int = table.core.schema().slotsPerBlock()
+
+    /** The chunk being visited. */
     @PublishedApi
     internal var chunk: Chunk? = null
 
-    /** The visited record's slot in [chunk]. */
+    /** [Visited.at] of slot 0 of [chunk]. */
     @PublishedApi
-    internal var slot: Int = 0
+    internal var base: Long = 0L
 
-    /** The visited record's handle, raw. */
+    /** Moves the scope to [chunk]: its records are then `Visited(base + slot)`. */
     @PublishedApi
-    internal var visited: Long = 0L
-
-    /** Moves the scope to a record of [chunk]: its [slot] and its handle [raw]. */
-    @PublishedApi
-    internal fun visit(chunk: Chunk, slot: Int, raw: Long) {
+    internal fun enter(chunk: Chunk) {
         this.chunk = chunk
-        this.slot = slot
-        this.visited = raw
+        this.base = pass or (chunk.index().toLong() * slots)
+    }
+
+    /** The slot of a record of the current chunk, or -1 if [at] is of another chunk or pass. */
+    private fun slotHere(at: Long): Int {
+        val offset = at - base
+        return if (offset >= 0L && offset < slots) offset.toInt() else -1
+    }
+
+    /**
+     * Runs [access] on the chunk and slot of [at], a record of another chunk visited earlier in
+     * this pass, through an iteration of its own (the pass's is open, so the record is where it
+     * was); throws for a record of another pass. The slow path: it allocates that iteration, and
+     * it takes no object of the pass, so escape analysis still removes the pass's own.
+     */
+    private inline fun <R> elsewhere(at: Long, access: (Chunk, Int) -> R): R {
+        check(at and PASS_MASK == pass) {
+            "a Visited record of table '${table.core.name()}' is valid only in the forEach pass that visited it;" +
+                " keep its handle (it.handle) to refer to it later"
+        }
+        val index = at and INDEX_MASK
+        return table.core.iterate().use { access(it.chunk((index / slots).toInt()), (index % slots).toInt()) }
     }
 
     private fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
 
-    // @each-type
-    /** `this[handle, column]`: as [TypedTable.get]; the visited handle is read from its chunk. */
-    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float =
-        if (handle.raw == visited) current().get(slot, column.field) else table.core.get(handle.raw, column.field)
+    /** The visited record's handle, valid after the pass. O(1): the slot's generation is read. */
+    public val Visited<D>.handle: Handle<D>
+        get() {
+            val slot = slotHere(at)
+            return Handle(if (slot >= 0) current().handle(slot) else elsewhere(at) { c, s -> c.handle(s) })
+        }
 
-    /** `this[handle, column] = value`: as [TypedTable.set]; the visited handle is written in its chunk. */
+    // @each-type
+    /** `visited[column]`: the visited record's value, read from its chunk. */
+    public operator fun Visited<D>.get(column: FloatColumn<D>): Float {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else elsewhere(at) { c, s -> c.get(s, column.field) }
+    }
+
+    /** `visited[column] = value`: writes the visited record in its chunk. */
+    public operator fun Visited<D>.set(column: FloatColumn<D>, value: Float) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else elsewhere(at) { c, s -> c.set(s, column.field, value) }
+    }
+
+    /** `this[handle, column]`: as [TypedTable.get], a lookup by handle. */
+    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = table.core.get(handle.raw, column.field)
+
+    /** `this[handle, column] = value`: as [TypedTable.set], a lookup by handle. */
     public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float) {
-        if (handle.raw == visited) current().set(slot, column.field, value) else table.core.set(handle.raw, column.field, value)
+        table.core.set(handle.raw, column.field, value)
     }
 
     /** `handle[column]`: the same as `this[handle, column]`. */
     @JvmName("read")
-    public operator fun Handle<D>.get(column: FloatColumn<D>): Float =
-        if (raw == visited) current().get(slot, column.field) else table.core.get(raw, column.field)
+    public operator fun Handle<D>.get(column: FloatColumn<D>): Float = table.core.get(raw, column.field)
 
     /** `handle[column] = value`: the same as `this[handle, column] = value`. */
     @JvmName("write")
     public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float) {
-        if (raw == visited) current().set(slot, column.field, value) else table.core.set(raw, column.field, value)
+        table.core.set(raw, column.field, value)
     }
     // @end
 }
+
+/** The pass stamp's bits of [Visited.at]. */
+private const val PASS_MASK: Long = -1L shl 32
+
+/** The record index's bits of [Visited.at]. */
+private const val INDEX_MASK: Long = 0x7fff_ffffL

@@ -184,22 +184,20 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     // @end
 
     /**
-     * Calls [action] for every live record, in slot order, with `it` the record's handle and
-     * `this` a [RecordScope]: `forEach { it[X] += it[VX] }`. Inside, `it[column]` reads and
-     * writes the visited record straight from its chunk, with no handle lookup; other handles
-     * (`other[X]`, `this[other, X]`) are looked up as in [get]. Inlined; holes are skipped 64
-     * at a time; allocates at most the scope, one small object per call, which escape analysis
-     * removes once the calling method is compiled. An iteration is open during the call: [add],
-     * [remove] and [clear] throw [java.util.ConcurrentModificationException] (the scope does not
-     * offer them), field writes are fine.
+     * Calls [action] for every live record, in slot order, with `it` the visited record (a
+     * [Visited]) and `this` a [RecordScope]: `forEach { it[X] += it[VX] * dt }`. `it[column]`
+     * reads and writes the record straight from its chunk: no handle is computed or looked up;
+     * `it.handle` gives its handle when the record must be referred to later, and other handles
+     * (`other[X]`, `this[other, X]`) are looked up as in [get]. Inlined; holes are skipped 64 at
+     * a time; allocates at most the scope and the iteration, small objects per call, which
+     * escape analysis removes once the calling method is compiled. An iteration is open during
+     * the call: [add], [remove] and [clear] throw [java.util.ConcurrentModificationException]
+     * (the scope does not offer them), field writes are fine.
      *
      * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
-    public inline fun forEach(action: RecordScope<D>.(Handle<D>) -> Unit) {
-        val scope = RecordScope(this)
-        forEachChunk { chunk -> visitRecords(chunk, scope, action) }
-    }
+    public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
 
     /**
      * [forEach] over the records of the chunks that changed after [since] in a way [changes]
@@ -209,7 +207,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      *
      * ```
      * val moved = changeFilter(Particles.X)          // once
-     * table.forEach(moved, seen) { upload(it, it[Particles.X]) }
+     * table.forEach(moved, seen) { upload(it.handle, it[Particles.X]) }
      * seen = table.markVersion()
      * ```
      *
@@ -217,28 +215,46 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
-    public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Handle<D>) -> Unit) {
-        val scope = RecordScope(this)
-        forEachChunk(changes, since) { chunk -> visitRecords(chunk, scope, action) }
-    }
+    public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Visited<D>) -> Unit): Unit =
+        forEachIn(core.iterate(changes, since), action)
 
-    /** The body of both [forEach]es: every live record of [chunk], 64 slots at a time from the bitmap. */
+    /** The body of both [forEach]es: every live record of the selected chunks of [iteration], which it closes. */
     @PublishedApi
     @JvmSynthetic
-    internal inline fun visitRecords(chunk: TypedChunk<D>, scope: RecordScope<D>, action: RecordScope<D>.(Handle<D>) -> Unit) {
-        val core = chunk.chunk
-        // Live slots 64 at a time from the bitmap: no step waits for the previous one.
-        for (w in 0 until core.liveWordCount()) {
-            var live = core.liveBits(w)
-            while (live != 0L) {
-                val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
-                live = live and (live - 1)
-                val handle = core.handle(slot)
-                scope.visit(core, slot, handle)
-                scope.action(Handle(handle))
+    internal inline fun forEachIn(iteration: ChunkIteration, action: RecordScope<D>.(Visited<D>) -> Unit) {
+        try {
+            val scope = RecordScope(this, ++passes)
+            for (i in 0 until iteration.count()) {
+                if (!iteration.selects(i)) continue
+                val chunk = iteration.chunk(i)
+                scope.enter(chunk)
+                val base = scope.base
+                // Live slots 64 at a time from the bitmap: no step waits for the previous one. A
+                // full word (no hole) runs a counted loop, in which the JIT hoists the chunk's
+                // checks out of the loop; the action is inlined into both loops.
+                for (w in 0 until chunk.liveWordCount()) {
+                    var live = chunk.liveBits(w)
+                    if (live == -1L) {
+                        for (slot in (w shl 6) until (w shl 6) + 64) scope.action(Visited(base + slot))
+                    } else {
+                        while (live != 0L) {
+                            val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
+                            live = live and (live - 1)
+                            scope.action(Visited(base + slot))
+                        }
+                    }
+                }
             }
+        } finally {
+            iteration.close()
         }
     }
+
+    /** Passes of [forEach] so far: each pass's [RecordScope] stamps its [Visited] records with it. */
+    @PublishedApi
+    @get:JvmSynthetic
+    @set:JvmSynthetic
+    internal var passes: Int = 0
 
     /**
      * Calls [action] for every chunk (block), in order, with an iteration open: read and write

@@ -21,7 +21,7 @@ private fun <D : TableDef<D>> failingAddLeavesTableAsItWas(def: D, column: IntCo
         prepare(table.core)
         val before = table.stats()
         val handlesBefore = HashSet<Long>()
-        table.forEach { handlesBefore += it.raw }
+        table.forEach { handlesBefore += it.handle.raw }
         val thrown = InitFailed()
         var tried: Handle<D>? = null
         shouldThrow<InitFailed> {
@@ -35,7 +35,7 @@ private fun <D : TableDef<D>> failingAddLeavesTableAsItWas(def: D, column: IntCo
         table.stats() shouldBe before
         (tried!! in table) shouldBe false
         val handlesAfter = HashSet<Long>()
-        table.forEach { handlesAfter += it.raw }
+        table.forEach { handlesAfter += it.handle.raw }
         handlesAfter shouldBe handlesBefore
         // the next add takes the slot the undone one had, under a newer generation
         val next = table.add()

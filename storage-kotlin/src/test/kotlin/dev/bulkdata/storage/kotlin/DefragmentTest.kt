@@ -20,7 +20,7 @@ class DefragmentTest : FunSpec({
             table.defragment(10, byDamage) shouldBe 10
             table.defragment(1_000_000, byDamage) shouldBe 100L * 99 / 2 - 10   // reversed: n(n-1)/2 swaps in all
             val rows = ArrayList<Handle<Bullets>>()
-            table.forEach { rows += it }
+            table.forEach { rows += it.handle }
             rows shouldContainExactly ids.reversed()
             ids.forEachIndexed { i, id -> table[id, Bullets.DAMAGE] shouldBe 100 - i }
 

@@ -55,7 +55,7 @@ private fun <D : TableDef<D>> runModel(def: D, column: FloatColumn<D>, seed: Lon
                     }
                     8 -> {
                         val seen = HashMap<Long, Float>()
-                        table.forEach { seen[it.raw] = it[column] }
+                        table.forEach { seen[it.handle.raw] = it[column] }
                         seen shouldBe model
                     }
                     else -> if (random.nextInt(50) == 0) {

@@ -74,27 +74,37 @@ class TypedTableTest : FunSpec({
             table.remove(removed)
             val first = ids[0]
             var kept: RecordScope<Particles>? = null
+            var keptRecord: Visited<Particles>? = null
+            var earlier: Visited<Particles>? = null
             var visits = 0
-            table.forEach { h ->
+            table.forEach { v ->
                 kept = this
+                keptRecord = v
                 visits++
-                // the visited handle (and a copy of it) use the chunk; another handle is looked up
-                val copy = Handle<Particles>(h.raw)
-                copy[Particles.AGE] shouldBe h[Particles.AGE]
-                this[h, Particles.X] shouldBe h[Particles.AGE].toFloat()
-                h[Particles.X] = h[Particles.X] + first[Particles.X]
+                val h = v.handle
+                h shouldBe ids[v[Particles.AGE]]
+                // the visited record and its handle name the same record; another handle is looked up
+                h[Particles.AGE] shouldBe v[Particles.AGE]
+                this[h, Particles.X] shouldBe v[Particles.AGE].toFloat()
+                v[Particles.X] = v[Particles.X] + first[Particles.X]
                 if (h != first) first[Particles.AGE] shouldBe 0
                 this[first, Particles.X] shouldBe 0f
                 shouldThrow<InvalidHandleException> { removed[Particles.AGE] }.reason() shouldBe
                     InvalidHandleException.Reason.STALE
                 shouldThrow<InvalidHandleException> { this[Particles.NULL, Particles.AGE] }
+                // a record visited earlier in the pass (another chunk too) still reads that record
+                earlier?.let { e -> ids[e[Particles.AGE]] shouldBe e.handle }
+                if (v[Particles.AGE] == 3) earlier = v
             }
             visits shouldBe 1499
             ids.forEachIndexed { i, id -> if (i != 7) table[id, Particles.X] shouldBe i.toFloat() }
-            // kept past its pass, the scope's fast path refers to a chunk whose iteration ended
-            shouldThrow<IllegalStateException> { with(kept!!) { ids.last()[Particles.AGE] } }
+            // kept past its pass, the scope refers to a chunk whose iteration ended
+            shouldThrow<IllegalStateException> { with(kept!!) { keptRecord!![Particles.AGE] } }
             // other handles still work through the table
             with(kept!!) { ids[1][Particles.AGE] } shouldBe 1
+            // a record of an earlier pass is refused in a later one: it never reads another record
+            val stale = keptRecord!!
+            table.forEach { if (it[Particles.AGE] == 1) shouldThrow<IllegalStateException> { stale[Particles.AGE] } }
         }
     }
 
