@@ -102,7 +102,8 @@ public final class ChangedChunkUpload {
             long chunksUploaded = 0;
             long full = 0;
             long wrong = check(scene, staging, columnBytes, px, py, pz);
-            Progress progress = out.progress("frames", p.frames(), () -> "");
+            Progress progress = out.progress("frame", p.frames(),
+                    () -> String.format("last upload %,d chunks, %,d B", copied[1], copied[0]));
             for (int frame = 1; frame <= p.frames(); frame++) {
                 // The frame's writes: the movers (the last objects added, a few chunks), a few random edits.
                 for (int i = p.objects() - p.movers(); i < p.objects(); i++) {
