@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  *     does not fit some types leaves them out: {@code // @each-type except Boolean}.
  * </ul>
  * Rewriting for a type replaces, in this order: {@code JAVA_FLOAT_UNALIGNED} by the type's value
- * layout; the literal {@code 0f} by its zero; "a" before {@code float} (as "a {@code float}" or
+ * layout; the literal {@code 0f} by its zero; {@code {@code float}} and {@code `float`} in
+ * documentation by the type's doc word, if it has one (a handle: "Reads a handle field"); "a" before {@code float} (as "a {@code float}" or
  * "a `float`") by the type's article; the word {@code Float} by its Kotlin type and {@code Float}
  * inside a name ({@code FloatField}, {@code OfFloat}) by its name; the word {@code float} by its
  * Java type and {@code float} inside a name ({@code floatField}) by its name in lower case;
@@ -42,10 +43,15 @@ import java.util.stream.Stream;
 public final class Generate {
     /**
      * A field type: its name (in {@code FieldType}, {@code XField}, {@code XColumn},
-     * {@code schema.xField}), the Java and Kotlin types of its values, and for a generated
-     * {@code XField} its value layout and zero literal.
+     * {@code schema.xField}), the Java and Kotlin types of its values, for a generated
+     * {@code XField} its value layout and zero literal, and the words documentation uses for
+     * its values where {@code {@code float}} is not the Java type's name (null: the type's name).
      */
-    record Type(String name, String javaType, String kotlinType, String layout, String zero) { }
+    record Type(String name, String javaType, String kotlinType, String layout, String zero, String docWord) {
+        Type(String name, String javaType, String kotlinType, String layout, String zero) {
+            this(name, javaType, kotlinType, layout, zero, null);
+        }
+    }
 
     /**
      * The field types, in the order of {@code FieldType}. Adding a type starts here
@@ -60,11 +66,15 @@ public final class Generate {
             new Type("Long", "long", "Long", "JAVA_LONG_UNALIGNED", "0L"),
             new Type("Float", "float", "Float", "JAVA_FLOAT_UNALIGNED", "0f"),
             new Type("Double", "double", "Double", "JAVA_DOUBLE_UNALIGNED", "0d"),
-            new Type("Boolean", "boolean", "Boolean", null, null)); // BooleanField stores 0 or 1 in a byte
+            new Type("Boolean", "boolean", "Boolean", null, null), // BooleanField stores 0 or 1 in a byte
+            // HandleField holds a long handle of a named table; the Kotlin templates leave it out
+            // of their regions (a handle column is typed by two tables) and write it by hand
+            new Type("Handle", "long", "Long", null, null, "handle"));
 
     private static final String BEGIN = "// @each-type";
     private static final String END = "// @end";
     private static final Pattern ARTICLE = Pattern.compile("\\b([Aa]) (\\{@code |`)float\\b");
+    private static final Pattern DOC_ARTICLE = Pattern.compile("\\b([Aa]) (?:\\{@code float}|`float`)");
 
     public static void main(String[] args) throws IOException {
         if (args.length != 3) {
@@ -172,6 +182,11 @@ public final class Generate {
         if (type.layout != null) {
             text = text.replace("JAVA_FLOAT_UNALIGNED", type.layout);
             text = text.replaceAll("(?<![\\w.])0f\\b", Matcher.quoteReplacement(type.zero));
+        }
+        if (type.docWord != null) {
+            text = DOC_ARTICLE.matcher(text).replaceAll(m -> Matcher.quoteReplacement(
+                    ("aeiou".indexOf(type.docWord.charAt(0)) >= 0 ? m.group(1) + "n" : m.group(1)) + " " + type.docWord));
+            text = text.replace("{@code float}", type.docWord).replace("`float`", type.docWord);
         }
         Matcher article = ARTICLE.matcher(text);
         boolean vowel = "aeiou".indexOf(type.javaType.charAt(0)) >= 0;

@@ -134,7 +134,6 @@ public class ChangeBenchmark {
     @State(Scope.Benchmark)
     public static class Refill {
         BulkTable table;
-        FloatField t = Subjects.SOA.floatField("t");
         int n;
 
         @Setup(Level.Trial)
@@ -210,28 +209,27 @@ public class ChangeBenchmark {
 
     @Benchmark
     public long createBulk(Size size) {
-        FloatField t = Subjects.SOA.floatField("t");
         try (BulkTable table = BulkTable.of(Subjects.SOA)) {
-            long last = 0;
-            for (int i = 0; i < size.n; i++) {
-                last = table.add();
-                table.set(last, t, Subjects.t(i));
-            }
-            return last;
+            return fill(table, size.n);
         }
     }
 
     @Benchmark
     public long createBulkAos(Size size) {
-        FloatField t = Subjects.AOS.floatField("t");
         try (BulkTable table = BulkTable.of(Subjects.AOS)) {
-            long last = 0;
-            for (int i = 0; i < size.n; i++) {
-                last = table.add();
-                table.set(last, t, Subjects.t(i));
-            }
-            return last;
+            return fill(table, size.n);
         }
+    }
+
+    /** The create loop: {@code n} adds, each setting t; returns the last handle. */
+    private static long fill(Table table, int n) {
+        FloatField t = table.schema().floatField("t");
+        long last = 0;
+        for (int i = 0; i < n; i++) {
+            last = table.add();
+            table.set(last, t, Subjects.t(i));
+        }
+        return last;
     }
 
     /**
@@ -242,24 +240,13 @@ public class ChangeBenchmark {
     @Benchmark
     public long createBulkRefill(Refill s) {
         s.table.clear();
-        long last = 0;
-        for (int i = 0; i < s.n; i++) {
-            last = s.table.add();
-            s.table.set(last, s.t, Subjects.t(i));
-        }
-        return last;
+        return fill(s.table, s.n);
     }
 
     @Benchmark
     public long createPacked(Size size) {
-        FloatField t = Subjects.SOA.floatField("t");
         try (PackedTable table = PackedTable.of(Subjects.SOA)) {
-            long last = 0;
-            for (int i = 0; i < size.n; i++) {
-                last = table.add();
-                table.set(last, t, Subjects.t(i));
-            }
-            return last;
+            return fill(table, size.n);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.kotlin.TypedTable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -58,25 +57,10 @@ public class ParallelBenchmark {
         }
     }
 
-    /** A Kotlin-declared table for the coroutine subject. */
-    @State(Scope.Benchmark)
-    public static class Kotlin {
-        TypedTable<KParticles> table;
-
-        @Setup(Level.Trial)
-        public void setUp(Size size) {
-            table = KotlinWorkloads.open(size.n, new long[size.n]);
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            table.close();
-        }
-    }
 
     /** Kotlin: one coroutine per chunk on Dispatchers.Default, at most {@code threads} at once. */
     @Benchmark
-    public int coroutines(Kotlin k, Workers s) {
+    public int coroutines(KotlinTable k, Workers s) {
         return KotlinWorkloads.updateCoroutines(k.table, s.threads);
     }
 

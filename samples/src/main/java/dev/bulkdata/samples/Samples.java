@@ -44,6 +44,12 @@ public final class Samples {
                     return String.format("%,d stale handles caught, %,d wrong reads, checksum %016x",
                             r.stoppedStale() + r.fadesStale() + r.fadeTargetsGone(), r.wrongReads(), r.checksum());
                 }),
+                new Sample("save/resume", "Save and resume: a simulation saved mid-run, loaded and continued", o -> {
+                    SaveAndResume.Outcome r = SaveAndResume.run(small ? SaveAndResume.Params.SMALL
+                            : SaveAndResume.Params.FULL, o);
+                    return String.format("%,d bodies, resumed run %s the uninterrupted one, checksum %016x",
+                            r.live(), r.resumedEqual() ? "equals" : "DIFFERS FROM", r.resumedChecksum());
+                }),
                 new Sample("entities", "Entities and proximity: component tables, join, swap-and-pop", o -> {
                     EntitiesAndProximity.Outcome r = EntitiesAndProximity.run(small ? EntitiesAndProximity.Params.SMALL
                             : EntitiesAndProximity.Params.FULL, o);

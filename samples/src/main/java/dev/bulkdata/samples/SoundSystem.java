@@ -5,6 +5,7 @@ import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.DoubleField;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.HandleField;
 import dev.bulkdata.storage.Handles;
 import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.InvalidHandleException;
@@ -18,8 +19,8 @@ import java.util.SplittableRandom;
 
 /**
  * Seed 004's sound system: sound resources, playing sounds and fades in three
- * {@link BulkTable}s that refer to each other by handle (a sound names its resource, a fade
- * names its sound). Every few ticks resources are unloaded while sounds still play them, and
+ * {@link BulkTable}s that refer to each other by handle, in handle fields
+ * ({@link Schema.Builder#addHandle}: a sound names its resource, a fade names its sound). Every few ticks resources are unloaded while sounds still play them, and
  * fades keep pointing at sounds that stop; each stale handle is caught, two ways:
  *
  * <ul>
@@ -90,21 +91,23 @@ public final class SoundSystem {
     private static final IntField RES_CHANNELS = RESOURCES.intField("channels");
 
     private static final Schema SOUNDS = Schema.builder("sounds")
-            .add(FieldType.LONG, "resource", "resourceSerial", "serial", "played")
+            .addHandle("resource", "resources")          // a handle of the resources table
+            .add(FieldType.LONG, "resourceSerial", "serial", "played")
             .add(FieldType.FLOAT, "volume")
             .build();
-    private static final LongField SND_RESOURCE = SOUNDS.longField("resource");
+    private static final HandleField SND_RESOURCE = SOUNDS.handleField("resource");
     private static final LongField SND_RESOURCE_SERIAL = SOUNDS.longField("resourceSerial");
     private static final LongField SND_SERIAL = SOUNDS.longField("serial");
     private static final LongField SND_PLAYED = SOUNDS.longField("played");
     private static final FloatField SND_VOLUME = SOUNDS.floatField("volume");
 
     private static final Schema FADES = Schema.builder("fades")
-            .add(FieldType.LONG, "sound", "soundSerial")
+            .addHandle("sound", "sounds")                // a handle of the sounds table
+            .add(FieldType.LONG, "soundSerial")
             .add(FieldType.FLOAT, "from", "to")
             .add(FieldType.DOUBLE, "fromTs", "toTs")
             .build();
-    private static final LongField FADE_SOUND = FADES.longField("sound");
+    private static final HandleField FADE_SOUND = FADES.handleField("sound");
     private static final LongField FADE_SOUND_SERIAL = FADES.longField("soundSerial");
     private static final FloatField FADE_FROM = FADES.floatField("from");
     private static final FloatField FADE_TO = FADES.floatField("to");

@@ -110,6 +110,14 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     private int[] removeScratch = new int[0];
     private int lastAddLimit;
     private int lastAddBlocks;
+    /**
+     * A table loaded from a snapshot under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the
+     * identity and tag the snapshot held and by how much the load moved every generation up, for
+     * {@link Snapshots#remap} and component snapshots; 0, 0, 0 for any other table.
+     */
+    long savedIdentity;
+    int savedTag;
+    int generationShift;
 
     /** A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease) {

@@ -232,6 +232,12 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         long[] live = c.live;
         for (int w = 0; w < live.length; w++) {
             long bits = live[w];
+            if (bits == -1L) {      // no hole: a counted loop, in which the JIT can hoist the visitor's checks
+                for (int s = w << 6, end = s + 64; s < end; s++) {
+                    visitor.visit(c, s);
+                }
+                continue;
+            }
             while (bits != 0) {
                 int s = (w << 6) + Long.numberOfTrailingZeros(bits);
                 bits &= bits - 1;

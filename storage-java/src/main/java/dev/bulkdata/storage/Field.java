@@ -17,7 +17,8 @@ package dev.bulkdata.storage;
  * <p>Immutable and thread-safe. Fields compare by identity.
  */
 public abstract sealed class Field
-        permits ByteField, ShortField, CharField, IntField, LongField, FloatField, DoubleField, BooleanField {
+        permits ByteField, ShortField, CharField, IntField, LongField, FloatField, DoubleField, BooleanField,
+        HandleField {
     private final Schema schema;
     private final String name;
     private final FieldType type;

@@ -3,7 +3,9 @@ package dev.bulkdata.storage;
 /**
  * The primitive types a {@link Field} can have, with their width in bytes.
  *
- * <p>{@code BOOLEAN} is stored as one byte holding {@code 0} or {@code 1}.
+ * <p>{@code BOOLEAN} is stored as one byte holding {@code 0} or {@code 1}. {@code HANDLE} is
+ * a {@code long} holding a handle of another table, named by the field ({@link HandleField};
+ * declared with {@link Schema.Builder#addHandle}).
  */
 public enum FieldType {
     /** 1 byte, {@code byte}. */
@@ -21,7 +23,12 @@ public enum FieldType {
     /** 8 bytes, {@code double}. */
     DOUBLE(8),
     /** 1 byte, {@code boolean} stored as {@code 0} or {@code 1}. */
-    BOOLEAN(1);
+    BOOLEAN(1),
+    /**
+     * 8 bytes, a {@code long} handle of the table the field names ({@link HandleField#target()});
+     * {@code 0} is the null handle. Declared with {@link Schema.Builder#addHandle}.
+     */
+    HANDLE(8);
 
     private final int byteSize;
 

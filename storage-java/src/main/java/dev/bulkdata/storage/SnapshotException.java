@@ -32,6 +32,12 @@ public final class SnapshotException extends IOException {
         /** The file holds another kind of table than the one asked for. */
         KIND_MISMATCH,
         /**
+         * A component table's snapshot does not fit the entity table it is loaded for: it was
+         * saved for another entity table, or after the entity table's snapshot (a component
+         * whose entity the entity table has not reached).
+         */
+        ENTITY_MISMATCH,
+        /**
          * The table's tag is held by an open table, or another table handed out handles under it
          * in this process since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
          */

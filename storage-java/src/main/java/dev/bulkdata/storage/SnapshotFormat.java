@@ -19,7 +19,7 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * The snapshot file format, version 1: its one description and its reader and writer. Every
+ * The snapshot file format, version 2: its one description and its reader and writer. Every
  * number is in the writer's byte order, which the header names; a reader refuses the other.
  *
  * <pre>
@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
  *    8  byte order       u8       'L' little-endian, 'B' big-endian
  *    9  kind             u8       1 BulkTable, 2 PackedTable
  *   10  reserved         u16      0
- *   12  format version   u32      1
+ *   12  format version   u32      2 (a reader also reads 1: the same, without HANDLE fields)
  *   16  required flags   u32      0; a reader refuses a bit it does not know
  *   20  header CRC32C    u32      of the 64 header bytes with this field 0
  *   24  metadata length  u64      the metadata starts at 64
@@ -45,7 +45,8 @@ import java.util.zip.CRC32C;
  *       free-list length u32, free-list tail u32, entry count u32,
  *       sweep start u32, sweep end u32 (free slots not linked, left by a clear; 0 and 0 if none),
  *       schema: name length u16, name (UTF-8), field count u16, per field: type u8 (FieldType
- *               ordinal), name length u8, name, block offset u32, slot stride u32;
+ *               ordinal), name length u8, name, HANDLE only: target table name length u8,
+ *               target table name, then block offset u32, slot stride u32;
  *               slot bytes u32, slots per block u32, block bytes u32
  *       meta words: entry count x u32             (slot 0 first; see SlotMeta)
  *       PackedTable only: payloads: entry count x u32 (row if live, free-list link if free),
@@ -71,11 +72,12 @@ import java.util.zip.CRC32C;
  */
 final class SnapshotFormat {
     static final byte[] MAGIC = {(byte) 0x89, 'B', 'U', 'L', 'K', '\r', '\n', 0x1A};
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int HEADER_BYTES = 64;
     static final int BLOCK_STRIDE = Schema.BLOCK_BYTES;
     static final byte KIND_BULK = 1;
     static final byte KIND_PACKED = 2;
+    static final byte KIND_COMPONENTS = 3;
 
     static final int AT_ORDER = 8;
     static final int AT_KIND = 9;
@@ -91,6 +93,8 @@ final class SnapshotFormat {
 
     /** Metadata bytes before the schema. */
     static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 10 * 4;
+    /** Metadata bytes before the schema, in a component table's snapshot. */
+    static final int FIXED_COMPONENT_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 2 * 4;
 
     private static final byte ORDER_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'L' : (byte) 'B';
     /** Blocks read per batch from a channel, so a stream that ends early costs at most this many allocated blocks. */
@@ -113,12 +117,7 @@ final class SnapshotFormat {
         int limit = index.limit;
         int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
         int size = table.size;
-        byte[] name = schema.name().getBytes(StandardCharsets.UTF_8);
-        long metaLength = FIXED_METADATA + 2L + name.length + 2 + 12;
-        for (Field f : schema.fields()) {
-            metaLength += 2 + f.name().length() + 8;
-        }
-        metaLength += 4L * entries + (packed ? 4L * entries + 4L * size : 0);
+        long metaLength = FIXED_METADATA + schemaBytes(schema) + 4L * entries + (packed ? 4L * entries + 4L * size : 0);
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
         meta.putLong(table.lease.identity()).putShort((short) index.tag())
                 .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
@@ -127,12 +126,7 @@ final class SnapshotFormat {
                 .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
                 .putInt(index.length).putInt(index.tail).putInt(entries)
                 .putInt(index.sweep).putInt(index.sweepEnd);
-        meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
-        for (Field f : schema.fields()) {
-            meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
-                    .put(f.name().getBytes(StandardCharsets.US_ASCII)).putInt(f.blockOffset).putInt(f.slotStride);
-        }
-        meta.putInt(schema.slotBytes()).putInt(schema.slotsPerBlock()).putInt(schema.blockBytes());
+        putSchema(meta, schema);
         for (int slot = 0; slot < entries; slot++) {
             meta.putInt(index.savedMeta(slot));
         }
@@ -146,9 +140,60 @@ final class SnapshotFormat {
             }
         }
         meta.flip();
+        writeFile(packed ? KIND_PACKED : KIND_BULK, meta, table.segments, table.blockCount(), schema.blockBytes(), out);
+    }
 
-        int blocks = table.blockCount();
-        int blockBytes = schema.blockBytes();
+    /** Writes a snapshot of a component table (its entity table's identity, its rows and owners). */
+    static void write(ComponentTable table, WritableByteChannel out) throws IOException {
+        AbstractTable entities = table.entityTable();
+        Schema schema = table.schema();
+        int rows = table.set.size();
+        long metaLength = FIXED_COMPONENT_METADATA + schemaBytes(schema) + 8L * rows;
+        ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
+        meta.putLong(entities.lease.identity()).putShort((short) entities.index.tag())
+                .put((byte) entities.handles.indexBits()).put((byte) entities.handles.generationBits())
+                .put((byte) 0).put((byte) schema.layout().ordinal()).putShort((short) 0)
+                .putInt(rows).putInt(0);
+        putSchema(meta, schema);
+        for (int row = 0; row < rows; row++) {
+            meta.putInt(table.set.keyAtUnchecked(row));
+        }
+        for (int row = 0; row < rows; row++) {
+            meta.putInt(table.generation(row));
+        }
+        meta.flip();
+        writeFile(KIND_COMPONENTS, meta, table.segments(), table.blockCount(), schema.blockBytes(), out);
+    }
+
+    private static long schemaBytes(Schema schema) {
+        long bytes = 2L + schema.name().getBytes(StandardCharsets.UTF_8).length + 2 + 12;
+        for (Field f : schema.fields()) {
+            bytes += 2 + f.name().length() + 8;
+            if (f instanceof HandleField h) {
+                bytes += 1 + h.target().length();
+            }
+        }
+        return bytes;
+    }
+
+    private static void putSchema(ByteBuffer meta, Schema schema) {
+        byte[] name = schema.name().getBytes(StandardCharsets.UTF_8);
+        meta.putShort((short) name.length).put(name).putShort((short) schema.fields().size());
+        for (Field f : schema.fields()) {
+            meta.put((byte) f.type().ordinal()).put((byte) f.name().length())
+                    .put(f.name().getBytes(StandardCharsets.US_ASCII));
+            if (f instanceof HandleField h) {
+                meta.put((byte) h.target().length()).put(h.target().getBytes(StandardCharsets.US_ASCII));
+            }
+            meta.putInt(f.blockOffset).putInt(f.slotStride);
+        }
+        meta.putInt(schema.slotBytes()).putInt(schema.slotsPerBlock()).putInt(schema.blockBytes());
+    }
+
+    /** Writes header, metadata, padding, blocks and trailer. */
+    private static void writeFile(byte kind, ByteBuffer meta, MemorySegment[] segments, int blocks, int blockBytes,
+                                  WritableByteChannel out) throws IOException {
+        long metaLength = meta.limit();
         int pad = BLOCK_STRIDE - blockBytes;
         long blocksOffset = alignUp(HEADER_BYTES + metaLength);
         long fileLength = blocksOffset + (long) blocks * BLOCK_STRIDE + 4L * blocks + 4;
@@ -162,7 +207,7 @@ final class SnapshotFormat {
         parts[n++] = zeros((int) (blocksOffset - HEADER_BYTES - metaLength));
         CRC32C crc = new CRC32C();
         for (int b = 0; b < blocks; b++) {
-            ByteBuffer block = table.segments[b].asByteBuffer();
+            ByteBuffer block = segments[b].asByteBuffer();
             crc.reset();
             crc.update(block.duplicate());
             trailer.putInt((int) crc.getValue());
@@ -175,7 +220,7 @@ final class SnapshotFormat {
         trailer.flip();
         parts[n++] = trailer;
 
-        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE).put(AT_KIND, packed ? KIND_PACKED : KIND_BULK)
+        header.put(MAGIC).put(AT_ORDER, ORDER_NATIVE).put(AT_KIND, kind)
                 .putInt(AT_VERSION, VERSION).putInt(AT_FLAGS, 0)
                 .putLong(AT_META_LENGTH, metaLength).putLong(AT_BLOCKS_OFFSET, blocksOffset)
                 .putInt(AT_BLOCK_COUNT, blocks).putInt(AT_BLOCK_STRIDE, BLOCK_STRIDE)
@@ -221,7 +266,7 @@ final class SnapshotFormat {
     // Reading
 
     /** What the header says, checked against itself and the file size. */
-    private record Header(byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
+    private record Header(int version, byte kind, long metaLength, long blocksOffset, int blockCount, int metaCrc) {
     }
 
     /** The metadata, parsed and checked on its own. */
@@ -242,8 +287,10 @@ final class SnapshotFormat {
                               boolean newTag) throws IOException {
         Reader r = new Reader(in, source);
         Header header = r.header(fileSize);
-        if (kind != 0 && header.kind != kind) {
-            throw r.fail(Reason.KIND_MISMATCH, "it holds a " + kindName(header.kind) + ", not a " + kindName(kind));
+        if (kind != 0 && header.kind != kind || header.kind == KIND_COMPONENTS) {
+            throw r.fail(Reason.KIND_MISMATCH, "it holds a " + kindName(header.kind) + ", not a "
+                    + (kind == 0 ? "BulkTable or PackedTable" : kindName(kind))
+                    + (header.kind == KIND_COMPONENTS ? "; load it with Snapshots.loadComponents" : ""));
         }
         ByteBuffer metaBytes = r.bytes(header.metaLength, fileSize >= 0);
         if (crc32c(metaBytes.array(), 0, metaBytes.limit()) != header.metaCrc) {
@@ -275,8 +322,14 @@ final class SnapshotFormat {
                 ? new BulkTableImpl(m.schema, m.reuse, m.handles, m.maxCapacity, lease)
                 : new PackedTableImpl(m.schema, m.handles, m.maxCapacity, lease);
         try {
-            r.blocks(table, header.blockCount);
+            r.blocks(m.schema.blockBytes(), header.blockCount, table instanceof BulkTableImpl bulk
+                    ? bulk::restoreBlock : ((PackedTableImpl) table)::restoreBlock);
             restore(r, table, m, generationShift);
+            if (newTag) {
+                table.savedIdentity = m.identity;
+                table.savedTag = m.tag;
+                table.generationShift = generationShift;
+            }
             return table;
         } catch (Throwable t) {
             table.close();
@@ -285,7 +338,41 @@ final class SnapshotFormat {
     }
 
     private static String kindName(int kind) {
-        return kind == KIND_BULK ? "BulkTable" : kind == KIND_PACKED ? "PackedTable" : "table of kind " + kind;
+        return kind == KIND_BULK ? "BulkTable" : kind == KIND_PACKED ? "PackedTable"
+                : kind == KIND_COMPONENTS ? "ComponentTable" : "table of kind " + kind;
+    }
+
+    /** A component table's metadata, parsed and checked against its entity table. */
+    private record ComponentMetadata(Schema schema, int[] keys, int[] owners) {
+    }
+
+    /**
+     * Reads a component table's snapshot for {@code entities}, which must be the entity table
+     * it was saved with (or a snapshot of it, loaded) at the same point or later.
+     */
+    static ComponentTable readComponents(ReadableByteChannel in, long fileSize, String source, AbstractTable entities,
+                                         Schema expected) throws IOException {
+        Reader r = new Reader(in, source);
+        Header header = r.header(fileSize);
+        if (header.kind != KIND_COMPONENTS) {
+            throw r.fail(Reason.KIND_MISMATCH, "it holds a " + kindName(header.kind)
+                    + ", not a ComponentTable; load it with Snapshots.load");
+        }
+        ByteBuffer metaBytes = r.bytes(header.metaLength, fileSize >= 0);
+        if (crc32c(metaBytes.array(), 0, metaBytes.limit()) != header.metaCrc) {
+            throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
+        }
+        ComponentMetadata m = r.componentMetadata(metaBytes, header, expected, entities);
+        r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
+        ComponentTable table = ComponentTable.restoring(entities, m.schema);
+        try {
+            r.blocks(m.schema.blockBytes(), header.blockCount, table::restoreBlock);
+            table.restoreRows(m.keys, m.owners);
+            return table;
+        } catch (Throwable t) {
+            table.close();
+            throw t;
+        }
     }
 
     /** Checks the blocks against the metadata, then restores the index and the records. */
@@ -429,13 +516,15 @@ final class SnapshotFormat {
             long blocksOffset = h.getLong(AT_BLOCKS_OFFSET);
             long blockCount = Integer.toUnsignedLong(h.getInt(AT_BLOCK_COUNT));
             long fileLength = h.getLong(AT_FILE_LENGTH);
-            if (kind != KIND_BULK && kind != KIND_PACKED) {
-                throw fail(Reason.MALFORMED, "table kind " + kind + " is neither 1 (BulkTable) nor 2 (PackedTable)");
+            if (kind != KIND_BULK && kind != KIND_PACKED && (kind != KIND_COMPONENTS || version < 2)) {
+                throw fail(Reason.MALFORMED, "table kind " + kind + " is not 1 (BulkTable), 2 (PackedTable) or, from"
+                        + " format version 2, 3 (ComponentTable)");
             }
             if (h.getInt(AT_BLOCK_STRIDE) != BLOCK_STRIDE) {
                 throw fail(Reason.MALFORMED, "block stride " + h.getInt(AT_BLOCK_STRIDE) + " is not " + BLOCK_STRIDE);
             }
-            if (metaLength < FIXED_METADATA || metaLength > Integer.MAX_VALUE - 16
+            if (metaLength < (kind == KIND_COMPONENTS ? FIXED_COMPONENT_METADATA : FIXED_METADATA)
+                    || metaLength > Integer.MAX_VALUE - 16
                     || blocksOffset != alignUp(HEADER_BYTES + metaLength) || blockCount > Integer.MAX_VALUE
                     || fileLength != blocksOffset + blockCount * BLOCK_STRIDE + 4 * blockCount + 4) {
                 throw fail(Reason.MALFORMED, "its header's lengths do not add up (metadata " + metaLength
@@ -449,7 +538,7 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "it is " + fileSize + " bytes long, " + (fileSize - fileLength)
                         + " more than its header says");
             }
-            return new Header(kind, metaLength, blocksOffset, (int) blockCount, h.getInt(AT_META_CRC));
+            return new Header(version, kind, metaLength, blocksOffset, (int) blockCount, h.getInt(AT_META_CRC));
         }
 
         /** Reads as many bytes as the buffer holds or the channel has; returns how many. */
@@ -531,7 +620,7 @@ final class SnapshotFormat {
             if (reuseCode < 0 || reuseCode > 1 || layoutCode < 0 || layoutCode > 1) {
                 throw fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
             }
-            Schema schema = schema(b, Layout.values()[layoutCode], expected);
+            Schema schema = schema(b, Layout.values()[layoutCode], header.version, expected);
             int maxSlot = Math.min(handles.maxIndex(), maxCapacity);
             if (maxCapacity < 1 || floor < 0 || floor > handles.maxGeneration() || limit < 0
                     || limit > maxSlot + 1L || entries != (limit > 0 ? limit + 1 : entries == 2 ? 2 : 0)) {
@@ -619,7 +708,101 @@ final class SnapshotFormat {
                     payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks);
         }
 
-        private Schema schema(ByteBuffer b, Layout layout, Schema expected) throws SnapshotException {
+        ComponentMetadata componentMetadata(ByteBuffer b, Header header, Schema expected, AbstractTable entities)
+                throws SnapshotException {
+            try {
+                return parseComponents(b, header, expected, entities);
+            } catch (BufferUnderflowException e) {
+                throw fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
+            }
+        }
+
+        private ComponentMetadata parseComponents(ByteBuffer b, Header header, Schema expected, AbstractTable entities)
+                throws SnapshotException {
+            long identity = b.getLong();
+            int tag = Short.toUnsignedInt(b.getShort());
+            int indexBits = b.get();
+            int generationBits = b.get();
+            b.get();
+            int layoutCode = b.get();
+            b.getShort();
+            int rows = b.getInt();
+            b.getInt();
+            HandleLayout handles;
+            try {
+                handles = HandleLayout.of(indexBits, generationBits);
+            } catch (IllegalArgumentException e) {
+                throw fail(Reason.MALFORMED, "handle layout: " + e.getMessage());
+            }
+            if (layoutCode < 0 || layoutCode > 1) {
+                throw fail(Reason.MALFORMED, "layout " + layoutCode + " is unknown");
+            }
+            Schema schema = schema(b, Layout.values()[layoutCode], header.version, expected);
+            if (rows < 0 || b.remaining() != 8L * rows) {
+                throw fail(Reason.MALFORMED, "row count " + rows + " does not fit the row sections (" + b.remaining()
+                        + " bytes)");
+            }
+            int[] keys = new int[rows];
+            b.asIntBuffer().get(keys);
+            b.position(b.position() + 4 * rows);
+            int[] owners = new int[rows];
+            b.asIntBuffer().get(owners);
+            int spb = schema.slotsPerBlock();
+            if (header.blockCount < (rows + spb - 1L) / spb
+                    || header.blockCount > ((long) entities.index.maxSlot + spb - 1) / spb) {
+                throw fail(Reason.MALFORMED, header.blockCount + " blocks for " + rows + " rows");
+            }
+            String owner = "table '" + entities.name() + "'";
+            int shift;
+            if (identity == entities.lease.identity()) {
+                shift = 0;
+            } else if (entities.savedIdentity != 0 && identity == entities.savedIdentity) {
+                shift = entities.generationShift;      // the entity table was loaded under a new tag
+            } else {
+                throw fail(Reason.ENTITY_MISMATCH, "its components belong to the entities of another table (saved"
+                        + " with tag " + tag + " and identity " + Long.toHexString(identity) + "), not to " + owner
+                        + " (identity " + Long.toHexString(entities.lease.identity()) + "); load them for the entity"
+                        + " table they were saved with, or a snapshot of it");
+            }
+            if (!handles.equals(entities.handles)) {
+                throw fail(Reason.ENTITY_MISMATCH, "its entity handles are " + handles + ", " + owner + "'s are "
+                        + entities.handles);
+            }
+            SlotIndex index = entities.index;
+            java.util.BitSet seen = new java.util.BitSet();
+            for (int row = 0; row < rows; row++) {
+                int key = keys[row];
+                int generation = owners[row];
+                if (key <= 0 || key > handles.maxIndex() || seen.get(key) || generation < 0
+                        || generation > handles.maxGeneration()) {
+                    throw fail(Reason.MALFORMED, "row " + row + "'s entity (slot " + key + ", generation "
+                            + generation + ") is not a valid, distinct entity of " + handles);
+                }
+                seen.set(key);
+                boolean ok;
+                int meta = key < index.limit ? index.savedMeta(key) : 0;
+                if (key >= index.limit) {
+                    ok = false;
+                } else if (SlotMeta.isRetired(meta)) {
+                    ok = true;                                     // a retired slot is never live again
+                } else {
+                    generation += shift;
+                    ok = generation < SlotMeta.generation(meta)
+                            || generation == SlotMeta.generation(meta) && SlotMeta.isLive(meta);
+                    owners[row] = generation;
+                }
+                if (!ok) {
+                    throw fail(Reason.ENTITY_MISMATCH, "row " + row + " belongs to the entity in slot " + key
+                            + " at generation " + generation + ", which " + owner + " has not reached ("
+                            + (key >= index.limit ? "slot never opened" : "slot at generation "
+                            + SlotMeta.generation(meta) + (SlotMeta.isLive(meta) ? ", live" : ", free"))
+                            + "): the components were saved after the entity table's snapshot");
+                }
+            }
+            return new ComponentMetadata(schema, keys, owners);
+        }
+
+        private Schema schema(ByteBuffer b, Layout layout, int version, Schema expected) throws SnapshotException {
             String name = string(b, Short.toUnsignedInt(b.getShort()), StandardCharsets.UTF_8);
             int count = Short.toUnsignedInt(b.getShort());
             if (count == 0 || count * 10L > b.remaining()) {
@@ -633,14 +816,20 @@ final class SnapshotFormat {
                 builder = Schema.builder(name).layout(layout);
                 for (int i = 0; i < count; i++) {
                     int type = b.get();
-                    if (type < 0 || type >= FieldType.values().length) {
-                        throw fail(Reason.MALFORMED, "field " + i + " has unknown type " + type);
+                    if (type < 0 || type >= FieldType.values().length
+                            || (version < 2 && type == FieldType.HANDLE.ordinal())) {
+                        throw fail(Reason.MALFORMED, "field " + i + " has unknown type " + type
+                                + " for format version " + version);
                     }
                     types[i] = FieldType.values()[type];
                     names[i] = string(b, Byte.toUnsignedInt(b.get()), StandardCharsets.US_ASCII);
+                    if (types[i] == FieldType.HANDLE) {
+                        builder.addHandle(names[i], string(b, Byte.toUnsignedInt(b.get()), StandardCharsets.US_ASCII));
+                    } else {
+                        builder.add(types[i], names[i]);
+                    }
                     offsets[2 * i] = b.getInt();
                     offsets[2 * i + 1] = b.getInt();
-                    builder.add(types[i], names[i]);
                 }
             } catch (IllegalArgumentException e) {
                 throw fail(Reason.MALFORMED, "schema: " + e.getMessage());
@@ -681,8 +870,9 @@ final class SnapshotFormat {
         }
 
         /** Reads every block into a block the table allocates, in batches, checking each block's CRC32C. */
-        void blocks(AbstractTable table, int count) throws IOException {
-            int blockBytes = table.schema.blockBytes();
+        void blocks(int blockBytes, int count, java.util.function.IntFunction<MemorySegment> restoreBlock)
+                throws IOException {
+            MemorySegment[] segments = new MemorySegment[count];
             int pad = BLOCK_STRIDE - blockBytes;
             ByteBuffer padSink = ByteBuffer.allocateDirect(Math.max(pad, 1));
             int[] crcs = new int[Math.min(count, READ_BATCH)];
@@ -692,9 +882,8 @@ final class SnapshotFormat {
                 ByteBuffer[] parts = new ByteBuffer[n * (pad > 0 ? 2 : 1)];
                 int p = 0;
                 for (int b = first; b < first + n; b++) {
-                    MemorySegment segment = table instanceof BulkTableImpl bulk
-                            ? bulk.restoreBlock(b) : ((PackedTableImpl) table).restoreBlock(b);
-                    parts[p++] = segment.asByteBuffer();
+                    segments[b] = restoreBlock.apply(b);
+                    parts[p++] = segments[b].asByteBuffer();
                     if (pad > 0) {
                         parts[p++] = padSink.duplicate().limit(pad);
                     }
@@ -705,7 +894,7 @@ final class SnapshotFormat {
                 }
                 for (int b = first; b < first + n; b++) {
                     crc.reset();
-                    crc.update(table.segments[b].asByteBuffer());
+                    crc.update(segments[b].asByteBuffer());
                     crcs[b] = (int) crc.getValue();
                 }
             }
@@ -740,6 +929,10 @@ final class SnapshotFormat {
         }
     }
 
+    private static String describe(Field f) {
+        return f == null ? "missing" : f.name() + ":" + f.type() + (f instanceof HandleField h ? "(" + h.target() + ")" : "");
+    }
+
     /** {@return what differs between the expected schema and the file's, or null if nothing does} */
     static String difference(Schema expected, Schema found) {
         if (!expected.name().equals(found.name())) {
@@ -751,10 +944,10 @@ final class SnapshotFormat {
         for (int i = 0; i < Math.max(expected.fields().size(), found.fields().size()); i++) {
             Field e = i < expected.fields().size() ? expected.fields().get(i) : null;
             Field f = i < found.fields().size() ? found.fields().get(i) : null;
-            if (e == null || f == null || !e.name().equals(f.name()) || e.type() != f.type()) {
-                return "field " + i + " is " + (f == null ? "missing" : f.name() + ":" + f.type()) + ", expected "
-                        + (e == null ? "no field" : e.name() + ":" + e.type()) + " (file " + found + ", expected "
-                        + expected + ")";
+            if (e == null || f == null || !e.name().equals(f.name()) || e.type() != f.type()
+                    || (e instanceof HandleField he && !he.target().equals(((HandleField) f).target()))) {
+                return "field " + i + " is " + describe(f) + ", expected " + (e == null ? "no field" : describe(e))
+                        + " (file " + found + ", expected " + expected + ")";
             }
         }
         return null;

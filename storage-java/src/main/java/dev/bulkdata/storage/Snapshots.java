@@ -13,7 +13,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an
- * ordinary in-memory table of the same kind.
+ * ordinary in-memory table of the same kind; saves a {@link ComponentTable} and loads it for its
+ * entity table ({@link #loadComponents}). Tables that refer to each other through handle fields
+ * ({@link HandleField}) are checked with {@link #danglingReferences} and, after a load under a
+ * new tag, mended with {@link #remap}.
  *
  * <pre>{@code
  * Snapshots.save(particles, Path.of("particles.bulk"));
@@ -60,10 +63,11 @@ public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
         /**
-         * Load under a new automatic tag, with a new identity, if the snapshot's own tag is
+         * Load under a new automatic tag, with a new identity: for a snapshot whose own tag is
          * taken (held by an open table, or used by another table in this process). The loaded
          * table's handles then differ from the saved ones in the tag and, if that tag's floor
-         * requires it, in the generation, which every slot is moved up by.
+         * requires it, in the generation, which every slot is moved up by; {@link #remap}
+         * rewrites the references that other tables' handle fields hold to it.
          */
         NEW_TAG
     }
@@ -83,6 +87,11 @@ public final class Snapshots {
      */
     public static void save(Table table, Path path) throws IOException {
         AbstractTable t = checked(table);
+        saveTo(path, out -> write(t, out));
+    }
+
+    /** Writes through {@code writer} into a temporary file beside {@code path}, then moves it into place. */
+    private static void saveTo(Path path, ChannelWriter writer) throws IOException {
         Objects.requireNonNull(path, "path");
         Path temporary = path.resolveSibling(path.getFileName() + ".tmp-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
@@ -90,7 +99,7 @@ public final class Snapshots {
         try {
             try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE)) {
-                write(t, out);
+                writer.write(out);
             }
             Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             moved = true;
@@ -113,6 +122,97 @@ public final class Snapshots {
      */
     public static void save(Table table, WritableByteChannel out) throws IOException {
         write(checked(table), Objects.requireNonNull(out, "out"));
+    }
+
+    private interface ChannelWriter {
+        void write(WritableByteChannel out) throws IOException;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Component tables
+
+    /**
+     * Saves a component table to a file, replacing the file if it exists: its rows in order,
+     * each row's entity (slot and generation) and record. The file names its entity table by
+     * that table's identity; save the entity table too, at the same point, and load it first
+     * ({@link #loadComponents}). While saving, the component table's structural changes throw
+     * {@link java.util.ConcurrentModificationException}. O(rows + blocks).
+     *
+     * @param components an open component table
+     * @param path the file
+     * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
+     * @throws IllegalStateException if {@code components} is closed
+     */
+    public static void save(ComponentTable components, Path path) throws IOException {
+        Objects.requireNonNull(components, "components");
+        saveTo(path, out -> save(components, out));
+    }
+
+    /**
+     * Writes a snapshot of a component table to a channel, from its current position; the
+     * channel stays open. See {@link #save(ComponentTable, Path)}.
+     *
+     * @param components an open component table
+     * @param out where to write
+     * @throws IOException if writing fails
+     * @throws IllegalStateException if {@code components} is closed
+     */
+    public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
+        Objects.requireNonNull(components, "components");
+        Objects.requireNonNull(out, "out");
+        components.saving(() -> {
+            SnapshotFormat.write(components, out);
+            return null;
+        });
+    }
+
+    /**
+     * Loads a component table saved with {@link #save(ComponentTable, Path)} for the entities of
+     * {@code entities}: the entity table it was saved with, or that table loaded from a snapshot
+     * made at the same point as the component table's (or later), under its own tag or a new
+     * one ({@link LoadOption#NEW_TAG}: every entity handle is then moved as the entity table's
+     * were). Every entity that had a component when it was saved has it again, in the same row
+     * (size, row order, records and owners as saved); a component of an entity removed since is
+     * stale, as it would have become. Not kept: the order a {@link ComponentTable#defragment}
+     * pass reached (the loaded table defragments from scratch). O(rows + blocks).
+     *
+     * @param path the file
+     * @param entities the entity table, open
+     * @param expected the schema the file must hold, or null to take the file's
+     * @return the component table, which the caller closes
+     * @throws SnapshotException if the file is not a valid snapshot of a component table
+     *     ({@code KIND_MISMATCH} for a table's snapshot), holds another schema, or does not fit
+     *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
+     *     component of an entity that {@code entities} has not reached); nothing stays open
+     * @throws IOException if reading fails
+     * @throws IllegalArgumentException if {@code entities} is not a table of this library
+     * @throws IllegalStateException if {@code entities} is closed
+     */
+    public static ComponentTable loadComponents(Path path, Table entities, Schema expected) throws IOException {
+        Objects.requireNonNull(path, "path");
+        AbstractTable owner = checked(entities);
+        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
+            return SnapshotFormat.readComponents(in, in.size(), path.toString(), owner, expected);
+        }
+    }
+
+    /**
+     * Loads a component table from a channel, from its current position; the channel stays open
+     * and is read up to the snapshot's end. See {@link #loadComponents(Path, Table, Schema)}.
+     *
+     * @param in the channel
+     * @param source a name for the source, for messages
+     * @param entities the entity table, open
+     * @param expected the schema the snapshot must hold, or null to take the snapshot's
+     * @return the component table
+     * @throws SnapshotException as {@link #loadComponents(Path, Table, Schema)}
+     * @throws IOException if reading fails
+     */
+    public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
+                                                Schema expected) throws IOException {
+        AbstractTable owner = checked(entities);
+        return SnapshotFormat.readComponents(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), owner,
+                expected);
     }
 
     private static void write(AbstractTable table, WritableByteChannel out) throws IOException {
@@ -201,6 +301,195 @@ public final class Snapshots {
     public static <T extends Table> T load(ReadableByteChannel in, String source, Class<T> kind, Schema expected,
                                            LoadOption... options) throws IOException {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // References between tables: handle fields
+
+    /**
+     * Rewrites the references to {@code loaded} held in {@code referrer}'s handle fields, after
+     * {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}). In every live record
+     * of {@code referrer}, every {@link HandleField} whose {@link HandleField#target() target} is
+     * {@code loaded.name()} and whose value carries the tag {@code loaded} was saved with gets
+     * {@code loaded}'s tag, and its generation moved up by as much as the load moved
+     * {@code loaded}'s slots; its slot index stays. So a reference that was valid in the saved
+     * table is valid in the loaded one, and one that was stale stays stale. Other values (the
+     * null handle, handles of other tags) are left as they are; a value whose generation cannot
+     * be moved that far (ahead of every generation the saved table had: it named no record)
+     * becomes the null handle.
+     *
+     * <p>Does nothing and returns 0 if {@code loaded} was not loaded under a new tag (its
+     * handles are the saved ones). Run it once per referrer and loaded table, after both are
+     * loaded: a second run would move the generations again if the new tag happens to equal the
+     * old one. A table that refers to itself is its own referrer. O(live records of
+     * {@code referrer}) for each of its handle fields aimed at {@code loaded}; holds
+     * {@code referrer}'s iteration guard meanwhile.
+     *
+     * @param referrer the table whose handle fields are rewritten, open
+     * @param loaded a table returned by {@link #load}, open
+     * @return how many values were rewritten
+     * @throws IllegalArgumentException if either is not a table of this library
+     * @throws IllegalStateException if either is closed
+     * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is
+     *     being changed
+     */
+    public static long remap(Table referrer, Table loaded) {
+        AbstractTable from = checked(referrer);
+        Remap remap = Remap.of(checked(loaded));
+        long[] count = new long[1];
+        for (HandleField field : handleFields(from.schema(), remap.name)) {
+            if (remap.moves()) {
+                from.forEach((chunk, slot) -> {
+                    long value = chunk.get(slot, field);
+                    long moved = remap.apply(value);
+                    if (moved != value) {
+                        chunk.set(slot, field, moved);
+                        count[0]++;
+                    }
+                });
+            }
+        }
+        return count[0];
+    }
+
+    /**
+     * {@link #remap(Table, Table)} for the handle fields of a component table: every row, also
+     * those of removed entities not swept out yet. O(rows) per handle field aimed at
+     * {@code loaded}.
+     *
+     * @param referrer the component table whose handle fields are rewritten, open
+     * @param loaded a table returned by {@link #load}, open
+     * @return how many values were rewritten
+     * @throws IllegalArgumentException if {@code loaded} is not a table of this library
+     * @throws IllegalStateException if either is closed
+     */
+    public static long remap(ComponentTable referrer, Table loaded) {
+        Objects.requireNonNull(referrer, "referrer");
+        Remap remap = Remap.of(checked(loaded));
+        int rows = referrer.size();
+        long count = 0;
+        for (HandleField field : handleFields(referrer.schema(), remap.name)) {
+            for (int row = 0; row < rows && remap.moves(); row++) {
+                long value = referrer.getAt(row, field);
+                long moved = remap.apply(value);
+                if (moved != value) {
+                    referrer.setAt(row, field, moved);
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Counts the references in {@code referrer}'s handle fields that name no live record: in
+     * every live record, every non-null value of a {@link HandleField} that the table of the
+     * field's target name among {@code targets} does not {@link Table#contains contain} (a
+     * stale, foreign or made-up handle), or whose target is not among {@code targets} (absent).
+     * The null handle is never dangling. Run it after loading a set of tables (and
+     * {@link #remap}) to find references that a load broke: a table loaded from an older
+     * snapshot than its referrers, or not loaded at all. O(live records × handle fields); holds
+     * {@code referrer}'s iteration guard meanwhile; changes nothing.
+     *
+     * @param referrer the table whose handle fields are checked, open
+     * @param targets the open tables the fields may refer to, found by name (the first of a
+     *     name counts); {@code referrer} itself if it refers to itself
+     * @return the number of dangling references
+     * @throws IllegalArgumentException if {@code referrer} is not a table of this library or a
+     *     target is null
+     * @throws IllegalStateException if {@code referrer} is closed
+     */
+    public static long danglingReferences(Table referrer, Table... targets) {
+        AbstractTable from = checked(referrer);
+        long[] count = new long[1];
+        for (Field f : from.schema().fields()) {
+            if (f instanceof HandleField field) {
+                Table target = target(field, targets);
+                from.forEach((chunk, slot) -> {
+                    long value = chunk.get(slot, field);
+                    if (value != Handles.NULL && (target == null || !target.contains(value))) {
+                        count[0]++;
+                    }
+                });
+            }
+        }
+        return count[0];
+    }
+
+    /**
+     * {@link #danglingReferences(Table, Table...)} for the handle fields of a component table:
+     * the components of live entities (a removed entity's component is invisible and not
+     * counted). O(rows × handle fields); changes nothing.
+     *
+     * @param referrer the component table whose handle fields are checked, open
+     * @param targets the open tables the fields may refer to, found by name
+     * @return the number of dangling references
+     * @throws IllegalArgumentException if a target is null
+     * @throws IllegalStateException if {@code referrer} is closed
+     */
+    public static long danglingReferences(ComponentTable referrer, Table... targets) {
+        Objects.requireNonNull(referrer, "referrer");
+        long count = 0;
+        for (Field f : referrer.schema().fields()) {
+            if (f instanceof HandleField field) {
+                Table target = target(field, targets);
+                for (int row = 0, rows = referrer.size(); row < rows; row++) {
+                    long value = referrer.getAt(row, field);
+                    if (value != Handles.NULL && referrer.entities().contains(referrer.entityAt(row))
+                            && (target == null || !target.contains(value))) {
+                        count++;
+                    }
+                }
+            }
+        }
+        return count;
+    }
+
+    private static Table target(HandleField field, Table... targets) {
+        for (Table t : targets) {
+            if (t == null) {
+                throw new IllegalArgumentException("a target table is null (checking " + field + ")");
+            }
+            if (t.name().equals(field.target())) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private static java.util.List<HandleField> handleFields(Schema schema, String target) {
+        java.util.List<HandleField> list = new java.util.ArrayList<>();
+        for (Field f : schema.fields()) {
+            if (f instanceof HandleField h && h.target().equals(target)) {
+                list.add(h);
+            }
+        }
+        return list;
+    }
+
+    /** How a table loaded under a new tag maps its saved handles: tag and generation shift. */
+    private record Remap(String name, HandleLayout layout, int savedTag, int tag, int shift) {
+        static Remap of(AbstractTable loaded) {
+            int savedTag = loaded.savedTag == 0 ? loaded.index.tag() : loaded.savedTag;
+            return new Remap(loaded.name(), loaded.handles, savedTag, loaded.index.tag(), loaded.generationShift);
+        }
+
+        boolean moves() {
+            return savedTag != tag || shift != 0;
+        }
+
+        long apply(long value) {
+            if (value == Handles.NULL || layout.tag(value) != savedTag) {
+                return value;
+            }
+            long generation = (long) layout.generation(value) + shift;
+            if (generation > layout.maxGeneration()) {
+                return Handles.NULL;
+            }
+            long generationBits = (long) layout.maxGeneration() << layout.indexBits();
+            long rest = value & ~(((long) HandleLayout.MAX_TAG << HandleLayout.TAG_SHIFT) | generationBits);
+            return rest | (long) tag << HandleLayout.TAG_SHIFT | generation << layout.indexBits();
+        }
     }
 
     private static <T extends Table> T read(ReadableByteChannel in, long size, String source, Class<T> kind,

@@ -12,6 +12,12 @@ import java.lang.foreign.MemorySegment;
  * <pre>{@code
  * for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
  *     long live = chunk.liveBits(w);                  // 64 slots at a time
+ *     if (live == -1L) {                              // no hole: a counted loop
+ *         for (int s = w << 6, end = s + 64; s < end; s++) {
+ *             chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
+ *         }
+ *         continue;
+ *     }
  *     while (live != 0) {
  *         int s = (w << 6) + Long.numberOfTrailingZeros(live);
  *         live &= live - 1;
@@ -20,7 +26,9 @@ import java.lang.foreign.MemorySegment;
  * }
  * }</pre>
  *
- * <p>This is the loop shape to write: no step waits for the previous one. Stepping with
+ * <p>This is the loop shape to write: no step waits for the previous one, and a word without
+ * holes runs as a counted loop, out of which the JIT hoists the accessors' checks (a
+ * {@code while (live != 0)} loop is not counted, so there they stay per access). Stepping with
  * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} reads the same slots but makes
  * each step depend on the last (about 2.5x slower in the benchmarks). For the last factor of
  * two, loop over {@link #column(Field)} / {@link #writableColumn(Field)} segments with the same

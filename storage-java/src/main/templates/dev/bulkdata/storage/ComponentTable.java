@@ -431,6 +431,63 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------------------------------
+    // Snapshots (SnapshotFormat)
+
+    /** An empty component table for a snapshot to be restored into. */
+    static ComponentTable restoring(AbstractTable entities, Schema schema) {
+        return new ComponentTable(entities, schema);
+    }
+
+    /** Runs {@code save} with structural changes refused (as during a loop), the table open. */
+    void saving(java.util.concurrent.Callable<Void> save) throws java.io.IOException {
+        ensureOpen();
+        set.beginJoin();
+        try {
+            save.call();
+        } catch (java.io.IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            set.endJoin();
+        }
+    }
+
+    /** The row blocks, for a snapshot. */
+    java.lang.foreign.MemorySegment[] segments() {
+        return rows.segments();
+    }
+
+    /** The number of row blocks, for a snapshot. */
+    int blockCount() {
+        return rows.blockCount();
+    }
+
+    /** Allocates row block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
+    java.lang.foreign.MemorySegment restoreBlock(int b) {
+        rows.reserve(Math.min((long) (b + 1) * schema.slotsPerBlock(), rows.maxRows()));
+        return rows.segments()[b];
+    }
+
+    /**
+     * Sets the rows of a restored table: row {@code r} belongs to the entity in slot
+     * {@code keys[r]} at generation {@code owners[r]}; its record is in the blocks already.
+     * The keys are distinct and valid (checked by the reader). Not sorted (the order a
+     * defragment pass reached is not saved).
+     */
+    void restoreRows(int[] keys, int[] owners) {
+        if (keys.length > 0) {
+            generations.ensure(keys.length - 1L);
+        }
+        for (int row = 0; row < keys.length; row++) {
+            set.insert(keys[row]);
+            setGeneration(row, owners[row]);
+        }
+        rows.restoreSize(keys.length);
+        sorted = keys.length == 0;
+    }
+
+    // ---------------------------------------------------------------------------------------
     // Lookups, shared with Join
 
     /** The entity table, for {@link Join}. */

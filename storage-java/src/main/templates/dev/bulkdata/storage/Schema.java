@@ -64,7 +64,7 @@ public final class Schema {
     private final int slotBytes;
     private final int slotsPerBlock;
 
-    private Schema(String name, Layout layout, List<String> names, List<FieldType> types) {
+    private Schema(String name, Layout layout, List<String> names, List<FieldType> types, List<String> targets) {
         this.name = name;
         this.layout = layout;
         int n = names.size();
@@ -115,7 +115,7 @@ public final class Schema {
         Map<String, Field> map = new LinkedHashMap<>();
         IntField linkField = null;
         for (int i = 0; i < n; i++) {
-            all[i] = newField(names.get(i), types.get(i), i, bases[i], steps[i]);
+            all[i] = newField(names.get(i), types.get(i), targets.get(i), i, bases[i], steps[i]);
             map.put(names.get(i), all[i]);
             if (linkField == null && sizes[i] >= Integer.BYTES) {
                 // The link word is the low 4 bytes of a wider field: on the little- and
@@ -133,7 +133,8 @@ public final class Schema {
         this.byName = Collections.unmodifiableMap(map);
     }
 
-    private Field newField(String fieldName, FieldType type, int index, int blockOffset, int slotStride) {
+    private Field newField(String fieldName, FieldType type, String target, int index, int blockOffset,
+                           int slotStride) {
         return switch (type) {
             case BYTE -> new ByteField(this, fieldName, index, blockOffset, slotStride);
             case SHORT -> new ShortField(this, fieldName, index, blockOffset, slotStride);
@@ -143,6 +144,7 @@ public final class Schema {
             case FLOAT -> new FloatField(this, fieldName, index, blockOffset, slotStride);
             case DOUBLE -> new DoubleField(this, fieldName, index, blockOffset, slotStride);
             case BOOLEAN -> new BooleanField(this, fieldName, index, blockOffset, slotStride);
+            case HANDLE -> new HandleField(this, fieldName, target, index, blockOffset, slotStride);
         };
     }
 
@@ -320,7 +322,11 @@ public final class Schema {
     public String toString() {
         StringBuilder sb = new StringBuilder("Schema[").append(name).append(", ").append(layout).append(", ");
         for (Field f : fields) {
-            sb.append(f.name()).append(':').append(f.type()).append(' ');
+            sb.append(f.name()).append(':').append(f.type());
+            if (f instanceof HandleField h) {
+                sb.append('(').append(h.target()).append(')');
+            }
+            sb.append(' ');
         }
         return sb.append("| ").append(recordBytes).append(" B/record, ").append(slotBytes).append(" B/slot, ")
                 .append(slotsPerBlock).append(" slots/block]").toString();
@@ -335,6 +341,8 @@ public final class Schema {
         private Layout layout = Layout.SOA;
         private final List<String> names = new ArrayList<>();
         private final List<FieldType> types = new ArrayList<>();
+        /** The target table of each handle field, null for the others. */
+        private final List<String> targets = new ArrayList<>();
         /** The names of {@link #names}, for an O(1) duplicate check per new name. */
         private final java.util.Set<String> nameSet = new java.util.HashSet<>();
         /** Bytes of the fields so far: a lower bound of the record, checked as fields are added. */
@@ -370,15 +378,53 @@ public final class Schema {
          * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or
          *     {@code _}; unique within the schema
          * @return this builder
-         * @throws IllegalArgumentException on a null type, no names, an invalid name, a name
-         *     already added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block;
-         *     the builder is unchanged. O(number of names given).
+         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (which names
+         *     its table: use {@link #addHandle}), no names, an invalid name, a name already
+         *     added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block; the builder
+         *     is unchanged. O(number of names given).
          */
         public Builder add(FieldType type, String... fieldNames) {
             if (type == null) {
                 throw new IllegalArgumentException("field type is null (schema '" + name + "'); pass one of "
                         + java.util.Arrays.toString(FieldType.values()) + ", e.g. add(FieldType.FLOAT, \"x\")");
             }
+            if (type == FieldType.HANDLE) {
+                throw new IllegalArgumentException("a HANDLE field names the table whose handles it holds (schema '"
+                        + name + "'); declare it with addHandle(\"field\", \"table\")");
+            }
+            return addFields(type, null, fieldNames);
+        }
+
+        /**
+         * Adds a field holding handles of the table named {@code targetTable}
+         * ({@link FieldType#HANDLE}, a {@code long}; see {@link HandleField}). The name is what
+         * a snapshot records for {@link Snapshots#remap} and {@link Snapshots#danglingReferences};
+         * the table need not exist yet, and may be this schema's own table.
+         *
+         * <pre>{@code
+         * Schema voices = Schema.builder("voices")
+         *         .add(FieldType.FLOAT, "volume")
+         *         .addHandle("sound", "sounds")       // handles of table "sounds"
+         *         .build();
+         * }</pre>
+         *
+         * @param fieldName the field's name, as in {@link #add}
+         * @param targetTable the name of the table whose handles the field holds, a valid table
+         *     name (see {@link Schema#builder})
+         * @return this builder
+         * @throws IllegalArgumentException on an invalid field or table name, a name already
+         *     added, or fields that no longer fit a block; the builder is unchanged
+         */
+        public Builder addHandle(String fieldName, String targetTable) {
+            if (targetTable == null || !TABLE_NAME.matcher(targetTable).matches()) {
+                throw new IllegalArgumentException("target table name '" + targetTable + "' of handle field '"
+                        + fieldName + "' (schema '" + name + "') is not valid: use a letter or '_' followed by"
+                        + " letters, digits, '_', '.' or '-' (at most 64 characters)");
+            }
+            return addFields(FieldType.HANDLE, targetTable, fieldName);
+        }
+
+        private Builder addFields(FieldType type, String target, String... fieldNames) {
             if (fieldNames == null || fieldNames.length == 0) {
                 throw new IllegalArgumentException("no field names given for type " + type + " (schema '" + name + "')");
             }
@@ -402,6 +448,7 @@ public final class Schema {
             for (String f : fieldNames) {
                 names.add(f);
                 types.add(type);
+                targets.add(target);
             }
             nameSet.addAll(batch);
             declaredBytes = bytes;
@@ -420,7 +467,8 @@ public final class Schema {
                 throw new IllegalArgumentException("schema '" + name + "' has no fields; add at least one,"
                         + " e.g. builder.add(FieldType.FLOAT, \"x\")");
             }
-            return new Schema(name, layout, List.copyOf(names), List.copyOf(types));
+            return new Schema(name, layout, List.copyOf(names), List.copyOf(types),
+                    java.util.Collections.unmodifiableList(new ArrayList<>(targets)));
         }
     }
 }

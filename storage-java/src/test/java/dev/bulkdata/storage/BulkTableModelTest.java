@@ -1299,6 +1299,7 @@ class BulkTableModelTest {
                 case FLOAT -> Float.floatToRawIntBits(table.get(h, (FloatField) field));
                 case DOUBLE -> Double.doubleToRawLongBits(table.get(h, (DoubleField) field));
                 case BOOLEAN -> table.get(h, (BooleanField) field) ? 1 : 0;
+                case HANDLE -> table.get(h, (HandleField) field);
             };
         }
 

@@ -218,6 +218,55 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void readmeReferencesExample_remapsAndCountsDanglingReferences_andLoadsComponents(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path soundFile = dir.resolve("sounds.bulk");
+        Path voiceFile = dir.resolve("voices.bulk");
+        Path entityFile = dir.resolve("entities.bulk");
+        Path positionFile = dir.resolve("positions.bulk");
+        Schema position = Schema.builder("readmePositions").add(FieldType.FLOAT, "x").build();
+        long moved;
+        long dangling;
+        int components;
+        // README:begin
+        Schema voices = Schema.builder("voices")
+                .add(FieldType.FLOAT, "gain")
+                .addHandle("sound", "sounds")               // holds handles of the table "sounds"
+                .build();
+        HandleField sound = voices.handleField("sound");
+        BulkTable soundTable = BulkTable.of(Schema.builder("sounds").add(FieldType.FLOAT, "volume").build());
+        BulkTable voiceTable = BulkTable.of(voices);
+        long voice = voiceTable.add();
+        voiceTable.set(voice, sound, soundTable.add());     // a handle, stored as a long
+        Snapshots.save(soundTable, soundFile);              // the file records: sound -> "sounds"
+        Snapshots.save(voiceTable, voiceFile);
+
+        // Their tags are still taken: load copies under new tags, then mend the references.
+        try (Table sounds2 = Snapshots.load(soundFile, Snapshots.LoadOption.NEW_TAG);
+             Table voices2 = Snapshots.load(voiceFile, Snapshots.LoadOption.NEW_TAG)) {
+            moved = Snapshots.remap(voices2, sounds2);                  // 1: now a handle of sounds2
+            dangling = Snapshots.danglingReferences(voices2, sounds2);  // 0: it names a live sound
+        }
+
+        // A component table is saved on its own and loaded for its entity table.
+        ComponentTable positions = ComponentTable.of(soundTable, position);
+        positions.add(voiceTable.get(voice, sound));
+        Snapshots.save(soundTable, entityFile);             // both at the same point
+        Snapshots.save(positions, positionFile);
+        positions.close();
+        soundTable.close();
+        try (Table entities = Snapshots.load(entityFile);
+             ComponentTable loaded = Snapshots.loadComponents(positionFile, entities, position)) {
+            components = loaded.size();                     // 1, for the same entity handle
+        }
+        voiceTable.close();
+        // README:end
+        assertEquals(1, moved);
+        assertEquals(0, dangling);
+        assertEquals(1, components);
+    }
+
+    @Test
     void readme_showsEveryExampleExactlyAsCompiled() throws IOException {
         String source = Files.readString(Path.of("src/test/java/dev/bulkdata/storage/ReadmeExampleTest.java"));
         String readme = Files.readString(Path.of("../README.md"));
@@ -234,7 +283,7 @@ class ReadmeExampleTest {
             assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
             snippets++;
         }
-        assertEquals(6, snippets);
+        assertEquals(7, snippets);
     }
 
     @Test

@@ -73,9 +73,13 @@ final class SnapshotBytes {
             b.position(b.position() + nameLength);
             int fields = Short.toUnsignedInt(b.getShort());
             for (int i = 0; i < fields; i++) {
-                b.get();
+                int type = b.get();
                 int length = Byte.toUnsignedInt(b.get());
-                b.position(b.position() + length + 8);
+                b.position(b.position() + length);
+                if (type == FieldType.HANDLE.ordinal()) {
+                    b.position(b.position() + Byte.toUnsignedInt(b.get()));
+                }
+                b.position(b.position() + 8);
             }
             b.getInt();
             b.getInt();

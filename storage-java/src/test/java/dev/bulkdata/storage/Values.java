@@ -20,6 +20,7 @@ final class Values {
             case FLOAT -> Float.floatToRawIntBits(Float.intBitsToFloat((int) bits));
             case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(bits));
             case BOOLEAN -> bits & 1;
+            case HANDLE -> bits;
         };
     }
 
@@ -33,6 +34,7 @@ final class Values {
             case FloatField x -> Float.floatToRawIntBits(t.get(h, x));
             case DoubleField x -> Double.doubleToRawLongBits(t.get(h, x));
             case BooleanField x -> t.get(h, x) ? 1 : 0;
+            case HandleField x -> t.get(h, x);
         };
     }
 
@@ -46,6 +48,7 @@ final class Values {
             case FloatField x -> t.set(h, x, Float.intBitsToFloat((int) bits));
             case DoubleField x -> t.set(h, x, Double.longBitsToDouble(bits));
             case BooleanField x -> t.set(h, x, (bits & 1) != 0);
+            case HandleField x -> t.set(h, x, bits);
         }
     }
 
@@ -59,6 +62,7 @@ final class Values {
             case FloatField x -> Float.floatToRawIntBits(c.get(slot, x));
             case DoubleField x -> Double.doubleToRawLongBits(c.get(slot, x));
             case BooleanField x -> c.get(slot, x) ? 1 : 0;
+            case HandleField x -> c.get(slot, x);
         };
     }
 
@@ -72,6 +76,7 @@ final class Values {
             case FloatField x -> c.set(slot, x, Float.intBitsToFloat((int) bits));
             case DoubleField x -> c.set(slot, x, Double.longBitsToDouble(bits));
             case BooleanField x -> c.set(slot, x, (bits & 1) != 0);
+            case HandleField x -> c.set(slot, x, bits);
         }
     }
 
@@ -85,6 +90,7 @@ final class Values {
             case FloatField x -> Float.floatToRawIntBits(t.get(entity, x));
             case DoubleField x -> Double.doubleToRawLongBits(t.get(entity, x));
             case BooleanField x -> t.get(entity, x) ? 1 : 0;
+            case HandleField x -> t.get(entity, x);
         };
     }
 
@@ -98,6 +104,7 @@ final class Values {
             case FloatField x -> t.set(entity, x, Float.intBitsToFloat((int) bits));
             case DoubleField x -> t.set(entity, x, Double.longBitsToDouble(bits));
             case BooleanField x -> t.set(entity, x, (bits & 1) != 0);
+            case HandleField x -> t.set(entity, x, bits);
         }
     }
 
@@ -111,6 +118,7 @@ final class Values {
             case FloatField x -> Float.floatToRawIntBits(t.getAt(row, x));
             case DoubleField x -> Double.doubleToRawLongBits(t.getAt(row, x));
             case BooleanField x -> t.getAt(row, x) ? 1 : 0;
+            case HandleField x -> t.getAt(row, x);
         };
     }
 
@@ -124,6 +132,7 @@ final class Values {
             case FloatField x -> t.setAt(row, x, Float.intBitsToFloat((int) bits));
             case DoubleField x -> t.setAt(row, x, Double.longBitsToDouble(bits));
             case BooleanField x -> t.setAt(row, x, (bits & 1) != 0);
+            case HandleField x -> t.setAt(row, x, bits);
         }
     }
 
@@ -137,6 +146,7 @@ final class Values {
             case FloatField x -> Float.floatToRawIntBits(x.get(rows.blockOf(row), rows.slotOf(row)));
             case DoubleField x -> Double.doubleToRawLongBits(x.get(rows.blockOf(row), rows.slotOf(row)));
             case BooleanField x -> x.get(rows.blockOf(row), rows.slotOf(row)) ? 1 : 0;
+            case HandleField x -> x.get(rows.blockOf(row), rows.slotOf(row));
         };
     }
 
@@ -150,6 +160,7 @@ final class Values {
             case FloatField x -> x.set(rows.blockOf(row), rows.slotOf(row), Float.intBitsToFloat((int) bits));
             case DoubleField x -> x.set(rows.blockOf(row), rows.slotOf(row), Double.longBitsToDouble(bits));
             case BooleanField x -> x.set(rows.blockOf(row), rows.slotOf(row), (bits & 1) != 0);
+            case HandleField x -> x.set(rows.blockOf(row), rows.slotOf(row), bits);
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.bulkdata.storage.DoubleField
 import dev.bulkdata.storage.Field
 import dev.bulkdata.storage.FieldType
 import dev.bulkdata.storage.FloatField
+import dev.bulkdata.storage.HandleField
 import dev.bulkdata.storage.IntField
 import dev.bulkdata.storage.LongField
 import dev.bulkdata.storage.ShortField
@@ -70,8 +71,35 @@ public sealed class Column<D : TableDef<D>, F : Field>(
     override fun toString(): String = "${table.name}.$name:$type"
 }
 
-// @each-type
+// @each-type except Handle
 /** A `float` column of table [D]; declared with [TableDef.float]. */
 public class FloatColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
     Column<D, FloatField>(table, name, FieldType.FLOAT)
 // @end
+
+/**
+ * A column of table [D] holding handles of table [T], declared with [TableDef.handle]
+ * (`@JvmField val SOUND = handle<Sounds>("sound")`): read and written as `Handle<T>`, so a
+ * handle of another table does not compile as its value; a new record holds [T]'s
+ * [TableDef.NULL]. Its core field is a `HandleField` whose target is [T]'s name, which
+ * snapshots record (the core `Snapshots.remap` and `Snapshots.danglingReferences`). Java reads
+ * and writes `long` handles through it.
+ *
+ * @param D the declaring table
+ * @param T the table whose handles the column holds
+ */
+public class HandleColumn<D : TableDef<D>, T : TableDef<T>> internal constructor(
+    table: TableDef<D>,
+    name: String,
+    private val targetType: Class<T>,
+) : Column<D, HandleField>(table, name, FieldType.HANDLE) {
+    /**
+     * The declaration of the table whose handles this column holds, an `object`; found (and
+     * initialised, if it was not yet) on first use.
+     *
+     * @throws IllegalArgumentException if [T] is not an `object` declaration
+     */
+    @get:JvmName("target")
+    public val target: T get() = declarationOf(targetType)
+}
+

@@ -32,7 +32,7 @@ public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
  * table.forEach { other[Particles.X] = it[Particles.X] }       // another record, by handle
  * ```
  *
- * **Typed access**: for each of the eight column types, `visited[column]` and
+ * **Typed access**: for each of the nine column types (a handle column's values are `Handle<T>`), `visited[column]` and
  * `visited[column] = value` read and write the visited record (no lookup, no handle);
  * `handle[column]`, `handle[column] = value`, `this[handle, column]` and
  * `this[handle, column] = value` look the handle up and check it as [TypedTable]'s do
@@ -103,7 +103,7 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
             return Handle(if (slot >= 0) current().handle(slot) else elsewhere(at) { c, s -> c.handle(s) })
         }
 
-    // @each-type
+    // @each-type except Handle
     /** `visited[column]`: the visited record's value, read from its chunk. */
     public operator fun Visited<D>.get(column: FloatColumn<D>): Float {
         val slot = slotHere(at)
@@ -134,6 +134,42 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
         table.core.set(raw, column.field, value)
     }
     // @end
+
+    /** `visited[column]` of a handle column: the handle of table [T] the visited record holds. */
+    public operator fun <T : TableDef<T>> Visited<D>.get(column: HandleColumn<D, T>): Handle<T> {
+        val slot = slotHere(at)
+        return Handle(if (slot >= 0) current().get(slot, column.field) else elsewhere(at) { c, s -> c.get(s, column.field) })
+    }
+
+    /** `visited[column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> Visited<D>.set(column: HandleColumn<D, T>, value: Handle<T>) {
+        val slot = slotHere(at)
+        if (slot >= 0) {
+            current().set(slot, column.field, value.raw)
+        } else {
+            elsewhere(at) { c, s -> c.set(s, column.field, value.raw) }
+        }
+    }
+
+    /** `this[handle, column]` of a handle column: as [TypedTable.get], a lookup by handle. */
+    public operator fun <T : TableDef<T>> get(handle: Handle<D>, column: HandleColumn<D, T>): Handle<T> =
+        Handle(table.core.get(handle.raw, column.field))
+
+    /** `this[handle, column] = value` of a handle column: as [TypedTable.set], a lookup by handle. */
+    public operator fun <T : TableDef<T>> set(handle: Handle<D>, column: HandleColumn<D, T>, value: Handle<T>) {
+        table.core.set(handle.raw, column.field, value.raw)
+    }
+
+    /** `handle[column]` of a handle column: the same as `this[handle, column]`. */
+    @JvmName("read")
+    public operator fun <T : TableDef<T>> Handle<D>.get(column: HandleColumn<D, T>): Handle<T> =
+        Handle(table.core.get(raw, column.field))
+
+    /** `handle[column] = value` of a handle column: the same as `this[handle, column] = value`. */
+    @JvmName("write")
+    public operator fun <T : TableDef<T>> Handle<D>.set(column: HandleColumn<D, T>, value: Handle<T>) {
+        table.core.set(raw, column.field, value.raw)
+    }
 }
 
 /** The pass stamp's bits of [Visited.at]. */

@@ -7,6 +7,21 @@ import dev.bulkdata.storage.SnapshotException
 import dev.bulkdata.storage.Snapshots
 import dev.bulkdata.storage.Table
 import java.nio.file.Path
+import java.util.concurrent.atomic.AtomicReference
+
+/** Each declaration by its class, so that [TableDef.handle] finds its target from the type alone. */
+private val DECLARATIONS = object : ClassValue<AtomicReference<TableDef<*>?>>() {
+    override fun computeValue(type: Class<*>): AtomicReference<TableDef<*>?> = AtomicReference(null)
+}
+
+/** The declaration object of class [type], initialising the class if it was not yet. */
+internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
+    val cell = DECLARATIONS.get(type)
+    if (cell.get() == null) Class.forName(type.name, true, type.classLoader)
+    return type.cast(cell.get()) ?: throw IllegalArgumentException(
+        "${type.name} is not a TableDef object declaration; handle<T>(name) needs T to be an `object`",
+    )
+}
 
 /**
  * Declares a table: its name, options and columns, in the style of an Exposed table object.
@@ -25,7 +40,8 @@ import java.nio.file.Path
  * ```
  *
  * Columns are declared in the object body with [byte], [short], [char], [int], [long],
- * [float], [double] and [boolean], in record order.
+ * [float], [double], [boolean] and [handle] (handles of another table, `Handle<T>`), in record
+ * order.
  *
  * **Errors**: constructing the declaration only records the name, the options block and the
  * columns; it runs nothing that can fail, so the object itself always initialises (no
@@ -72,6 +88,10 @@ public abstract class TableDef<D : TableDef<D>>(
     private val columns = ArrayList<Column<D, *>>()
     private val lock = Any()
 
+    init {
+        DECLARATIONS.get(javaClass).set(this)
+    }
+
     /** The first column declared after the schema was built (a mistake reported by [resolved]). */
     private var lateColumn: String? = null
 
@@ -115,10 +135,25 @@ public abstract class TableDef<D : TableDef<D>>(
     @get:JvmName("schema")
     public val schema: Schema get() = resolved().schema
 
-    // @each-type
+    // @each-type except Handle
     /** Declares a `float` column named [name]. */
     protected fun float(name: String): FloatColumn<D> = declare(FloatColumn(this, name))
     // @end
+
+    /**
+     * Declares a column named [name] holding handles of table [T], an `object` declaration
+     * (this one itself for a tree's parent, or one that refers back to this one):
+     * `@JvmField val SOUND = handle<Sounds>("sound")`. Its values are `Handle<T>`, the null
+     * handle when a record is added.
+     */
+    protected inline fun <reified T : TableDef<T>> handle(name: String): HandleColumn<D, T> =
+        declareHandle(name, T::class.java)
+
+    /** What [handle] calls: declares the column with its target's class. */
+    @PublishedApi
+    @JvmSynthetic
+    internal fun <T : TableDef<T>> declareHandle(name: String, target: Class<T>): HandleColumn<D, T> =
+        declare(HandleColumn(this, name, target))
 
     /** The declared columns, in record order. */
     public fun columns(): List<Column<D, *>> = synchronized(lock) { columns.toList() }
@@ -151,6 +186,19 @@ public abstract class TableDef<D : TableDef<D>>(
         val kind = if (this.kind == TableKind.BULK) BulkTable::class.java else PackedTable::class.java
         return TypedTable(this as D, Snapshots.load(path, kind, schema, *options))
     }
+
+    /**
+     * Loads a component table of this declaration saved with [TypedComponentTable.save] for the
+     * entities of [entities]: the entity table it was saved with, or that table loaded from a
+     * snapshot made at the same point (see the core `Snapshots.loadComponents`).
+     *
+     * @throws SnapshotException if the file is not a component table's snapshot, holds another
+     *   schema (`SCHEMA_MISMATCH`) or does not fit [entities] (`ENTITY_MISMATCH`)
+     * @throws java.io.IOException if reading fails
+     */
+    @Suppress("UNCHECKED_CAST")
+    public fun <E : TableDef<E>> loadComponents(path: Path, entities: TypedTable<E>): TypedComponentTable<E, D> =
+        TypedComponentTable(this as D, entities, Snapshots.loadComponents(path, entities.core, schema))
 
     /** A new core table of this declaration; what [open] wraps. */
     @JvmSynthetic
@@ -229,14 +277,16 @@ public abstract class TableDef<D : TableDef<D>>(
         }
         val schema = try {
             val builder = Schema.builder(name).layout(options.layout)
-            for (c in columns) builder.add(c.type, c.name)
+            for (c in columns) {
+                if (c is HandleColumn<*, *>) builder.addHandle(c.name, c.target.name) else builder.add(c.type, c.name)
+            }
             builder.build()
         } catch (e: IllegalArgumentException) {
             val tooLarge = columns.sumOf { it.type.byteSize().toLong() } > Schema.BLOCK_BYTES
             throw IllegalArgumentException(
                 "table '$name' cannot be built: ${e.message}" + if (tooLarge) {
-                    " (in Kotlin: move some columns to a second TableDef and link the records with a long" +
-                        " column holding Handle.raw)"
+                    " (in Kotlin: move some columns to a second TableDef and link the records with a" +
+                        " handle column, handle<Second>(\"name\"))"
                 } else {
                     ""
                 },

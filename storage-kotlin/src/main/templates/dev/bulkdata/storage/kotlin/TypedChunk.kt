@@ -20,7 +20,8 @@ import java.lang.foreign.MemorySegment
  * ```
  *
  * **Typed access**: `chunk[slot, column]` and `chunk[slot, column] = value` exist for each of
- * the eight column types ([ByteColumn] .. [BooleanColumn]) and read or write that column of the
+ * the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values are
+ * `Handle<T>`) and read or write that column of the
  * live record in `slot`, as the core `Chunk.get` / `Chunk.set` with the column's field: O(1),
  * no allocation, no handle check. A slot outside the chunk throws [IndexOutOfBoundsException],
  * a hole [IllegalArgumentException].
@@ -121,9 +122,17 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     /** Whether records were added to, removed from or moved in this chunk after [version]. O(1). */
     public fun structureChangedSince(version: Int): Boolean = chunk.structureChangedSince(version)
 
-    // @each-type
+    // @each-type except Handle
     public operator fun get(slot: Int, column: FloatColumn<D>): Float = chunk.get(slot, column.field)
 
     public operator fun set(slot: Int, column: FloatColumn<D>, value: Float): Unit = chunk.set(slot, column.field, value)
     // @end
+
+    /** `chunk[slot, column]` of a handle column: the handle of table [T] it holds. */
+    public operator fun <T : TableDef<T>> get(slot: Int, column: HandleColumn<D, T>): Handle<T> =
+        Handle(chunk.get(slot, column.field))
+
+    /** `chunk[slot, column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> set(slot: Int, column: HandleColumn<D, T>, value: Handle<T>): Unit =
+        chunk.set(slot, column.field, value.raw)
 }

@@ -40,7 +40,7 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
  * [add], [removeDead] sweeps it, or [clear].
  *
  * **Typed access**: `components[entity, column]` and `components[entity, column] = value`
- * exist for each of the eight column types and read or write the entity's component, as the
+ * exist for each of the nine column types (a [HandleColumn]'s values are `Handle<T>`) and read or write the entity's component, as the
  * core `ComponentTable.get` / `set` (O(1): the entity table's handle check, then the row):
  * they throw `InvalidHandleException` for a null, stale or foreign entity handle,
  * [IllegalArgumentException] if the entity has no component here, [IllegalStateException] once
@@ -57,18 +57,37 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
  * @param E the entity table's declaration
  * @param C the component declaration
  */
-public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal constructor(
+public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private constructor(
     /** The component declaration. */
     @get:JvmName("def")
     public val def: C,
-    entities: TypedTable<E>,
-) : AutoCloseable {
-    // The constructor is internal, which the JVM cannot express (see TypedTable): it opens the
-    // core table itself, so the types always match the tables.
-
     /** The core component table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
-    public val core: ComponentTable = ComponentTable.of(entities.core, def.schema)
+    public val core: ComponentTable,
+) : AutoCloseable {
+    // The constructors are internal, which the JVM cannot express (see TypedTable): one opens
+    // the core table itself, the other (for a loaded table) refuses a core table of another
+    // schema or entity table, so the types always match the tables.
+
+    internal constructor(def: C, entities: TypedTable<E>) : this(def, ComponentTable.of(entities.core, def.schema))
+
+    internal constructor(def: C, entities: TypedTable<E>, loaded: ComponentTable) : this(def, loaded) {
+        require(loaded.schema() === def.schema && loaded.entities() === entities.core) {
+            "component table '${loaded.name()}' was not made from the declaration '${def.name}' for these entities"
+        }
+    }
+
+    /**
+     * Saves this component table to a file, replacing it (the core `Snapshots.save`): save its
+     * entity table too, at the same point; [TableDef.loadComponents] gives it back for the
+     * loaded entity table, with every entity's component.
+     *
+     * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun save(path: java.nio.file.Path) {
+        dev.bulkdata.storage.Snapshots.save(core, path)
+    }
 
     /** The number of components, stale ones included until they are swept. O(1); throws if closed. */
     @get:JvmName("size")
@@ -143,7 +162,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal cons
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }
 
-    // @each-type
+    // @each-type except Handle
     public operator fun get(entity: Handle<E>, column: FloatColumn<C>): Float = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
@@ -154,6 +173,22 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> internal cons
     public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
         core.setAt(row.index, column.field, value)
     // @end
+
+    /** `components[entity, column]` of a handle column: the handle of table [T] it holds. */
+    public operator fun <T : TableDef<T>> get(entity: Handle<E>, column: HandleColumn<C, T>): Handle<T> =
+        Handle(core.get(entity.raw, column.field))
+
+    /** `components[entity, column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> set(entity: Handle<E>, column: HandleColumn<C, T>, value: Handle<T>): Unit =
+        core.set(entity.raw, column.field, value.raw)
+
+    /** `components[row, column]` of a handle column. */
+    public operator fun <T : TableDef<T>> get(row: Row<C>, column: HandleColumn<C, T>): Handle<T> =
+        Handle(core.getAt(row.index, column.field))
+
+    /** `components[row, column] = value` of a handle column. */
+    public operator fun <T : TableDef<T>> set(row: Row<C>, column: HandleColumn<C, T>, value: Handle<T>): Unit =
+        core.setAt(row.index, column.field, value.raw)
 
     /** `TypedComponentTable(name of entities)`. */
     override fun toString(): String = "Typed$core"

@@ -23,9 +23,9 @@ import java.nio.file.Path
  * ```
  *
  * **Typed access**: `table[handle, column]` and `table[handle, column] = value` exist for each
- * of the eight column types ([ByteColumn] .. [BooleanColumn]) and read or write that column of
- * the record [handle][Handle] refers to, as the core `Table.get` / `Table.set` (and throw as
- * they do: `InvalidHandleException` for a null, stale or foreign handle, `IllegalStateException`
+ * of the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values
+ * are `Handle<T>`) and read or write that column of the record [handle][Handle] refers to, as
+ * the core `Table.get` / `Table.set` (and throw as they do: `InvalidHandleException` for a null, stale or foreign handle, `IllegalStateException`
  * once closed). Inside the `add { }` and `forEach { }` lambdas, `it[column]` and
  * `it[column] = value` do the same for the lambda's handle. A handle or column of another
  * declaration does not compile.
@@ -166,7 +166,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    // @each-type
+    // @each-type except Handle
     @JvmName("get")
     public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
 
@@ -182,6 +182,26 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("write")
     public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
     // @end
+
+    /** `table[handle, column]` of a handle column: the handle of table [T] it holds. */
+    @JvmName("get")
+    public operator fun <T : TableDef<T>> get(handle: Handle<D>, column: HandleColumn<D, T>): Handle<T> =
+        Handle(core.get(handle.raw, column.field))
+
+    /** `table[handle, column] = value` of a handle column. */
+    @JvmName("set")
+    public operator fun <T : TableDef<T>> set(handle: Handle<D>, column: HandleColumn<D, T>, value: Handle<T>): Unit =
+        core.set(handle.raw, column.field, value.raw)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun <T : TableDef<T>> Handle<D>.get(column: HandleColumn<D, T>): Handle<T> =
+        Handle(core.get(raw, column.field))
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun <T : TableDef<T>> Handle<D>.set(column: HandleColumn<D, T>, value: Handle<T>): Unit =
+        core.set(raw, column.field, value.raw)
 
     /**
      * Calls [action] for every live record, in slot order, with `it` the visited record (a

@@ -6,9 +6,14 @@ import dev.bulkdata.storage.ComponentTable;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.SnapshotException;
+import dev.bulkdata.storage.Snapshots;
 import dev.bulkdata.storage.Table;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -182,6 +187,55 @@ class JavaInteropTest {
         }
     }
 
+    /**
+     * Plain Java loads a table saved from a Kotlin declaration: with the declaration's schema
+     * (its columns' fields then work on the loaded core table), with the file's own schema (fields
+     * by name), and with a schema that differs, which fails clearly.
+     */
+    @Test
+    void javaLoadsATableSavedFromAKotlinDeclaration(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("bullets.bulk");
+        long[] handles = new long[300];
+        try (TypedTable<Bullets> table = Bullets.openTable()) {
+            for (int i = 0; i < handles.length; i++) {
+                handles[i] = table.add();
+                table.set(handles[i], Bullets.DAMAGE, i);
+            }
+            table.remove(handles[5]);
+            table.save(file);
+        }
+        try (PackedTable loaded = Snapshots.load(file, PackedTable.class, Bullets.INSTANCE.schema())) {
+            assertSame(Bullets.INSTANCE.schema(), loaded.schema(), "the declaration's own schema");
+            assertEquals(handles.length - 1, loaded.size());
+            assertFalse(loaded.contains(handles[5]));
+            for (int i = 0; i < handles.length; i++) {
+                if (i != 5) {
+                    assertEquals(i, loaded.get(handles[i], Bullets.DAMAGE.field()));  // handles from before the save
+                }
+            }
+        }
+        try (Table loaded = Snapshots.load(file)) {                         // no declaration at all
+            IntField damage = loaded.schema().intField("damage");
+            assertEquals(299, loaded.get(handles[299], damage));
+            assertEquals("bullets", loaded.name());
+        }
+        Schema other = Schema.builder("bullets").add(FieldType.FLOAT, "x").add(FieldType.LONG, "damage").build();
+        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, other));
+        assertEquals(SnapshotException.Reason.SCHEMA_MISMATCH, e.reason());
+        assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("damage:INT, expected damage:LONG"),
+                e.getMessage());
+
+        // The other way round: a file of a Java schema whose columns differ from the declaration's.
+        Path javaFile = dir.resolve("java-bullets.bulk");
+        try (Table t = PackedTable.of(Schema.builder("bullets").add(FieldType.FLOAT, "x").build())) {
+            t.add();
+            Snapshots.save(t, javaFile);
+        }
+        e = assertThrows(SnapshotException.class, () -> Bullets.INSTANCE.load(javaFile));
+        assertEquals(SnapshotException.Reason.SCHEMA_MISMATCH, e.reason());
+        assertTrue(e.getMessage().contains("field 1 is missing, expected damage:INT"), e.getMessage());
+    }
+
     /** Nothing of the Kotlin layer reaches Java as a public field, or as a name Java should not call. */
     @Test
     void kotlinLayer_hasNoPublicFields_andJavaCallableNames() throws IOException, ClassNotFoundException {
@@ -207,7 +261,7 @@ class JavaInteropTest {
             }
         }
         for (Class<?> type : List.of(TypedTable.class, TableDef.class, Column.class, FloatColumn.class,
-                TableOptions.class)) {
+                HandleColumn.class, TableOptions.class)) {
             for (Method method : type.getMethods()) {
                 if (method.isSynthetic() || method.isBridge() || method.getDeclaringClass() == Object.class) {
                     continue;

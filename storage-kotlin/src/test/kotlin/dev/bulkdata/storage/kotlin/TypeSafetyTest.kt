@@ -20,6 +20,7 @@ private val HEADER = listOf(
     "object Sounds2 : TableDef<Sounds2>(\"sounds2\") { val VOLUME = float(\"volume\") }",
     "object Parts2 : TableDef<Parts2>(\"parts2\") { val X = float(\"x\") }",
     "object Pos2 : TableDef<Pos2>(\"pos2\") { val PX = float(\"px\") }",
+    "object Refs2 : TableDef<Refs2>(\"refs2\") { val TO = handle<Sounds2>(\"to\") }",
 )
 
 /** The line number of a snippet's first line in the compiled file. */
@@ -87,6 +88,7 @@ class TypeSafetyTest : FunSpec({
             fun rows(p: TypedComponentTable<Parts2, Pos2>) = p.forEach { e, r -> p[r, Pos2.PX] += 1f }
             fun joined(p: TypedComponentTable<Parts2, Pos2>, q: TypedComponentTable<Parts2, Sounds2>) =
                 join(p, q).forEach { e, a, b -> p[a, Pos2.PX] = q[b, Sounds2.VOLUME] }
+            fun ref(t: TypedTable<Refs2>, h: Handle<Refs2>, s: Handle<Sounds2>): Handle<Sounds2> { t[h, Refs2.TO] = s; return t[h, Refs2.TO] }
             """.trimIndent(),
         )
         withClue(out) { exit shouldBe ExitCode.OK }
@@ -118,6 +120,17 @@ class TypeSafetyTest : FunSpec({
                 "actual type is 'FloatColumn<Sounds2>', but 'FloatField!' was expected",
             "fun e(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.changedSince(Sounds2.VOLUME, 0) }" to
                 "actual type is 'FloatColumn<Sounds2>', but 'Column<Parts2, *>' was expected",
+        )
+    }
+
+    test("a handle column takes and gives handles of its target table only") {
+        shouldNotCompile(
+            "fun a(t: TypedTable<Refs2>, h: Handle<Refs2>, p: Handle<Parts2>) { t[h, Refs2.TO] = p }" to
+                "column: HandleColumn<Refs2, T>, value: Handle<T>): Unit:\n  Argument type mismatch: actual type is 'Handle<Parts2>'",
+            "fun b(t: TypedTable<Refs2>, h: Handle<Refs2>): Handle<Parts2> = t[h, Refs2.TO]" to
+                "expected 'Handle<Parts2>', actual 'Handle<Sounds2>'",
+            "fun c(t: TypedTable<Refs2>, h: Handle<Refs2>) = t.forEachChunk { c -> c[0, Refs2.TO] = h }" to
+                "column: HandleColumn<Refs2, T>, value: Handle<T>): Unit:\n  Argument type mismatch: actual type is 'Handle<Refs2>'",
         )
     }
 

@@ -1,0 +1,24 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.kotlin.TypedTable;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/** A table declared with the Kotlin DSL, {@code n} records of {@link KotlinWorkloads#open}: the Kotlin subject of several workloads. */
+@State(Scope.Benchmark)
+public class KotlinTable {
+    TypedTable<KParticles> table;
+
+    @Setup(Level.Trial)
+    public void setUp(Size size) {
+        table = KotlinWorkloads.open(size.n, new long[size.n]);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        table.close();
+    }
+}
