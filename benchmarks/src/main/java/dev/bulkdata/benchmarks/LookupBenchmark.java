@@ -21,8 +21,9 @@ import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Workloads 3 and 4: sum {@code t} through {@code n} live handles in shuffled order, and
- * {@code n} lookups of removed handles (all misses, via {@code contains}).
+ * Workloads 3 and 4: sum {@code t} through {@code n} live handles in shuffled order (and write
+ * it through them: {@code bulkSet}, {@code packedSet}), and {@code n} lookups of removed
+ * handles (all misses, via {@code contains}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -181,6 +182,27 @@ public class LookupBenchmark {
             sum += s.table.get(h, s.t);
         }
         return sum;
+    }
+
+    /** Writes {@code t} through every handle in shuffled order: lookup, write, change stamp. */
+    @Benchmark
+    public float bulkSet(Bulk s) {
+        return setAll(s.table, s.t, s.shuffled);
+    }
+
+    /** As {@link #bulkSet} on a PackedTable. */
+    @Benchmark
+    public float packedSet(Packed s) {
+        return setAll(s.table, s.t, s.shuffled);
+    }
+
+    private static float setAll(Table table, FloatField t, long[] handles) {
+        float x = 0;
+        for (long h : handles) {
+            table.set(h, t, x);
+            x += 1f;
+        }
+        return x;
     }
 
     @Benchmark

@@ -61,9 +61,9 @@ public class UpdateBenchmark {
 
     static void updateColumns(Chunk chunk, Schema schema) {
         Field[] f = schema == Subjects.SOA ? SOA_FIELDS : fields(schema);
-        MemorySegment px = chunk.column(f[0]);
-        MemorySegment py = chunk.column(f[1]);
-        MemorySegment pz = chunk.column(f[2]);
+        MemorySegment px = chunk.writableColumn(f[0]);
+        MemorySegment py = chunk.writableColumn(f[1]);
+        MemorySegment pz = chunk.writableColumn(f[2]);
         MemorySegment vx = chunk.column(f[3]);
         MemorySegment vy = chunk.column(f[4]);
         MemorySegment vz = chunk.column(f[5]);
@@ -88,7 +88,7 @@ public class UpdateBenchmark {
     }
 
     static void updateRecords(Chunk chunk, Schema schema) {
-        MemorySegment r = chunk.records();
+        MemorySegment r = chunk.writableRecords();
         long stride = schema.slotBytes();
         long px = schema.field("px").blockOffset();
         long vx = schema.field("vx").blockOffset();
@@ -280,9 +280,9 @@ public class UpdateBenchmark {
 
     static void updateDense(Chunk chunk, Schema schema) {
         Field[] f = schema == Subjects.SOA ? SOA_FIELDS : fields(schema);
-        MemorySegment px = chunk.column(f[0]);
-        MemorySegment py = chunk.column(f[1]);
-        MemorySegment pz = chunk.column(f[2]);
+        MemorySegment px = chunk.writableColumn(f[0]);
+        MemorySegment py = chunk.writableColumn(f[1]);
+        MemorySegment pz = chunk.writableColumn(f[2]);
         MemorySegment vx = chunk.column(f[3]);
         MemorySegment vy = chunk.column(f[4]);
         MemorySegment vz = chunk.column(f[5]);

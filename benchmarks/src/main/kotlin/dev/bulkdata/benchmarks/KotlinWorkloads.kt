@@ -107,9 +107,9 @@ object KotlinWorkloads {
     @OptIn(RawMemoryApi::class) // whole float columns, live slots found with the live bits
     fun updateCoroutines(table: TypedTable<KParticles>, parallelism: Int): Int = runBlocking {
         table.processChunks(Dispatchers.Default, parallelism) { chunk ->
-            val px = chunk.column(KParticles.PX)
-            val py = chunk.column(KParticles.PY)
-            val pz = chunk.column(KParticles.PZ)
+            val px = chunk.writableColumn(KParticles.PX)
+            val py = chunk.writableColumn(KParticles.PY)
+            val pz = chunk.writableColumn(KParticles.PZ)
             val vx = chunk.column(KParticles.VX)
             val vy = chunk.column(KParticles.VY)
             val vz = chunk.column(KParticles.VZ)

@@ -62,6 +62,12 @@ public final class Samples {
                     return String.format("%,d live, %,d spawned, %d frames off the histogram, checksum %016x",
                             r.getLive(), r.getSpawned(), r.getLateOrEarly(), r.getChecksum());
                 }),
+                new Sample("upload", "Upload of changed chunks: change versions, a filtered pass", o -> {
+                    ChangedChunkUpload.Outcome r = ChangedChunkUpload.run(small ? ChangedChunkUpload.Params.SMALL
+                            : ChangedChunkUpload.Params.FULL, 11L, o);
+                    return String.format("%.1fx fewer bytes than full copies, %,d wrong positions, checksum %016x",
+                            r.fullCopyBytes() / (double) Math.max(1, r.uploadedBytes()), r.wrongPositions(), r.checksum());
+                }),
                 new Sample("java", "Java on the Kotlin declaration: a particle burst", o -> {
                     JavaParticles.Outcome r = JavaParticles.run(small ? 2_000 : 100_000, small ? 30 : 120, 7L, o);
                     return String.format("%,d particles over %d frames, %d frames off, stale handle: %s, checksum %016x",

@@ -649,11 +649,33 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     }
 
     @Override
+    public final ChunkIteration iterate(ChangeFilter changes, int since) {
+        checkFilter(changes);
+        beginIteration();
+        return new ChunkIteration(this, changes, since);
+    }
+
+    @Override
     public final void forEachChunk(ChunkVisitor visitor) {
         beginIteration();
         try {
             for (int i = 0, n = chunkCount(); i < n; i++) {
                 visitor.visit(chunkAt(i));
+            }
+        } finally {
+            endIteration();
+        }
+    }
+
+    @Override
+    public final void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor) {
+        checkFilter(changes);
+        beginIteration();
+        try {
+            for (int i = 0, n = chunkCount(); i < n; i++) {
+                if (changes.selects(versions, i, since)) {
+                    visitor.visit(chunkAt(i));
+                }
             }
         } finally {
             endIteration();
@@ -680,6 +702,36 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                     + " checkpoint; open it with the builder's mapped(path), or save it with Snapshots.save");
         }
         MappedFormat.checkpoint(this);
+    }
+
+    @Override
+    public final void forEach(ChangeFilter changes, int since, RecordVisitor visitor) {
+        checkFilter(changes);
+        beginIteration();
+        try {
+            for (int i = 0, n = chunkCount(); i < n; i++) {
+                if (changes.selects(versions, i, since)) {
+                    forEachLive(chunkAt(i), visitor);
+                }
+            }
+        } finally {
+            endIteration();
+        }
+    }
+
+    /** @throws IllegalArgumentException if the filter is null or names fields of another schema */
+    private void checkFilter(ChangeFilter changes) {
+        if (changes == null) {
+            throw new IllegalArgumentException("change filter is null (table '" + name() + "'); pass"
+                    + " ChangeFilter.of(fields...) or ChangeFilter.structure(), or use the unfiltered pass");
+        }
+        changes.check(schema, name());
+    }
+
+    @Override
+    public final int markVersion() {
+        ensureOpen();
+        return versions.mark();
     }
 
     /**

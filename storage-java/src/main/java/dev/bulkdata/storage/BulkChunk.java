@@ -23,14 +23,12 @@ import java.util.Objects;
 final class BulkChunk extends SlotChunk {
     final BulkTableImpl table;
     final long[] live;
-    /** This block's number: its slots are {@code index * slotsPerBlock + s}. */
-    final int index;
     int liveCount;
 
+    /** The chunk of block {@code index}: its slots are {@code index * slotsPerBlock + s}. */
     BulkChunk(BulkTableImpl table, MemorySegment data, int index) {
-        super(table.schema, data, table.schema.slotsPerBlock());
+        super(table.schema, data, table.schema.slotsPerBlock(), table.versions, index);
         this.table = table;
-        this.index = index;
         this.live = new long[(slots + Long.SIZE - 1) >>> 6];
     }
 

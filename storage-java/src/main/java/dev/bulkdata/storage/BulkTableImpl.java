@@ -88,6 +88,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     @Override
     void reserveRecords(int count, long highestSlot) {
         int needed = (int) (highestSlot >>> recordShift) + 1;
+        versions.ensureChunks(needed);
         while (blockCount < needed) {
             if (blockCount == chunks.length) {
                 chunks = Arrays.copyOf(chunks, Math.max(INITIAL_DIRECTORY, chunks.length * 2));
@@ -112,6 +113,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             schema.wipe(segments[slot >>> recordShift], slot & recordMask);
         }
         chunk(slot).markLive(slot & recordMask);
+        versions.stampAll(slot >>> recordShift);
         size++;
         return index.activate(slot);
     }
@@ -131,6 +133,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     /** Counts out a slot whose live bit is already clear; its bytes stay until the slot is reused. */
     @Override
     void dropRecord(int slot) {
+        versions.stampStructure(slot >>> recordShift);
         size--;
     }
 
@@ -162,6 +165,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         index.releaseAllLive();
         for (int i = 0; i < blockCount; i++) {
             BulkChunk c = chunks[i];
+            if (c.liveCount > 0) {
+                versions.stampStructure(i);
+            }
             Arrays.fill(c.live, 0L);
             c.liveCount = 0;
         }

@@ -4,7 +4,8 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * An open iteration over a table's chunks, from {@link Table#iterate()}. While any iteration
+ * An open iteration over a table's chunks, from {@link Table#iterate()}, or over the chunks
+ * that changed, from {@link Table#iterate(ChangeFilter, int)}. While any iteration
  * of a table is open, adding, removing and clearing fail fast with
  * {@link java.util.ConcurrentModificationException}. Close it to end the iteration; closing
  * twice does nothing.
@@ -16,16 +17,59 @@ import java.util.NoSuchElementException;
 public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
     private final AbstractTable table;
     private final int count;
+    /** The filter of {@link Table#iterate(ChangeFilter, int)}, or null for every chunk. */
+    private final ChangeFilter changes;
+    private final int since;
     private boolean closed;
 
+    /**
+     * An iteration over every chunk. Its signature does not name {@link ChangeFilter}: C2 does
+     * not inline a constructor whose signature names a class not loaded yet, and an
+     * iteration whose constructor is not inlined escapes (an allocation per unfiltered pass in
+     * a program that never made a filter).
+     */
     ChunkIteration(AbstractTable table) {
         this.table = table;
         this.count = table.chunkCount();
+        this.changes = null;
+        this.since = 0;
     }
 
-    /** {@return the number of chunks, fixed when the iteration was opened} */
+    /** An iteration over the chunks that pass {@code changes} after {@code since}. */
+    ChunkIteration(AbstractTable table, ChangeFilter changes, int since) {
+        this.table = table;
+        this.count = table.chunkCount();
+        this.changes = changes;
+        this.since = since;
+    }
+
+    /**
+     * Returns the number of the table's chunks, fixed when the iteration was opened: the range
+     * of {@link #chunk(int)}, selected or not.
+     *
+     * @return the number of chunks
+     */
     public int count() {
         return count;
+    }
+
+    /**
+     * Whether the chunk at {@code index} passes this iteration's change filter (always, for an
+     * unfiltered iteration): the iterator yields exactly these chunks; code that hands chunks
+     * out by index skips the others. The filter is tested when this is called, so a write made
+     * since the chunk was last tested counts. O(fields of the filter).
+     *
+     * @param index a chunk index, {@code 0 <= index < count()}
+     * @return whether the chunk is selected
+     * @throws IndexOutOfBoundsException if the index is out of range
+     * @throws IllegalStateException if this iteration is closed
+     */
+    public boolean selects(int index) {
+        if (closed) {
+            throw new IllegalStateException("this iteration of table '" + table.name() + "' is closed");
+        }
+        java.util.Objects.checkIndex(index, count);
+        return changes == null || changes.selects(table.versions, index, since);
     }
 
     /**
@@ -43,20 +87,24 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
         return table.chunkAt(java.util.Objects.checkIndex(index, count));
     }
 
-    /** {@return the chunks in order} */
+    /** {@return the selected chunks in order: every chunk, or those that pass the change filter} */
     @Override
     public Iterator<Chunk> iterator() {
         return new Iterator<>() {
+            /** The next chunk to test (filtered) or to yield. */
             private int next;
 
             @Override
             public boolean hasNext() {
+                while (next < count && changes != null && !changes.selects(table.versions, next, since)) {
+                    next++;
+                }
                 return next < count;
             }
 
             @Override
             public Chunk next() {
-                if (next >= count) {
+                if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
                 return chunk(next++);

@@ -28,19 +28,20 @@ final class DenseChunk extends SlotChunk {
 
         /** {@return the handle of the record in dense {@code row}, a live row} */
         long handleOfRow(int row);
+
+        /** {@return the table's change versions; {@link ChangeVersions#unused} if it keeps none} */
+        ChangeVersions versions();
     }
 
     private final Owner owner;
     private final DenseRows rows;
-    private final int index;
     /** The first row of this block. */
     private final int firstRow;
 
     DenseChunk(Owner owner, DenseRows rows, int index) {
-        super(rows.schema(), rows.block(index), rows.rowsPerBlock());
+        super(rows.schema(), rows.block(index), rows.rowsPerBlock(), owner.versions(), index);
         this.owner = owner;
         this.rows = rows;
-        this.index = index;
         this.firstRow = index * slots;
     }
 

@@ -47,8 +47,8 @@ public interface PackedTable extends Table {
      * completes a pass; after that, calls with the same {@code order} instance return 0 at
      * once until the table is fragmented again, by {@code add}, {@code addAll}, {@code remove},
      * {@code removeAll}, {@code clear} or {@link #markFragmented()}. Writes through {@code set}
-     * or chunks do not count (they are not tracked, so they cost nothing): after changing the
-     * fields {@code order} reads, call {@link #markFragmented()}.
+     * or chunks do not count (the table cannot know which fields {@code order} reads): after
+     * changing them, call {@link #markFragmented()}.
      *
      * <p>Cost: insertion sort, chosen for "mostly sorted, few unique keys" inputs (it is
      * stable and adaptive): O(n + I) comparisons and I swaps for n rows with I inversions, so

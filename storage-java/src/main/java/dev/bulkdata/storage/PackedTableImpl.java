@@ -82,6 +82,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     /** Makes room for {@code count} more rows and their back-links; all or nothing for the rows. */
     @Override
     void reserveRecords(int count, long highestSlot) {
+        versions.ensureChunks((int) ((size + (long) count + recordMask) >>> recordShift));
         rows.reserve((long) size + count);
         segments = rows.segments();
         back.ensure(rows.capacity() - 1L);
@@ -105,6 +106,11 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         return index.handleOf(back.get(row));
     }
 
+    @Override
+    public ChangeVersions versions() {
+        return versions;
+    }
+
     // ---------------------------------------------------------------------------------------
     // Structure
 
@@ -113,6 +119,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     long activate(int slot) {
         fragmented = true;
         int row = rows.addRow();
+        versions.stampAll(row >>> recordShift);
         back.set(row, slot);
         setRow(slot, row);
         size++;
@@ -134,7 +141,12 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     void dropRecord(int slot) {
         int row = row(slot);
         int moved = rows.removeRow(row);
+        versions.stampStructure(row >>> recordShift);
         if (moved >= 0) {
+            // The last record moves into the gap: new bytes in the gap's chunk, one record
+            // fewer in the chunk it leaves (the same chunk or the last one).
+            versions.stampFields(row >>> recordShift);
+            versions.stampStructure(moved >>> recordShift);
             int movedSlot = back.get(moved);
             back.set(row, movedSlot);
             setRow(movedSlot, row);
@@ -160,6 +172,9 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     /** One pass over the index's meta words; no row byte and no back-link is written. */
     @Override
     void clearRecords() {
+        for (int c = 0, n = rows.chunkCount(); c < n; c++) {
+            versions.stampStructure(c);
+        }
         index.releaseAllLive();
         rows.clear();
         size = 0;
@@ -227,6 +242,8 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     private void swapRows(int a, int b) {
         swapsThisCall++;
         rows.swapRows(a, b);
+        versions.stampAll(a >>> recordShift);
+        versions.stampAll(b >>> recordShift);
         int slotA = back.get(a);
         int slotB = back.get(b);
         back.set(a, slotB);
@@ -283,6 +300,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     java.lang.foreign.MemorySegment restoreBlock(int b) {
+        versions.ensureChunks(b + 1);
         rows.reserve(Math.min((long) (b + 1) * schema.slotsPerBlock(), rows.maxRows()));
         segments = rows.segments();
         back.ensure(rows.capacity() - 1L);

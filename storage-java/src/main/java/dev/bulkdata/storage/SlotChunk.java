@@ -14,11 +14,13 @@ import java.lang.foreign.MemorySegment;
 abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, DenseChunk {
     /** Slots of the block, live or not. */
     final int slots;
-    /** Column views, made on first request. */
+    /** Column views: read-only ones at {@code [f]}, writable ones at {@code [fields + f]}; made on first request. */
     private MemorySegment[] columns;
+    /** {@link #data} read-only, made on first request. */
+    private MemorySegment readOnly;
 
-    SlotChunk(Schema schema, MemorySegment data, int slots) {
-        super(schema, data);
+    SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {
+        super(schema, data, versions, index);
         this.slots = slots;
     }
 
@@ -45,21 +47,37 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
 
     @Override
     public final MemorySegment column(Field field) {
+        return columnView(field, false);
+    }
+
+    @Override
+    public final MemorySegment writableColumn(Field field) {
+        MemorySegment view = columnView(field, true);
+        versions.stampField(index, field.index());
+        return view;
+    }
+
+    private MemorySegment columnView(Field field, boolean writable) {
         checkAccess();
         schema.check(field);
         if (schema.layout() != Layout.SOA) {
             throw new IllegalStateException("table '" + tableName() + "' uses the " + schema.layout()
                     + " layout, which has no columns; use records() and field.blockOffset()/slotStride()");
         }
+        int fields = schema.fields().size();
         MemorySegment[] views = columns;
         if (views == null) {
-            views = new MemorySegment[schema.fields().size()];
+            views = new MemorySegment[2 * fields];
             columns = views;
         }
-        MemorySegment view = views[field.index()];
+        int at = writable ? fields + field.index() : field.index();
+        MemorySegment view = views[at];
         if (view == null) {
             view = data.asSlice(field.blockOffset, (long) slots * field.type().byteSize());
-            views[field.index()] = view;
+            if (!writable) {
+                view = view.asReadOnly();
+            }
+            views[at] = view;
         }
         return view;
     }
@@ -67,6 +85,40 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
     @Override
     public final MemorySegment records() {
         checkAccess();
+        MemorySegment view = readOnly;
+        if (view == null) {
+            view = data.asReadOnly();
+            readOnly = view;
+        }
+        return view;
+    }
+
+    @Override
+    public final MemorySegment writableRecords() {
+        checkAccess();
+        versions.stampFields(index);
         return data;
+    }
+
+    @Override
+    public final boolean changedSince(Field field, int version) {
+        checkAccess();
+        schema.check(field);
+        checkVersioned();
+        return versions.fieldChangedSince(index, field.index(), version);
+    }
+
+    @Override
+    public final boolean structureChangedSince(int version) {
+        checkAccess();
+        checkVersioned();
+        return versions.structureChangedSince(index, version);
+    }
+
+    private void checkVersioned() {
+        if (versions.isUnused()) {
+            throw new UnsupportedOperationException("table '" + tableName() + "' is a component table, which keeps"
+                    + " no change versions; only BulkTable and PackedTable chunks answer changedSince");
+        }
     }
 }

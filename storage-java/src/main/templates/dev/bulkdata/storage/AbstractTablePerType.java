@@ -7,7 +7,8 @@ import java.lang.foreign.MemorySegment;
  * per field type, written once for both table kinds over the one part each kind provides: a
  * handle resolves to its record index by the kind's rule ({@link #recordOf}: a BulkTable's
  * slot, a PackedTable's row), and records are numbered so that record {@code r} lives in
- * segment {@code r >>> recordShift} at position {@code r & recordMask}. Generated per type from
+ * segment {@code r >>> recordShift} at position {@code r & recordMask}; a {@code set} stamps the
+ * field's change version in chunk {@code r >>> recordShift} ({@link ChangeVersions}). Generated per type from
  * this template (ARCHITECTURE.md, Per-type code); everything else of a table is in
  * {@link AbstractTable}.
  */
@@ -20,9 +21,12 @@ abstract sealed class AbstractTablePerType implements Table permits AbstractTabl
     /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
     final int recordShift;
     final int recordMask;
+    /** The chunks' change versions: every write by handle stamps its field in its chunk. */
+    final ChangeVersions versions;
 
     AbstractTablePerType(Schema schema) {
         this.schema = schema;
+        this.versions = new ChangeVersions(schema);
         this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
         this.recordMask = schema.slotsPerBlock() - 1;
     }
@@ -49,6 +53,7 @@ abstract sealed class AbstractTablePerType implements Table permits AbstractTabl
         schema.check(field);
         int record = recordOf(handle);
         field.set(segments[record >>> recordShift], record & recordMask, value);
+        versions.stampField(record >>> recordShift, field.index());
     }
     // @end
 }

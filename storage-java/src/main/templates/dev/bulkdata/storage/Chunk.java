@@ -6,7 +6,8 @@ import java.lang.foreign.MemorySegment;
  * One block of a table seen during an iteration: a fixed run of {@link #slotCount()} slots,
  * some live, some holes. Visit the live slots with {@link #nextLive(int)} or 64 at a time with
  * {@link #liveBits(int)}, read and write their fields by slot, and hand whole columns to loops
- * or native code with {@link #column(Field)}.
+ * or native code with {@link #column(Field)} (for reading) and {@link #writableColumn(Field)}
+ * (for writing, which stamps the field's change version: {@link #changedSince(Field, int)}).
  *
  * <pre>{@code
  * for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
@@ -30,7 +31,8 @@ import java.lang.foreign.MemorySegment;
  * {@code while (live != 0)} loop is not counted, so there they stay per access). Stepping with
  * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} reads the same slots but makes
  * each step depend on the last (about 2.5x slower in the benchmarks). For the last factor of
- * two, loop over {@link #column(Field)} segments with the same bit loop, or use the
+ * two, loop over {@link #column(Field)} / {@link #writableColumn(Field)} segments with the same
+ * bit loop, or use the
  * {@code storage-vector} kernels.
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
@@ -49,7 +51,8 @@ import java.lang.foreign.MemorySegment;
  * only then can no record be added, removed or moved. Every accessor of a chunk kept past that
  * throws {@link IllegalStateException}, as it does once the table is closed: keep handles
  * ({@link #handle(int)}), not chunks. The check is one read of the table's iteration count. A
- * {@link MemorySegment} from {@link #column(Field)} or {@link #records()} is raw memory: it
+ * {@link MemorySegment} from {@link #column(Field)} or {@link #records()} (and their writable
+ * forms) is raw memory: it
  * stays usable until the table closes, and using it after the iteration is the caller's
  * responsibility.
  *
@@ -114,17 +117,18 @@ public interface Chunk {
     long handle(int slot);
 
     /**
-     * The column of a field: zero-copy view of the field's values for every slot of this
-     * chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in native byte order.
-     * Holes hold no defined value: a removed record's old bytes stay until an add reuses (and
-     * zeroes) the slot, the free-list link of a hole occupies 4 bytes of one column, and slots
-     * never used read zero. Mask with {@link #liveBits(int)} when a hole matters. Never write a
-     * hole through a view. A write to a hole's link word is detected (the next add throws
-     * {@link IllegalStateException} and changes nothing); a write to a slot never used is not,
-     * and its bytes reappear in the record that first takes the slot.
+     * The column of a field, for reading: a read-only, zero-copy view of the field's values for
+     * every slot of this chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in
+     * native byte order. A write through it throws {@link IllegalArgumentException} (the
+     * segment is {@linkplain MemorySegment#isReadOnly() read-only}); take
+     * {@link #writableColumn(Field)} to write. Reading through it costs what reading the block
+     * costs: take it once per chunk visit, outside the loop. Holes hold no defined value: a
+     * removed record's old bytes stay until an add reuses (and zeroes) the slot, the free-list
+     * link of a hole occupies 4 bytes of one column, and slots never used read zero. Mask with
+     * {@link #liveBits(int)} when a hole matters.
      *
      * @param field a field of the table's schema
-     * @return the column; valid until the table is closed
+     * @return the read-only column; valid until the table is closed
      * @throws IllegalArgumentException if the field belongs to another schema
      * @throws IllegalStateException if the table's layout is {@link Layout#AOS} (use
      *     {@link #records()})
@@ -132,14 +136,71 @@ public interface Chunk {
     MemorySegment column(Field field);
 
     /**
-     * The whole block: zero-copy view of every slot's bytes ({@link Schema#blockBytes()} long).
-     * In {@link Layout#AOS} slot {@code s} starts at byte {@code s * schema.slotBytes()};
-     * a field's value is at {@code field.blockOffset() + s * field.slotStride()} in both layouts.
-     * Holes hold no defined value and must not be written (see {@link #column(Field)}).
+     * The column of a field, for writing: the zero-copy view of {@link #column(Field)}, writable.
+     * Taking it stamps the field's change version in this chunk
+     * ({@link #changedSince(Field, int)} is then true for every version before now), whether or
+     * not anything is written through it: take it only for the chunks you write, once per visit.
+     * Never write a hole through it. A write to a hole's link word is detected (the next add
+     * throws {@link IllegalStateException} and changes nothing); a write to a slot never used is
+     * not, and its bytes reappear in the record that first takes the slot. Writes through the
+     * view after it was taken are not stamped again: a pass that keeps a view past
+     * {@link Table#markVersion()} must take it again.
+     *
+     * @param field a field of the table's schema
+     * @return the writable column; valid until the table is closed
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table's layout is {@link Layout#AOS} (use
+     *     {@link #writableRecords()})
+     */
+    MemorySegment writableColumn(Field field);
+
+    /**
+     * The whole block, for reading: a read-only, zero-copy view of every slot's bytes
+     * ({@link Schema#blockBytes()} long). In {@link Layout#AOS} slot {@code s} starts at byte
+     * {@code s * schema.slotBytes()}; a field's value is at
+     * {@code field.blockOffset() + s * field.slotStride()} in both layouts. A write through it
+     * throws {@link IllegalArgumentException} (read-only). Holes hold no defined value (see
+     * {@link #column(Field)}).
+     *
+     * @return the block's segment, read-only; valid until the table is closed
+     */
+    MemorySegment records();
+
+    /**
+     * The whole block, for writing: {@link #records()}, writable. Taking it stamps the change
+     * version of every field in this chunk (see {@link #writableColumn(Field)}, whose rules for
+     * holes apply).
      *
      * @return the block's segment; valid until the table is closed
      */
-    MemorySegment records();
+    MemorySegment writableRecords();
+
+    /**
+     * Whether a field of this chunk was written after {@code version}: by {@code set} (by
+     * handle or by slot), a {@link #writableColumn(Field)} or {@link #writableRecords()} taken,
+     * or a record added to or moved into the chunk (see {@link Table#markVersion()}). O(1).
+     *
+     * @param field a field of the table's schema
+     * @param version a version from {@link Table#markVersion()} of this table; any other value
+     *     counts every chunk as changed
+     * @return whether the field changed in this chunk after {@code version}
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}, which
+     *     keeps no versions
+     */
+    boolean changedSince(Field field, int version);
+
+    /**
+     * Whether this chunk's set of records changed after {@code version}: a record was added to
+     * it, removed from it, or moved into, out of or within it (a {@link PackedTable}'s
+     * swap-and-pop and {@code defragment}), or the table was cleared. O(1).
+     *
+     * @param version a version from {@link Table#markVersion()} of this table; any other value
+     *     counts every chunk as changed
+     * @return whether the chunk's structure changed after {@code version}
+     * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}
+     */
+    boolean structureChangedSince(int version);
 
     // @each-type
     /**
@@ -153,7 +214,8 @@ public interface Chunk {
 
     // @each-type
     /**
-     * Writes a {@code float} field (Typed access, in the class documentation).
+     * Writes a {@code float} field (Typed access, in the class documentation) and stamps the
+     * field's change version in this chunk.
      * @param slot a live slot of this chunk
      * @param field a field of the table's schema
      * @param value the new value

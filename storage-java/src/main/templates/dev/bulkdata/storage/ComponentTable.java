@@ -144,6 +144,13 @@ public final class ComponentTable implements AutoCloseable {
 
     /** Hands chunk views the owner entity of each row, and this table's name and state. */
     private final class RowOwner implements DenseChunk.Owner {
+        /** A component table keeps no change versions: its chunks' stamps go to one unread row. */
+        private final ChangeVersions versions = ChangeVersions.unused(schema);
+
+        @Override
+        public ChangeVersions versions() {
+            return versions;
+        }
         @Override
         public String name() {
             return schema.name();

@@ -27,6 +27,45 @@ package dev.bulkdata.storage;
  * foreign or forged, {@link IllegalArgumentException} if the field belongs to another schema,
  * and {@link IllegalStateException} if the table is closed.
  *
+ * <h2 id="versions">Change versions</h2>
+ * A table keeps a version counter and, for each chunk, a <em>structure version</em> and one
+ * version per field. Every write through the table's API stamps what it touched with the
+ * table's current version:
+ * <ul>
+ * <li>{@code set} by handle and {@link Chunk}{@code .set} by slot: that field of the record's chunk;
+ * <li>{@link Chunk#writableColumn(Field)}: that field of the chunk, when the view is taken;
+ *     {@link Chunk#writableRecords()}: every field of the chunk;
+ * <li>{@code add}, {@code addAll}: the structure and every field of the chunk the record lands in;
+ * <li>{@code remove}, {@code removeAll}, {@code cancelAdd}: the structure of the chunk the record
+ *     leaves; in a {@link PackedTable}, the record moved into the gap stamps the structure and
+ *     every field of the chunk it moves into and the structure of the chunk it leaves;
+ * <li>{@code clear}: the structure of every chunk that held a record;
+ * <li>{@code PackedTable.defragment}: the structure and every field of both chunks of each swap.
+ * </ul>
+ * Reading never stamps, and neither does a write through a view taken for reading (it throws).
+ * {@link #markVersion()} returns the current version {@code V} and moves the counter on, so that
+ * every write after the call is newer than {@code V}: a pass that records {@code V} asks later
+ * which chunks changed since ({@link Chunk#changedSince(Field, int)},
+ * {@link Chunk#structureChangedSince(int)}, or a filtered pass with a {@link ChangeFilter}):
+ *
+ * <pre>{@code
+ * ChangeFilter moved = ChangeFilter.of(PX, PY);
+ * int seen = table.markVersion();             // everything written so far is at or before seen
+ * // ... the frame writes some records ...
+ * table.forEachChunk(moved, seen, chunk -> upload(chunk));   // only chunks where PX or PY changed
+ * seen = table.markVersion();                 // the next frame sees the writes after this
+ * }</pre>
+ *
+ * A version is exact for 2^30 calls of {@code markVersion} (about a
+ * billion: 200 days at 60 calls a second); any value older than that, or not from this table,
+ * counts every chunk as changed. A chunk is stamped, not a record: a chunk with a changed field
+ * may hold many unchanged records. Versions cost a stamp check per {@code set}, nothing per
+ * read, and 4 bytes per field and chunk on the heap ({@code (fields + 1) * 4} bytes per 16 KiB
+ * block). A new table's counter is at 1. Versions live in memory only: a table loaded by
+ * {@link Snapshots#load} starts as a new one does (counter at 1, every chunk stamped 1), so
+ * versions of the saved table mean nothing to it; start with a full pass and a
+ * {@code markVersion()} of the loaded table.
+ *
  * <h2>Errors</h2>
  * Every method that throws leaves the table exactly as it was. After {@link #close()} every
  * method except {@code close}, {@code isClosed}, {@code contains} (which answers
@@ -208,7 +247,8 @@ public interface Table extends AutoCloseable {
 
     // @each-type
     /**
-     * Writes a {@code float} field (Typed access, in the class documentation).
+     * Writes a {@code float} field (Typed access, in the class documentation) and stamps the
+     * field's change version in the record's chunk.
      * @param handle a live handle of this table
      * @param field a field of this table's schema
      * @param value the new value
@@ -304,6 +344,21 @@ public interface Table extends AutoCloseable {
     ChunkIteration iterate();
 
     /**
+     * Opens an iteration whose iterator yields only the chunks that changed after
+     * {@code since} in a way {@code changes} looks for (see Change versions, in the class
+     * documentation); {@link ChunkIteration#selects(int)} tells code that hands chunks out by
+     * index which to take. Each chunk is tested when the pass reaches it: O(fields of the
+     * filter) per chunk, nothing per record.
+     *
+     * @param changes what counts as a change
+     * @param since a version from {@link #markVersion()}
+     * @return the open iteration
+     * @throws IllegalArgumentException if {@code changes} is null or names fields of another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    ChunkIteration iterate(ChangeFilter changes, int since);
+
+    /**
      * Visits every chunk, in order, with an iteration open for the duration of the call.
      * Allocation-free.
      *
@@ -313,6 +368,20 @@ public interface Table extends AutoCloseable {
     void forEachChunk(ChunkVisitor visitor);
 
     /**
+     * Visits, in order, the chunks that changed after {@code since} in a way {@code changes}
+     * looks for (see Change versions, in the class documentation), with an iteration open for
+     * the duration of the call. Each chunk is tested when the pass reaches it. Allocation-free;
+     * O(chunks x fields of the filter) plus the visits.
+     *
+     * @param changes what counts as a change
+     * @param since a version from {@link #markVersion()}
+     * @param visitor receives each chunk that changed
+     * @throws IllegalArgumentException if {@code changes} is null or names fields of another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor);
+
+    /**
      * Visits every live record, in slot order, with an iteration open for the duration of the
      * call. Holes are skipped 64 slots at a time. Allocation-free.
      *
@@ -320,6 +389,34 @@ public interface Table extends AutoCloseable {
      * @throws IllegalStateException if the table is closed
      */
     void forEach(RecordVisitor visitor);
+
+    /**
+     * Visits every live record of the chunks that changed after {@code since} in a way
+     * {@code changes} looks for, in slot order, with an iteration open for the duration of the
+     * call: {@link #forEachChunk(ChangeFilter, int, ChunkVisitor)} with every live record of
+     * each chunk visited. A chunk is the unit: its unchanged records are visited too.
+     * Allocation-free.
+     *
+     * @param changes what counts as a change
+     * @param since a version from {@link #markVersion()}
+     * @param visitor receives each live record of a changed chunk as (chunk, slot)
+     * @throws IllegalArgumentException if {@code changes} is null or names fields of another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    void forEach(ChangeFilter changes, int since, RecordVisitor visitor);
+
+    /**
+     * Returns the table's current change version and moves its counter on: every write before
+     * this call is stamped with the returned version or an earlier one, every write after it
+     * with a later one. Record the result after a pass, and give it to the next pass to visit
+     * only what changed since (see Change versions, in the class documentation). O(1) (once in
+     * 2^29 calls, O(chunks x fields)); call it on the writer thread while no other thread
+     * writes the table.
+     *
+     * @return the version of everything written so far
+     * @throws IllegalStateException if the table is closed
+     */
+    int markVersion();
 
     /**
      * Returns counts and memory of the table; O(1). After {@link #close()} every count is 0,

@@ -35,6 +35,9 @@ class ChunkValidityTest {
                 () -> chunk.set(0, t, 1f),
                 () -> chunk.handle(0),
                 chunk::records,
+                chunk::writableRecords,
+                () -> chunk.changedSince(t, 0),
+                () -> chunk.structureChangedSince(0),
                 () -> chunk.liveBits(0),
                 chunk::liveWordCount,
                 chunk::liveCount,
@@ -45,6 +48,7 @@ class ChunkValidityTest {
                 chunk::index));
         if (schema.layout() == Layout.SOA) {
             calls.add(() -> chunk.column(t));
+            calls.add(() -> chunk.writableColumn(t));
         }
         return calls;
     }

@@ -37,7 +37,15 @@ class DenseRowsTest {
         public long handleOfRow(int row) {
             return 1000 + row;
         }
+
+        @Override
+        public ChangeVersions versions() {
+            return VERSIONS;
+        }
     }
+
+    /** The fake owner keeps no versions, as a component table. */
+    private static final ChangeVersions VERSIONS = ChangeVersions.unused(TestSchemas.mixed(Layout.SOA));
 
     private static long[] read(DenseRows rows, int row, List<Field> fields) {
         long[] values = new long[fields.size()];

@@ -884,7 +884,9 @@ class ErrorContractTest {
         Field f = fx.schema.field("f");
         Field b = fx.schema.field("b");
         MemorySegment records = chunk.records();
+        MemorySegment writableRecords = chunk.writableRecords();
         MemorySegment column = layout == Layout.SOA ? chunk.column(f) : null;
+        MemorySegment writableColumn = layout == Layout.SOA ? chunk.writableColumn(f) : null;
         fx.close();
 
         List<Executable> calls = new ArrayList<>(List.of(
@@ -893,16 +895,20 @@ class ErrorContractTest {
                 () -> Values.get(chunk, s, b),
                 () -> chunk.nextLive(0),
                 () -> chunk.column(f),
+                () -> chunk.writableColumn(f),
                 chunk::records,
+                chunk::writableRecords,
+                () -> chunk.changedSince(f, 0),
+                () -> chunk.structureChangedSince(0),
                 () -> chunk.handle(s),
                 () -> chunk.isLive(s),
                 () -> chunk.liveBits(0),
                 chunk::liveCount,
                 () -> records.get(ValueLayout.JAVA_BYTE, 0),
-                () -> records.set(ValueLayout.JAVA_BYTE, 0, (byte) 1)));
+                () -> writableRecords.set(ValueLayout.JAVA_BYTE, 0, (byte) 1)));
         if (column != null) {
             calls.add(() -> column.get(ValueLayout.JAVA_FLOAT, 0));
-            calls.add(() -> column.set(ValueLayout.JAVA_FLOAT, 4L * s, 1f));
+            calls.add(() -> writableColumn.set(ValueLayout.JAVA_FLOAT, 4L * s, 1f));
         }
         for (Executable call : calls) {
             assertThrows(IllegalStateException.class, call);
@@ -1176,6 +1182,7 @@ class ErrorContractTest {
             if (layout == Layout.AOS) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> chunk.column(l));
                 assertTrue(e.getMessage().contains("records()"), e::getMessage);
+                assertThrows(IllegalStateException.class, () -> chunk.writableColumn(l));
             } else {
                 MemorySegment column = chunk.column(l);
                 assertEquals((long) chunk.slotCount() * Long.BYTES, column.byteSize());
@@ -1195,9 +1202,9 @@ class ErrorContractTest {
         int s = fx.slotInChunk(head);
         FloatField t = fx.schema.floatField("t");
         if (fx.schema.layout() == Layout.SOA) {
-            chunk.column(t).setAtIndex(ValueLayout.JAVA_FLOAT, s, value);
+            chunk.writableColumn(t).setAtIndex(ValueLayout.JAVA_FLOAT, s, value);
         } else {
-            chunk.records().set(ValueLayout.JAVA_FLOAT, t.blockOffset() + (long) s * t.slotStride(), value);
+            chunk.writableRecords().set(ValueLayout.JAVA_FLOAT, t.blockOffset() + (long) s * t.slotStride(), value);
         }
         fx.endChunks();
         return head;

@@ -210,6 +210,35 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void readmeChangeExample_visitsOnlyTheChunksWrittenSinceTheVersion() {
+        Schema schema = Schema.builder("particles")
+                .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
+                .build();
+        FloatField px = schema.floatField("px");
+        FloatField py = schema.floatField("py");
+        try (BulkTable particles = BulkTable.of(schema)) {
+            long[] handles = new long[10_000];              // 20 chunks of 512
+            particles.addAll(handles);
+            long h = handles[5_000];                        // in chunk 9
+            List<Integer> uploaded = new ArrayList<>();
+            // README:begin
+            ChangeFilter moved = ChangeFilter.of(px, py).orStructure();   // make once, keep
+            int seen = particles.markVersion();             // every write so far is at or before seen
+
+            particles.set(h, px, 5f);                       // stamps px in h's chunk (also chunk.set,
+                                                            // writableColumn, add, remove, ...)
+            particles.forEachChunk(moved, seen, chunk ->    // only the chunks changed since seen
+                    uploaded.add(chunk.index()));           // [9]: h's chunk, 1 of 20
+            seen = particles.markVersion();                 // the next pass sees what comes after
+            // README:end
+            assertEquals(List.of(9), uploaded);
+            uploaded.clear();
+            particles.forEachChunk(moved, seen, chunk -> uploaded.add(chunk.index()));
+            assertEquals(List.of(), uploaded);
+        }
+    }
+
+    @Test
     void readmeReferencesExample_remapsAndCountsDanglingReferences_andLoadsComponents(
             @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path soundFile = dir.resolve("sounds.bulk");
@@ -275,7 +304,7 @@ class ReadmeExampleTest {
             assertTrue(readme.contains(dedented), "README.md must contain this example exactly:\n" + dedented);
             snippets++;
         }
-        assertEquals(7, snippets);
+        assertEquals(8, snippets);
     }
 
     @Test

@@ -334,11 +334,16 @@ abstract class TableContract {
                 while (chunk.handle(slot) != h) {
                     slot = chunk.nextLive(slot + 1);
                 }
-                MemorySegment block = chunk.records();
-                assertEquals(schema.blockBytes(), block.byteSize());
+                MemorySegment read = chunk.records();
+                assertEquals(schema.blockBytes(), read.byteSize());
                 long at = py.blockOffset() + (long) slot * py.slotStride();
-                assertEquals(42.5f, block.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at));
+                assertEquals(42.5f, read.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at));
+                assertThrows(IllegalArgumentException.class, () -> read.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at, 7f),
+                        "records() is for reading");
+                MemorySegment block = chunk.writableRecords();
+                assertEquals(schema.blockBytes(), block.byteSize());
                 block.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at, 7f);
+                assertEquals(7f, read.get(ValueLayout.JAVA_FLOAT_UNALIGNED, at), "the same memory");
             }
             assertEquals(7f, table.get(h, py));
         }

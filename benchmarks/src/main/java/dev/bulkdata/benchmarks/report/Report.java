@@ -154,6 +154,8 @@ public final class Report {
                 "KernelBenchmark.sumFloatArray", false, Double.NaN, n));
         c.add(new Comparison("count t < 500, SIMD kernels", "BulkTable SOA, Kernels.lessThan", "KernelBenchmark.expireBulkChunks", "float[]",
                 "KernelBenchmark.expireFloatArray", false, Double.NaN, n));
+        c.add(new Comparison("pass over changed chunks (1 % written)", "BulkTable, ChangeFilter", "ChangeVersionBenchmark.filteredPass",
+                "full pass", "ChangeVersionBenchmark.fullPass", true, 20, n));
         for (String percent : new String[] {"100", "50", "1"}) {
             String[] np = {"n", N, "percent", percent};
             String workload = "join A and B (B on " + percent + " %)";

@@ -1,6 +1,8 @@
 package dev.bulkdata.storage.kotlin
 
+import dev.bulkdata.storage.ChangeFilter
 import dev.bulkdata.storage.Chunk
+import dev.bulkdata.storage.ChunkIteration
 import dev.bulkdata.storage.Table
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
@@ -89,7 +91,55 @@ public suspend fun Table.processChunks(
     block: suspend (Chunk) -> Unit,
 ) {
     require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
-    val iteration = iterate()
+    processIteration(iterate(), dispatcher, parallelism, block)
+}
+
+/**
+ * [processChunks][TypedTable.processChunks] over the chunks that changed after [since] in a way
+ * [changes] looks for (a version from [TypedTable.markVersion]; build [changes] with
+ * [changeFilter]): the same contract, one coroutine per selected chunk. The chunks are tested
+ * once, when the call starts, before any chunk runs. Then record `markVersion()` for the next
+ * frame.
+ *
+ * ```
+ * table.processChunks(changeFilter(Particles.X), seen) { chunk -> upload(chunk) }
+ * seen = table.markVersion()
+ * ```
+ *
+ * @throws IllegalArgumentException if [parallelism] is less than 1 or [changes] names columns of
+ *   another declaration
+ * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
+ */
+public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
+    changes: ChangeFilter,
+    since: Int,
+    dispatcher: CoroutineDispatcher = Dispatchers.Default,
+    parallelism: Int = Runtime.getRuntime().availableProcessors(),
+    crossinline block: suspend (TypedChunk<D>) -> Unit,
+): Unit = core.processChunks(changes, since, dispatcher, parallelism) { block(TypedChunk(it)) }
+
+/**
+ * [processChunks][TypedTable.processChunks] with a change filter for a core [Table], with the
+ * core [Chunk]; same contract.
+ */
+public suspend fun Table.processChunks(
+    changes: ChangeFilter,
+    since: Int,
+    dispatcher: CoroutineDispatcher = Dispatchers.Default,
+    parallelism: Int = Runtime.getRuntime().availableProcessors(),
+    block: suspend (Chunk) -> Unit,
+) {
+    require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
+    processIteration(iterate(changes, since), dispatcher, parallelism, block)
+}
+
+/** The body of every processChunks: one coroutine per selected chunk of [iteration], which it closes. */
+private suspend fun Table.processIteration(
+    iteration: ChunkIteration,
+    dispatcher: CoroutineDispatcher,
+    parallelism: Int,
+    block: suspend (Chunk) -> Unit,
+) {
     try {
         for (i in 0 until iteration.count()) requireShareable(name(), iteration.chunk(i).records())
         // A permit per chunk in progress, suspended or running: the bound holds for chunks that
@@ -99,8 +149,11 @@ public suspend fun Table.processChunks(
         // Unconfined has no threads to limit (and refuses limitedParallelism): its coroutines run
         // in whatever thread starts or resumes them; the permits still bound the chunks in progress.
         val limited = if (dispatcher === Dispatchers.Unconfined) dispatcher else dispatcher.limitedParallelism(parallelism)
+        // Which chunks to launch is decided before any runs: a chunk's writes do not select another.
+        val selected = BooleanArray(iteration.count()) { iteration.selects(it) }
         coroutineScope {
             for (i in 0 until iteration.count()) {
+                if (!selected[i]) continue
                 val chunk = iteration.chunk(i)
                 launch(limited) {
                     inProgress.withPermit {
@@ -164,7 +217,24 @@ public suspend fun Table.processChunks(
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = core.chunkFlow().map { TypedChunk(it) }
 
 /** [chunkFlow][TypedTable.chunkFlow] for a core [Table], with the core [Chunk]; same contract. */
-public fun Table.chunkFlow(): Flow<Chunk> = flow {
+public fun Table.chunkFlow(): Flow<Chunk> = chunksOf { iterate() }
+
+/**
+ * [chunkFlow] of the chunks that changed after [since] in a way [changes] looks for (a version
+ * from [TypedTable.markVersion]; build [changes] with [changeFilter]): the same contract and
+ * the same refused operators. Each chunk is tested when the flow reaches it.
+ *
+ * @throws IllegalArgumentException (when collected) if [changes] names columns of another declaration
+ * @throws IllegalStateException (when collected) as [chunkFlow]
+ */
+public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(changes: ChangeFilter, since: Int): Flow<TypedChunk<D>> =
+    core.chunkFlow(changes, since).map { TypedChunk(it) }
+
+/** [chunkFlow][TypedTable.chunkFlow] with a change filter for a core [Table], with the core [Chunk]; same contract. */
+public fun Table.chunkFlow(changes: ChangeFilter, since: Int): Flow<Chunk> = chunksOf { iterate(changes, since) }
+
+/** The flow of the selected chunks of the iteration [open] opens when the flow is collected. */
+private fun Table.chunksOf(open: () -> ChunkIteration): Flow<Chunk> = flow {
     check(!currentCoroutineContext()[Job].inProducerBody()) {
         "table '${name()}': chunkFlow() is collected in a producer coroutine, behind a channel (buffer," +
             " conflate, flowOn with another dispatcher, produceIn, collectLatest, channelFlow, ...), so it" +
@@ -172,13 +242,26 @@ public fun Table.chunkFlow(): Flow<Chunk> = flow {
             " chunk is still in use; collect chunkFlow() without those operators (choose the thread with" +
             " withContext around the collection), or use processChunks for parallel work"
     }
-    val iteration = iterate()
+    val iteration = open()
     try {
-        for (i in 0 until iteration.count()) emit(iteration.chunk(i))
+        for (i in 0 until iteration.count()) {
+            if (iteration.selects(i)) emit(iteration.chunk(i))
+        }
     } finally {
         iteration.close()
     }
 }
+
+/**
+ * A change filter for writes to any of [columns] of one declaration, for the filtered passes
+ * ([TypedTable.forEach], [TypedTable.forEachChunk], [processChunks], [chunkFlow]); add
+ * `.orStructure()` to take records added or removed too, or use the core
+ * `ChangeFilter.structure()` for those alone. Make it once and keep it.
+ *
+ * @throws IllegalArgumentException if no column is given
+ */
+public fun <D : TableDef<D>> changeFilter(vararg columns: Column<D, *>): ChangeFilter =
+    ChangeFilter.of(*Array(columns.size) { columns[it].field })
 
 /** `kotlinx.coroutines.internal.ScopeCoroutine`, or null if this kotlinx version has no such class. */
 private val SCOPE_COROUTINE: Class<*>? =

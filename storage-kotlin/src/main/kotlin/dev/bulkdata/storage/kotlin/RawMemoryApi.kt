@@ -2,7 +2,8 @@ package dev.bulkdata.storage.kotlin
 
 /**
  * Marks the accessors that hand out a chunk's off-heap memory as a raw
- * [MemorySegment][java.lang.foreign.MemorySegment] ([TypedChunk.column], [TypedChunk.records]) or
+ * [MemorySegment][java.lang.foreign.MemorySegment] ([TypedChunk.column], [TypedChunk.records] and
+ * their writable forms [TypedChunk.writableColumn], [TypedChunk.writableRecords]) or
  * the core chunk that does ([TypedChunk.core]). Calling them without
  * `@OptIn(RawMemoryApi::class)` does not compile.
  *

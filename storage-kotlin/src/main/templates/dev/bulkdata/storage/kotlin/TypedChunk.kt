@@ -35,8 +35,13 @@ import java.lang.foreign.MemorySegment
  * iteration of the table is open), every method throws [IllegalStateException]. Keep handles
  * ([handle]), not chunks.
  *
- * **Raw memory**: [column], [records] and [core] give the chunk's memory as a
+ * **Raw memory**: [column] and [records] (read-only), [writableColumn] and [writableRecords]
+ * (which stamp the chunk's change versions) and [core] give the chunk's memory as a
  * [MemorySegment] and need `@OptIn(RawMemoryApi::class)`; see [RawMemoryApi].
+ *
+ * **Change versions**: `chunk[slot, column] = value` stamps the column's version in the chunk;
+ * [changedSince] and [structureChangedSince] ask whether the chunk changed after a version from
+ * [TypedTable.markVersion].
  *
  * **Threads**: distinct slots may be read and written from many threads at once (one chunk
  * per coroutine in [processChunks]).
@@ -79,18 +84,43 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     public fun handle(slot: Int): Handle<D> = Handle(chunk.handle(slot))
 
     /**
-     * The zero-copy column of [column] for every slot of this chunk (SOA only): value `s` at
-     * byte `s * column.type.byteSize()`, holes included; valid until the table is closed. See
-     * the core `Chunk.column` for what a write to a hole does.
+     * The zero-copy column of [column] for every slot of this chunk (SOA only), for reading:
+     * value `s` at byte `s * column.type.byteSize()`, holes included; read-only (a write throws
+     * [IllegalArgumentException]); valid until the table is closed. Take it once per chunk
+     * visit. See the core `Chunk.column`.
      *
      * @throws IllegalStateException if the table's layout is AOS (use [records])
      */
     @RawMemoryApi
     public fun column(column: Column<D, *>): MemorySegment = chunk.column(column.field)
 
-    /** The whole block's bytes, every slot, holes included; valid until the table is closed. */
+    /**
+     * The column of [column], for writing: as [column], writable; taking it stamps the column's
+     * change version in this chunk ([changedSince]). See the core `Chunk.writableColumn` for
+     * what a write to a hole does.
+     *
+     * @throws IllegalStateException if the table's layout is AOS (use [writableRecords])
+     */
+    @RawMemoryApi
+    public fun writableColumn(column: Column<D, *>): MemorySegment = chunk.writableColumn(column.field)
+
+    /** The whole block's bytes, every slot, holes included, for reading (read-only); valid until the table is closed. */
     @RawMemoryApi
     public fun records(): MemorySegment = chunk.records()
+
+    /** The whole block's bytes, for writing; taking it stamps the change version of every column in this chunk. */
+    @RawMemoryApi
+    public fun writableRecords(): MemorySegment = chunk.writableRecords()
+
+    /**
+     * Whether [column] was written in this chunk after [version] (a version from
+     * [TypedTable.markVersion]), by a set, a writable view, or a record added or moved in. O(1).
+     * See the core `Table` documentation, Change versions.
+     */
+    public fun changedSince(column: Column<D, *>, version: Int): Boolean = chunk.changedSince(column.field, version)
+
+    /** Whether records were added to, removed from or moved in this chunk after [version]. O(1). */
+    public fun structureChangedSince(version: Int): Boolean = chunk.structureChangedSince(version)
 
     // @each-type except Handle
     public operator fun get(slot: Int, column: FloatColumn<D>): Float = chunk.get(slot, column.field)

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
+import dev.bulkdata.storage.ChangeFilter
 import dev.bulkdata.storage.ChunkIteration
 import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Snapshots
@@ -229,11 +230,35 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
-    public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit) {
-        val iteration = core.iterate()
+    public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
+
+    /**
+     * [forEach] over the records of the chunks that changed after [since] in a way [changes]
+     * looks for (a version from [markVersion]; build [changes] with [changeFilter]): a chunk is
+     * the unit, so its unchanged records are visited too. Each chunk is tested when the pass
+     * reaches it. Inlined; allocates what [forEach] does.
+     *
+     * ```
+     * val moved = changeFilter(Particles.X)          // once
+     * table.forEach(moved, seen) { upload(it.handle, it[Particles.X]) }
+     * seen = table.markVersion()
+     * ```
+     *
+     * @throws IllegalArgumentException if [changes] names columns of another declaration
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmSynthetic
+    public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Visited<D>) -> Unit): Unit =
+        forEachIn(core.iterate(changes, since), action)
+
+    /** The body of both [forEach]es: every live record of the selected chunks of [iteration], which it closes. */
+    @PublishedApi
+    @JvmSynthetic
+    internal inline fun forEachIn(iteration: ChunkIteration, action: RecordScope<D>.(Visited<D>) -> Unit) {
         try {
             val scope = RecordScope(this, ++passes)
             for (i in 0 until iteration.count()) {
+                if (!iteration.selects(i)) continue
                 val chunk = iteration.chunk(i)
                 scope.enter(chunk)
                 val base = scope.base
@@ -281,6 +306,37 @@ public class TypedTable<D : TableDef<D>> internal constructor(
             iteration.close()
         }
     }
+
+    /**
+     * [forEachChunk] over the chunks that changed after [since] in a way [changes] looks for
+     * (a version from [markVersion]; build [changes] with [changeFilter]). Each chunk is tested
+     * when the pass reaches it: O(columns of the filter) per chunk, nothing per record.
+     *
+     * @throws IllegalArgumentException if [changes] names columns of another declaration
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmSynthetic
+    public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit) {
+        val iteration = core.iterate(changes, since)
+        try {
+            for (i in 0 until iteration.count()) {
+                if (iteration.selects(i)) action(TypedChunk(iteration.chunk(i)))
+            }
+        } finally {
+            iteration.close()
+        }
+    }
+
+    /**
+     * Returns the table's current change version and moves its counter on (the core
+     * `Table.markVersion`): every write before the call is at or before the result, every write
+     * after it later. Give the result to the next filtered pass ([forEach], [forEachChunk],
+     * [processChunks], [chunkFlow] with a [ChangeFilter]) to visit only the chunks changed since.
+     * O(1); call it on the writer thread while no other thread writes the table.
+     *
+     * @throws IllegalStateException if the table is closed
+     */
+    public fun markVersion(): Int = core.markVersion()
 
     /**
      * Opens an iteration and hands [block] the chunks as a lazy [Sequence], closing the
@@ -334,7 +390,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
 
     /**
      * Tells [defragment] that the rows may be out of order although no record was added or
-     * removed, e.g. after writing the fields the order reads (writes are not tracked). O(1).
+     * removed, e.g. after writing the fields the order reads (writes do not fragment the table). O(1).
      *
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED`
      * @throws IllegalStateException if the table is closed

@@ -78,7 +78,11 @@ class TypeSafetyTest : FunSpec({
             fun chunk(t: TypedTable<Parts2>) = t.forEachChunk { c -> c[0, Parts2.X] = c[0, Parts2.X] + 1f }
             fun handle(t: TypedTable<Parts2>) = t.forEachChunk { c -> t[c.handle(0), Parts2.X] }
             @OptIn(RawMemoryApi::class)
-            fun raw(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.column(Parts2.X); c.records(); c.core }
+            fun raw(t: TypedTable<Parts2>) = t.forEachChunk { c ->
+                c.column(Parts2.X); c.records(); c.writableColumn(Parts2.X); c.writableRecords(); c.core
+            }
+            fun changed(t: TypedTable<Parts2>, v: Int) =
+                t.forEachChunk(changeFilter(Parts2.X), v) { c -> c.changedSince(Parts2.X, v) }
             fun order(t: TypedTable<Parts2>) = t.defragment(1, TypedRecordOrder { a, b -> t[a, Parts2.X].compareTo(t[b, Parts2.X]) })
             fun comp(p: TypedComponentTable<Parts2, Pos2>, h: Handle<Parts2>) { p[h, Pos2.PX] = 1f }
             fun rows(p: TypedComponentTable<Parts2, Pos2>) = p.forEach { e, r -> p[r, Pos2.PX] += 1f }
@@ -114,6 +118,8 @@ class TypeSafetyTest : FunSpec({
                 "actual type is 'Handle<Parts2>', but 'Handle<Sounds2>' was expected",
             "fun d(c: dev.bulkdata.storage.Chunk) = c[0, Sounds2.VOLUME]" to
                 "actual type is 'FloatColumn<Sounds2>', but 'FloatField!' was expected",
+            "fun e(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.changedSince(Sounds2.VOLUME, 0) }" to
+                "actual type is 'FloatColumn<Sounds2>', but 'Column<Parts2, *>' was expected",
         )
     }
 
@@ -134,6 +140,8 @@ class TypeSafetyTest : FunSpec({
             "fun a(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.column(Parts2.X) }" to message,
             "fun b(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.records() }" to message,
             "fun c(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.core }" to message,
+            "fun d(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.writableColumn(Parts2.X) }" to message,
+            "fun e(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.writableRecords() }" to message,
         )
     }
 

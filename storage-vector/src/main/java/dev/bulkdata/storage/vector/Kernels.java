@@ -42,8 +42,15 @@ import java.util.Optional;
  * bitmap ({@link Chunk#liveBits(int)}) is skipped when empty, processed unmasked when full and
  * with lane masks from its bits in between. Masked lanes are never stored, so a hole of a
  * {@code BulkTable} (and the rows past the end of a {@code PackedTable}) are never written,
- * which the table requires (see {@link Chunk#column(Field)}). Reductions and comparisons leave
+ * which the table requires (see {@link Chunk#writableColumn(Field)}). Reductions and comparisons leave
  * holes out; a comparison may load a hole's value, never use it.
+ *
+ * <p><b>Change versions.</b> {@code fill}, {@code scale}, {@code add} and {@code axpy} stamp
+ * the change version of the field they write in every chunk they are given that holds a live
+ * record (they write through {@link Chunk#writableColumn(Field)}, or {@code Chunk.set} on the
+ * scalar path), so a pass filtered on that field visits those chunks; the reductions and
+ * {@code lessThan} only read (through the read-only {@link Chunk#column(Field)}) and stamp
+ * nothing.
  *
  * <p><b>Layouts.</b> The vectorised path runs on {@link Layout#SOA} tables, whose columns are
  * contiguous. On an {@link Layout#AOS} table a field's values are 1 stride apart and the Vector
@@ -211,7 +218,7 @@ public final class Kernels {
     public static void fill(Chunk chunk, FloatField field, float value) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            FloatVectors.fill(chunk, chunk.column(field), value);
+            FloatVectors.fill(chunk, chunk.writableColumn(field), value);
         } else {
             Scalar.fill(chunk, field, value);
         }
@@ -229,7 +236,7 @@ public final class Kernels {
     public static void scale(Chunk chunk, FloatField field, float k) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            FloatVectors.scale(chunk, chunk.column(field), k);
+            FloatVectors.scale(chunk, chunk.writableColumn(field), k);
         } else {
             Scalar.scale(chunk, field, k);
         }
@@ -247,7 +254,7 @@ public final class Kernels {
     public static void add(Chunk chunk, FloatField field, float c) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            FloatVectors.add(chunk, chunk.column(field), c);
+            FloatVectors.add(chunk, chunk.writableColumn(field), c);
         } else {
             Scalar.add(chunk, field, c);
         }
@@ -268,7 +275,7 @@ public final class Kernels {
         check(chunk, a);
         check(chunk, b);
         if (VECTOR && contiguous(a)) {
-            FloatVectors.axpy(chunk, chunk.column(a), chunk.column(b), k);
+            FloatVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
         } else {
             Scalar.axpy(chunk, a, b, k);
         }
@@ -535,7 +542,7 @@ public final class Kernels {
     public static void fill(Chunk chunk, DoubleField field, double value) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            DoubleVectors.fill(chunk, chunk.column(field), value);
+            DoubleVectors.fill(chunk, chunk.writableColumn(field), value);
         } else {
             Scalar.fill(chunk, field, value);
         }
@@ -553,7 +560,7 @@ public final class Kernels {
     public static void scale(Chunk chunk, DoubleField field, double k) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            DoubleVectors.scale(chunk, chunk.column(field), k);
+            DoubleVectors.scale(chunk, chunk.writableColumn(field), k);
         } else {
             Scalar.scale(chunk, field, k);
         }
@@ -571,7 +578,7 @@ public final class Kernels {
     public static void add(Chunk chunk, DoubleField field, double c) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            DoubleVectors.add(chunk, chunk.column(field), c);
+            DoubleVectors.add(chunk, chunk.writableColumn(field), c);
         } else {
             Scalar.add(chunk, field, c);
         }
@@ -592,7 +599,7 @@ public final class Kernels {
         check(chunk, a);
         check(chunk, b);
         if (VECTOR && contiguous(a)) {
-            DoubleVectors.axpy(chunk, chunk.column(a), chunk.column(b), k);
+            DoubleVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
         } else {
             Scalar.axpy(chunk, a, b, k);
         }
@@ -859,7 +866,7 @@ public final class Kernels {
     public static void fill(Chunk chunk, IntField field, int value) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            IntVectors.fill(chunk, chunk.column(field), value);
+            IntVectors.fill(chunk, chunk.writableColumn(field), value);
         } else {
             Scalar.fill(chunk, field, value);
         }
@@ -877,7 +884,7 @@ public final class Kernels {
     public static void scale(Chunk chunk, IntField field, int k) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            IntVectors.scale(chunk, chunk.column(field), k);
+            IntVectors.scale(chunk, chunk.writableColumn(field), k);
         } else {
             Scalar.scale(chunk, field, k);
         }
@@ -895,7 +902,7 @@ public final class Kernels {
     public static void add(Chunk chunk, IntField field, int c) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            IntVectors.add(chunk, chunk.column(field), c);
+            IntVectors.add(chunk, chunk.writableColumn(field), c);
         } else {
             Scalar.add(chunk, field, c);
         }
@@ -916,7 +923,7 @@ public final class Kernels {
         check(chunk, a);
         check(chunk, b);
         if (VECTOR && contiguous(a)) {
-            IntVectors.axpy(chunk, chunk.column(a), chunk.column(b), k);
+            IntVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
         } else {
             Scalar.axpy(chunk, a, b, k);
         }
@@ -1183,7 +1190,7 @@ public final class Kernels {
     public static void fill(Chunk chunk, LongField field, long value) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            LongVectors.fill(chunk, chunk.column(field), value);
+            LongVectors.fill(chunk, chunk.writableColumn(field), value);
         } else {
             Scalar.fill(chunk, field, value);
         }
@@ -1201,7 +1208,7 @@ public final class Kernels {
     public static void scale(Chunk chunk, LongField field, long k) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            LongVectors.scale(chunk, chunk.column(field), k);
+            LongVectors.scale(chunk, chunk.writableColumn(field), k);
         } else {
             Scalar.scale(chunk, field, k);
         }
@@ -1219,7 +1226,7 @@ public final class Kernels {
     public static void add(Chunk chunk, LongField field, long c) {
         check(chunk, field);
         if (VECTOR && contiguous(field)) {
-            LongVectors.add(chunk, chunk.column(field), c);
+            LongVectors.add(chunk, chunk.writableColumn(field), c);
         } else {
             Scalar.add(chunk, field, c);
         }
@@ -1240,7 +1247,7 @@ public final class Kernels {
         check(chunk, a);
         check(chunk, b);
         if (VECTOR && contiguous(a)) {
-            LongVectors.axpy(chunk, chunk.column(a), chunk.column(b), k);
+            LongVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
         } else {
             Scalar.axpy(chunk, a, b, k);
         }

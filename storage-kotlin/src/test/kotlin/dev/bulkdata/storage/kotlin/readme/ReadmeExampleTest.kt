@@ -6,6 +6,7 @@ import dev.bulkdata.storage.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.TypedTable
+import dev.bulkdata.storage.kotlin.changeFilter
 import dev.bulkdata.storage.kotlin.join
 import dev.bulkdata.storage.kotlin.processChunks
 import io.kotest.assertions.throwables.shouldThrow
@@ -83,6 +84,25 @@ class ReadmeExampleTest : FunSpec({
         }
     }
 
+    test("the README's filtered pass visits only the chunks changed since the version") {
+        Particles.open().use { table ->
+            val ids = List(10_000) { table.add() }                    // 10 chunks of 1024
+            val seen = table.markVersion()
+            table[ids[7500], Particles.X] = 1f                         // chunk 7
+            val uploaded = HashSet<Int>()
+            var nextSeen = 0
+            // README:begin
+            val moved = changeFilter(Particles.X, Particles.VX)        // make once, keep
+            table.processChunks(moved, seen, Dispatchers.Default) { chunk ->
+                uploaded.add(chunk.index())                            // chunks where X or VX changed
+            }                                                          // since seen: chunk 7 only
+            nextSeen = table.markVersion()                             // for the next frame
+            // README:end
+            uploaded shouldBe setOf(7)
+            table.forEachChunk(moved, nextSeen) { error("nothing changed since") }
+        }
+    }
+
     test("the README's component and join example moves the ship") {
         var shipX = 0f
         // README:begin
@@ -141,6 +161,6 @@ class ReadmeExampleTest : FunSpec({
                 at = source.indexOf(begin, at + 1)
             }
         }
-        snippets shouldBe 8
+        snippets shouldBe 9
     }
 })

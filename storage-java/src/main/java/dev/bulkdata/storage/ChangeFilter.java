@@ -1,0 +1,135 @@
+package dev.bulkdata.storage;
+
+/**
+ * Which changes a filtered pass looks for: writes to any of some fields, records added to or
+ * removed from a chunk (its structure), or both. Made once and kept; a pass takes it with the
+ * version to compare against ({@link Table#forEachChunk(ChangeFilter, int, ChunkVisitor)},
+ * {@link Table#forEach(ChangeFilter, int, RecordVisitor)},
+ * {@link Table#iterate(ChangeFilter, int)}) and visits only the chunks for which
+ * {@link #test(Chunk, int)} holds.
+ *
+ * <pre>{@code
+ * ChangeFilter moved = ChangeFilter.of(PX, PY).orStructure();   // once
+ * int seen = table.markVersion();                               // after the first full pass
+ * ...                                                           // each frame:
+ * table.forEachChunk(moved, seen, chunk -> upload(chunk));      // only chunks changed since seen
+ * seen = table.markVersion();
+ * }</pre>
+ *
+ * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and
+ * safe to share between threads; {@link #test} is O(fields of the filter) and allocation-free.
+ */
+public final class ChangeFilter {
+    private static final ChangeFilter STRUCTURE = new ChangeFilter(null, new Field[0], true);
+
+    /** The schema of the fields; null for a filter on structure only. */
+    private final Schema schema;
+    private final Field[] fields;
+    private final int[] indexes;
+    private final boolean structure;
+
+    private ChangeFilter(Schema schema, Field[] fields, boolean structure) {
+        this.schema = schema;
+        this.fields = fields;
+        this.structure = structure;
+        this.indexes = new int[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            indexes[i] = fields[i].index();
+        }
+    }
+
+    /**
+     * A filter for chunks where any of {@code fields} was written.
+     *
+     * @param fields one or more fields of one schema
+     * @return the filter
+     * @throws IllegalArgumentException if no field is given, a field is null, or the fields
+     *     belong to different schemas
+     */
+    public static ChangeFilter of(Field... fields) {
+        if (fields == null || fields.length == 0) {
+            throw new IllegalArgumentException("ChangeFilter.of needs at least one field; for records added or"
+                    + " removed only, use ChangeFilter.structure()");
+        }
+        Field[] copy = fields.clone();
+        for (Field f : copy) {
+            if (f == null) {
+                throw new IllegalArgumentException("ChangeFilter.of: a field is null");
+            }
+            if (f.schema() != copy[0].schema()) {
+                throw new IllegalArgumentException("ChangeFilter.of: field '" + f.name() + "' belongs to schema '"
+                        + f.schema().name() + "', field '" + copy[0].name() + "' to schema '"
+                        + copy[0].schema().name() + "'; a filter is for the fields of one table");
+            }
+        }
+        return new ChangeFilter(copy[0].schema(), copy, false);
+    }
+
+    /** {@return a filter for chunks whose records changed: added, removed or moved (its structure)} */
+    public static ChangeFilter structure() {
+        return STRUCTURE;
+    }
+
+    /** {@return this filter, also accepting chunks whose structure changed} */
+    public ChangeFilter orStructure() {
+        return structure ? this : new ChangeFilter(schema, fields, true);
+    }
+
+    /**
+     * Whether the chunk has a change this filter looks for after version {@code since}: one of
+     * its fields was written ({@link Chunk#changedSince(Field, int)}) or, if the filter includes
+     * structure, a record was added, removed or moved
+     * ({@link Chunk#structureChangedSince(int)}).
+     *
+     * @param chunk a chunk of a table of the filter's schema, during its iteration
+     * @param since a version from {@link Table#markVersion()}
+     * @return whether the chunk qualifies
+     * @throws IllegalArgumentException if the filter's fields belong to another schema
+     * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public boolean test(Chunk chunk, int since) {
+        if (structure && chunk.structureChangedSince(since)) {
+            return true;
+        }
+        for (Field f : fields) {
+            if (chunk.changedSince(f, since)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Checks that the filter fits a table of {@code tableSchema}. */
+    void check(Schema tableSchema, String table) {
+        if (schema != null && schema != tableSchema) {
+            throw new IllegalArgumentException("change filter on fields of schema '" + schema.name()
+                    + "' used with table '" + table + "' of schema '" + tableSchema.name() + "'");
+        }
+    }
+
+    /** {@link #test} on the table's versions directly, for passes that checked the schema. */
+    boolean selects(ChangeVersions versions, int chunk, int since) {
+        if (structure && versions.structureChangedSince(chunk, since)) {
+            return true;
+        }
+        for (int f : indexes) {
+            if (versions.fieldChangedSince(chunk, f, since)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("ChangeFilter[");
+        for (int i = 0; i < fields.length; i++) {
+            b.append(i == 0 ? "" : " or ").append(fields[i].name());
+        }
+        if (structure) {
+            b.append(fields.length == 0 ? "" : " or ").append("structure");
+        }
+        return b.append(']').toString();
+    }
+}

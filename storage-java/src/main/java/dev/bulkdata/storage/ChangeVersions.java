@@ -1,0 +1,187 @@
+package dev.bulkdata.storage;
+
+import java.util.Arrays;
+
+/**
+ * The change versions of one table: the table's version counter and, per chunk, a structural
+ * version and one version per field, in one flat heap array. The one home of the stamping and
+ * comparing rules (ARCHITECTURE.md, Change versions).
+ *
+ * <pre>
+ *  stamps: [ chunk 0: structure | field 0 | field 1 | ... ][ chunk 1: structure | field 0 | ... ] ...
+ *           index of chunk c, field f: c * stride + 1 + f        stride = fields + 1
+ * </pre>
+ *
+ * <p>Every write through the table's API stamps the entries it touched with {@link #current};
+ * {@link #mark()} returns {@code current} and moves it on, so later writes compare newer. A
+ * stamp is written only when it differs from {@code current} (a load and a rarely taken
+ * store), so a loop writing one chunk stores its stamp once and threads writing neighbouring
+ * chunks do not fight over a cache line.
+ *
+ * <p>Versions are {@code int}s compared by signed difference, as Unity's change versions are.
+ * To keep that exact, every 2^29 marks the stamps older than {@link #WINDOW} marks are raised to
+ * {@code current - WINDOW} ({@link #clamp()}: O(chunks x fields), once per 2^29 marks); a
+ * stamp is then never more than 1.5 x 2^30 behind {@code current}, and a version from the last
+ * {@code WINDOW} marks compares exactly with every stamp. A version outside that window (older,
+ * or never returned by {@code mark}) counts every chunk as changed.
+ *
+ * <p>A component table's chunks share {@link #unused} versions: stamps land in one row that is
+ * never read, and queries throw.
+ *
+ * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may
+ * be written by many threads at once (each writes {@code current}, so the race is benign).
+ */
+final class ChangeVersions {
+    /** Versions this many marks old or newer compare exactly. */
+    static final int WINDOW = 1 << 30;
+    /** Every this many marks, {@link #clamp()} raises stamps older than the window. */
+    private static final int CLAMP_EVERY = 1 << 29;
+
+    /** Entries per chunk: the structure version, then one per field. 0 for {@link #unused}. */
+    final int stride;
+    private final int fields;
+    /** The flat array of stamps; grown with the table's blocks, never shrunk. */
+    int[] stamps;
+    /** The version every write stamps now. */
+    int current = 1;
+
+    private ChangeVersions(int fields, int stride, int[] stamps) {
+        this.fields = fields;
+        this.stride = stride;
+        this.stamps = stamps;
+    }
+
+    /** Versions for a table of {@code schema}, no chunk yet. */
+    ChangeVersions(Schema schema) {
+        this(schema.fields().size(), schema.fields().size() + 1, new int[0]);
+    }
+
+    /** Versions that keep nothing (a component table's chunks): every chunk stamps one shared row. */
+    static ChangeVersions unused(Schema schema) {
+        return new ChangeVersions(schema.fields().size(), 0, new int[schema.fields().size() + 1]);
+    }
+
+    boolean isUnused() {
+        return stride == 0;
+    }
+
+    /**
+     * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the
+     * current version everywhere. Allocates only when the table grows past its largest size.
+     */
+    void ensureChunks(int chunks) {
+        long needed = (long) chunks * stride;
+        int had = stamps.length;
+        if (needed <= had) {
+            return;
+        }
+        // Grow by an eighth (at least 16 chunks): amortised O(1), and at most 12.5 % unused.
+        long grow = Math.max(needed, had + Math.max(had / 8, 16L * stride));
+        int size = (int) Math.min(Integer.MAX_VALUE - 8, grow);
+        size -= size % stride;
+        int[] grown = Arrays.copyOf(stamps, size);
+        Arrays.fill(grown, had, size, current);
+        stamps = grown;
+    }
+
+    /** Stamps field {@code field} of chunk {@code chunk}. */
+    void stampField(int chunk, int field) {
+        stamp(chunk * stride + 1 + field);
+    }
+
+    /** {@return the index of field 0's stamp of chunk {@code chunk}, for {@link #stamp(int)}} */
+    int fieldStamps(int chunk) {
+        return chunk * stride + 1;
+    }
+
+    /** Stamps entry {@code i} of {@link #stamps} (a chunk's {@link #fieldStamps} plus a field index). */
+    void stamp(int i) {
+        int[] s = stamps;
+        int v = current;
+        if (s[i] != v) {
+            s[i] = v;
+        }
+    }
+
+    /** Stamps the structure of chunk {@code chunk}: records came, went or moved. */
+    void stampStructure(int chunk) {
+        int i = chunk * stride;
+        int[] s = stamps;
+        int v = current;
+        if (s[i] != v) {
+            s[i] = v;
+        }
+    }
+
+    /** Stamps every field of chunk {@code chunk}. */
+    void stampFields(int chunk) {
+        int base = chunk * stride + 1;
+        int[] s = stamps;
+        int v = current;
+        for (int i = base, end = base + fields; i < end; i++) {
+            if (s[i] != v) {
+                s[i] = v;
+            }
+        }
+    }
+
+    /** Stamps the structure and every field of chunk {@code chunk}: a record arrived in it. */
+    void stampAll(int chunk) {
+        stampStructure(chunk);
+        stampFields(chunk);
+    }
+
+    /**
+     * Returns the current version and moves the counter on, so that every later stamp is newer.
+     * Every {@link #CLAMP_EVERY} marks, raises the stamps that fell out of the window.
+     */
+    int mark() {
+        int v = current;
+        current = v + 1;
+        if ((current & (CLAMP_EVERY - 1)) == 0) {
+            clamp();
+        }
+        return v;
+    }
+
+    /** Raises every stamp older than {@code current - WINDOW} to it; see the class comment. */
+    private void clamp() {
+        int floor = current - WINDOW;
+        int[] s = stamps;
+        for (int i = 0; i < s.length; i++) {
+            if (s[i] - floor < 0) {
+                s[i] = floor;
+            }
+        }
+    }
+
+    /** Whether {@code stamp} is newer than {@code since}; true for a {@code since} outside the window. */
+    boolean newer(int stamp, int since) {
+        return Integer.compareUnsigned(current - since, WINDOW) > 0 || stamp - since > 0;
+    }
+
+    /** {@return whether field {@code field} of chunk {@code chunk} was written after version {@code since}} */
+    boolean fieldChangedSince(int chunk, int field, int since) {
+        return newer(stamps[chunk * stride + 1 + field], since);
+    }
+
+    /** {@return whether records came into, left or moved in chunk {@code chunk} after version {@code since}} */
+    boolean structureChangedSince(int chunk, int since) {
+        return newer(stamps[chunk * stride], since);
+    }
+
+    /** {@return the structure stamp of a chunk, for tests} */
+    int structure(int chunk) {
+        return stamps[chunk * stride];
+    }
+
+    /** {@return the stamp of a field of a chunk, for tests} */
+    int field(int chunk, int field) {
+        return stamps[chunk * stride + 1 + field];
+    }
+
+    /** Sets the counter, for tests of the window. */
+    void setCurrentForTest(int version) {
+        current = version;
+    }
+}
