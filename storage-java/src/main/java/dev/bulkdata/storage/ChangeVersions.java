@@ -42,6 +42,13 @@ final class ChangeVersions {
     private final int fields;
     /** The flat array of stamps; grown with the table's blocks, never shrunk. */
     int[] stamps;
+    /**
+     * Per chunk, the version at which {@link #stampAll} last stamped it. Equal to
+     * {@link #current}, every stamp of the chunk is {@code current} (stamps only ever move up
+     * to {@code current}), so the next {@code stampAll} in that chunk is one compare. Reset by
+     * {@link #clamp()}, long before a version could come round again.
+     */
+    private int[] full = new int[0];
     /** The version every write stamps now. */
     int current = 1;
 
@@ -82,6 +89,9 @@ final class ChangeVersions {
         int[] grown = Arrays.copyOf(stamps, size);
         Arrays.fill(grown, had, size, current);
         stamps = grown;
+        int fullHad = full.length;
+        full = Arrays.copyOf(full, size / stride);
+        Arrays.fill(full, fullHad, full.length, current - 1);
     }
 
     /** Stamps field {@code field} of chunk {@code chunk}. */
@@ -125,10 +135,21 @@ final class ChangeVersions {
         }
     }
 
-    /** Stamps the structure and every field of chunk {@code chunk}: a record arrived in it. */
+    /**
+     * Stamps the structure and every field of chunk {@code chunk}: a record arrived in it. One
+     * compare when the chunk was stamped whole at this version already (an add after an add).
+     */
     void stampAll(int chunk) {
-        stampStructure(chunk);
-        stampFields(chunk);
+        if (stride == 0) {
+            return;     // unused versions: nothing is read
+        }
+        int v = current;
+        int[] f = full;
+        if (f[chunk] != v) {
+            f[chunk] = v;
+            stampStructure(chunk);
+            stampFields(chunk);
+        }
     }
 
     /**
@@ -146,6 +167,7 @@ final class ChangeVersions {
 
     /** Raises every stamp older than {@code current - WINDOW} to it; see the class comment. */
     private void clamp() {
+        Arrays.fill(full, current - 1);
         int floor = current - WINDOW;
         int[] s = stamps;
         for (int i = 0; i < s.length; i++) {
@@ -182,6 +204,7 @@ final class ChangeVersions {
 
     /** Sets the counter, for tests of the window. */
     void setCurrentForTest(int version) {
+        Arrays.fill(full, version - 1);
         current = version;
     }
 }
