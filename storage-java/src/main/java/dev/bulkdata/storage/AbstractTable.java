@@ -657,23 +657,32 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
 
     @Override
     public final void forEachChunk(ChunkVisitor visitor) {
-        beginIteration();
-        try {
-            for (int i = 0, n = chunkCount(); i < n; i++) {
-                visitor.visit(chunkAt(i));
-            }
-        } finally {
-            endIteration();
-        }
+        chunkPass(null, 0, visitor);
     }
 
     @Override
     public final void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor) {
         checkFilter(changes);
+        chunkPass(changes, since, visitor);
+    }
+
+    @Override
+    public final void forEach(RecordVisitor visitor) {
+        recordPass(null, 0, visitor);
+    }
+
+    @Override
+    public final void forEach(ChangeFilter changes, int since, RecordVisitor visitor) {
+        checkFilter(changes);
+        recordPass(changes, since, visitor);
+    }
+
+    /** Visits the chunks that {@code changes} selects after {@code since}, every chunk if it is null. */
+    private void chunkPass(ChangeFilter changes, int since, ChunkVisitor visitor) {
         beginIteration();
         try {
             for (int i = 0, n = chunkCount(); i < n; i++) {
-                if (changes.selects(versions, i, since)) {
+                if (changes == null || changes.selects(versions, i, since)) {
                     visitor.visit(chunkAt(i));
                 }
             }
@@ -682,12 +691,14 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         }
     }
 
-    @Override
-    public final void forEach(RecordVisitor visitor) {
+    /** Visits the live records of the chunks that {@code changes} selects after {@code since}, of every chunk if it is null. */
+    private void recordPass(ChangeFilter changes, int since, RecordVisitor visitor) {
         beginIteration();
         try {
             for (int i = 0, n = chunkCount(); i < n; i++) {
-                forEachLive(chunkAt(i), visitor);
+                if (changes == null || changes.selects(versions, i, since)) {
+                    forEachLive(chunkAt(i), visitor);
+                }
             }
         } finally {
             endIteration();
@@ -702,21 +713,6 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                     + " checkpoint; open it with the builder's mapped(path), or save it with Snapshots.save");
         }
         MappedFormat.checkpoint(this);
-    }
-
-    @Override
-    public final void forEach(ChangeFilter changes, int since, RecordVisitor visitor) {
-        checkFilter(changes);
-        beginIteration();
-        try {
-            for (int i = 0, n = chunkCount(); i < n; i++) {
-                if (changes.selects(versions, i, since)) {
-                    forEachLive(chunkAt(i), visitor);
-                }
-            }
-        } finally {
-            endIteration();
-        }
     }
 
     /** @throws IllegalArgumentException if the filter is null or names fields of another schema */

@@ -298,14 +298,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
-    public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit) {
-        val iteration = core.iterate()
-        try {
-            for (i in 0 until iteration.count()) action(TypedChunk(iteration.chunk(i)))
-        } finally {
-            iteration.close()
-        }
-    }
+    public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit): Unit = forEachChunkIn(core.iterate(), action)
 
     /**
      * [forEachChunk] over the chunks that changed after [since] in a way [changes] looks for
@@ -316,8 +309,13 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
-    public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit) {
-        val iteration = core.iterate(changes, since)
+    public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit): Unit =
+        forEachChunkIn(core.iterate(changes, since), action)
+
+    /** The body of both [forEachChunk]s: the selected chunks of [iteration], which it closes. */
+    @PublishedApi
+    @JvmSynthetic
+    internal inline fun forEachChunkIn(iteration: ChunkIteration, action: (TypedChunk<D>) -> Unit) {
         try {
             for (i in 0 until iteration.count()) {
                 if (iteration.selects(i)) action(TypedChunk(iteration.chunk(i)))
