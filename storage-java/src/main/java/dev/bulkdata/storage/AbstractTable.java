@@ -128,7 +128,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         super(schema);
         this.handles = handles;
         this.lease = lease;
-        this.index = new SlotIndex(schema.name(), handles, lease.tag(), lease.floor(), maxCapacity, reuseOrder,
+        this.index = new SlotIndex(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
                 newLinks());
         this.arena = new BlockArena(this, lease);
     }
@@ -238,7 +238,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             lastAddLimit = limitBefore;
             lastAddBlocks = blocksBefore;
         } catch (Throwable t) {
-            throw abortChange(me, t);
+            throw abortChange(me, t, false);
         }
         endChange(me);
         return handle;
@@ -256,7 +256,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                 handlesOut[i] = handle;
             }
         } catch (Throwable t) {
-            throw abortChange(me, t);
+            throw abortChange(me, t, false);
         }
         endChange(me);
     }
@@ -278,7 +278,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                 }
             }
         } catch (Throwable t) {
-            throw abortChange(me, t);
+            throw abortChange(me, t, false);
         }
         endChange(me);
         return exact;
@@ -304,7 +304,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             markDead(slot);
             releaseDead(slot);
         } catch (Throwable t) {
-            throw abortChange(me, t);
+            throw abortChange(me, t, false);
         }
         endChange(me);
     }
@@ -315,7 +315,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         try {
             clearRecords();
         } catch (Throwable t) {
-            throw abortChange(me, t);
+            throw abortChange(me, t, false);
         }
         endChange(me);
     }
@@ -338,7 +338,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         try {
             removeChecked(handles, from, to);
         } catch (Throwable t) {
-            throw abortChange(me, t);
+            throw abortChange(me, t, false);
         }
         endChange(me);
     }
@@ -407,7 +407,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         if (closed || corrupt) {
             return unusable();
         }
-        return index.rejection(handle, lease.previousName());
+        return index.rejection(handle, lease.previousName);
     }
 
     @Override
@@ -551,16 +551,8 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      * {@link ConcurrentModificationException}, the table corrupt, the failure suppressed) or the
      * failure is an internal error that only a broken structure explains, such as a
      * {@link NullPointerException} or {@link ArrayIndexOutOfBoundsException} (then the table is
-     * corrupt too).
-     */
-    final RuntimeException abortChange(long me, Throwable failure) {
-        return abortChange(me, failure, false);
-    }
-
-    /**
-     * As {@link #abortChange(long, Throwable)}; if {@code fromCallback}, the failure may come
-     * from user code the change called (a {@link RecordOrder}) and is never taken for a broken
-     * structure.
+     * corrupt too; with {@code fromCallback}, a {@link NullPointerException} may come from user
+     * code the change called, a {@link RecordOrder}, and is not taken for a broken structure).
      */
     final RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
         if ((long) WRITER.getOpaque(this) != me || corrupt) {

@@ -115,20 +115,19 @@ final class ChangeVersions {
 
     /** Stamps the structure of chunk {@code chunk}: records came, went or moved. */
     void stampStructure(int chunk) {
-        int i = chunk * stride;
-        int[] s = stamps;
-        int v = current;
-        if (s[i] != v) {
-            s[i] = v;
-        }
+        stamp(chunk * stride);
     }
 
     /** Stamps every field of chunk {@code chunk}. */
     void stampFields(int chunk) {
-        int base = chunk * stride + 1;
+        stampRange(chunk * stride + 1, fields);
+    }
+
+    /** Stamps {@code count} entries of {@link #stamps} from {@code from}. */
+    private void stampRange(int from, int count) {
         int[] s = stamps;
         int v = current;
-        for (int i = base, end = base + fields; i < end; i++) {
+        for (int i = from, end = from + count; i < end; i++) {
             if (s[i] != v) {
                 s[i] = v;
             }
@@ -147,8 +146,7 @@ final class ChangeVersions {
         int[] f = full;
         if (f[chunk] != v) {
             f[chunk] = v;
-            stampStructure(chunk);
-            stampFields(chunk);
+            stampRange(chunk * stride, stride);
         }
     }
 

@@ -428,7 +428,7 @@ final class MappedFormat {
         meta.putLong(store.areaOffset[0]).putLong(store.areaCapacity[0])
                 .putLong(store.areaOffset[1]).putLong(store.areaCapacity[1]);
         meta.flip();
-        FileChannel channel = file.channel();
+        FileChannel channel = file.channel;
         writeAt(channel, meta, store.areaOffset[s]);
         channel.force(true);
 

@@ -126,7 +126,7 @@ final class SnapshotFormat {
         int rows = table.set.size();
         long metaLength = FIXED_COMPONENT_METADATA + schemaBytes(schema) + 8L * rows;
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
-        meta.putLong(entities.lease.identity()).putShort((short) entities.index.tag())
+        meta.putLong(entities.lease.identity).putShort((short) entities.index.tag())
                 .put((byte) entities.handles.indexBits()).put((byte) entities.handles.generationBits())
                 .put((byte) 0).put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(rows).putInt(0);
@@ -235,7 +235,7 @@ final class SnapshotFormat {
         int size = table.size;
         long metaLength = FIXED_METADATA + schemaBytes(schema) + 4L * entries + (packed ? 4L * entries + 4L * size : 0);
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength + extra)).order(ByteOrder.nativeOrder());
-        meta.putLong(table.lease.identity()).putShort((short) index.tag())
+        meta.putLong(table.lease.identity).putShort((short) index.tag())
                 .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
                 .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
                 .put((byte) schema.layout().ordinal()).putShort((short) 0)
@@ -327,7 +327,7 @@ final class SnapshotFormat {
         Metadata m = r.metadata(metaBytes, header, expected);
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
         TagLease lease = lease(r, m, newTag, "; close that table, or load this one with LoadOption.NEW_TAG");
-        int generationShift = newTag ? lease.floor() - m.floor : 0;
+        int generationShift = newTag ? lease.floor - m.floor : 0;
         AbstractTable table = header.kind == KIND_BULK
                 ? new BulkTableImpl(m.schema, m.reuse, m.handles, m.maxCapacity, lease)
                 : new PackedTableImpl(m.schema, m.handles, m.maxCapacity, lease);
@@ -830,14 +830,14 @@ final class SnapshotFormat {
             }
             String owner = "table '" + entities.name() + "'";
             int shift;
-            if (identity == entities.lease.identity()) {
+            if (identity == entities.lease.identity) {
                 shift = 0;
             } else if (entities.savedIdentity != 0 && identity == entities.savedIdentity) {
                 shift = entities.generationShift;      // the entity table was loaded under a new tag
             } else {
                 throw fail(Reason.ENTITY_MISMATCH, "its components belong to the entities of another table (saved"
                         + " with tag " + tag + " and identity " + Long.toHexString(identity) + "), not to " + owner
-                        + " (identity " + Long.toHexString(entities.lease.identity()) + "); load them for the entity"
+                        + " (identity " + Long.toHexString(entities.lease.identity) + "); load them for the entity"
                         + " table they were saved with, or a snapshot of it");
             }
             if (!handles.equals(entities.handles)) {

@@ -47,7 +47,7 @@ public final class BlockArena {
      */
     public BlockArena(Object owner, TagLease lease) {
         this.arena = Arena.ofShared();
-        this.tag = lease.tag();
+        this.tag = lease.tag;
         this.cleanable = CLEANER.register(owner, new Release(arena, lease, this));
         TableEvents.opened(owner, tag, this);
     }
@@ -88,7 +88,7 @@ public final class BlockArena {
             try {
                 return counted(file.nextBlock(), schema.blockBytes());
             } catch (java.io.IOException e) {
-                throw new CapacityExceededException("table '" + table + "' could not grow its file " + file.name()
+                throw new CapacityExceededException("table '" + table + "' could not grow its file " + file.name
                         + " for block " + block + ": " + e.getMessage(), e);
             }
         }
@@ -157,7 +157,7 @@ public final class BlockArena {
         @Override
         public void run() {
             try {
-                TableEvents.closed(lease.tag(), counts.blocks, counts.bytes, !counts.closeCalled);
+                TableEvents.closed(lease.tag, counts.blocks, counts.bytes, !counts.closeCalled);
                 arena.close();
             } finally {
                 try {

@@ -34,8 +34,10 @@ public final class MappedFile {
     /** Blocks of the largest region: 64 MiB. */
     public static final int MAX_REGION_BLOCKS = 4096;
 
-    private final String name;
-    private final FileChannel channel;
+    /** The file's name, for messages. */
+    public final String name;
+    /** The channel, for the format's reads and writes of headers and metadata. */
+    public final FileChannel channel;
     private final FileLock lock;
     private final int blockBytes;
     private Arena arena;
@@ -69,16 +71,6 @@ public final class MappedFile {
         this.lock = lock;
         this.blockBytes = blockBytes;
         this.end = end;
-    }
-
-    /** {@return the file's name} */
-    public String name() {
-        return name;
-    }
-
-    /** {@return the channel, for the format's reads and writes of headers and metadata} */
-    public FileChannel channel() {
-        return channel;
     }
 
     /** Called once by the {@link BlockArena} that maps the regions into its arena. */

@@ -13,10 +13,17 @@ package dev.bulkdata.storage.internal;
  * after the table is closed or unreachable.
  */
 public final class TagLease {
-    private final int tag;
-    private final int floor;
-    private final String previousName;
-    private final long identity;
+    /** The table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}. */
+    public final int tag;
+    /** The generation every slot of the table starts at: no earlier table under this tag made a handle the table could accept. */
+    public final int floor;
+    /** The name of the last closed table that held this tag, or null if it is new. */
+    public final String previousName;
+    /**
+     * The table's identity: a random non-zero number made when the table was first built,
+     * kept by a snapshot and restored by loading it (see {@link TagRegistry}).
+     */
+    public final long identity;
     /** The largest generation in a handle the table made; -1 before the first. */
     int peakGeneration = -1;
     /** The largest slot index in a handle the table made; 0 before the first. */
@@ -29,29 +36,6 @@ public final class TagLease {
         this.floor = floor;
         this.previousName = previousName;
         this.identity = identity;
-    }
-
-    /**
-     * {@return the table's identity: a random non-zero number made when the table was first
-     * built, kept by a snapshot and restored by loading it (see {@link TagRegistry})}
-     */
-    public long identity() {
-        return identity;
-    }
-
-    /** {@return the table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}} */
-    public int tag() {
-        return tag;
-    }
-
-    /** {@return the generation every slot of the table starts at: no earlier table under this tag made a handle the table could accept} */
-    public int floor() {
-        return floor;
-    }
-
-    /** {@return the name of the last closed table that held this tag, or null if it is new} */
-    public String previousName() {
-        return previousName;
     }
 
     /**

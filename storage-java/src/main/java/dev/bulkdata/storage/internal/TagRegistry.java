@@ -252,7 +252,7 @@ public final class TagRegistry {
      * @param lease a lease returned by {@link #register}
      */
     public static synchronized void release(TagLease lease) {
-        int tag = lease.tag();
+        int tag = lease.tag;
         if (lease.released) {
             return;
         }
@@ -262,9 +262,9 @@ public final class TagRegistry {
             long index = lease.peakIndex;
             long indexBound = index == 0 ? 0 : (Long.highestOneBit(index) << 1) - 1;
             long bound = ((long) lease.peakGeneration << layout.indexBits()) | indexBound;
-            if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity()) {
+            if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity) {
                 OTHERS[tag] = BOUNDS[tag];
-                MAKERS[tag] = lease.identity();
+                MAKERS[tag] = lease.identity;
             }
             BOUNDS[tag] = Math.max(BOUNDS[tag], bound);
         }
