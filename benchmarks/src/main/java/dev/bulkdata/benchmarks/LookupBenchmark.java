@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Workloads 3 and 4: sum {@code t} through {@code n} live handles in shuffled order (and write
- * it through them: {@code bulkSet}, {@code packedSet}), and {@code n} lookups of removed
+ * it through them: {@code bulkSet}, {@code packedSet}; {@code bulkSetTracked} after a {@code markVersion()}), and {@code n} lookups of removed
  * handles (all misses, via {@code contains}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -67,6 +67,20 @@ public class LookupBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             table.close();
+        }
+    }
+
+    /**
+     * The same table after one {@code markVersion()}: from then on every set stamps its chunk's
+     * field version (before the first mark a table skips the stamps, see {@code ChangeVersions}).
+     */
+    @State(Scope.Benchmark)
+    public static class Tracked extends Bulk {
+        @Override
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            super.setUp(size);
+            table.markVersion();
         }
     }
 
@@ -187,6 +201,12 @@ public class LookupBenchmark {
     /** Writes {@code t} through every handle in shuffled order: lookup, write, change stamp. */
     @Benchmark
     public float bulkSet(Bulk s) {
+        return setAll(s.table, s.t, s.shuffled);
+    }
+
+    /** As {@link #bulkSet} on a table that marked a version: the cost of the change stamps. */
+    @Benchmark
+    public float bulkSetTracked(Tracked s) {
         return setAll(s.table, s.t, s.shuffled);
     }
 

@@ -13,7 +13,9 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Every write through the table's API stamps the entries it touched with {@link #current};
- * {@link #mark()} returns {@code current} and moves it on, so later writes compare newer. A
+ * {@link #mark()} returns {@code current} and moves it on, so later writes compare newer.
+ * Before the first mark every stamp is 1, the first {@code current}, so stamping is skipped
+ * until then (one load and branch per write; see {@link #marked}). A
  * stamp is written only when it differs from {@code current} (a load and a rarely taken
  * store), so a loop writing one chunk stores its stamp once and threads writing neighbouring
  * chunks do not fight over a cache line.
@@ -51,6 +53,12 @@ final class ChangeVersions {
     private int[] full = new int[0];
     /** The version every write stamps now. */
     int current = 1;
+    /**
+     * Whether {@link #mark()} was ever called. Until then every stamp is 1, the first
+     * {@code current}, so every stamp would be a no-op: the stamping methods return after this
+     * one load and branch, and a table that never asks for versions pays only that.
+     */
+    private boolean marked;
 
     private ChangeVersions(int fields, int stride, int[] stamps) {
         this.fields = fields;
@@ -106,6 +114,9 @@ final class ChangeVersions {
 
     /** Stamps entry {@code i} of {@link #stamps} (a chunk's {@link #fieldStamps} plus a field index). */
     void stamp(int i) {
+        if (!marked) {
+            return;
+        }
         int[] s = stamps;
         int v = current;
         if (s[i] != v) {
@@ -125,6 +136,9 @@ final class ChangeVersions {
 
     /** Stamps {@code count} entries of {@link #stamps} from {@code from}. */
     private void stampRange(int from, int count) {
+        if (!marked) {
+            return;
+        }
         int[] s = stamps;
         int v = current;
         for (int i = from, end = from + count; i < end; i++) {
@@ -139,8 +153,8 @@ final class ChangeVersions {
      * compare when the chunk was stamped whole at this version already (an add after an add).
      */
     void stampAll(int chunk) {
-        if (stride == 0) {
-            return;     // unused versions: nothing is read
+        if (!marked || stride == 0) {
+            return;     // no mark yet, or unused versions: nothing is read
         }
         int v = current;
         int[] f = full;
@@ -155,6 +169,7 @@ final class ChangeVersions {
      * Every {@link #CLAMP_EVERY} marks, raises the stamps that fell out of the window.
      */
     int mark() {
+        marked = true;
         int v = current;
         current = v + 1;
         if ((current & (CLAMP_EVERY - 1)) == 0) {
@@ -202,6 +217,7 @@ final class ChangeVersions {
 
     /** Sets the counter, for tests of the window. */
     void setCurrentForTest(int version) {
+        marked = true;
         Arrays.fill(full, version - 1);
         current = version;
     }
