@@ -21,9 +21,10 @@ import java.util.Arrays;
  *  BulkChunk: the block's native segment + its live bitmap and live count
  * </pre>
  *
- * <p>A free slot keeps its free-list link in the 4-byte link word of its own, dead record
- * ({@link Schema#link()}; {@link RecordLinks}), so a slot costs 4 bytes of meta in the index
- * and 1 bit of bitmap beside its record. Removing and clearing write no record bytes: a dead
+ * <p>The free list's saved form keeps each free slot's link in the 4-byte link word of its own,
+ * dead record ({@link Schema#link()}; {@link RecordLinks}), written when a snapshot is taken;
+ * a slot costs 4 bytes of meta in the index and 1 bit of bitmap beside its record (and 4
+ * bytes in the index's ring while it is a hole). Removing and clearing write no record bytes: a dead
  * slot keeps its old bytes until {@link #activate} zeroes them for the next record. Invariants:
  * a slot's live bit equals its meta word's; every slot never opened (at or past the index's
  * {@code limit}) is all zero.

@@ -15,34 +15,35 @@ import java.util.BitSet;
  * <pre>
  *  entries (PagedInts, never moved), per slot:   [ meta ]            stride 1 (BulkTable)
  *                                                [ meta ][ payload ] stride 2 (PackedTable:
- *                                                                     row if live, link if free)
+ *                                                                     row if live)
  *
- *        slot 0 (header)        hole              hole              hole
- *       +-----------+      +-----------+     +-----------+     +-----------+
- *   +--&gt;| link = 17 |-----&gt;| link = 4  |----&gt;| link = 9  |----&gt;| link = 0  |---+
- *   |   +-----------+      +-----------+     +-----------+     +-----------+   |
- *   |                         head                               tail         |
- *   +--------------------------------------------------------------------------+
- *   empty list: header.link = 0 (the header points to itself)
+ *  ring (int[], power-of-two size), the free list in order:
+ *        +----+----+----+----+----+----+----+----+
+ *        |  . |  . | 17 |  4 |  9 |  . |  . |  . |      first = 2, length = 3, tail = 9
+ *        +----+----+----+----+----+----+----+----+
+ *                  head           tail              FIFO: pop at first, push after the tail
+ *                                                   LIFO: pop and push at first
  * </pre>
  *
- * <p><b>Slots</b>: {@code [1, limit)} have been opened; slot 0 is the free-list header, opened
- * with the first slot and never handed out, so every handle of slot 0, the null handle among
- * them, is invalid. A never-opened slot starts at the tag's {@link #floor} (see
- * {@link TagRegistry}) or at the generation a cancelled add left in its meta word, whichever
- * is higher. Removing advances a slot's generation; at the layout's last generation the slot
- * is retired instead.
+ * <p><b>Slots</b>: {@code [1, limit)} have been opened; slot 0 is the header of the list's
+ * saved form, opened with the first slot and never handed out, so every handle of slot 0, the
+ * null handle among them, is invalid. A never-opened slot starts at the tag's {@link #floor}
+ * (see {@link TagRegistry}) or at the generation a cancelled add left in its meta word,
+ * whichever is higher. Removing advances a slot's generation; at the layout's last generation
+ * the slot is retired instead.
  *
- * <p><b>Free list</b>: a free slot's successor is its <em>link</em>, kept where the kind says
- * ({@link Links}): a BulkTable in the 4-byte link word of the dead record, so that a slot costs
- * 4 bytes of meta and nothing more; a PackedTable in the entry's payload. Pops take the head;
+ * <p><b>Free list</b>: the free slots wait in a circular buffer of slot numbers on the heap
+ * (4 bytes per hole, grown by doubling, never shrunk). Pops take the head;
  * {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first, which
  * spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole freed last
- * is reused first, while it is warm in cache). {@code tail} and {@code length} make both pushes
- * O(1). Invariant: following links from the header visits exactly {@code length} distinct free
- * slots, ends at {@code tail}, and returns to slot 0. A pop validates the head it takes (a
- * free slot) and the range of the link it follows, so a link word written through a column
- * view is detected before the list hands out a wrong slot.
+ * is reused first, while it is warm in cache); both O(1), and neither reads the free records,
+ * so a run of adds into holes costs independent misses, not a chain of dependent ones (a list
+ * linked through the records made each pop wait for the previous one's miss). A hole's record
+ * bytes belong to nobody: writing them through a column view cannot disturb the list. A pop
+ * still checks that the slot it takes is free (its meta word). <b>Saved form</b>: a snapshot
+ * saves the list as links ({@link #writeLinks()} writes each listed slot's successor into its
+ * {@link Links link}: a BulkTable's 4-byte link word in the dead record, a PackedTable's entry
+ * payload; slot 0's link names the head), and a restore reads the list back from them.
  *
  * <p><b>Sweep</b>: {@link #releaseAllLive()} (a table's clear) frees every live slot at once
  * without linking them: slots {@code [sweep, sweepEnd)} are then free or retired, and
@@ -60,7 +61,7 @@ import java.util.BitSet;
  * many threads while nothing changes.
  */
 final class SlotIndex {
-    /** Where a free slot (and the header, slot 0) keeps the index of the next free slot. */
+    /** Where a free slot (and the header, slot 0) keeps the index of the next free slot in the list's saved form. */
     interface Links {
         int link(int slot);
 
@@ -71,6 +72,7 @@ final class SlotIndex {
     static final int PAGE_SHIFT = 12;
     private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
     private static final int HEADER = 0;
+    private static final int[] NO_RING = new int[0];
 
     /** The table's name, for messages. */
     private final String name;
@@ -109,6 +111,15 @@ final class SlotIndex {
     int tail;
     /** Free slots in the list. */
     int length;
+    /**
+     * The free list's slots in list order, {@code length} of them from {@code ring[first]}, in
+     * a ring whose size is a power of two (grown by doubling, empty until the first push). Pops
+     * and pushes work here, so that taking slots one after another is never a chain of
+     * dependent cache misses through the free records; the links are the list's saved form,
+     * written by {@link #writeLinks()} when a snapshot is taken and read back on restore.
+     */
+    private int[] ring = NO_RING;
+    private int first;
     /** The next slot a sweep take looks at: slots {@code [sweep, sweepEnd)} are free or retired, not linked. */
     int sweep;
     int sweepEnd;
@@ -402,6 +413,7 @@ final class SlotIndex {
         }
         tail = 0;
         length = 0;
+        first = 0;
         sweep = 1;
         sweepEnd = limit;
         swept = Math.max(0, limit - 1) - retired;
@@ -424,25 +436,18 @@ final class SlotIndex {
     /**
      * Takes the head of the list.
      *
-     * @return a free slot, its link word cleared, or 0 if the list is empty
-     * @throws IllegalStateException if the list is corrupt; nothing changes
+     * @return a free slot, or 0 if the list is empty
+     * @throws IllegalStateException if the list names a slot that is not free; nothing changes
      */
     private int pop() {
         if (length == 0) {
             return 0;
         }
-        int head = links.link(HEADER);
+        int head = ring[first];
         if (!isFree(head)) {
             throw corrupt(head);
         }
-        int next = links.link(head);
-        // The next slot's meta word is checked when it is taken; here only its range, which
-        // costs no memory access.
-        if (length == 1 ? next != HEADER : next <= 0 || next >= limit) {
-            throw corrupt(next);
-        }
-        links.setLink(HEADER, next);
-        links.setLink(head, 0);
+        first = (first + 1) & (ring.length - 1);
         if (--length == 0) {
             tail = 0;
         }
@@ -460,8 +465,11 @@ final class SlotIndex {
 
     /** Puts a free slot at the head, whatever the reuse order: the next pop takes it. */
     private void pushHead(int slot) {
-        links.setLink(slot, length == 0 ? HEADER : links.link(HEADER));
-        links.setLink(HEADER, slot);
+        if (length == ring.length) {
+            growRing();
+        }
+        first = (first - 1) & (ring.length - 1);
+        ring[first] = slot;
         if (length++ == 0) {
             tail = slot;
         }
@@ -469,10 +477,41 @@ final class SlotIndex {
 
     /** Puts a free slot at the tail, whatever the reuse order. */
     private void append(int slot) {
-        links.setLink(slot, HEADER);
-        links.setLink(length == 0 ? HEADER : tail, slot);
+        if (length == ring.length) {
+            growRing();
+        }
+        ring[(first + length) & (ring.length - 1)] = slot;
         tail = slot;
         length++;
+    }
+
+    /** Doubles the ring (16 entries at first), the list moved to its start. */
+    private void growRing() {
+        int[] grown = new int[Math.max(16, ring.length * 2)];
+        for (int i = 0; i < length; i++) {
+            grown[i] = ring[(first + i) & (ring.length - 1)];
+        }
+        ring = grown;
+        first = 0;
+    }
+
+    /**
+     * Writes the list into the links (each slot's link names the next, the last's the header,
+     * the header's the head), the form a snapshot saves. O(list length); a link already right
+     * is only read, so that a table saved twice dirties nothing the second time.
+     */
+    void writeLinks() {
+        if (length == 0) {
+            return;     // an empty list's header link is never read
+        }
+        int previous = HEADER;
+        for (int i = 0; i <= length; i++) {
+            int slot = i < length ? ring[(first + i) & (ring.length - 1)] : HEADER;
+            if (links.link(previous) != slot) {
+                links.setLink(previous, slot);
+            }
+            previous = slot;
+        }
     }
 
     private IllegalStateException corrupt(int slot) {
@@ -616,10 +655,8 @@ final class SlotIndex {
     /** {@return the slots of the free list from head to tail, without the sweep (for a mapped table's checkpoint)} */
     int[] listedSlots() {
         int[] slots = new int[length];
-        int slot = length == 0 ? 0 : links.link(HEADER);
         for (int i = 0; i < length; i++) {
-            slots[i] = slot;
-            slot = links.link(slot);
+            slots[i] = ring[(first + i) & (ring.length - 1)];
         }
         return slots;
     }
@@ -635,15 +672,17 @@ final class SlotIndex {
     }
 
     /**
-     * Sets the counters, the free list's ends and the sweep ({@code swept} free slots in
-     * {@code [sweep, sweepEnd)}) of a restored index; the caller then sets its entries with
-     * {@link #restoreEntries}. Only on a new index, before its table is used.
+     * Sets the counters, the free list ({@code list}, head to tail, checked by the caller) and
+     * the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}) of a restored index;
+     * the caller then sets its entries with {@link #restoreEntries}. Only on a new index, before
+     * its table is used.
      */
-    void restore(int limit, int retired, int tail, int length, int sweep, int sweepEnd, int swept) {
+    void restore(int limit, int retired, int[] list, int sweep, int sweepEnd, int swept) {
         this.limit = limit;
         this.retired = retired;
-        this.tail = tail;
-        this.length = length;
+        for (int slot : list) {
+            append(slot);
+        }
         this.sweep = sweep;
         this.sweepEnd = sweepEnd;
         this.swept = swept;
@@ -656,13 +695,11 @@ final class SlotIndex {
     int[] freeSlots() {
         int[] slots = new int[length + swept];
         int at = fifo ? swept : 0;
-        int slot = length == 0 ? 0 : links.link(HEADER);
         for (int i = 0; i < length; i++) {
-            slots[at + i] = slot;
-            slot = links.link(slot);
+            slots[at + i] = ring[(first + i) & (ring.length - 1)];
         }
         at = fifo ? 0 : length;
-        for (slot = sweep; at < slots.length && slot < sweepEnd; slot++) {
+        for (int slot = sweep; at < slots.length && slot < sweepEnd; slot++) {
             if (!SlotMeta.isRetired(meta(slot))) {
                 slots[at++] = slot;
             }
@@ -708,7 +745,6 @@ final class SlotIndex {
             seen.set(slot);
         }
         int listTail = length == 0 ? 0 : free[fifo ? free.length - 1 : length - 1];
-        check(length == 0 || links.link(listTail) == 0, "free list does not return to the header");
         check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
         int opened = Math.max(0, limit - 1);
         check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live

@@ -113,6 +113,7 @@ final class SnapshotFormat {
 
     /** Writes a snapshot of {@code table}; the caller holds its iteration guard. */
     static void write(AbstractTable table, WritableByteChannel out) throws IOException {
+        table.index.writeLinks();   // the free list's saved form: links in the free records (a BulkTable's)
         ByteBuffer meta = metadata(table, 0);
         meta.flip();
         writeFile(table instanceof PackedTableImpl ? KIND_PACKED : KIND_BULK, meta, table.segments, table.blockCount(),
@@ -229,6 +230,9 @@ final class SnapshotFormat {
     static ByteBuffer metadata(AbstractTable table, int extra) {
         boolean packed = table instanceof PackedTableImpl;
         SlotIndex index = table.index;
+        if (packed) {
+            index.writeLinks();     // a PackedTable's free list is saved in the payloads below
+        }
         Schema schema = table.schema;
         int limit = index.limit;
         int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
@@ -414,11 +418,12 @@ final class SnapshotFormat {
         int spb = schema.slotsPerBlock();
         int blocks = table.blockCount();
         MemorySegment[] segments = table.segments;
+        int[] list;
         if (table instanceof BulkTableImpl) {
             // Free list: in the link words of the dead records, the header's in slot 0.
             IntField link = schema.link();
             int slotShift = Integer.numberOfTrailingZeros(spb);
-            walkFreeList(r, m, slot -> link.get(segments[slot >>> slotShift], slot & (spb - 1)));
+            list = walkFreeList(r, m, slot -> link.get(segments[slot >>> slotShift], slot & (spb - 1)));
             // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but
             // a slot never opened must read zero, since an add hands it out as it is: make it so.
             for (long slot = m.limit, end = (long) blocks * spb; slot < end; slot++) {
@@ -427,10 +432,10 @@ final class SnapshotFormat {
         } else {
             // Free list: in the payloads; rows past the last may keep removed records' bytes
             // (DenseRows zeroes them on reuse).
-            walkFreeList(r, m, slot -> m.payloads[slot]);
+            list = walkFreeList(r, m, slot -> m.payloads[slot]);
         }
         SlotIndex index = table.index;
-        index.restore(m.limit, m.retired, m.freeTail, m.freeLength, m.sweep, m.sweepEnd, m.swept);
+        index.restore(m.limit, m.retired, list, m.sweep, m.sweepEnd, m.swept);
         SlotIndex.SavedMetas metas = m.metas;
         int peak = m.peak;
         if (shift > 0) {
@@ -458,15 +463,19 @@ final class SnapshotFormat {
      * Checks the free list from the header's link: {@code freeLength} distinct free slots
      * outside the sweep, ending at the tail, then back at the header (an empty list's header
      * link is not read: a clear leaves it as it was).
+     *
+     * @return the list's slots, head to tail
      */
-    private static void walkFreeList(Reader r, Metadata m, java.util.function.IntUnaryOperator link)
+    private static int[] walkFreeList(Reader r, Metadata m, java.util.function.IntUnaryOperator link)
             throws SnapshotException {
         if (m.limit == 0 || m.freeLength == 0) {
-            return;
+            return new int[0];
         }
+        int[] list = new int[m.freeLength];
         boolean[] seen = new boolean[m.limit];
         int slot = link.applyAsInt(0);
         for (int i = 0; i < m.freeLength; i++) {
+            list[i] = slot;
             if (slot <= 0 || slot >= m.limit || seen[slot] || !isFree(m.metas.get(slot))
                     || (slot >= m.sweep && slot < m.sweepEnd)) {
                 throw r.fail(Reason.MALFORMED, "free-list link " + i + " names slot " + slot
@@ -482,6 +491,7 @@ final class SnapshotFormat {
             throw r.fail(Reason.MALFORMED, "the free list does not return to the header after " + m.freeLength
                     + " slots");
         }
+        return list;
     }
 
     private static boolean isFree(int meta) {

@@ -123,8 +123,9 @@ public interface Chunk {
      * segment is {@linkplain MemorySegment#isReadOnly() read-only}); take
      * {@link #writableColumn(Field)} to write. Reading through it costs what reading the block
      * costs: take it once per chunk visit, outside the loop. Holes hold no defined value: a
-     * removed record's old bytes stay until an add reuses (and zeroes) the slot, the free-list
-     * link of a hole occupies 4 bytes of one column, and slots never used read zero. Mask with
+     * removed record's old bytes stay until an add reuses (and zeroes) the slot (a snapshot
+     * save writes the free list's saved form, a slot number, into 4 bytes of one column of each
+     * hole), and slots never used read zero. Mask with
      * {@link #liveBits(int)} when a hole matters.
      *
      * @param field a field of the table's schema
@@ -140,9 +141,9 @@ public interface Chunk {
      * Taking it stamps the field's change version in this chunk
      * ({@link #changedSince(Field, int)} is then true for every version before now), whether or
      * not anything is written through it: take it only for the chunks you write, once per visit.
-     * Never write a hole through it. A write to a hole's link word is detected (the next add
-     * throws {@link IllegalStateException} and changes nothing); a write to a slot never used is
-     * not, and its bytes reappear in the record that first takes the slot. Writes through the
+     * Writing a hole through it is harmless: a hole's bytes belong to no record, and the add
+     * that reuses the slot zeroes them (a kernel may write whole columns, holes included). Never
+     * write a slot never used: its bytes would reappear in the record that first takes it. Writes through the
      * view after it was taken are not stamped again: a pass that keeps a view past
      * {@link Table#markVersion()} must take it again.
      *

@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <h2>The free-list word</h2>
- * A removed record's slot holds the link of the table's free list in 4 of its bytes:
+ * A snapshot saves a table's free list in its holes: each hole's successor in 4 of its bytes,
  * those of the first field of 4 or more bytes. A schema whose fields are all narrower gets a
  * hidden 4-byte column for it, counted in {@link #slotBytes()}.
  *
