@@ -8,10 +8,11 @@ package dev.bulkdata.storage.kotlin
  * `@OptIn(RawMemoryApi::class)` does not compile.
  *
  * A segment is the fastest way through a chunk (a loop over a whole column, or native code),
- * and nothing checks it per access: it covers holes as well as live records, writing a hole's
- * bytes corrupts the table's free list or reappears in the record that later reuses the slot,
- * and a segment kept after its pass keeps working (until the table is closed) while the
- * records it shows may have moved or been removed. The typed accessors (`chunk[slot, column]`)
+ * and nothing checks it per access: it covers holes as well as live records (a hole's bytes
+ * belong to no record, and the add that reuses the slot zeroes them; bytes written into a slot
+ * never used reappear in the record that first takes it), and a segment kept after its pass
+ * keeps working (until the table is closed) while the records it shows may have moved or been
+ * removed. The typed accessors (`chunk[slot, column]`)
  * check the slot, the column's table and the pass on every call.
  */
 @RequiresOptIn(
