@@ -122,6 +122,21 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     long savedIdentity;
     int savedTag;
     int generationShift;
+    /** The referrers {@link Snapshots#remap} has rewritten for this table, so that it runs once for each. */
+    private java.util.Set<Object> remapped;
+
+    /** {@return whether {@code referrer}'s references to this table were remapped} */
+    final synchronized boolean remapped(Object referrer) {
+        return remapped != null && remapped.contains(referrer);
+    }
+
+    /** Records that {@code referrer}'s references to this table were remapped. */
+    final synchronized void markRemapped(Object referrer) {
+        if (remapped == null) {
+            remapped = java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
+        }
+        remapped.add(referrer);
+    }
 
     /** A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease) {

@@ -319,9 +319,11 @@ public final class Snapshots {
      * becomes the null handle.
      *
      * <p>Does nothing and returns 0 if {@code loaded} was not loaded under a new tag (its
-     * handles are the saved ones). Run it once per referrer and loaded table, after both are
-     * loaded: a second run would move the generations again if the new tag happens to equal the
-     * old one. A table that refers to itself is its own referrer. O(live records of
+     * handles are the saved ones), and for a pair of tables already remapped: a second call with
+     * the same referrer and loaded table changes nothing, also when the new tag happens to equal
+     * the old one. Run it after both tables are loaded and before new references to
+     * {@code loaded} are written into {@code referrer}. A table that refers to itself is its own
+     * referrer. O(live records of
      * {@code referrer}) for each of its handle fields aimed at {@code loaded}; holds
      * {@code referrer}'s iteration guard meanwhile.
      *
@@ -335,27 +337,30 @@ public final class Snapshots {
      */
     public static long remap(Table referrer, Table loaded) {
         AbstractTable from = checked(referrer);
-        Remap remap = Remap.of(checked(loaded));
+        AbstractTable to = checked(loaded);
+        Remap remap = Remap.of(to);
+        if (!remap.moves() || to.remapped(from)) {
+            return 0;
+        }
         long[] count = new long[1];
         for (HandleField field : handleFields(from.schema(), remap.name)) {
-            if (remap.moves()) {
-                from.forEach((chunk, slot) -> {
-                    long value = chunk.get(slot, field);
-                    long moved = remap.apply(value);
-                    if (moved != value) {
-                        chunk.set(slot, field, moved);
-                        count[0]++;
-                    }
-                });
-            }
+            from.forEach((chunk, slot) -> {
+                long value = chunk.get(slot, field);
+                long moved = remap.apply(value);
+                if (moved != value) {
+                    chunk.set(slot, field, moved);
+                    count[0]++;
+                }
+            });
         }
+        to.markRemapped(from);
         return count[0];
     }
 
     /**
      * {@link #remap(Table, Table)} for the handle fields of a component table: every row, also
-     * those of removed entities not swept out yet. O(rows) per handle field aimed at
-     * {@code loaded}.
+     * those of removed entities not swept out yet; once per referrer and loaded table, as there.
+     * O(rows) per handle field aimed at {@code loaded}.
      *
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
@@ -365,11 +370,15 @@ public final class Snapshots {
      */
     public static long remap(ComponentTable referrer, Table loaded) {
         Objects.requireNonNull(referrer, "referrer");
-        Remap remap = Remap.of(checked(loaded));
+        AbstractTable to = checked(loaded);
+        Remap remap = Remap.of(to);
+        if (!remap.moves() || to.remapped(referrer)) {
+            return 0;
+        }
         int rows = referrer.size();
         long count = 0;
         for (HandleField field : handleFields(referrer.schema(), remap.name)) {
-            for (int row = 0; row < rows && remap.moves(); row++) {
+            for (int row = 0; row < rows; row++) {
                 long value = referrer.getAt(row, field);
                 long moved = remap.apply(value);
                 if (moved != value) {
@@ -378,6 +387,7 @@ public final class Snapshots {
                 }
             }
         }
+        to.markRemapped(referrer);
         return count;
     }
 

@@ -192,7 +192,10 @@ class HandleFieldTest {
                         "before the remap every reference names the old tables");
                 assertEquals(w.nonNull(0), Snapshots.remap(voices2, sounds2), why);
                 assertEquals(w.nonNull(1), Snapshots.remap(voices2, voices2), why);
-                assertEquals(0, Snapshots.remap(voices2, sounds2), "a second run finds nothing of the old tag");
+                TableSnapshot remapped = TableSnapshot.of(voices2);
+                assertEquals(0, Snapshots.remap(voices2, sounds2), "a second run of a pair changes nothing");
+                assertEquals(0, Snapshots.remap(voices2, voices2), "a second run of a pair changes nothing");
+                assertEquals(remapped, TableSnapshot.of(voices2), "a second run of a pair changes nothing");
                 assertEquals(dangling, Snapshots.danglingReferences(voices2, sounds2, voices2), why);
                 HandleField sound2 = voices2.schema().handleField("sound");
                 for (Map.Entry<Long, long[]> e : w.model.entrySet()) {
@@ -283,6 +286,9 @@ class HandleFieldTest {
             try (Table sounds2 = SnapshotBytes.load(bytes, soundSchema, LoadOption.NEW_TAG)) {
                 assertEquals(2, Snapshots.danglingReferences(emitters, sounds2));
                 assertEquals(3, Snapshots.remap(emitters, sounds2), "every row, the stale one too");
+                long remapped = emitters.get(e1, sound);
+                assertEquals(0, Snapshots.remap(emitters, sounds2), "a second run of a pair changes nothing");
+                assertEquals(remapped, emitters.get(e1, sound));
                 assertEquals(1, Snapshots.danglingReferences(emitters, sounds2));
                 assertTrue(sounds2.contains(emitters.get(e1, sound)));
             }
