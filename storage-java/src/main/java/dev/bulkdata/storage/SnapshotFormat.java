@@ -719,18 +719,35 @@ final class SnapshotFormat {
             for (int p = 0; p << SlotIndex.PAGE_SHIFT < opened; p++) {
                 int[] page = metas.pages[p];
                 int base = p << SlotIndex.PAGE_SHIFT;
-                for (int i = p == 0 ? 1 : 0, end = Math.min(page.length, opened - base); i < end; i++) {
+                int from = p == 0 ? 1 : 0;
+                int end = Math.min(page.length, opened - base);
+                // Branch-free per page: each rule turns a bad word into a negative or a non-zero
+                // value, or-ed together, so that C2 can vectorise the loop; a bad page is scanned
+                // again for the first bad word's message.
+                int negative = 0;
+                int nonZero = 0;
+                for (int i = from; i < end; i++) {
                     int meta = page[i];
                     int generation = SlotMeta.generation(meta);
                     int isLive = meta & SlotMeta.LIVE;
                     int isRetired = meta >>> 31;
-                    if (generation < floor || generation > maxGeneration || (meta & ~allowed) != 0
-                            || (isLive & isRetired) != 0 || (isRetired != 0 && generation != maxGeneration)) {
-                        throw badMeta(base + i, meta, floor, handles);
-                    }
+                    negative |= (generation - floor) | (maxGeneration - generation);
+                    nonZero |= (meta & ~allowed) | (isLive & isRetired) | (-isRetired & (generation ^ maxGeneration));
                     live += isLive;
                     retiredSlots += isRetired;
                     peak = Math.max(peak, generation);
+                }
+                if (negative < 0 || nonZero != 0) {
+                    for (int i = from; i < end; i++) {
+                        int meta = page[i];
+                        int generation = SlotMeta.generation(meta);
+                        int isRetired = meta >>> 31;
+                        if (generation < floor || generation > maxGeneration || (meta & ~allowed) != 0
+                                || ((meta & SlotMeta.LIVE) & isRetired) != 0
+                                || (isRetired != 0 && generation != maxGeneration)) {
+                            throw badMeta(base + i, meta, floor, handles);
+                        }
+                    }
                 }
             }
             if (entries > 0 && metas.get(0) != 0) {
