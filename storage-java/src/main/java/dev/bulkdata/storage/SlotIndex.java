@@ -299,8 +299,8 @@ final class SlotIndex {
      * there is none; its meta word has the live bit clear and its current generation. Sets
      * {@link #reused}. The caller reserved it.
      *
-     * @throws IllegalStateException if the free list is corrupt (a hole's link word was written
-     *     through a column view); nothing changes
+     * @throws IllegalStateException if the free list names a slot that is not free (a broken
+     *     index); nothing changes
      */
     int take() {
         tookSwept = false;
@@ -516,8 +516,7 @@ final class SlotIndex {
 
     private IllegalStateException corrupt(int slot) {
         return new IllegalStateException("free list of table '" + name + "' is corrupt: it"
-                + " names slot " + slot + ", which is not a free slot. Was a hole written through a column or"
-                + " records() view? Only live slots may be written; nothing was added.");
+                + " names slot " + slot + ", which is not a free slot; nothing was added.");
     }
 
     /** {@return the table's tag} */
