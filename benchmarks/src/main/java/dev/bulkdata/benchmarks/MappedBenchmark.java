@@ -92,6 +92,31 @@ public class MappedBenchmark {
         return changes;
     }
 
+    /**
+     * A frame that touches 1 % of the chunks, then a checkpoint: in every hundredth chunk, one
+     * record removed and one added (it reuses the hole, a new generation) and px written in
+     * each of its records (about 1 % of the records). The blocks' other pages and the other
+     * chunks' metadata pages stay as they were, so the checkpoint writes only what changed.
+     */
+    @Benchmark
+    public static int checkpointAfterOnePercentOfChunks(Mapped s) throws IOException {
+        int n = s.handles.length;
+        int perChunk = Subjects.SOA.slotsPerBlock();
+        int touched = 0;
+        for (int first = 0; first + perChunk <= n; first += 100 * perChunk) {
+            int victim = first + (s.next++ % perChunk);
+            s.table.remove(s.handles[victim]);
+            s.handles[victim] = s.table.add();
+            for (int i = first; i < first + perChunk; i++) {
+                s.table.set(s.handles[i], s.px, s.value);
+            }
+            s.value++;
+            touched++;
+        }
+        s.table.checkpoint();
+        return touched;
+    }
+
     /** The column loop over the mapped table, paged in: compare with {@link IterateBenchmark#bulkSoaColumns}. */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)

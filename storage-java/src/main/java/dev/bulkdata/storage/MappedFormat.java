@@ -8,6 +8,7 @@ import dev.bulkdata.storage.internal.TagLease;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -63,6 +64,8 @@ final class MappedFormat {
     static final long DATA_START = MappedFile.STRIDE;
     static final int AT_METADATA_OFFSET = 32;
     static final int AT_SEQUENCE = 56;
+    /** The unit in which a checkpoint compares and writes the metadata: one page of the page cache. */
+    static final int PAGE = 4096;
 
     private MappedFormat() {
     }
@@ -74,6 +77,8 @@ final class MappedFormat {
         long sequence;
         final long[] areaOffset = new long[2];
         final long[] areaCapacity = new long[2];
+        /** Metadata bytes the last checkpoint wrote: the pages that changed, or all of it into a new area. */
+        long metadataWritten;
 
         Store(MappedFile file) {
             this.file = file;
@@ -414,7 +419,8 @@ final class MappedFormat {
         ByteBuffer meta = SnapshotFormat.metadata(table, extra);
         int s = (int) ((store.sequence + 1) & 1);
         long length = meta.capacity();
-        if (length > store.areaCapacity[s]) {
+        boolean freshArea = length > store.areaCapacity[s];
+        if (freshArea) {
             store.areaCapacity[s] = MappedFile.align(length + length / 2);
             store.areaOffset[s] = file.appendArea(store.areaCapacity[s]);
         }
@@ -429,7 +435,8 @@ final class MappedFormat {
                 .putLong(store.areaOffset[1]).putLong(store.areaCapacity[1]);
         meta.flip();
         FileChannel channel = file.channel;
-        writeAt(channel, meta, store.areaOffset[s]);
+        store.metadataWritten = freshArea ? writeAt(channel, meta, store.areaOffset[s])
+                : writeChanged(channel, meta, store.areaOffset[s]);
         channel.force(true);
 
         ByteBuffer header = ByteBuffer.allocate(SnapshotFormat.HEADER_BYTES).order(ByteOrder.nativeOrder());
@@ -453,9 +460,44 @@ final class MappedFormat {
         return b.position();
     }
 
-    private static void writeAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
+    /** Writes {@code b} from its position to its limit at file offset {@code at}; returns the bytes written. */
+    private static long writeAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
+        long bytes = b.remaining();
         while (b.hasRemaining()) {
             channel.write(b, at + b.position());
         }
+        return bytes;
+    }
+
+    /**
+     * Writes the metadata {@code meta} (a heap buffer, position 0) into the area at {@code at}
+     * page by page, only the pages whose bytes differ from what the area holds (the metadata of
+     * the checkpoint two back, or anything after a crash); returns the bytes written. So a
+     * checkpoint writes, and forces, only the metadata pages that changed: the meta words of
+     * the slots added or removed since, the free list, the counters.
+     */
+    private static long writeChanged(FileChannel channel, ByteBuffer meta, long at) throws IOException {
+        int length = meta.limit();
+        long present = Math.max(0, Math.min(length, channel.size() - at));
+        MemorySegment now = MemorySegment.ofArray(meta.array());
+        long written = 0;
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment old = present == 0 ? MemorySegment.NULL
+                    : channel.map(FileChannel.MapMode.READ_ONLY, at, present, scratch);
+            int run = -1; // first page of the run of differing pages being gathered, or -1
+            for (int page = 0; page < length || run >= 0; page += PAGE) {
+                int end = Math.min(page + PAGE, length);
+                boolean differs = page < length && (end > present
+                        || MemorySegment.mismatch(now, page, end, old, page, end) >= 0);
+                if (differs && run < 0) {
+                    run = page;
+                } else if (!differs && run >= 0) {
+                    int runEnd = Math.min(page, length);
+                    written += writeAt(channel, ByteBuffer.wrap(meta.array(), run, runEnd - run).slice(), at + run);
+                    run = -1;
+                }
+            }
+        }
+        return written;
     }
 }

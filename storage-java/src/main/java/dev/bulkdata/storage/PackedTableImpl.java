@@ -321,13 +321,13 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         fragmented = true;
     }
 
+    /** Writes the slot of every row, in row order, into {@code out} (a snapshot's back-links). */
+    void putSlotsOfRows(java.nio.IntBuffer out) {
+        back.putTo(out, size);
+    }
+
     // ---------------------------------------------------------------------------------------
     // Audit, for tests
-
-    /** {@return the slot whose record is in {@code row}, for tests} */
-    int slotOfRow(int row) {
-        return back.get(row);
-    }
 
     /** {@return whether a defragment call would do work (ignoring a change of order)} */
     boolean isFragmented() {

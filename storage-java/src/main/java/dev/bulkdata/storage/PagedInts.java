@@ -66,6 +66,21 @@ final class PagedInts {
         return page == null ? fill : page[(int) i & mask];
     }
 
+    /** Writes elements {@code [0, count)} into {@code out} from its position, a page at a time (0 for a page never made). */
+    void putTo(java.nio.IntBuffer out, int count) {
+        for (int i = 0; i < count; ) {
+            int n = Math.min(count - i, mask + 1 - (i & mask));
+            int p = i >>> shift;
+            int[] page = p < pageCount ? pages[p] : null;
+            if (page == null) {
+                out.position(out.position() + n); // a new buffer holds zeros
+            } else {
+                out.put(page, i & mask, n);
+            }
+            i += n;
+        }
+    }
+
     /** {@return heap bytes of the pages made (not counting the directory)} */
     long pageBytes() {
         long made = 0;

@@ -660,6 +660,30 @@ final class SlotIndex {
         return slots;
     }
 
+    /**
+     * Writes the meta words (or, {@code payloads}, the payloads: stride 2 only) of slots
+     * {@code [0, count)} into {@code out} from its position, 0 for an entry never made; a page
+     * at a time, with bulk copies where the ints are contiguous (for a snapshot's metadata).
+     */
+    void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
+        int[][] ps = pages;
+        for (int slot = 0; slot < count; ) {
+            int n = Math.min(count - slot, PAGE_MASK + 1 - (slot & PAGE_MASK));
+            int p = slot >>> PAGE_SHIFT;
+            int[] page = p < ps.length ? ps[p] : null;
+            if (page == null) {
+                out.position(out.position() + n); // a new buffer holds zeros
+            } else if (strideShift == 0) {
+                out.put(page, slot & PAGE_MASK, n);
+            } else {
+                for (int i = ((slot & PAGE_MASK) << 1) + (payloads ? 1 : 0), end = i + 2 * n; i < end; i += 2) {
+                    out.put(page[i]);
+                }
+            }
+            slot += n;
+        }
+    }
+
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
     int savedMeta(int slot) {
         return entries.getOrFill((long) slot << strideShift);

@@ -247,19 +247,13 @@ final class SnapshotFormat {
                 .putInt(index.length).putInt(index.tail).putInt(entries)
                 .putInt(index.sweep).putInt(index.sweepEnd);
         putSchema(meta, schema);
-        for (int slot = 0; slot < entries; slot++) {
-            meta.putInt(index.savedMeta(slot));
-        }
+        java.nio.IntBuffer ints = meta.slice().order(ByteOrder.nativeOrder()).asIntBuffer();
+        index.putSaved(ints, entries, false);
         if (packed) {
-            PackedTableImpl p = (PackedTableImpl) table;
-            for (int slot = 0; slot < entries; slot++) {
-                meta.putInt(index.savedPayload(slot));
-            }
-            for (int row = 0; row < size; row++) {
-                meta.putInt(p.slotOfRow(row));
-            }
+            index.putSaved(ints, entries, true);
+            ((PackedTableImpl) table).putSlotsOfRows(ints);
         }
-        return meta;
+        return meta.position(meta.position() + 4 * ints.position());
     }
 
     private static ByteBuffer zeros(int bytes) {

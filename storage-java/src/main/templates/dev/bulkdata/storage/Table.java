@@ -297,9 +297,11 @@ public interface Table extends AutoCloseable {
      * process or the machine after it returns reopens the file to exactly this table's
      * structure (live handles, generations, free list, tag) and every record as written before
      * the call, unless written again later (see {@link TableBuilder#mapped} for what a
-     * reopened file shows of writes after its last checkpoint). Cost: the pages written since
-     * the last checkpoint, then the metadata (O(slots): 4 bytes per slot, 8 in a
-     * {@code PackedTable}, plus its rows' back-links), each forced to the device. Holds the
+     * reopened file shows of writes after its last checkpoint). Incremental: it forces the
+     * blocks' pages written since the last checkpoint, then builds the metadata in memory
+     * (O(slots): 4 bytes per slot, 8 in a {@code PackedTable}, plus its rows' back-links) and
+     * writes and forces only its 4 KiB pages that differ from what the file holds (field writes
+     * change none; each added or removed record a few). Holds the
      * table's iteration guard meanwhile, like {@link Snapshots#save}: structural changes from
      * other threads throw {@link java.util.ConcurrentModificationException}; field writes from
      * other threads during the call may or may not be covered.
