@@ -23,6 +23,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -125,6 +126,23 @@ public class SnapshotBenchmark {
     public static long rawRead(Subject s) throws IOException {
         try (FileChannel in = FileChannel.open(s.raw, StandardOpenOption.READ)) {
             ByteBuffer b = s.rawBytes.clear();
+            while (b.hasRemaining() && in.read(b) >= 0) {
+                // until full
+            }
+            return b.position();
+        }
+    }
+
+    /**
+     * The raw read into memory allocated for it: what any load into a new table must at least
+     * pay, since a new table's memory is new (allocated, zeroed and first touched). Beside
+     * {@link #rawRead}, which reads into a buffer allocated once in setup.
+     */
+    @Benchmark
+    public static long rawReadIntoNewMemory(Subject s) throws IOException {
+        try (FileChannel in = FileChannel.open(s.raw, StandardOpenOption.READ);
+             Arena arena = Arena.ofShared()) {
+            ByteBuffer b = arena.allocate((long) s.n * Subjects.SOA.slotBytes(), 64).asByteBuffer();
             while (b.hasRemaining() && in.read(b) >= 0) {
                 // until full
             }

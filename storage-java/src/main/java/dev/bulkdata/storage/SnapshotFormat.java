@@ -99,8 +99,12 @@ final class SnapshotFormat {
     static final int FIXED_COMPONENT_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 2 * 4;
 
     private static final byte ORDER_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'L' : (byte) 'B';
-    /** Blocks read per batch from a channel, so a stream that ends early costs at most this many allocated blocks. */
-    private static final int READ_BATCH = 256;
+    /**
+     * Blocks allocated, read and checksummed per batch (256 KiB): small enough that a batch is
+     * still in the core's cache when its checksums are computed (zeroing, reading and summing
+     * touch it three times), and a stream that ends early costs at most this many allocated blocks.
+     */
+    private static final int READ_BATCH = 16;
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
     private static final int READ_AHEAD = 1 << 20;
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(BLOCK_STRIDE).asReadOnlyBuffer();

@@ -187,6 +187,9 @@ public final class Report {
                 "SnapshotBenchmark.dataOutputStream", true, Double.NaN, million));
         c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk", "raw FileChannel read",
                 "SnapshotBenchmark.rawRead", false, 2, million));
+        c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk",
+                "raw FileChannel read into newly allocated memory", "SnapshotBenchmark.rawReadIntoNewMemory", false,
+                Double.NaN, million));
         c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk", "ObjectInputStream",
                 "SnapshotBenchmark.objectInputStream", true, 10, million));
         c.add(new Comparison("snapshot load", "Snapshots.load", "SnapshotBenchmark.loadBulk", "DataInputStream",
