@@ -15,7 +15,8 @@ import java.util.Arrays;
  * <p>Every write through the table's API stamps the entries it touched with {@link #current};
  * {@link #mark()} returns {@code current} and moves it on, so later writes compare newer.
  * Before the first mark every stamp is 1, the first {@code current}, so stamping is skipped
- * until then (one load and branch per write; see {@link #marked}). A
+ * until then (one load and branch per write; see {@link #marked}) and the stamps are not even
+ * made (the first mark makes them). A
  * stamp is written only when it differs from {@code current} (a load and a rarely taken
  * store), so a loop writing one chunk stores its stamp once and threads writing neighbouring
  * chunks do not fight over a cache line.
@@ -59,6 +60,8 @@ final class ChangeVersions {
      * one load and branch, and a table that never asks for versions pays only that.
      */
     private boolean marked;
+    /** Chunks the table has had at most, whose stamps exist once {@link #marked}. */
+    private int chunks;
 
     private ChangeVersions(int fields, int stride, int[] stamps) {
         this.fields = fields;
@@ -82,9 +85,18 @@ final class ChangeVersions {
 
     /**
      * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the
-     * current version everywhere. Allocates only when the table grows past its largest size.
+     * current version everywhere. Before the first {@link #mark()} only counts them (every
+     * stamp is 1 until then, so the array is made by the first mark: a table that never asks
+     * for versions keeps none). Allocates only when the table grows past its largest size.
      */
     void ensureChunks(int chunks) {
+        this.chunks = Math.max(this.chunks, chunks);
+        if (marked) {
+            grow(chunks);
+        }
+    }
+
+    private void grow(int chunks) {
         long needed = (long) chunks * stride;
         int had = stamps.length;
         if (needed <= had) {
@@ -107,13 +119,8 @@ final class ChangeVersions {
         stamp(chunk * stride + 1 + field);
     }
 
-    /** {@return the index of field 0's stamp of chunk {@code chunk}, for {@link #stamp(int)}} */
-    int fieldStamps(int chunk) {
-        return chunk * stride + 1;
-    }
-
-    /** Stamps entry {@code i} of {@link #stamps} (a chunk's {@link #fieldStamps} plus a field index). */
-    void stamp(int i) {
+    /** Stamps entry {@code i} of {@link #stamps}. */
+    private void stamp(int i) {
         if (!marked) {
             return;
         }
@@ -169,13 +176,21 @@ final class ChangeVersions {
      * Every {@link #CLAMP_EVERY} marks, raises the stamps that fell out of the window.
      */
     int mark() {
-        marked = true;
+        markFirst();
         int v = current;
         current = v + 1;
         if ((current & (CLAMP_EVERY - 1)) == 0) {
             clamp();
         }
         return v;
+    }
+
+    /** On the first mark, makes the stamps, every one 1 (the first {@link #current}), as they were until then. */
+    private void markFirst() {
+        if (!marked) {
+            marked = true;
+            grow(chunks);
+        }
     }
 
     /** Raises every stamp older than {@code current - WINDOW} to it; see the class comment. */
@@ -195,29 +210,34 @@ final class ChangeVersions {
         return Integer.compareUnsigned(current - since, WINDOW) > 0 || stamp - since > 0;
     }
 
+    /** {@return entry {@code i} of {@link #stamps}: 1 for every entry before the first mark} */
+    private int stampAt(int i) {
+        return marked ? stamps[i] : 1;
+    }
+
     /** {@return whether field {@code field} of chunk {@code chunk} was written after version {@code since}} */
     boolean fieldChangedSince(int chunk, int field, int since) {
-        return newer(stamps[chunk * stride + 1 + field], since);
+        return newer(stampAt(chunk * stride + 1 + field), since);
     }
 
     /** {@return whether records came into, left or moved in chunk {@code chunk} after version {@code since}} */
     boolean structureChangedSince(int chunk, int since) {
-        return newer(stamps[chunk * stride], since);
+        return newer(stampAt(chunk * stride), since);
     }
 
     /** {@return the structure stamp of a chunk, for tests} */
     int structure(int chunk) {
-        return stamps[chunk * stride];
+        return stampAt(chunk * stride);
     }
 
     /** {@return the stamp of a field of a chunk, for tests} */
     int field(int chunk, int field) {
-        return stamps[chunk * stride + 1 + field];
+        return stampAt(chunk * stride + 1 + field);
     }
 
     /** Sets the counter, for tests of the window. */
     void setCurrentForTest(int version) {
-        marked = true;
+        markFirst();
         Arrays.fill(full, version - 1);
         current = version;
     }

@@ -16,15 +16,12 @@ abstract sealed class SlotChunkPerType implements Chunk permits SlotChunk {
     final ChangeVersions versions;
     /** This chunk's position in the table: its row of {@link #versions}. */
     final int index;
-    /** Where this chunk's field stamps start in {@link #versions}: field {@code f} is at {@code stamps + f}. */
-    final int stamps;
 
     SlotChunkPerType(Schema schema, MemorySegment data, ChangeVersions versions, int index) {
         this.schema = schema;
         this.data = data;
         this.versions = versions;
         this.index = index;
-        this.stamps = versions.fieldStamps(index);
     }
 
     /**
@@ -49,7 +46,7 @@ abstract sealed class SlotChunkPerType implements Chunk permits SlotChunk {
     public final void set(int slot, FloatField field, float value) {
         schema.check(field);
         field.set(data, position(slot), value);
-        versions.stamp(stamps + field.index());
+        versions.stampField(index, field.index());
     }
     // @end
 }
