@@ -689,11 +689,6 @@ final class SlotIndex {
         return entries.getOrFill((long) slot << strideShift);
     }
 
-    /** {@return a slot's payload (stride 2), or 0 if its entry was never made (for a snapshot)} */
-    int savedPayload(int slot) {
-        return entries.getOrFill(((long) slot << 1) + 1);
-    }
-
     /**
      * Sets the counters, the free list ({@code list}, head to tail, checked by the caller) and
      * the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}) of a restored index;
