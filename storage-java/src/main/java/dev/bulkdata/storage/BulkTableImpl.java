@@ -266,8 +266,23 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             int at = first & ((1 << SlotIndex.PAGE_SHIFT) - 1);
             int count = Math.min(limit - first, step);
             long bits = 0;
-            for (int i = 0; i < count; i++) {
-                bits |= (long) (page[at + i] & SlotMeta.LIVE) << i;
+            int all = -1;
+            int any = 0;
+            if (count == 64) {
+                // An and- and an or-reduction first (C2 vectorises both): a word of slots all
+                // live, or all free, is the common case and skips the loop by bit below.
+                for (int i = 0; i < 64; i++) {
+                    int meta = page[at + i];
+                    all &= meta;
+                    any |= meta;
+                }
+            }
+            if (count == 64 && (all & SlotMeta.LIVE) != 0) {
+                bits = -1L;
+            } else if (count < 64 || (any & SlotMeta.LIVE) != 0) {
+                for (int i = 0; i < count; i++) {
+                    bits |= (long) (page[at + i] & SlotMeta.LIVE) << i;
+                }
             }
             if (bits != 0) {
                 BulkChunk c = chunk(first);
