@@ -265,24 +265,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             int[] page = metas.pages[first >>> SlotIndex.PAGE_SHIFT];
             int at = first & ((1 << SlotIndex.PAGE_SHIFT) - 1);
             int count = Math.min(limit - first, step);
-            long bits = 0;
-            int all = -1;
-            int any = 0;
-            if (count == 64) {
-                // An and- and an or-reduction first (C2 vectorises both): a word of slots all
-                // live, or all free, is the common case and skips the loop by bit below.
-                for (int i = 0; i < 64; i++) {
-                    int meta = page[at + i];
-                    all &= meta;
-                    any |= meta;
-                }
-            }
-            if (count == 64 && (all & SlotMeta.LIVE) != 0) {
-                bits = -1L;
-            } else if (count < 64 || (any & SlotMeta.LIVE) != 0) {
-                for (int i = 0; i < count; i++) {
-                    bits |= (long) (page[at + i] & SlotMeta.LIVE) << i;
-                }
+            long bits = count == 64 ? wholeWord(page, at) : MIXED;
+            if (bits == MIXED) {
+                bits = liveBits(page, at, count);
             }
             if (bits != 0) {
                 BulkChunk c = chunk(first);
@@ -292,6 +277,34 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 size += n;
             }
         }
+    }
+
+    /** {@link #wholeWord}'s answer for a word of live and free slots (as a bitmap it would be slot 0 alone). */
+    private static final long MIXED = 1L;
+
+    /**
+     * The live bits of 64 meta words when they are all live (-1) or all not live (0), by an and-
+     * and an or-reduction that C2 vectorises: the common case on restore. Otherwise
+     * {@link #MIXED}, for {@link #liveBits} to compute.
+     */
+    private static long wholeWord(int[] page, int at) {
+        int all = -1;
+        int any = 0;
+        for (int i = 0; i < 64; i++) {
+            int meta = page[at + i];
+            all &= meta;
+            any |= meta;
+        }
+        return (all & SlotMeta.LIVE) != 0 ? -1L : (any & SlotMeta.LIVE) == 0 ? 0L : 1L;
+    }
+
+    /** The live bits of {@code count} meta words from {@code page[at]}, one by one. */
+    private static long liveBits(int[] page, int at, int count) {
+        long bits = 0;
+        for (int i = 0; i < count; i++) {
+            bits |= (long) (page[at + i] & SlotMeta.LIVE) << i;
+        }
+        return bits;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -323,7 +323,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
 
     /** Writes the slot of every row, in row order, into {@code out} (a snapshot's back-links). */
     void putSlotsOfRows(java.nio.IntBuffer out) {
-        back.putTo(out, size);
+        back.putTo(out, 0, 1, size);
     }
 
     // ---------------------------------------------------------------------------------------

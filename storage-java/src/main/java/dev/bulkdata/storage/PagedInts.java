@@ -66,18 +66,29 @@ final class PagedInts {
         return page == null ? fill : page[(int) i & mask];
     }
 
-    /** Writes elements {@code [0, count)} into {@code out} from its position, a page at a time (0 for a page never made). */
-    void putTo(java.nio.IntBuffer out, int count) {
-        for (int i = 0; i < count; ) {
-            int n = Math.min(count - i, mask + 1 - (i & mask));
-            int p = i >>> shift;
-            int[] page = p < pageCount ? pages[p] : null;
+    /**
+     * Writes {@code count} elements into {@code out} from its position: element
+     * {@code first + k * step} for k = 0, 1, ... ({@code step} 1 or 2, so that a page holds
+     * whole groups), 0 for a page never made. A page at a time; one bulk copy per page when
+     * {@code step} is 1.
+     */
+    void putTo(java.nio.IntBuffer out, int first, int step, int count) {
+        for (int k = 0; k < count; ) {
+            long i = first + (long) k * step;
+            int n = Math.min(count - k, (int) ((mask + 1 - (i & mask) + step - 1) / step));
+            long p = i >>> shift;
+            int[] page = p < pageCount ? pages[(int) p] : null;
+            int at = (int) (i & mask);
             if (page == null) {
                 out.position(out.position() + n); // a new buffer holds zeros
+            } else if (step == 1) {
+                out.put(page, at, n);
             } else {
-                out.put(page, i & mask, n);
+                for (int end = at + n * step; at < end; at += step) {
+                    out.put(page[at]);
+                }
             }
-            i += n;
+            k += n;
         }
     }
 

@@ -662,26 +662,11 @@ final class SlotIndex {
 
     /**
      * Writes the meta words (or, {@code payloads}, the payloads: stride 2 only) of slots
-     * {@code [0, count)} into {@code out} from its position, 0 for an entry never made; a page
-     * at a time, with bulk copies where the ints are contiguous (for a snapshot's metadata).
+     * {@code [0, count)} into {@code out} from its position, 0 for an entry never made
+     * ({@link PagedInts#putTo}; for a snapshot's metadata).
      */
     void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
-        int[][] ps = pages;
-        for (int slot = 0; slot < count; ) {
-            int n = Math.min(count - slot, PAGE_MASK + 1 - (slot & PAGE_MASK));
-            int p = slot >>> PAGE_SHIFT;
-            int[] page = p < ps.length ? ps[p] : null;
-            if (page == null) {
-                out.position(out.position() + n); // a new buffer holds zeros
-            } else if (strideShift == 0) {
-                out.put(page, slot & PAGE_MASK, n);
-            } else {
-                for (int i = ((slot & PAGE_MASK) << 1) + (payloads ? 1 : 0), end = i + 2 * n; i < end; i += 2) {
-                    out.put(page[i]);
-                }
-            }
-            slot += n;
-        }
+        entries.putTo(out, payloads ? 1 : 0, 1 << strideShift, count);
     }
 
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
