@@ -13,9 +13,18 @@ import java.nio.ByteOrder;
 /**
  * The vectorised {@code int} kernels over SOA columns (the caller, {@link Kernels}, has
  * checked the fields and taken the columns). Every kernel walks a chunk the same way: a chunk
- * whose slots are all live is one unmasked loop over the column with a masked tail; otherwise
- * each 64-slot word of the live bitmap is skipped (0), run unmasked (all ones) or run with
- * lane masks taken from its bits, so no hole is read into a result or written.
+ * whose slots are all live is one run; otherwise each 64-slot word of the live bitmap is
+ * skipped (0), taken as a run (all ones) or taken lane-masked by its bits, so no hole is read
+ * into a result or written. A run is full vectors and one masked tail.
+ *
+ * <p>Each kernel is two methods: the chunk walk, which holds the masked-word loop, and a run,
+ * which both a whole chunk and a full word call. Both shapes are for the JIT. Every vector
+ * stays inside one method and the loops call the Vector API directly, because a vector that
+ * crosses a call C2 did not inline is boxed on the heap. And no method holds more than two
+ * vector loops: one holding four outgrew C1's register allocator on some types, so it never
+ * reached C2 and ran boxed (megabytes per table pass). The masked loop stays in the walk, which
+ * every chunk calls, so C2 compiles it early, however rare partial words are.
+ * {@code KernelsAllocationTest} guards both.
  *
  * <p>Loaded only when the Vector API is present ({@link Kernels#vectorized()}).
  */
@@ -28,173 +37,178 @@ final class IntVectors {
     private IntVectors() {
     }
 
-    private static IntVector load(MemorySegment c, int i) {
-        return IntVector.fromMemorySegment(S, c, (long) i * BYTES, O);
-    }
-
-    private static IntVector load(MemorySegment c, int i, VectorMask<Integer> m) {
-        return IntVector.fromMemorySegment(S, c, (long) i * BYTES, O, m);
-    }
-
-    /** Lanes {@code i..i+L} of a 64-slot word starting at {@code base}, as a mask. */
-    private static VectorMask<Integer> lanes(long bits, int base, int i) {
-        return VectorMask.fromLong(S, bits >>> (i - base));
-    }
-
     static void fill(Chunk chunk, MemorySegment a, int value) {
         int n = chunk.slotCount();
-        IntVector v = IntVector.broadcast(S, value);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                v.intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                v.intoMemorySegment(a, (long) i * BYTES, O, S.indexInRange(i, n));
-            }
+            fill(a, value, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    v.intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                fill(a, value, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
+                IntVector v = IntVector.broadcast(S, value);
                 for (int i = base; i < end; i += L) {
-                    v.intoMemorySegment(a, (long) i * BYTES, O, lanes(bits, base, i));
+                    v.intoMemorySegment(a, (long) i * BYTES, O, VectorMask.fromLong(S, bits >>> (i - base)));
                 }
             }
+        }
+    }
+
+    private static void fill(MemorySegment a, int value, int from, int to) {
+        IntVector v = IntVector.broadcast(S, value);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            v.intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            v.intoMemorySegment(a, (long) i * BYTES, O, S.indexInRange(i, to));
         }
     }
 
     static void scale(Chunk chunk, MemorySegment a, int k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                load(a, i).mul(k).intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                VectorMask<Integer> m = S.indexInRange(i, n);
-                load(a, i, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
-            }
+            scale(a, k, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    load(a, i).mul(k).intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                scale(a, k, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
                 for (int i = base; i < end; i += L) {
-                    VectorMask<Integer> m = lanes(bits, base, i);
-                    load(a, i, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
+                    VectorMask<Integer> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
                 }
             }
+        }
+    }
+
+    private static void scale(MemorySegment a, int k, int from, int to) {
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            IntVector.fromMemorySegment(S, a, (long) i * BYTES, O).mul(k).intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            VectorMask<Integer> m = S.indexInRange(i, to);
+            IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
         }
     }
 
     static void add(Chunk chunk, MemorySegment a, int k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                load(a, i).add(k).intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                VectorMask<Integer> m = S.indexInRange(i, n);
-                load(a, i, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
-            }
+            add(a, k, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    load(a, i).add(k).intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                add(a, k, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
                 for (int i = base; i < end; i += L) {
-                    VectorMask<Integer> m = lanes(bits, base, i);
-                    load(a, i, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
+                    VectorMask<Integer> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
                 }
             }
+        }
+    }
+
+    private static void add(MemorySegment a, int k, int from, int to) {
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            IntVector.fromMemorySegment(S, a, (long) i * BYTES, O).add(k).intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            VectorMask<Integer> m = S.indexInRange(i, to);
+            IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
         }
     }
 
     static void axpy(Chunk chunk, MemorySegment a, MemorySegment b, int k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                load(a, i).add(load(b, i).mul(k)).intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                VectorMask<Integer> m = S.indexInRange(i, n);
-                load(a, i, m).add(load(b, i, m).mul(k)).intoMemorySegment(a, (long) i * BYTES, O, m);
-            }
+            axpy(a, b, k, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    load(a, i).add(load(b, i).mul(k)).intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                axpy(a, b, k, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
                 for (int i = base; i < end; i += L) {
-                    VectorMask<Integer> m = lanes(bits, base, i);
-                    load(a, i, m).add(load(b, i, m).mul(k)).intoMemorySegment(a, (long) i * BYTES, O, m);
+                    VectorMask<Integer> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m)
+                            .add(IntVector.fromMemorySegment(S, b, (long) i * BYTES, O, m).mul(k))
+                            .intoMemorySegment(a, (long) i * BYTES, O, m);
                 }
             }
+        }
+    }
+
+    private static void axpy(MemorySegment a, MemorySegment b, int k, int from, int to) {
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            IntVector.fromMemorySegment(S, a, (long) i * BYTES, O)
+                    .add(IntVector.fromMemorySegment(S, b, (long) i * BYTES, O).mul(k))
+                    .intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            VectorMask<Integer> m = S.indexInRange(i, to);
+            IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m)
+                    .add(IntVector.fromMemorySegment(S, b, (long) i * BYTES, O, m).mul(k))
+                    .intoMemorySegment(a, (long) i * BYTES, O, m);
         }
     }
 
     /** Longs of the same vector size: each int vector widens into two of them. */
     private static final VectorSpecies<Long> WIDE = VectorSpecies.of(long.class, S.vectorShape());
 
-    /** Adds the lanes of {@code v} to {@code acc} as longs. */
-    private static LongVector widen(LongVector acc, IntVector v) {
-        return acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
-    }
-
     /** The sum of the live values as a {@code long} (no overflow below 2^32 values). */
     static long sum(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
-        LongVector acc = LongVector.zero(WIDE);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                acc = widen(acc, load(a, i));
-            }
-            if (i < n) {
-                acc = widen(acc, load(a, i, S.indexInRange(i, n)));
-            }
-        } else {
-            for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-                long bits = chunk.liveBits(w);
-                int base = w << 6;
+            return sum(a, 0, n);
+        }
+        long sum = 0;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                sum += sum(a, base, Math.min(base + 64, n));
+            } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                if (bits == -1L) {
-                    for (int i = base; i < end; i += L) {
-                        acc = widen(acc, load(a, i));
-                    }
-                } else if (bits != 0) {
-                    for (int i = base; i < end; i += L) {
-                        acc = widen(acc, load(a, i, lanes(bits, base, i)));
-                    }
+                LongVector acc = LongVector.zero(WIDE);
+                for (int i = base; i < end; i += L) {
+                    IntVector v = IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, VectorMask.fromLong(S, bits >>> (i - base)));
+                    acc = acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
                 }
+                sum += acc.reduceLanes(VectorOperators.ADD);
             }
+        }
+        return sum;
+    }
+
+    private static long sum(MemorySegment a, int from, int to) {
+        LongVector acc = LongVector.zero(WIDE);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            IntVector v = IntVector.fromMemorySegment(S, a, (long) i * BYTES, O);
+            acc = acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
+        }
+        if (i < to) {
+            IntVector v = IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, S.indexInRange(i, to));
+            acc = acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
@@ -202,32 +216,37 @@ final class IntVectors {
     /** The least live value, or the identity of min if none is live. */
     static int min(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
-        IntVector acc = IntVector.broadcast(S, Integer.MAX_VALUE);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                acc = acc.lanewise(VectorOperators.MIN, load(a, i));
-            }
-            if (i < n) {
-                VectorMask<Integer> m = S.indexInRange(i, n);
-                acc = acc.lanewise(VectorOperators.MIN, load(a, i, m), m);
-            }
-        } else {
-            for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-                long bits = chunk.liveBits(w);
-                int base = w << 6;
+            return min(a, 0, n);
+        }
+        int min = Integer.MAX_VALUE;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                min = Math.min(min, min(a, base, Math.min(base + 64, n)));
+            } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                if (bits == -1L) {
-                    for (int i = base; i < end; i += L) {
-                        acc = acc.lanewise(VectorOperators.MIN, load(a, i));
-                    }
-                } else if (bits != 0) {
-                    for (int i = base; i < end; i += L) {
-                        VectorMask<Integer> m = lanes(bits, base, i);
-                        acc = acc.lanewise(VectorOperators.MIN, load(a, i, m), m);
-                    }
+                IntVector acc = IntVector.broadcast(S, Integer.MAX_VALUE);
+                for (int i = base; i < end; i += L) {
+                    VectorMask<Integer> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    acc = acc.lanewise(VectorOperators.MIN, IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
                 }
+                min = Math.min(min, acc.reduceLanes(VectorOperators.MIN));
             }
+        }
+        return min;
+    }
+
+    private static int min(MemorySegment a, int from, int to) {
+        IntVector acc = IntVector.broadcast(S, Integer.MAX_VALUE);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            acc = acc.lanewise(VectorOperators.MIN, IntVector.fromMemorySegment(S, a, (long) i * BYTES, O));
+        }
+        if (i < to) {
+            VectorMask<Integer> m = S.indexInRange(i, to);
+            acc = acc.lanewise(VectorOperators.MIN, IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
         }
         return acc.reduceLanes(VectorOperators.MIN);
     }
@@ -235,32 +254,37 @@ final class IntVectors {
     /** The greatest live value, or the identity of max if none is live. */
     static int max(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
-        IntVector acc = IntVector.broadcast(S, Integer.MIN_VALUE);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                acc = acc.lanewise(VectorOperators.MAX, load(a, i));
-            }
-            if (i < n) {
-                VectorMask<Integer> m = S.indexInRange(i, n);
-                acc = acc.lanewise(VectorOperators.MAX, load(a, i, m), m);
-            }
-        } else {
-            for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-                long bits = chunk.liveBits(w);
-                int base = w << 6;
+            return max(a, 0, n);
+        }
+        int max = Integer.MIN_VALUE;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                max = Math.max(max, max(a, base, Math.min(base + 64, n)));
+            } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                if (bits == -1L) {
-                    for (int i = base; i < end; i += L) {
-                        acc = acc.lanewise(VectorOperators.MAX, load(a, i));
-                    }
-                } else if (bits != 0) {
-                    for (int i = base; i < end; i += L) {
-                        VectorMask<Integer> m = lanes(bits, base, i);
-                        acc = acc.lanewise(VectorOperators.MAX, load(a, i, m), m);
-                    }
+                IntVector acc = IntVector.broadcast(S, Integer.MIN_VALUE);
+                for (int i = base; i < end; i += L) {
+                    VectorMask<Integer> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    acc = acc.lanewise(VectorOperators.MAX, IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
                 }
+                max = Math.max(max, acc.reduceLanes(VectorOperators.MAX));
             }
+        }
+        return max;
+    }
+
+    private static int max(MemorySegment a, int from, int to) {
+        IntVector acc = IntVector.broadcast(S, Integer.MIN_VALUE);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            acc = acc.lanewise(VectorOperators.MAX, IntVector.fromMemorySegment(S, a, (long) i * BYTES, O));
+        }
+        if (i < to) {
+            VectorMask<Integer> m = S.indexInRange(i, to);
+            acc = acc.lanewise(VectorOperators.MAX, IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
         }
         return acc.reduceLanes(VectorOperators.MAX);
     }
@@ -280,10 +304,10 @@ final class IntVectors {
         for (int i = base; i < end; i += L) {
             VectorMask<Integer> lt;
             if (i + L <= end) {
-                lt = load(a, i).compare(VectorOperators.LT, threshold);
+                lt = IntVector.fromMemorySegment(S, a, (long) i * BYTES, O).compare(VectorOperators.LT, threshold);
             } else {
                 VectorMask<Integer> m = S.indexInRange(i, end);
-                lt = load(a, i, m).compare(VectorOperators.LT, threshold, m);
+                lt = IntVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).compare(VectorOperators.LT, threshold, m);
             }
             word |= lt.toLong() << (i - base);
         }

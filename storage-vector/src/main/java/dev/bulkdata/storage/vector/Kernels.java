@@ -58,7 +58,7 @@ import java.util.Optional;
  * same results, the speed of per-slot access ({@link Chunk#get(int, FloatField)} and friends).
  *
  * <p><b>Sums.</b> A {@code float} or {@code double} sum adds in an unspecified order (lane by
- * lane, then the lanes), so it may differ from a sequential loop by rounding; a {@code float}
+ * lane within runs of live slots, then the lanes, then the runs), so it may differ from a sequential loop by rounding; a {@code float}
  * chunk sum adds in {@code float}, the table sum adds the chunk sums in {@code double}. An
  * {@code int} sum widens every value to {@code long} (exact); a {@code long} sum wraps as
  * {@code long} addition does.
@@ -99,9 +99,9 @@ import java.util.Optional;
  * distinct chunks of one open iteration (the table's rule for fields of distinct records). The
  * whole-table kernels open one iteration on the calling thread (so a concurrent add or remove
  * throws {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All
- * are O(slots of the chunks visited). Chunks without holes run allocation-free once compiled; the
- * masked path of a partly live word can allocate (vectors and masks the JIT did not keep in
- * registers) while it is rarely run, e.g. when only one chunk of a large table has a hole.
+ * are O(slots of the chunks visited). Once compiled, no kernel allocates per record, on chunks
+ * full, with holes or partly filled alike; a whole-table kernel may allocate the one 32-byte
+ * iteration object it opens.
  */
 public final class Kernels {
     /** Whether the Vector API is there to use: the module is resolved and this module reads it. */

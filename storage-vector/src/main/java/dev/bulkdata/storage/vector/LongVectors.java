@@ -12,9 +12,18 @@ import java.nio.ByteOrder;
 /**
  * The vectorised {@code long} kernels over SOA columns (the caller, {@link Kernels}, has
  * checked the fields and taken the columns). Every kernel walks a chunk the same way: a chunk
- * whose slots are all live is one unmasked loop over the column with a masked tail; otherwise
- * each 64-slot word of the live bitmap is skipped (0), run unmasked (all ones) or run with
- * lane masks taken from its bits, so no hole is read into a result or written.
+ * whose slots are all live is one run; otherwise each 64-slot word of the live bitmap is
+ * skipped (0), taken as a run (all ones) or taken lane-masked by its bits, so no hole is read
+ * into a result or written. A run is full vectors and one masked tail.
+ *
+ * <p>Each kernel is two methods: the chunk walk, which holds the masked-word loop, and a run,
+ * which both a whole chunk and a full word call. Both shapes are for the JIT. Every vector
+ * stays inside one method and the loops call the Vector API directly, because a vector that
+ * crosses a call C2 did not inline is boxed on the heap. And no method holds more than two
+ * vector loops: one holding four outgrew C1's register allocator on some types, so it never
+ * reached C2 and ran boxed (megabytes per table pass). The masked loop stays in the walk, which
+ * every chunk calls, so C2 compiles it early, however rare partial words are.
+ * {@code KernelsAllocationTest} guards both.
  *
  * <p>Loaded only when the Vector API is present ({@link Kernels#vectorized()}).
  */
@@ -27,164 +36,172 @@ final class LongVectors {
     private LongVectors() {
     }
 
-    private static LongVector load(MemorySegment c, int i) {
-        return LongVector.fromMemorySegment(S, c, (long) i * BYTES, O);
-    }
-
-    private static LongVector load(MemorySegment c, int i, VectorMask<Long> m) {
-        return LongVector.fromMemorySegment(S, c, (long) i * BYTES, O, m);
-    }
-
-    /** Lanes {@code i..i+L} of a 64-slot word starting at {@code base}, as a mask. */
-    private static VectorMask<Long> lanes(long bits, int base, int i) {
-        return VectorMask.fromLong(S, bits >>> (i - base));
-    }
-
     static void fill(Chunk chunk, MemorySegment a, long value) {
         int n = chunk.slotCount();
-        LongVector v = LongVector.broadcast(S, value);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                v.intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                v.intoMemorySegment(a, (long) i * BYTES, O, S.indexInRange(i, n));
-            }
+            fill(a, value, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    v.intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                fill(a, value, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
+                LongVector v = LongVector.broadcast(S, value);
                 for (int i = base; i < end; i += L) {
-                    v.intoMemorySegment(a, (long) i * BYTES, O, lanes(bits, base, i));
+                    v.intoMemorySegment(a, (long) i * BYTES, O, VectorMask.fromLong(S, bits >>> (i - base)));
                 }
             }
+        }
+    }
+
+    private static void fill(MemorySegment a, long value, int from, int to) {
+        LongVector v = LongVector.broadcast(S, value);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            v.intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            v.intoMemorySegment(a, (long) i * BYTES, O, S.indexInRange(i, to));
         }
     }
 
     static void scale(Chunk chunk, MemorySegment a, long k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                load(a, i).mul(k).intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                VectorMask<Long> m = S.indexInRange(i, n);
-                load(a, i, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
-            }
+            scale(a, k, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    load(a, i).mul(k).intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                scale(a, k, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
                 for (int i = base; i < end; i += L) {
-                    VectorMask<Long> m = lanes(bits, base, i);
-                    load(a, i, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
+                    VectorMask<Long> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
                 }
             }
+        }
+    }
+
+    private static void scale(MemorySegment a, long k, int from, int to) {
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            LongVector.fromMemorySegment(S, a, (long) i * BYTES, O).mul(k).intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            VectorMask<Long> m = S.indexInRange(i, to);
+            LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).mul(k).intoMemorySegment(a, (long) i * BYTES, O, m);
         }
     }
 
     static void add(Chunk chunk, MemorySegment a, long k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                load(a, i).add(k).intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                VectorMask<Long> m = S.indexInRange(i, n);
-                load(a, i, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
-            }
+            add(a, k, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    load(a, i).add(k).intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                add(a, k, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
                 for (int i = base; i < end; i += L) {
-                    VectorMask<Long> m = lanes(bits, base, i);
-                    load(a, i, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
+                    VectorMask<Long> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
                 }
             }
+        }
+    }
+
+    private static void add(MemorySegment a, long k, int from, int to) {
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            LongVector.fromMemorySegment(S, a, (long) i * BYTES, O).add(k).intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            VectorMask<Long> m = S.indexInRange(i, to);
+            LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).add(k).intoMemorySegment(a, (long) i * BYTES, O, m);
         }
     }
 
     static void axpy(Chunk chunk, MemorySegment a, MemorySegment b, long k) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                load(a, i).add(load(b, i).mul(k)).intoMemorySegment(a, (long) i * BYTES, O);
-            }
-            if (i < n) {
-                VectorMask<Long> m = S.indexInRange(i, n);
-                load(a, i, m).add(load(b, i, m).mul(k)).intoMemorySegment(a, (long) i * BYTES, O, m);
-            }
+            axpy(a, b, k, 0, n);
             return;
         }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
-            int end = Math.min(base + 64, n);
             if (bits == -1L) {
-                for (int i = base; i < end; i += L) {
-                    load(a, i).add(load(b, i).mul(k)).intoMemorySegment(a, (long) i * BYTES, O);
-                }
+                axpy(a, b, k, base, Math.min(base + 64, n));
             } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
                 for (int i = base; i < end; i += L) {
-                    VectorMask<Long> m = lanes(bits, base, i);
-                    load(a, i, m).add(load(b, i, m).mul(k)).intoMemorySegment(a, (long) i * BYTES, O, m);
+                    VectorMask<Long> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m)
+                            .add(LongVector.fromMemorySegment(S, b, (long) i * BYTES, O, m).mul(k))
+                            .intoMemorySegment(a, (long) i * BYTES, O, m);
                 }
             }
         }
     }
 
+    private static void axpy(MemorySegment a, MemorySegment b, long k, int from, int to) {
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            LongVector.fromMemorySegment(S, a, (long) i * BYTES, O)
+                    .add(LongVector.fromMemorySegment(S, b, (long) i * BYTES, O).mul(k))
+                    .intoMemorySegment(a, (long) i * BYTES, O);
+        }
+        if (i < to) {
+            VectorMask<Long> m = S.indexInRange(i, to);
+            LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m)
+                    .add(LongVector.fromMemorySegment(S, b, (long) i * BYTES, O, m).mul(k))
+                    .intoMemorySegment(a, (long) i * BYTES, O, m);
+        }
+    }
+
+    /** The sum of the live values, each run and masked word summed lane by lane, then its lanes. */
     static long sum(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
-        LongVector acc = LongVector.zero(S);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                acc = acc.add(load(a, i));
-            }
-            if (i < n) {
-                acc = acc.add(load(a, i, S.indexInRange(i, n)));
-            }
-        } else {
-            for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-                long bits = chunk.liveBits(w);
-                int base = w << 6;
+            return sum(a, 0, n);
+        }
+        long sum = 0;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                sum += sum(a, base, Math.min(base + 64, n));
+            } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                if (bits == -1L) {
-                    for (int i = base; i < end; i += L) {
-                        acc = acc.add(load(a, i));
-                    }
-                } else if (bits != 0) {
-                    for (int i = base; i < end; i += L) {
-                        acc = acc.add(load(a, i, lanes(bits, base, i)));
-                    }
+                LongVector acc = LongVector.zero(S);
+                for (int i = base; i < end; i += L) {
+                    acc = acc.add(LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, VectorMask.fromLong(S, bits >>> (i - base))));
                 }
+                sum += acc.reduceLanes(VectorOperators.ADD);
             }
+        }
+        return sum;
+    }
+
+    private static long sum(MemorySegment a, int from, int to) {
+        LongVector acc = LongVector.zero(S);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            acc = acc.add(LongVector.fromMemorySegment(S, a, (long) i * BYTES, O));
+        }
+        if (i < to) {
+            acc = acc.add(LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, S.indexInRange(i, to)));
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
@@ -192,32 +209,37 @@ final class LongVectors {
     /** The least live value, or the identity of min if none is live. */
     static long min(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
-        LongVector acc = LongVector.broadcast(S, Long.MAX_VALUE);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                acc = acc.lanewise(VectorOperators.MIN, load(a, i));
-            }
-            if (i < n) {
-                VectorMask<Long> m = S.indexInRange(i, n);
-                acc = acc.lanewise(VectorOperators.MIN, load(a, i, m), m);
-            }
-        } else {
-            for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-                long bits = chunk.liveBits(w);
-                int base = w << 6;
+            return min(a, 0, n);
+        }
+        long min = Long.MAX_VALUE;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                min = Math.min(min, min(a, base, Math.min(base + 64, n)));
+            } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                if (bits == -1L) {
-                    for (int i = base; i < end; i += L) {
-                        acc = acc.lanewise(VectorOperators.MIN, load(a, i));
-                    }
-                } else if (bits != 0) {
-                    for (int i = base; i < end; i += L) {
-                        VectorMask<Long> m = lanes(bits, base, i);
-                        acc = acc.lanewise(VectorOperators.MIN, load(a, i, m), m);
-                    }
+                LongVector acc = LongVector.broadcast(S, Long.MAX_VALUE);
+                for (int i = base; i < end; i += L) {
+                    VectorMask<Long> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    acc = acc.lanewise(VectorOperators.MIN, LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
                 }
+                min = Math.min(min, acc.reduceLanes(VectorOperators.MIN));
             }
+        }
+        return min;
+    }
+
+    private static long min(MemorySegment a, int from, int to) {
+        LongVector acc = LongVector.broadcast(S, Long.MAX_VALUE);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            acc = acc.lanewise(VectorOperators.MIN, LongVector.fromMemorySegment(S, a, (long) i * BYTES, O));
+        }
+        if (i < to) {
+            VectorMask<Long> m = S.indexInRange(i, to);
+            acc = acc.lanewise(VectorOperators.MIN, LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
         }
         return acc.reduceLanes(VectorOperators.MIN);
     }
@@ -225,32 +247,37 @@ final class LongVectors {
     /** The greatest live value, or the identity of max if none is live. */
     static long max(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
-        LongVector acc = LongVector.broadcast(S, Long.MIN_VALUE);
         if (chunk.liveCount() == n) {
-            int i = 0;
-            for (int upper = S.loopBound(n); i < upper; i += L) {
-                acc = acc.lanewise(VectorOperators.MAX, load(a, i));
-            }
-            if (i < n) {
-                VectorMask<Long> m = S.indexInRange(i, n);
-                acc = acc.lanewise(VectorOperators.MAX, load(a, i, m), m);
-            }
-        } else {
-            for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-                long bits = chunk.liveBits(w);
-                int base = w << 6;
+            return max(a, 0, n);
+        }
+        long max = Long.MIN_VALUE;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                max = Math.max(max, max(a, base, Math.min(base + 64, n)));
+            } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                if (bits == -1L) {
-                    for (int i = base; i < end; i += L) {
-                        acc = acc.lanewise(VectorOperators.MAX, load(a, i));
-                    }
-                } else if (bits != 0) {
-                    for (int i = base; i < end; i += L) {
-                        VectorMask<Long> m = lanes(bits, base, i);
-                        acc = acc.lanewise(VectorOperators.MAX, load(a, i, m), m);
-                    }
+                LongVector acc = LongVector.broadcast(S, Long.MIN_VALUE);
+                for (int i = base; i < end; i += L) {
+                    VectorMask<Long> m = VectorMask.fromLong(S, bits >>> (i - base));
+                    acc = acc.lanewise(VectorOperators.MAX, LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
                 }
+                max = Math.max(max, acc.reduceLanes(VectorOperators.MAX));
             }
+        }
+        return max;
+    }
+
+    private static long max(MemorySegment a, int from, int to) {
+        LongVector acc = LongVector.broadcast(S, Long.MIN_VALUE);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            acc = acc.lanewise(VectorOperators.MAX, LongVector.fromMemorySegment(S, a, (long) i * BYTES, O));
+        }
+        if (i < to) {
+            VectorMask<Long> m = S.indexInRange(i, to);
+            acc = acc.lanewise(VectorOperators.MAX, LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
         }
         return acc.reduceLanes(VectorOperators.MAX);
     }
@@ -270,10 +297,10 @@ final class LongVectors {
         for (int i = base; i < end; i += L) {
             VectorMask<Long> lt;
             if (i + L <= end) {
-                lt = load(a, i).compare(VectorOperators.LT, threshold);
+                lt = LongVector.fromMemorySegment(S, a, (long) i * BYTES, O).compare(VectorOperators.LT, threshold);
             } else {
                 VectorMask<Long> m = S.indexInRange(i, end);
-                lt = load(a, i, m).compare(VectorOperators.LT, threshold, m);
+                lt = LongVector.fromMemorySegment(S, a, (long) i * BYTES, O, m).compare(VectorOperators.LT, threshold, m);
             }
             word |= lt.toLong() << (i - base);
         }
