@@ -30,12 +30,17 @@ import java.util.stream.Stream;
  *     the template, such as {@code BooleanField});
  * <li>any other file is copied, and each region between a line {@code // @each-type} and a line
  *     {@code // @end} is written once per type, in the order of {@link #TYPES}; a region that
- *     does not fit some types leaves them out: {@code // @each-type except Boolean}.
+ *     does not fit some types leaves them out: {@code // @each-type except Boolean};
+ * <li>a per-type file whose first line is {@code // @types Int, Long, Float, Double} is written
+ *     for those types only (that line is not copied);
+ * <li>in any template, lines between {@code // @only Name, ...} and {@code // @end-only} are kept
+ *     only in the code written for the types named (for what differs between types: an
+ *     identity, a widening sum); the marker lines are not copied.
  * </ul>
  * Rewriting for a type replaces, in this order: {@code JAVA_FLOAT_UNALIGNED} by the type's value
  * layout; the literal {@code 0f} by its zero; {@code {@code float}} and {@code `float`} in
  * documentation by the type's doc word, if it has one (a handle: "Reads a handle field"); "a" before {@code float} (as "a {@code float}" or
- * "a `float`") by the type's article; the word {@code Float} by its Kotlin type and {@code Float}
+ * "a `float`") by the type's article; the word {@code Float} by its Kotlin type (in a {@code .java} file by its Java box, {@code Integer}) and {@code Float}
  * inside a name ({@code FloatField}, {@code OfFloat}) by its name; the word {@code float} by its
  * Java type and {@code float} inside a name ({@code floatField}) by its name in lower case;
  * {@code FLOAT} by its name in upper case ({@code FieldType.FLOAT}).
@@ -73,6 +78,9 @@ public final class Generate {
 
     private static final String BEGIN = "// @each-type";
     private static final String END = "// @end";
+    private static final String TYPES_LINE = "// @types ";
+    private static final String ONLY = "// @only ";
+    private static final String END_ONLY = "// @end-only";
     private static final Pattern ARTICLE = Pattern.compile("\\b([Aa]) (\\{@code |`)float\\b");
     private static final Pattern DOC_ARTICLE = Pattern.compile("\\b([Aa]) (?:\\{@code float}|`float`)");
 
@@ -92,8 +100,17 @@ public final class Generate {
             Path relative = templates.relativize(template);
             String text = Files.readString(template);
             String header = header(relative);
+            boolean java = relative.toString().endsWith(".java");
             if (relative.getFileName().toString().contains("Float")) {
+                List<String> only = null;
+                if (text.startsWith(TYPES_LINE)) {
+                    only = names(text.substring(TYPES_LINE.length(), text.indexOf('\n')), template + ":1");
+                    text = text.substring(text.indexOf('\n') + 1);
+                }
                 for (Type type : TYPES) {
+                    if (only != null && !only.contains(type.name)) {
+                        continue;
+                    }
                     Path target = relative.resolveSibling(relative.getFileName().toString().replace("Float", type.name));
                     if (Files.exists(handWritten.resolve(target))) {
                         continue;
@@ -102,10 +119,10 @@ public final class Generate {
                         throw new IllegalStateException(type.name + " has no value layout in TYPES, so " + template
                                 + " cannot be written for it: write " + target + " by hand");
                     }
-                    outputs.add(write(output.resolve(target), header + rewrite(text, type)));
+                    outputs.add(write(output.resolve(target), header + rewrite(text, type, java, template)));
                 }
             } else {
-                outputs.add(write(output.resolve(relative), header + expand(text, relative)));
+                outputs.add(write(output.resolve(relative), header + expand(text, relative, java)));
             }
         }
         removeAllBut(output, outputs);
@@ -119,7 +136,7 @@ public final class Generate {
     }
 
     /** Copies {@code text}, writing each {@code @each-type} region once per type. */
-    static String expand(String text, Path source) {
+    static String expand(String text, Path source, boolean java) {
         StringBuilder out = new StringBuilder();
         List<String> region = null;
         List<String> excluded = List.of();
@@ -141,7 +158,7 @@ public final class Generate {
                 boolean first = true;
                 for (Type type : TYPES) {
                     if (!excluded.contains(type.name)) {
-                        out.append(first ? "" : "\n").append(rewrite(body, type)).append('\n');
+                        out.append(first ? "" : "\n").append(rewrite(body, type, java, source)).append('\n');
                         first = false;
                     }
                 }
@@ -167,7 +184,12 @@ public final class Generate {
         if (!names.startsWith("except ")) {
             throw new IllegalStateException(where + ": expected '" + BEGIN + "' or '" + BEGIN + " except Name, ...'");
         }
-        List<String> list = List.of(names.substring("except ".length()).strip().split("\\s*,\\s*"));
+        return names(names.substring("except ".length()), where);
+    }
+
+    /** The type names of a comma-separated list, each checked against {@link #TYPES}. */
+    private static List<String> names(String text, String where) {
+        List<String> list = List.of(text.strip().split("\\s*,\\s*"));
         for (String name : list) {
             if (TYPES.stream().noneMatch(t -> t.name.equals(name))) {
                 throw new IllegalStateException(where + ": no type named " + name);
@@ -176,8 +198,44 @@ public final class Generate {
         return list;
     }
 
-    /** {@code text}, written for {@code float}, rewritten for {@code type}. */
-    static String rewrite(String text, Type type) {
+    /** {@code text} without the {@code @only} blocks that do not name {@code type}, and without their marker lines. */
+    private static String only(String text, Type type, Path source) {
+        StringBuilder out = new StringBuilder();
+        List<String> keepFor = null;
+        for (String line : text.split("\n", -1)) {
+            String trimmed = line.strip();
+            if (trimmed.startsWith(ONLY)) {
+                if (keepFor != null) {
+                    throw new IllegalStateException(source + ": " + ONLY + "inside an " + ONLY + "block");
+                }
+                keepFor = names(trimmed.substring(ONLY.length()), source.toString());
+            } else if (trimmed.equals(END_ONLY)) {
+                if (keepFor == null) {
+                    throw new IllegalStateException(source + ": " + END_ONLY + " without " + ONLY.strip());
+                }
+                keepFor = null;
+            } else if (keepFor == null || keepFor.contains(type.name)) {
+                out.append(line).append('\n');
+            }
+        }
+        if (keepFor != null) {
+            throw new IllegalStateException(source + ": " + ONLY.strip() + " without " + END_ONLY);
+        }
+        return out.substring(0, out.length() - 1);
+    }
+
+    /** The Java box of a type's values: {@code Integer} for {@code int}, {@code Character} for {@code char}. */
+    private static String box(Type type) {
+        return switch (type.javaType) {
+            case "int" -> "Integer";
+            case "char" -> "Character";
+            default -> Character.toUpperCase(type.javaType.charAt(0)) + type.javaType.substring(1);
+        };
+    }
+
+    /** {@code text}, written for {@code float}, rewritten for {@code type} (in a {@code .java} file if {@code java}). */
+    static String rewrite(String text, Type type, boolean java, Path source) {
+        text = only(text, type, source);
         String lowerName = type.name.toLowerCase(Locale.ROOT);
         if (type.layout != null) {
             text = text.replace("JAVA_FLOAT_UNALIGNED", type.layout);
@@ -197,7 +255,7 @@ public final class Generate {
             }
             return Matcher.quoteReplacement(a + " " + m.group(2) + type.javaType);
         });
-        text = text.replaceAll("\\bFloat\\b", type.kotlinType).replace("Float", type.name);
+        text = text.replaceAll("\\bFloat\\b", java ? box(type) : type.kotlinType).replace("Float", type.name);
         text = text.replaceAll("\\bfloat\\b", type.javaType).replace("float", lowerName);
         return text.replace("FLOAT", type.name.toUpperCase(Locale.ROOT));
     }

@@ -1,7 +1,11 @@
+// @types Int, Long, Float, Double
 package dev.bulkdata.storage.vector;
 
 import dev.bulkdata.storage.Chunk;
 import jdk.incubator.vector.FloatVector;
+// @only Int
+import jdk.incubator.vector.LongVector;
+// @end-only
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -32,6 +36,16 @@ final class FloatVectors {
     private static final int L = S.length();
     private static final int BYTES = Float.BYTES;
     private static final ByteOrder O = ByteOrder.nativeOrder();
+    // @only Float, Double
+    /** What {@code min} and {@code max} return without a live value. */
+    private static final float MIN_IDENTITY = Float.POSITIVE_INFINITY;
+    private static final float MAX_IDENTITY = Float.NEGATIVE_INFINITY;
+    // @end-only
+    // @only Int, Long
+    /** What {@code min} and {@code max} return without a live value (the extremes of the type). */
+    private static final float MIN_IDENTITY = Float.MAX_VALUE;
+    private static final float MAX_IDENTITY = Float.MIN_VALUE;
+    // @end-only
 
     private FloatVectors() {
     }
@@ -170,6 +184,7 @@ final class FloatVectors {
         }
     }
 
+    // @only Long, Float, Double
     /** The sum of the live values, each run and masked word summed lane by lane, then its lanes. */
     static float sum(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
@@ -205,6 +220,50 @@ final class FloatVectors {
         }
         return acc.reduceLanes(VectorOperators.ADD);
     }
+    // @end-only
+    // @only Int
+    /** Longs of the same vector size: each int vector widens into two of them. */
+    private static final VectorSpecies<Long> WIDE = VectorSpecies.of(long.class, S.vectorShape());
+
+    /** The sum of the live values as a {@code long} (no overflow below 2^32 values). */
+    static long sum(Chunk chunk, MemorySegment a) {
+        int n = chunk.slotCount();
+        if (chunk.liveCount() == n) {
+            return sum(a, 0, n);
+        }
+        long sum = 0;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long bits = chunk.liveBits(w);
+            int base = w << 6;
+            if (bits == -1L) {
+                sum += sum(a, base, Math.min(base + 64, n));
+            } else if (bits != 0) {
+                int end = Math.min(base + 64, n);
+                LongVector acc = LongVector.zero(WIDE);
+                for (int i = base; i < end; i += L) {
+                    FloatVector v = FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, VectorMask.fromLong(S, bits >>> (i - base)));
+                    acc = acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
+                }
+                sum += acc.reduceLanes(VectorOperators.ADD);
+            }
+        }
+        return sum;
+    }
+
+    private static long sum(MemorySegment a, int from, int to) {
+        LongVector acc = LongVector.zero(WIDE);
+        int i = from;
+        for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
+            FloatVector v = FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O);
+            acc = acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
+        }
+        if (i < to) {
+            FloatVector v = FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, S.indexInRange(i, to));
+            acc = acc.add(v.convertShape(VectorOperators.I2L, WIDE, 0)).add(v.convertShape(VectorOperators.I2L, WIDE, 1));
+        }
+        return acc.reduceLanes(VectorOperators.ADD);
+    }
+    // @end-only
 
     /** The least live value, or the identity of min if none is live. */
     static float min(Chunk chunk, MemorySegment a) {
@@ -212,7 +271,7 @@ final class FloatVectors {
         if (chunk.liveCount() == n) {
             return min(a, 0, n);
         }
-        float min = Float.POSITIVE_INFINITY;
+        float min = MIN_IDENTITY;
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
@@ -220,7 +279,7 @@ final class FloatVectors {
                 min = Math.min(min, min(a, base, Math.min(base + 64, n)));
             } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                FloatVector acc = FloatVector.broadcast(S, Float.POSITIVE_INFINITY);
+                FloatVector acc = FloatVector.broadcast(S, MIN_IDENTITY);
                 for (int i = base; i < end; i += L) {
                     VectorMask<Float> m = VectorMask.fromLong(S, bits >>> (i - base));
                     acc = acc.lanewise(VectorOperators.MIN, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
@@ -232,7 +291,7 @@ final class FloatVectors {
     }
 
     private static float min(MemorySegment a, int from, int to) {
-        FloatVector acc = FloatVector.broadcast(S, Float.POSITIVE_INFINITY);
+        FloatVector acc = FloatVector.broadcast(S, MIN_IDENTITY);
         int i = from;
         for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
             acc = acc.lanewise(VectorOperators.MIN, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O));
@@ -250,7 +309,7 @@ final class FloatVectors {
         if (chunk.liveCount() == n) {
             return max(a, 0, n);
         }
-        float max = Float.NEGATIVE_INFINITY;
+        float max = MAX_IDENTITY;
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
@@ -258,7 +317,7 @@ final class FloatVectors {
                 max = Math.max(max, max(a, base, Math.min(base + 64, n)));
             } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                FloatVector acc = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+                FloatVector acc = FloatVector.broadcast(S, MAX_IDENTITY);
                 for (int i = base; i < end; i += L) {
                     VectorMask<Float> m = VectorMask.fromLong(S, bits >>> (i - base));
                     acc = acc.lanewise(VectorOperators.MAX, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
@@ -270,7 +329,7 @@ final class FloatVectors {
     }
 
     private static float max(MemorySegment a, int from, int to) {
-        FloatVector acc = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+        FloatVector acc = FloatVector.broadcast(S, MAX_IDENTITY);
         int i = from;
         for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
             acc = acc.lanewise(VectorOperators.MAX, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O));

@@ -1,0 +1,590 @@
+package dev.bulkdata.storage.vector;
+
+import dev.bulkdata.storage.Chunk;
+import dev.bulkdata.storage.ChunkIteration;
+import dev.bulkdata.storage.DoubleField;
+import dev.bulkdata.storage.Field;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.IntField;
+import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.LongField;
+import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.Table;
+
+import java.util.Optional;
+
+/**
+ * SIMD kernels over the columns of a table's chunks: {@code fill}, {@code add}, {@code scale},
+ * {@code axpy} ({@code a += b * k}, the update {@code p += v * dt}), {@code sum}, {@code min},
+ * {@code max}, and {@code lessThan}, a comparison that yields a slot mask. Each comes for
+ * {@code float}, {@code double}, {@code int} and {@code long} fields, per chunk (inside your own
+ * iteration, on any thread) and for a whole table (one iteration over its chunks):
+ *
+ * <pre>{@code
+ * Kernels.axpy(particles, PX, VX, dt);                 // p += v * dt, every live record
+ * try (ChunkIteration chunks = particles.iterate()) {  // the same, chunk by chunk
+ *     for (Chunk chunk : chunks) {
+ *         Kernels.axpy(chunk, PX, VX, dt);
+ *         Kernels.axpy(chunk, PY, VY, dt);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>Vector API.</b> The kernels are written with the incubating Vector API
+ * ({@code jdk.incubator.vector}), which the JVM resolves only when asked: run with
+ * {@code --add-modules jdk.incubator.vector} (on the class path and on the module path alike;
+ * this module {@code requires static} it). Without it every kernel runs its scalar loop instead,
+ * with the same results (sums aside, see Sums), and {@link #vectorized()} returns
+ * {@code false}; nothing fails.
+ *
+ * <p><b>Holes.</b> Every kernel reads and writes the live records only. A chunk whose slots are
+ * all live is processed as one run of full vectors; otherwise each 64-slot word of the live
+ * bitmap ({@link Chunk#liveBits(int)}) is skipped when empty, processed unmasked when full and
+ * with lane masks from its bits in between. Masked lanes are never stored, so a hole of a
+ * {@code BulkTable} (and the rows past the end of a {@code PackedTable}) are never written,
+ * which the table requires (see {@link Chunk#writableColumn(Field)}). Reductions and comparisons leave
+ * holes out; a comparison may load a hole's value, never use it.
+ *
+ * <p><b>Change versions.</b> {@code fill}, {@code scale}, {@code add} and {@code axpy} stamp
+ * the change version of the field they write in every chunk they are given that holds a live
+ * record (they write through {@link Chunk#writableColumn(Field)}, or {@code Chunk.set} on the
+ * scalar path), so a pass filtered on that field visits those chunks; the reductions and
+ * {@code lessThan} only read (through the read-only {@link Chunk#column(Field)}) and stamp
+ * nothing.
+ *
+ * <p><b>Layouts.</b> The vectorised path runs on {@link Layout#SOA} tables, whose columns are
+ * contiguous. On an {@link Layout#AOS} table a field's values are 1 stride apart and the Vector
+ * API cannot load them from native memory in one go, so the kernels run the scalar loop there:
+ * same results, the speed of per-slot access ({@link Chunk#get(int, FloatField)} and friends).
+ *
+ * <p><b>Sums.</b> A {@code float} or {@code double} sum adds in an unspecified order (lane by
+ * lane within runs of live slots, then the lanes, then the runs), so it may differ from a sequential loop by rounding; a {@code float}
+ * chunk sum adds in {@code float}, the table sum adds the chunk sums in {@code double}. An
+ * {@code int} sum widens every value to {@code long} (exact); a {@code long} sum wraps as
+ * {@code long} addition does.
+ *
+ * <p><b>Minimum and maximum</b> are those of {@link Math#min(float, float)} and
+ * {@link Math#max(float, float)} folded over the live values: NaN if any live value is NaN,
+ * {@code -0.0} below {@code 0.0}. Without a live value the result is the identity: positive
+ * infinity for {@code min} of a floating-point field, negative infinity for {@code max}, and
+ * {@code MAX_VALUE} / {@code MIN_VALUE} for integers.
+ *
+ * <p><b>Removing what a mask selects</b>, such as the particles whose lifetime ran out: a mask
+ * names slots, which mean something only during its iteration (a {@code PackedTable} moves
+ * records on every removal), and no record can be removed while an iteration is open. So turn
+ * the mask into handles inside the pass and remove them after it:
+ *
+ * <pre>{@code
+ * long[] mask = new long[schema.slotsPerBlock() / 64 + 1];   // scratch, kept
+ * long[] expired = new long[capacity];                       // scratch, kept
+ * int count = 0;
+ * try (ChunkIteration chunks = particles.iterate()) {
+ *     for (Chunk chunk : chunks) {
+ *         Kernels.axpy(chunk, T, ONE, -dt);                  // t -= dt (ONE: a field of 1s)
+ *         if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {
+ *             count = Kernels.handles(chunk, mask, expired, count);
+ *         }
+ *     }
+ * }
+ * particles.removeAll(expired, 0, count);                    // after the pass
+ * }</pre>
+ *
+ * or in one call, {@link #handlesLessThan(Table, FloatField, float, long[])}.
+ *
+ * <p><b>Errors</b> are checked before anything is written: a field of another schema throws
+ * {@link IllegalArgumentException}, a chunk whose iteration has ended
+ * {@link IllegalStateException}, as the chunk's own accessors do.
+ *
+ * <p><b>Threads and cost.</b> The per-chunk kernels may run on many threads at once, on
+ * distinct chunks of one open iteration (the table's rule for fields of distinct records). The
+ * whole-table kernels open one iteration on the calling thread (so a concurrent add or remove
+ * throws {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All
+ * are O(slots of the chunks visited). Once compiled, no kernel allocates per record, on chunks
+ * full, with holes or partly filled alike; a whole-table kernel may allocate the one 32-byte
+ * iteration object it opens.
+ */
+public final class Kernels {
+    /** Whether the Vector API is there to use: the module is resolved and this module reads it. */
+    static final boolean VECTOR = vectorApiResolved();
+
+    private Kernels() {
+    }
+
+    private static boolean vectorApiResolved() {
+        Optional<Module> vector = ModuleLayer.boot().findModule("jdk.incubator.vector");
+        return vector.isPresent() && Kernels.class.getModule().canRead(vector.get());
+    }
+
+    /**
+     * Whether the kernels run on the Vector API: {@code true} when the JVM was started with
+     * {@code --add-modules jdk.incubator.vector}, {@code false} when every kernel runs its
+     * scalar loop (same results, see the class documentation).
+     *
+     * @return whether the kernels are vectorised
+     */
+    public static boolean vectorized() {
+        return VECTOR;
+    }
+
+    /**
+     * Writes the handles of the slots in {@code mask} (a mask of
+     * {@link #lessThan(Chunk, FloatField, float, long[])} or another of this chunk's live slots)
+     * into {@code handles}, in slot order, from index {@code at}.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param mask the slot mask, at least {@code chunk.liveWordCount()} long; words past those are
+     *     ignored
+     * @param handles receives the handles
+     * @param at where the first handle goes
+     * @return {@code at} plus the number of handles written
+     * @throws IllegalArgumentException if {@code mask} is too short, {@code handles} has no room
+     *     for every slot of the mask, or a slot of the mask holds no record (then nothing is
+     *     written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int handles(Chunk chunk, long[] mask, long[] handles, int at) {
+        checkMask(chunk, mask);
+        int words = chunk.liveWordCount();
+        int count = 0;
+        for (int w = 0; w < words; w++) {
+            if ((mask[w] & ~chunk.liveBits(w)) != 0) {
+                throw new IllegalArgumentException("mask word " + w + " names slots that hold no record in " + chunk
+                        + ": a mask is valid only for the chunk and the iteration it was made in");
+            }
+            count += Long.bitCount(mask[w]);
+        }
+        if (at < 0 || at > handles.length || handles.length - at < count) {
+            throw new IllegalArgumentException("no room for " + count + " handles at " + at + " in an array of "
+                    + handles.length);
+        }
+        for (int w = 0; w < words; w++) {
+            at = handlesOf(chunk, w, mask[w], handles, at);
+        }
+        return at;
+    }
+
+    private static int handlesOf(Chunk chunk, int w, long bits, long[] handles, int at) {
+        for (; bits != 0; bits &= bits - 1) {
+            handles[at++] = chunk.handle((w << 6) + Long.numberOfTrailingZeros(bits));
+        }
+        return at;
+    }
+
+    /** Values of the field are contiguous in its chunks' columns (SOA). */
+    private static boolean contiguous(Field field) {
+        return field.schema().layout() == Layout.SOA;
+    }
+
+    private static void check(Chunk chunk, Field field) {
+        check(chunk.schema(), field);
+    }
+
+    private static void check(Table table, Field field) {
+        check(table.schema(), field);
+    }
+
+    private static void check(Schema schema, Field field) {
+        if (field.schema() != schema) {
+            throw new IllegalArgumentException("field " + field + " belongs to schema '" + field.schema().name()
+                    + "', not to table '" + schema.name() + "' (schemas are compared by identity)");
+        }
+    }
+
+    private static void checkMask(Chunk chunk, long[] mask) {
+        if (mask.length < chunk.liveWordCount()) {
+            throw new IllegalArgumentException("a mask of " + chunk + " needs " + chunk.liveWordCount()
+                    + " words (liveWordCount()), not " + mask.length);
+        }
+    }
+
+    private static void checkRoom(Table table, long[] handles) {
+        if (handles.length < table.size()) {
+            throw new IllegalArgumentException("an array of " + handles.length + " handles cannot hold all "
+                    + table.size() + " records of table '" + table.name() + "'; pass one of at least size()");
+        }
+    }
+
+    // @each-type except Byte, Short, Char, Boolean, Handle
+    // ---------------------------------------------------------------- float
+
+    /**
+     * Sets the field of every live record of the chunk to {@code value}; holes are not written.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     * @param value the value
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void fill(Chunk chunk, FloatField field, float value) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.fill(chunk, chunk.writableColumn(field), value);
+        } else {
+            Scalar.fill(chunk, field, value);
+        }
+    }
+
+    /**
+     * Multiplies the field of every live record of the chunk by {@code k}.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     * @param k the factor
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void scale(Chunk chunk, FloatField field, float k) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.scale(chunk, chunk.writableColumn(field), k);
+        } else {
+            Scalar.scale(chunk, field, k);
+        }
+    }
+
+    /**
+     * Adds {@code c} to the field of every live record of the chunk.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void add(Chunk chunk, FloatField field, float c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.add(chunk, chunk.writableColumn(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
+     * {@code a += b * k} for every live record of the chunk (the multiplication and the
+     * addition each rounded, as in Java's {@code a += b * k}; no fused multiply-add).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param a the field written, of the chunk's schema
+     * @param b the field read, of the chunk's schema (may be {@code a})
+     * @param k the factor
+     * @throws IllegalArgumentException if a field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static void axpy(Chunk chunk, FloatField a, FloatField b, float k) {
+        check(chunk, a);
+        check(chunk, b);
+        if (VECTOR && contiguous(a)) {
+            FloatVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
+        } else {
+            Scalar.axpy(chunk, a, b, k);
+        }
+    }
+
+    /**
+     * Adds up the field over the live records of the chunk.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     // @only Float, Double
+     * @return the sum of the live values, added in {@code float} lanes in an unspecified order (see Sums); 0 if none is live
+     // @end-only
+     // @only Int
+     * @return the sum of the live values as a {@code long} (each value widened: no overflow); 0 if none is live
+     // @end-only
+     // @only Long
+     * @return the sum of the live values as a {@code long} (wrapping on overflow, as {@code long} addition); 0 if none is live
+     // @end-only
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    // @only Float, Double
+    public static float sum(Chunk chunk, FloatField field) {
+    // @end-only
+    // @only Int, Long
+    public static long sum(Chunk chunk, FloatField field) {
+    // @end-only
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.sum(chunk, chunk.column(field));
+        }
+        return Scalar.sum(chunk, field);
+    }
+
+    /**
+     * The least value of the field over the live records of the chunk (see Minimum and maximum).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     // @only Float, Double
+     * @return the least live value, or {@code Float.POSITIVE_INFINITY} if none is live
+     // @end-only
+     // @only Int, Long
+     * @return the least live value, or {@code Float.MAX_VALUE} if none is live
+     // @end-only
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static float min(Chunk chunk, FloatField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.min(chunk, chunk.column(field));
+        }
+        return Scalar.min(chunk, field);
+    }
+
+    /**
+     * The greatest value of the field over the live records of the chunk (see Minimum and
+     * maximum).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     // @only Float, Double
+     * @return the greatest live value, or {@code Float.NEGATIVE_INFINITY} if none is live
+     // @end-only
+     // @only Int, Long
+     * @return the greatest live value, or {@code Float.MIN_VALUE} if none is live
+     // @end-only
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static float max(Chunk chunk, FloatField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.max(chunk, chunk.column(field));
+        }
+        return Scalar.max(chunk, field);
+    }
+
+    /**
+     * The slot mask of the live records of the chunk whose field is below {@code threshold}:
+     * bit {@code b} of {@code mask[w]} is set iff slot {@code w * 64 + b} is live and its
+     * value {@code < threshold} (a NaN is below nothing). Writes words
+     * {@code 0 .. chunk.liveWordCount() - 1} of {@code mask}, leaves the rest. The mask names
+     * slots of this iteration: turn it into handles ({@link #handles(Chunk, long[], long[], int)})
+     * before the iteration ends, and remove by handle after (see Removing what a mask selects).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     * @param threshold the bound, exclusive
+     * @param mask receives the mask; at least {@code chunk.liveWordCount()} long
+     * @return the number of slots in the mask
+     * @throws IllegalArgumentException if the field belongs to another schema or {@code mask}
+     *     is too short (nothing written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int lessThan(Chunk chunk, FloatField field, float threshold, long[] mask) {
+        check(chunk, field);
+        checkMask(chunk, mask);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.lessThan(chunk, chunk.column(field), threshold, mask);
+        }
+        return Scalar.lessThan(chunk, field, threshold, mask);
+    }
+
+    /**
+     * {@link #fill(Chunk, FloatField, float)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     * @param value the value
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     * @throws java.util.ConcurrentModificationException if another thread changes the table's
+     *     structure meanwhile
+     */
+    public static void fill(Table table, FloatField field, float value) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                fill(chunks.chunk(c), field, value);
+            }
+        }
+    }
+
+    /**
+     * {@link #scale(Chunk, FloatField, float)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     * @param k the factor
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void scale(Table table, FloatField field, float k) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /**
+     * {@link #add(Chunk, FloatField, float)} over every chunk of the table, in one iteration.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     * @param c the addend
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void add(Table table, FloatField field, float c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
+            }
+        }
+    }
+
+    /**
+     * {@link #axpy(Chunk, FloatField, FloatField, float)} over every chunk of the table, in one iteration:
+     * the update {@code p += v * dt} of every live record.
+     *
+     * @param table an open table
+     * @param a the field written, of the table's schema
+     * @param b the field read, of the table's schema
+     * @param k the factor
+     * @throws IllegalArgumentException if a field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static void axpy(Table table, FloatField a, FloatField b, float k) {
+        check(table, a);
+        check(table, b);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                axpy(chunks.chunk(c), a, b, k);
+            }
+        }
+    }
+
+    /**
+     * Adds up the field over the live records of the table.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     // @only Float, Double
+     * @return the sum of the live values: each chunk's sum (as {@link #sum(Chunk, FloatField)}) added up in {@code double}; 0 for an empty table
+     // @end-only
+     // @only Int
+     * @return the sum of the live values as a {@code long} (each value widened: no overflow); 0 for an empty table
+     // @end-only
+     // @only Long
+     * @return the sum of the live values as a {@code long} (wrapping on overflow); 0 for an empty table
+     // @end-only
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    // @only Float, Double
+    public static double sum(Table table, FloatField field) {
+        check(table, field);
+        double sum = 0;
+    // @end-only
+    // @only Int, Long
+    public static long sum(Table table, FloatField field) {
+        check(table, field);
+        long sum = 0;
+    // @end-only
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                sum += sum(chunks.chunk(c), field);
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * The least value of the field over the live records of the table.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     // @only Float, Double
+     * @return the least live value, or {@code Float.POSITIVE_INFINITY} for an empty table
+     // @end-only
+     // @only Int, Long
+     * @return the least live value, or {@code Float.MAX_VALUE} for an empty table
+     // @end-only
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static float min(Table table, FloatField field) {
+        check(table, field);
+        // @only Float, Double
+        float min = Float.POSITIVE_INFINITY;
+        // @end-only
+        // @only Int, Long
+        float min = Float.MAX_VALUE;
+        // @end-only
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                min = Math.min(min, min(chunks.chunk(c), field));
+            }
+        }
+        return min;
+    }
+
+    /**
+     * The greatest value of the field over the live records of the table.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     // @only Float, Double
+     * @return the greatest live value, or {@code Float.NEGATIVE_INFINITY} for an empty table
+     // @end-only
+     // @only Int, Long
+     * @return the greatest live value, or {@code Float.MIN_VALUE} for an empty table
+     // @end-only
+     * @throws IllegalArgumentException if the field belongs to another schema
+     * @throws IllegalStateException if the table is closed
+     */
+    public static float max(Table table, FloatField field) {
+        check(table, field);
+        // @only Float, Double
+        float max = Float.NEGATIVE_INFINITY;
+        // @end-only
+        // @only Int, Long
+        float max = Float.MIN_VALUE;
+        // @end-only
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                max = Math.max(max, max(chunks.chunk(c), field));
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Collects the handles of the live records whose field is below {@code threshold}, in
+     * iteration order, into {@code handles[0 .. count - 1]}: pass them to
+     * {@link Table#removeAll(long[], int, int) removeAll(handles, 0, count)} to remove them.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     * @param threshold the bound, exclusive (a NaN is below nothing)
+     * @param handles receives the handles; at least {@code table.size()} long
+     * @return the number of handles written
+     * @throws IllegalArgumentException if the field belongs to another schema or
+     *     {@code handles} is shorter than {@code table.size()} (nothing written)
+     * @throws IllegalStateException if the table is closed
+     */
+    public static int handlesLessThan(Table table, FloatField field, float threshold, long[] handles) {
+        check(table, field);
+        checkRoom(table, handles);
+        int count = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long bits = VECTOR && contiguous(field)
+                            ? FloatVectors.lessThanWord(chunk, chunk.column(field), threshold, w)
+                            : Scalar.lessThanWord(chunk, field, threshold, w);
+                    count = handlesOf(chunk, w, bits, handles, count);
+                }
+            }
+        }
+        return count;
+    }
+    // @end
+}
