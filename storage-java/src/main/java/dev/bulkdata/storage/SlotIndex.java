@@ -549,13 +549,21 @@ final class SlotIndex {
         int handleTag = layout.tag(handle);
         if (handleTag != tag) {
             String owner = TagRegistry.nameOf(handleTag);
-            if (owner != null) {
+            String closedOwner = TagRegistry.closedNameOf(handleTag);
+            if (owner != null && !TagRegistry.predatesHolder(handleTag, handle)) {
                 return invalid(tableName, handle, InvalidHandleException.Reason.FOREIGN, "handle "
                         + Handles.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
                         + "), not to table '" + tableName + "' (tag " + tag + ")");
             }
-            String closedOwner = TagRegistry.closedNameOf(handleTag);
-            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + " has tag "
+            String maker = layout.format(closedOwner == null ? "tag" + handleTag : closedOwner, handle);
+            if (owner != null) {
+                return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + maker
+                        + " was made by an earlier table with tag " + handleTag
+                        + (closedOwner == null ? "" : " (the last was '" + closedOwner + "')") + ", closed since;"
+                        + " table '" + owner + "' holds the tag now and never accepts those handles, nor does table '"
+                        + tableName + "' (tag " + tag + ")");
+            }
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + maker + " has tag "
                     + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no open table has tag "
                     + handleTag + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
                     + "', is closed, and no later table accepts its handles"));

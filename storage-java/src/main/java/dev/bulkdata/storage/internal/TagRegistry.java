@@ -54,6 +54,8 @@ public final class TagRegistry {
     private static final int TAGS = HandleLayout.MAX_TAG + 1;
     private static final String[] NAMES = new String[TAGS];
     private static final HandleLayout[] LAYOUTS = new HandleLayout[TAGS];
+    /** The generation the open table with the tag starts its slots at (valid while NAMES is set). */
+    private static final int[] FLOORS = new int[TAGS];
     /** Name of the last table that held the tag and is now closed; null if none. */
     private static final String[] CLOSED_NAMES = new String[TAGS];
     /** Upper bound of the low 52 bits of every handle made under the tag; -1 if none was made. */
@@ -205,6 +207,7 @@ public final class TagRegistry {
     private static TagLease hold(int tag, String name, HandleLayout layout, int floor, long identity) {
         NAMES[tag] = name;
         LAYOUTS[tag] = layout;
+        FLOORS[tag] = floor;
         return new TagLease(tag, floor, CLOSED_NAMES[tag], identity);
     }
 
@@ -291,6 +294,21 @@ public final class TagRegistry {
      */
     public static synchronized String closedNameOf(int tag) {
         return tag > 0 && tag < TAGS ? CLOSED_NAMES[tag] : null;
+    }
+
+    /**
+     * Whether {@code handle}, whose tag is {@code tag}, was made by a table that held the tag
+     * before the open table that holds it now: read in the holder's layout, its generation is
+     * below the generation the holder's slots start at, so the holder rejects it as forged
+     * (and so does every other table: the table that made it is closed).
+     *
+     * @param tag the handle's tag
+     * @param handle the handle
+     * @return true if an open table holds the tag and the handle predates it
+     */
+    public static synchronized boolean predatesHolder(int tag, long handle) {
+        HandleLayout layout = tag > 0 && tag < TAGS ? LAYOUTS[tag] : null;
+        return layout != null && layout.generation(handle) < FLOORS[tag];
     }
 
     /**
