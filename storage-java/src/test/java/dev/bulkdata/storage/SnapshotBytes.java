@@ -27,6 +27,31 @@ final class SnapshotBytes {
         return out.toByteArray();
     }
 
+    /**
+     * A channel that discards what is written to it and runs {@code onWrite} before each write:
+     * a save into it lets a test act on the table while the save is under way.
+     */
+    static java.nio.channels.WritableByteChannel discardingChannel(Runnable onWrite) {
+        return new java.nio.channels.WritableByteChannel() {
+            @Override
+            public int write(java.nio.ByteBuffer src) {
+                onWrite.run();
+                int n = src.remaining();
+                src.position(src.limit());
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     static Table load(byte[] bytes, Schema expected, Snapshots.LoadOption... options) throws IOException {
         return Snapshots.load(Channels.newChannel(new ByteArrayInputStream(bytes)), "bytes", Table.class, expected,
                 options);
