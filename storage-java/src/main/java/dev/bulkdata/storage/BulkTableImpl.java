@@ -256,26 +256,55 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         return segments[b];
     }
 
-    /** Sets the live bits and the size of a restored table from its meta words, below {@code limit}. */
-    void restoreLive(SlotIndex.SavedMetas metas, int limit) {
-        // A word of bitmap at a time (64 slots, or a whole smaller block), page by page of meta
-        // words; the live bit is bit 0 of the meta word (SlotMeta.LIVE).
-        int step = Math.min(64, slotsPerBlock);
-        for (int first = 0; first < limit; first += step) {
-            int[] page = metas.pages[first >>> SlotIndex.PAGE_SHIFT];
-            int at = first & ((1 << SlotIndex.PAGE_SHIFT) - 1);
-            int count = Math.min(limit - first, step);
-            long bits = count == 64 ? wholeWord(page, at) : MIXED;
-            if (bits == MIXED) {
-                bits = liveBits(page, at, count);
-            }
+    /**
+     * Sets the live bits and the size of a restored table from its live words:
+     * {@link #liveWords}' result, a bitmap word per {@link #liveStep} slots from slot 0.
+     */
+    void restoreLive(long[] words) {
+        int step = liveStep(slotsPerBlock);
+        for (int w = 0; w < words.length; w++) {
+            long bits = words[w];
             if (bits != 0) {
+                int first = w * step;
                 BulkChunk c = chunk(first);
                 c.live[(first & recordMask) >>> 6] = bits;
                 int n = Long.bitCount(bits);
                 c.liveCount += n;
                 size += n;
             }
+        }
+    }
+
+    /** {@return the slots per word of live bits: 64, or a whole smaller block} */
+    static int liveStep(int slotsPerBlock) {
+        return Math.min(64, slotsPerBlock);
+    }
+
+    /**
+     * Computes the live words of {@code count} meta words of a page, from slot {@code base}
+     * (a multiple of 4096, so of the step), into {@code words} (for {@link #restoreLive}): done
+     * page by page while the metadata is parsed, so each page is read while still in cache. A
+     * page whose slots are all live, or none, takes its whole words at once. The live bit is
+     * bit 0 of the meta word ({@link SlotMeta#LIVE}).
+     *
+     * @param live how many of the {@code count} meta words are live
+     */
+    static void liveWords(int[] page, int base, int count, int live, int slotsPerBlock, long[] words) {
+        int step = liveStep(slotsPerBlock);
+        int at = 0;
+        if (live == 0 || live == count) {
+            at = count - count % step;  // whole words; a last, partial one below
+            if (live != 0) {
+                Arrays.fill(words, base / step, (base + at) / step, step == 64 ? -1L : (1L << step) - 1);
+            }
+        }
+        for (; at < count; at += step) {
+            int n = Math.min(count - at, step);
+            long bits = n == 64 ? wholeWord(page, at) : MIXED;
+            if (bits == MIXED) {
+                bits = liveBits(page, at, n);
+            }
+            words[(base + at) / step] = bits;
         }
     }
 

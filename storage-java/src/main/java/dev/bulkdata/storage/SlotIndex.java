@@ -394,16 +394,26 @@ final class SlotIndex {
         for (int first = 0; first < limit; first += 1 << PAGE_SHIFT) {
             int[] page = pages[first >>> PAGE_SHIFT];
             int end = Math.min(limit - first, 1 << PAGE_SHIFT) << strideShift;
-            // Two loops with a constant stride: C2 unrolls them, where a variable stride kept it to one slot a turn.
-            if (strideShift == 0) {
-                for (int at = first == 0 ? 1 : 0; at < end; at++) {
+            int from = first == 0 ? 1 << strideShift : 0;
+            if (!holds(page, from, end, maxLive)) {
+                // No slot retires (a payload equal to maxLive only sends its page the slow way):
+                // branch-free and at stride 1 (the live bit is bit 0; a payload, at an odd index
+                // of stride 2, is left as it is), so that C2 vectorises it.
+                int payloadBit = strideShift;
+                for (int at = from; at < end; at++) {
+                    int meta = page[at];
+                    page[at] = meta + (meta & SlotMeta.LIVE & ~(at & payloadBit)) * advance;
+                }
+            } else if (strideShift == 0) {
+                // Two loops with a constant stride: C2 unrolls them, where a variable stride kept it to one slot a turn.
+                for (int at = from; at < end; at++) {
                     int meta = page[at];
                     if ((meta & SlotMeta.LIVE) != 0) {
                         page[at] = meta == maxLive ? retire() : meta + advance;
                     }
                 }
             } else {
-                for (int at = first == 0 ? 2 : 0; at < end; at += 2) {
+                for (int at = from; at < end; at += 2) {
                     int meta = page[at];
                     if ((meta & SlotMeta.LIVE) != 0) {
                         page[at] = meta == maxLive ? retire() : meta + advance;
@@ -417,6 +427,16 @@ final class SlotIndex {
         sweep = 1;
         sweepEnd = limit;
         swept = Math.max(0, limit - 1) - retired;
+    }
+
+    /** {@return whether {@code page[from, end)} holds {@code meta}}: branch-free, so that C2 vectorises it */
+    private static boolean holds(int[] page, int from, int end, int meta) {
+        int found = 0;
+        for (int at = from; at < end; at++) {
+            int x = page[at] ^ meta;
+            found |= ~(x | -x); // sign bit set where x == 0
+        }
+        return found < 0;
     }
 
     /** Counts a slot retired by {@link #releaseAllLive()}; {@return its meta word} */
@@ -621,13 +641,18 @@ final class SlotIndex {
         final int[][] pages;
         final int length;
 
-        SavedMetas(java.nio.IntBuffer in, int length) {
+        /** Room for {@code length} meta words; {@link #copyPage} fills it page by page. */
+        SavedMetas(int length) {
             this.length = length;
             this.pages = new int[(length + PAGE_MASK) >>> PAGE_SHIFT][];
-            for (int p = 0; p < pages.length; p++) {
-                pages[p] = new int[1 << PAGE_SHIFT];
-                in.get(p << PAGE_SHIFT, pages[p], 0, Math.min(1 << PAGE_SHIFT, length - (p << PAGE_SHIFT)));
-            }
+        }
+
+        /** {@return page {@code p}, made and filled from {@code in}, which holds the {@link #length} words} */
+        int[] copyPage(int p, java.nio.IntBuffer in) {
+            int[] page = new int[1 << PAGE_SHIFT];
+            in.get(p << PAGE_SHIFT, page, 0, Math.min(1 << PAGE_SHIFT, length - (p << PAGE_SHIFT)));
+            pages[p] = page;
+            return page;
         }
 
         int get(int slot) {

@@ -1,6 +1,7 @@
 package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
 
@@ -100,9 +101,12 @@ final class SnapshotFormat {
 
     private static final byte ORDER_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'L' : (byte) 'B';
     /**
-     * Blocks allocated, read and checksummed per batch (256 KiB): small enough that a batch is
-     * still in the core's cache when its checksums are computed (zeroing, reading and summing
-     * touch it three times), and a stream that ends early costs at most this many allocated blocks.
+     * Blocks allocated (in one allocation), read and checksummed per batch (256 KiB): small
+     * enough that a batch is still in the core's cache when its checksums are computed (zeroing,
+     * reading and summing touch it three times) and that the C allocator reuses the memory of
+     * freed batches (one allocation of a whole large table gets fresh pages from the kernel each
+     * time, whose first touch costs more than the zeroing), and a stream that ends early costs
+     * at most this many allocated blocks.
      */
     private static final int READ_BATCH = 16;
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
@@ -302,8 +306,8 @@ final class SnapshotFormat {
     /** The metadata, parsed and checked on its own. */
     record Metadata(long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                             int maxCapacity, int floor, int limit, int size, int retired, int freeLength,
-                            int freeTail, int sweep, int sweepEnd, int swept, SlotIndex.SavedMetas metas, int[] payloads,
-                            int[] backLinks, int peak) {
+                            int freeTail, int sweep, int sweepEnd, int swept, SlotIndex.SavedMetas metas, long[] liveWords,
+                            int[] payloads, int[] backLinks, int peak) {
     }
 
     /**
@@ -334,7 +338,7 @@ final class SnapshotFormat {
                 ? new BulkTableImpl(m.schema, m.reuse, m.handles, m.maxCapacity, lease)
                 : new PackedTableImpl(m.schema, m.handles, m.maxCapacity, lease);
         try {
-            r.blocks(m.schema.blockBytes(), header.blockCount, table instanceof BulkTableImpl bulk
+            r.blocks(m.schema, header.blockCount, table.arena, table instanceof BulkTableImpl bulk
                     ? bulk::restoreBlock : ((PackedTableImpl) table)::restoreBlock);
             restore(r, table, m, generationShift);
             if (newTag) {
@@ -378,7 +382,7 @@ final class SnapshotFormat {
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
         ComponentTable table = ComponentTable.restoring(entities, m.schema);
         try {
-            r.blocks(m.schema.blockBytes(), header.blockCount, table::restoreBlock);
+            r.blocks(m.schema, header.blockCount, table.arena(), table::restoreBlock);
             table.restoreRows(m.keys, m.owners);
             return table;
         } catch (Throwable t) {
@@ -448,7 +452,7 @@ final class SnapshotFormat {
         }
         index.restoreEntries(metas, m.payloads);
         if (table instanceof BulkTableImpl bulk) {
-            bulk.restoreLive(metas, m.limit);
+            bulk.restoreLive(m.liveWords);
         } else {
             ((PackedTableImpl) table).restoreRows(m.size, m.backLinks);
         }
@@ -700,23 +704,31 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "size " + size + " or the slot sections (" + b.remaining()
                         + " bytes, expected " + need + ") do not fit limit " + limit);
             }
-            SlotIndex.SavedMetas metas = new SlotIndex.SavedMetas(b.asIntBuffer(), entries);
+            SlotIndex.SavedMetas metas = new SlotIndex.SavedMetas(entries);
+            java.nio.IntBuffer metaWords = b.asIntBuffer();
             b.position(b.position() + 4 * entries);
             if (!(sweep == 0 && sweepEnd == 0) && !(sweep >= 1 && sweep <= sweepEnd && sweepEnd <= limit)) {
                 throw fail(Reason.MALFORMED, "sweep [" + sweep + ", " + sweepEnd + ") is not a range of opened slots"
                         + " (limit " + limit + ")");
             }
-            // One tight pass over the opened slots (a large mapped table's open is mostly this
-            // loop), then slot 0, the entry past limit and the sweep on their own.
+            // One pass, page by page: each page of meta words is copied, checked by a tight loop
+            // and (BulkTable) turned into live words while it is in cache (a large mapped table's
+            // open is mostly this loop); then slot 0, the entry past limit and the sweep on their own.
+            int spb = schema.slotsPerBlock();
+            int opened = Math.min(limit, entries);
+            int step = BulkTableImpl.liveStep(spb);
+            long[] liveWords = new long[header.kind == KIND_BULK ? (opened + step - 1) / step : 0];
             int live = 0;
             int retiredSlots = 0;
             int peak = -1;
             int maxGeneration = handles.maxGeneration();
             int allowed = SlotMeta.LIVE | SlotMeta.RETIRED | SlotMeta.free(SlotMeta.GENERATION_MASK);
-            int opened = Math.min(limit, entries);
-            for (int p = 0; p << SlotIndex.PAGE_SHIFT < opened; p++) {
-                int[] page = metas.pages[p];
+            for (int p = 0; p < metas.pages.length; p++) {
+                int[] page = metas.copyPage(p, metaWords);
                 int base = p << SlotIndex.PAGE_SHIFT;
+                if (base >= opened) {
+                    continue;
+                }
                 int from = p == 0 ? 1 : 0;
                 int end = Math.min(page.length, opened - base);
                 // Branch-free per page: each rule turns a bad word into a negative or a non-zero
@@ -724,6 +736,7 @@ final class SnapshotFormat {
                 // again for the first bad word's message.
                 int negative = 0;
                 int nonZero = 0;
+                int liveBefore = live;
                 for (int i = from; i < end; i++) {
                     int meta = page[i];
                     int generation = SlotMeta.generation(meta);
@@ -746,6 +759,9 @@ final class SnapshotFormat {
                             throw badMeta(base + i, meta, floor, handles);
                         }
                     }
+                }
+                if (liveWords.length > 0) {
+                    BulkTableImpl.liveWords(page, base, end, live - liveBefore, spb, liveWords);
                 }
             }
             if (entries > 0 && metas.get(0) != 0) {
@@ -775,7 +791,6 @@ final class SnapshotFormat {
                         + freeLength + " linked + " + swept + " swept, tail " + freeTail + ") do not match the meta"
                         + " words (live " + live + ", retired " + retiredSlots + ", free " + free + ")");
             }
-            int spb = schema.slotsPerBlock();
             int[] payloads = null;
             int[] backLinks = null;
             long neededBlocks;
@@ -806,7 +821,7 @@ final class SnapshotFormat {
             }
             return new Metadata(identity, tag, handles, reuseCode == 1 ? ReuseOrder.LIFO : ReuseOrder.FIFO, schema,
                     maxCapacity, floor, limit, size, retired, freeLength, freeTail, sweep, sweepEnd, swept, metas,
-                    payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks, peak);
+                    liveWords, payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks, peak);
         }
 
         ComponentMetadata componentMetadata(ByteBuffer b, Header header, Schema expected, AbstractTable entities)
@@ -975,9 +990,13 @@ final class SnapshotFormat {
             return new String(bytes, charset);
         }
 
-        /** Reads every block into a block the table allocates, in batches, checking each block's CRC32C. */
-        void blocks(int blockBytes, int count, java.util.function.IntFunction<MemorySegment> restoreBlock)
+        /**
+         * Reads every block into a block the table allocates, in batches (their memory allocated
+         * at once by {@code arena}), checking each block's CRC32C.
+         */
+        void blocks(Schema schema, int count, BlockArena arena, java.util.function.IntFunction<MemorySegment> restoreBlock)
                 throws IOException {
+            int blockBytes = schema.blockBytes();
             MemorySegment[] segments = new MemorySegment[count];
             int pad = BLOCK_STRIDE - blockBytes;
             ByteBuffer padSink = ByteBuffer.allocateDirect(Math.max(pad, 1));
@@ -985,6 +1004,7 @@ final class SnapshotFormat {
             CRC32C crc = new CRC32C();
             for (int first = 0; first < count; first += READ_BATCH) {
                 int n = Math.min(READ_BATCH, count - first);
+                arena.allocateAhead(schema, schema.name(), first, n);
                 ByteBuffer[] parts = new ByteBuffer[n * (pad > 0 ? 2 : 1)];
                 int p = 0;
                 for (int b = first; b < first + n; b++) {

@@ -463,6 +463,11 @@ public final class ComponentTable implements AutoCloseable {
         return rows.blockCount();
     }
 
+    /** {@return the arena of this table's rows (for a snapshot load)} */
+    BlockArena arena() {
+        return arena;
+    }
+
     /** Allocates row block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     java.lang.foreign.MemorySegment restoreBlock(int b) {
         rows.reserve(Math.min((long) (b + 1) * schema.slotsPerBlock(), rows.maxRows()));

@@ -117,6 +117,54 @@ class SnapshotTest {
         }
     }
 
+    /**
+     * A load reads its blocks in batches of 16, allocated at once: many blocks (not a multiple
+     * of 16), blocks whose size is not a multiple of 64 (each still 64-byte aligned), records so
+     * large that a block holds fewer than 64 (live words shorter than 64 bits), and pages of
+     * meta words with live and free slots, all live, or none.
+     */
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void manyBlocks_oddBlockSizes_andMixedPages_roundTripExactly(TableKind kind) throws IOException {
+        Schema large = Schema.builder("large_" + kind).add(FieldType.LONG, "id")
+                .add(FieldType.INT, java.util.stream.IntStream.range(0, 255).mapToObj(i -> "f" + i).toArray(String[]::new))
+                .build();
+        Schema small = Schema.builder("small_" + kind).add(FieldType.LONG, "id").add(FieldType.INT, "x").build();
+        for (Schema schema : List.of(large, small)) {
+            int records = schema == large ? 9_000 : 20_000;
+            Table original = kind.build(schema, HandleLayout.DEFAULT, Integer.MAX_VALUE);
+            long[] handles = new long[records];
+            original.addAll(handles);
+            SplittableRandom random = new SplittableRandom(23);
+            for (int i = 0; i < records; i++) {
+                original.set(handles[i], schema.longField("id"), random.nextLong());
+            }
+            // Pages of the index (4096 slots; record i is in slot i + 1): slots [0, 4096) mixed,
+            // [4096, 8192) all live, from 8192 none (up to 12288).
+            List<Long> removed = new ArrayList<>();
+            for (int i = 0; i < records; i++) {
+                int slot = i + 1;
+                if ((slot < 4_096 && random.nextInt(3) == 0) || (slot >= 8_192 && slot < 12_288)) {
+                    removed.add(handles[i]);
+                }
+            }
+            original.removeAll(removed.stream().mapToLong(Long::longValue).toArray());
+            TableSnapshot before = TableSnapshot.of(original);
+            Path file = dir.resolve("many.bulk");
+            Snapshots.save(original, file);
+            original.close();
+            try (Table loaded = Snapshots.load(file, schema)) {
+                assertEquals(before, TableSnapshot.of(loaded), schema.toString());
+                AbstractTable table = (AbstractTable) loaded;
+                assertTrue(table.blockCount() > 16, table.blockCount() + " blocks");
+                for (int b = 0; b < table.blockCount(); b++) {
+                    assertEquals(0, table.segments[b].address() % Schema.BLOCK_ALIGNMENT, "block " + b);
+                    assertEquals(schema.blockBytes(), table.segments[b].byteSize(), "block " + b);
+                }
+            }
+        }
+    }
+
     @Test
     void emptyAndNeverUsedTables_roundTrip() throws IOException {
         for (TableKind kind : TableKind.values()) {
