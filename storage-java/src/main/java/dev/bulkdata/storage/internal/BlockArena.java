@@ -97,8 +97,11 @@ public final class BlockArena {
      * Allocates the memory of the next {@code count} blocks at once, for {@link #allocateBlock}
      * to hand out in order: a load that knows how many blocks follow pays one allocation (and
      * one entry in the shared arena's list of memory to free) per batch instead of one per
-     * block. Blocks are never freed one by one, so sharing an allocation changes nothing else.
-     * No effect on an arena that maps its blocks from a file.
+     * block. Blocks are never freed one by one, so sharing an allocation changes nothing else;
+     * each block still counts its {@link Schema#blockBytes()} (the padding that rounds a block
+     * up to 64 bytes between two of them, under 64 bytes per 16 KiB block, is not counted, so
+     * a loaded table reports the bytes of the table it was saved from). No effect on an arena
+     * that maps its blocks from a file.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
