@@ -139,6 +139,52 @@ class PackedTableTest {
         }
     }
 
+    /**
+     * clear writes no link: the payload beside each slot's meta word (a live slot's row, a free
+     * one's link) is left as it was, whatever its bits, also on pages updated by the branch-free
+     * loop that steps every live slot's generation; and every old handle is stale.
+     */
+    @Test
+    void clear_stepsEveryGeneration_andLeavesEveryPayloadAsItWas() {
+        Schema schema = Schema.builder("payloads").add(FieldType.INT, "id").build();
+        try (PackedTable table = PackedTable.of(schema)) {
+            long[] handles = new long[10_000];  // three pages of the index
+            table.addAll(handles);
+            SplittableRandom random = new SplittableRandom(SEED);
+            for (int i = 0; i < 2_000; i++) {
+                long h = handles[random.nextInt(handles.length)];
+                if (table.contains(h)) {
+                    table.remove(h);      // rows move (swap-and-pop), free slots get links
+                }
+            }
+            SlotIndex index = ((AbstractTable) table).index;
+            int limit = index.limit;
+            int[] before = new int[limit];
+            int[] generations = new int[limit];
+            for (int slot = 1; slot < limit; slot++) {
+                before[slot] = index.payload(slot);
+                generations[slot] = SlotMeta.generation(index.meta(slot));
+            }
+            List<Long> live = new ArrayList<>();
+            table.forEach((chunk, slot) -> live.add(chunk.handle(slot)));
+            boolean[] wasLive = new boolean[limit];
+            for (long h : live) {
+                wasLive[(int) (h & index.indexMask)] = true;
+            }
+            table.clear();
+            for (int slot = 1; slot < limit; slot++) {
+                assertEquals(before[slot], index.payload(slot), "payload of slot " + slot);
+                assertFalse(SlotMeta.isLive(index.meta(slot)), "slot " + slot + " is free after clear");
+                assertEquals(generations[slot] + (wasLive[slot] ? 1 : 0), SlotMeta.generation(index.meta(slot)),
+                        "slot " + slot + ": a live slot steps once, a free one not at all");
+            }
+            for (long h : live) {
+                assertFalse(table.contains(h), "every old handle is stale");
+            }
+            ((AbstractTable) table).checkInvariants();
+        }
+    }
+
     @Test
     void stats_reportNoHoles_countRetiredSlots_andDenseBytes() {
         Schema schema = TestSchemas.particles(Layout.SOA);
