@@ -36,16 +36,6 @@ final class FloatVectors {
     private static final int L = S.length();
     private static final int BYTES = Float.BYTES;
     private static final ByteOrder O = ByteOrder.nativeOrder();
-    // @only Float, Double
-    /** What {@code min} and {@code max} return without a live value. */
-    private static final float MIN_IDENTITY = Float.POSITIVE_INFINITY;
-    private static final float MAX_IDENTITY = Float.NEGATIVE_INFINITY;
-    // @end-only
-    // @only Int, Long
-    /** What {@code min} and {@code max} return without a live value (the extremes of the type). */
-    private static final float MIN_IDENTITY = Float.MAX_VALUE;
-    private static final float MAX_IDENTITY = Float.MIN_VALUE;
-    // @end-only
 
     private FloatVectors() {
     }
@@ -265,13 +255,16 @@ final class FloatVectors {
     }
     // @end-only
 
+    // min and max are written out each: as one reduction taking a VectorOperators argument, the
+    // operator would be a constant to C2 only where the call is inlined (see ARCHITECTURE).
+
     /** The least live value, or the identity of min if none is live. */
     static float min(Chunk chunk, MemorySegment a) {
         int n = chunk.slotCount();
         if (chunk.liveCount() == n) {
             return min(a, 0, n);
         }
-        float min = MIN_IDENTITY;
+        float min = Scalar.FLOAT_MIN_IDENTITY;
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
@@ -279,7 +272,7 @@ final class FloatVectors {
                 min = Math.min(min, min(a, base, Math.min(base + 64, n)));
             } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                FloatVector acc = FloatVector.broadcast(S, MIN_IDENTITY);
+                FloatVector acc = FloatVector.broadcast(S, Scalar.FLOAT_MIN_IDENTITY);
                 for (int i = base; i < end; i += L) {
                     VectorMask<Float> m = VectorMask.fromLong(S, bits >>> (i - base));
                     acc = acc.lanewise(VectorOperators.MIN, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
@@ -291,7 +284,7 @@ final class FloatVectors {
     }
 
     private static float min(MemorySegment a, int from, int to) {
-        FloatVector acc = FloatVector.broadcast(S, MIN_IDENTITY);
+        FloatVector acc = FloatVector.broadcast(S, Scalar.FLOAT_MIN_IDENTITY);
         int i = from;
         for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
             acc = acc.lanewise(VectorOperators.MIN, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O));
@@ -309,7 +302,7 @@ final class FloatVectors {
         if (chunk.liveCount() == n) {
             return max(a, 0, n);
         }
-        float max = MAX_IDENTITY;
+        float max = Scalar.FLOAT_MAX_IDENTITY;
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long bits = chunk.liveBits(w);
             int base = w << 6;
@@ -317,7 +310,7 @@ final class FloatVectors {
                 max = Math.max(max, max(a, base, Math.min(base + 64, n)));
             } else if (bits != 0) {
                 int end = Math.min(base + 64, n);
-                FloatVector acc = FloatVector.broadcast(S, MAX_IDENTITY);
+                FloatVector acc = FloatVector.broadcast(S, Scalar.FLOAT_MAX_IDENTITY);
                 for (int i = base; i < end; i += L) {
                     VectorMask<Float> m = VectorMask.fromLong(S, bits >>> (i - base));
                     acc = acc.lanewise(VectorOperators.MAX, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
@@ -329,7 +322,7 @@ final class FloatVectors {
     }
 
     private static float max(MemorySegment a, int from, int to) {
-        FloatVector acc = FloatVector.broadcast(S, MAX_IDENTITY);
+        FloatVector acc = FloatVector.broadcast(S, Scalar.FLOAT_MAX_IDENTITY);
         int i = from;
         for (int upper = from + S.loopBound(to - from); i < upper; i += L) {
             acc = acc.lanewise(VectorOperators.MAX, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O));

@@ -511,12 +511,7 @@ public final class Kernels {
      */
     public static float min(Table table, FloatField field) {
         check(table, field);
-        // @only Float, Double
-        float min = Float.POSITIVE_INFINITY;
-        // @end-only
-        // @only Int, Long
-        float min = Float.MAX_VALUE;
-        // @end-only
+        float min = Scalar.FLOAT_MIN_IDENTITY;
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 min = Math.min(min, min(chunks.chunk(c), field));
@@ -541,12 +536,7 @@ public final class Kernels {
      */
     public static float max(Table table, FloatField field) {
         check(table, field);
-        // @only Float, Double
-        float max = Float.NEGATIVE_INFINITY;
-        // @end-only
-        // @only Int, Long
-        float max = Float.MIN_VALUE;
-        // @end-only
+        float max = Scalar.FLOAT_MAX_IDENTITY;
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
                 max = Math.max(max, max(chunks.chunk(c), field));

@@ -18,6 +18,17 @@ final class Scalar {
     // @each-type except Byte, Short, Char, Boolean, Handle
     // ---------------------------------------------------------------- float
 
+    // @only Float, Double
+    /** What every {@code min} and {@code max} of the module return without a live value. */
+    static final float FLOAT_MIN_IDENTITY = Float.POSITIVE_INFINITY;
+    static final float FLOAT_MAX_IDENTITY = Float.NEGATIVE_INFINITY;
+    // @end-only
+    // @only Int, Long
+    /** What every {@code min} and {@code max} of the module return without a live value (the extremes of the type). */
+    static final float FLOAT_MIN_IDENTITY = Float.MAX_VALUE;
+    static final float FLOAT_MAX_IDENTITY = Float.MIN_VALUE;
+    // @end-only
+
     static void fill(Chunk chunk, FloatField field, float value) {
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             chunk.set(s, field, value);
@@ -57,12 +68,7 @@ final class Scalar {
     }
 
     static float min(Chunk chunk, FloatField field) {
-        // @only Float, Double
-        float min = Float.POSITIVE_INFINITY;
-        // @end-only
-        // @only Int, Long
-        float min = Float.MAX_VALUE;
-        // @end-only
+        float min = FLOAT_MIN_IDENTITY;
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             min = Math.min(min, chunk.get(s, field));
         }
@@ -70,12 +76,7 @@ final class Scalar {
     }
 
     static float max(Chunk chunk, FloatField field) {
-        // @only Float, Double
-        float max = Float.NEGATIVE_INFINITY;
-        // @end-only
-        // @only Int, Long
-        float max = Float.MIN_VALUE;
-        // @end-only
+        float max = FLOAT_MAX_IDENTITY;
         for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
             max = Math.max(max, chunk.get(s, field));
         }
