@@ -3,9 +3,10 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.ReuseOrder;
+import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TypedTable;
-import dev.bulkdata.storage.Schema;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -74,6 +75,18 @@ public class ChangeBenchmark {
         @Override
         Schema schema() {
             return Subjects.AOS;
+        }
+    }
+
+    /**
+     * The same with FIFO reuse: adds take the holes in the order the removals made them (a
+     * random order here), where the default, SWEEP, takes them in slot order.
+     */
+    @State(Scope.Benchmark)
+    public static class BulkFifo extends Bulk {
+        @Override
+        Table make(Schema schema, int n, long[] handles) {
+            return Subjects.fill(BulkTable.builder(schema).reuseOrder(ReuseOrder.FIFO).build(), n, handles);
         }
     }
 
@@ -292,6 +305,11 @@ public class ChangeBenchmark {
         return churn(s);
     }
 
+    @Benchmark
+    public int churnBulkFifo(BulkFifo s) {
+        return churn(s);
+    }
+
     /** Scratch for {@link #churnBulkBySlot}: (slot << 32 | position) keys, sorted in place. */
     @State(Scope.Benchmark)
     public static class SlotOrder {
@@ -305,8 +323,7 @@ public class ChangeBenchmark {
 
     /**
      * The same churn, with the removals sorted by slot first (sort included in the time): the
-     * table is then touched in address order, and FIFO reuse hands the slots out again in that
-     * order, so adds sweep memory too instead of chasing the free list.
+     * removals then touch the table in address order too, as the adds (SWEEP reuse) do.
      */
     @Benchmark
     public int churnBulkBySlot(Bulk s, SlotOrder o) {

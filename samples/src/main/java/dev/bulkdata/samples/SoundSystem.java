@@ -34,9 +34,9 @@ import java.util.SplittableRandom;
  * reference remembers the serial it meant; a read that passes the handle check but finds
  * another serial counts as a wrong read (there must be none). Decisions depend only on the
  * seeded random stream and on which records are alive, never on slot positions, so the
- * {@link Outcome} (counts and an order-independent checksum) is the same under
- * {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}; under LIFO every replacement resource
- * lands in the very slot its stale sounds point at.
+ * {@link Outcome} (counts and an order-independent checksum) is the same under every
+ * {@link ReuseOrder}; under {@link ReuseOrder#LIFO} every replacement resource lands in the very
+ * slot its stale sounds point at.
  *
  * <p>Single-threaded; one instance runs once.
  */

@@ -43,7 +43,7 @@ class SoundSystemTest {
     }
 
     @Test
-    void lifo_putsEveryReplacementInTheStaleSlot_yetTheOutcomeMatchesFifo() {
+    void lifo_putsEveryReplacementInTheStaleSlot_yetTheOutcomeMatchesFifoAndSweep() {
         SoundSystem.Outcome fifo = run(SMALL, ReuseOrder.FIFO, new ByteArrayOutputStream());
         SoundSystem.Outcome lifo = run(SMALL, ReuseOrder.LIFO, new ByteArrayOutputStream());
         // Under LIFO each replacement resource takes the slot its stale sounds still point at;
@@ -53,6 +53,11 @@ class SoundSystemTest {
                 lifo.orphaned(), lifo.started(), lifo.finished(), lifo.fadedOut(), lifo.stoppedStale(),
                 lifo.fadesStarted(), lifo.fadesFinished(), lifo.fadesStale(), lifo.fadeTargetsGone(),
                 lifo.wrongReads(), lifo.playingAtEnd(), lifo.fadesAtEnd(), lifo.checksum()));
+        SoundSystem.Outcome sweep = run(SMALL, ReuseOrder.SWEEP, new ByteArrayOutputStream());
+        assertEquals(fifo, new SoundSystem.Outcome(sweep.loaded(), sweep.unloaded(), fifo.reusedSlot(),
+                sweep.orphaned(), sweep.started(), sweep.finished(), sweep.fadedOut(), sweep.stoppedStale(),
+                sweep.fadesStarted(), sweep.fadesFinished(), sweep.fadesStale(), sweep.fadeTargetsGone(),
+                sweep.wrongReads(), sweep.playingAtEnd(), sweep.fadesAtEnd(), sweep.checksum()));
     }
 
     @Test

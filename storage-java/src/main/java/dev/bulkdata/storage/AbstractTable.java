@@ -384,7 +384,8 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             markDead(slot);
         }
         // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
-        // is swept in address order and FIFO reuse hands the slots out again in that order.
+        // is touched in address order and FIFO reuse hands the slots out again in that order
+        // (SWEEP reuses in slot order whatever the release order).
         int count = to - from;
         int[] slots = removeScratch;
         if (slots.length < count) {

@@ -36,7 +36,7 @@ public interface BulkTable extends Table {
      * Starts building a table.
      *
      * @param schema the record schema
-     * @return a builder with FIFO reuse, the default handle layout and no capacity limit
+     * @return a builder with SWEEP reuse, the default handle layout and no capacity limit
      * @throws IllegalArgumentException if {@code schema} is null
      */
     static Builder builder(Schema schema) {
@@ -57,7 +57,7 @@ public interface BulkTable extends Table {
 
     /** Options of a {@link BulkTable}: the reuse order and those of every {@link TableBuilder}. Not thread-safe. */
     final class Builder extends TableBuilder<Builder, BulkTable> {
-        private ReuseOrder reuseOrder = ReuseOrder.FIFO;
+        private ReuseOrder reuseOrder = ReuseOrder.SWEEP;
 
         private Builder(Schema schema) {
             super(schema);
@@ -66,13 +66,13 @@ public interface BulkTable extends Table {
         /**
          * Sets the order in which holes are reused.
          *
-         * @param order {@link ReuseOrder#FIFO} (default) or {@link ReuseOrder#LIFO}
+         * @param order {@link ReuseOrder#SWEEP} (default), {@link ReuseOrder#FIFO} or {@link ReuseOrder#LIFO}
          * @return this builder
          * @throws IllegalArgumentException if {@code order} is null
          */
         public Builder reuseOrder(ReuseOrder order) {
             if (order == null) {
-                throw new IllegalArgumentException("reuse order is null; use FIFO or LIFO");
+                throw new IllegalArgumentException("reuse order is null; use SWEEP, FIFO or LIFO");
             }
             this.reuseOrder = order;
             return this;

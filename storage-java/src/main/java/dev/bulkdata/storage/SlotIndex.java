@@ -17,7 +17,8 @@ import java.util.BitSet;
  *                                                [ meta ][ payload ] stride 2 (PackedTable:
  *                                                                     row if live)
  *
- *  ring (int[], power-of-two size), the free list in order:
+ *  holeBits (long[]), SWEEP's free list: bit s set where slot s is free; takes go up from the cursor
+ *  ring (int[], power-of-two size), FIFO's and LIFO's free list in order:
  *        +----+----+----+----+----+----+----+----+
  *        |  . |  . | 17 |  4 |  9 |  . |  . |  . |      first = 2, length = 3, tail = 9
  *        +----+----+----+----+----+----+----+----+
@@ -32,8 +33,11 @@ import java.util.BitSet;
  * whichever is higher. Removing advances a slot's generation; at the layout's last generation
  * the slot is retired instead.
  *
- * <p><b>Free list</b>: the free slots wait in a circular buffer of slot numbers on the heap
- * (4 bytes per hole, grown by doubling, never shrunk). Pops take the head;
+ * <p><b>Free list</b>: {@link ReuseOrder#SWEEP} keeps a bit per slot and a summary bit per
+ * word of them; a take returns the first free slot at or after {@link #cursor} (the slot after
+ * the last take's), wrapping to slot 1, so holes are refilled in slot order whatever the order
+ * of the removals. FIFO and LIFO keep the free slots in a circular buffer of slot numbers on
+ * the heap (4 bytes per hole, grown by doubling, never shrunk). Pops take the head;
  * {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first, which
  * spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole freed last
  * is reused first, while it is warm in cache); both O(1), and neither reads the free records,
@@ -46,7 +50,8 @@ import java.util.BitSet;
  * payload; slot 0's link names the head), and a restore reads the list back from them.
  *
  * <p><b>Sweep</b>: {@link #releaseAllLive()} (a table's clear) frees every live slot at once
- * without linking them: slots {@code [sweep, sweepEnd)} are then free or retired, and
+ * without linking them (SWEEP sets their bits and starts the cursor at slot 1; FIFO and LIFO
+ * leave a sweep): slots {@code [sweep, sweepEnd)} are then free or retired, and
  * {@code swept} counts the free ones. They were freed before any later removal, so a FIFO take
  * uses them before the list and a LIFO take after it; a take skips retired ones. Clearing thus
  * costs one pass over the meta words, with no link written.
@@ -73,6 +78,7 @@ final class SlotIndex {
     private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
     private static final int HEADER = 0;
     private static final int[] NO_RING = new int[0];
+    private static final long[] NO_BITS = new long[0];
 
     /** The table's name, for messages. */
     private final String name;
@@ -100,6 +106,8 @@ final class SlotIndex {
     private int[][] pages;
     private final Links links;
     private final boolean fifo;
+    /** {@link ReuseOrder#SWEEP}: the free slots are bits in {@link #holeBits}, taken from {@link #cursor} on. */
+    private final boolean sweepOrder;
 
     // The counters below are package-private for SnapshotFormat, which saves and checks them.
 
@@ -108,7 +116,7 @@ final class SlotIndex {
     /** Slots retired at the last generation. */
     int retired;
     /** The last slot of the free list, or 0 when the list is empty. */
-    int tail;
+    private int tail;
     /** Free slots in the list. */
     int length;
     /**
@@ -120,6 +128,21 @@ final class SlotIndex {
      */
     private int[] ring = NO_RING;
     private int first;
+    /**
+     * {@link ReuseOrder#SWEEP}'s free list: bit {@code s % 64} of word {@code s / 64} is set
+     * where slot {@code s} is free (not retired, not in the sweep); empty until the first
+     * release, grown by doubling to cover the slots released, never shrunk.
+     */
+    private long[] holeBits = NO_BITS;
+    /** Bit {@code w % 64} of word {@code w / 64} is set where {@code holeBits[w]} is not 0: a take skips 4,096 slots per word. */
+    private long[] holeWords = NO_BITS;
+    /**
+     * {@link ReuseOrder#SWEEP}: the slot the next take looks at first, the one after the slot
+     * the last take returned (fresh or not); takes go up from it and wrap at the end.
+     */
+    private int cursor = 1;
+    /** The cursor before the last {@link #take()}, for {@link #untake}. */
+    private int cursorBefore = 1;
     /** The next slot a sweep take looks at: slots {@code [sweep, sweepEnd)} are free or retired, not linked. */
     int sweep;
     int sweepEnd;
@@ -150,6 +173,7 @@ final class SlotIndex {
         this.pages = entries.pages();
         this.links = links != null ? links : new PayloadLinks();
         this.fifo = order == ReuseOrder.FIFO;
+        this.sweepOrder = order == ReuseOrder.SWEEP;
     }
 
     /** Links kept in the entry's payload int. */
@@ -304,8 +328,11 @@ final class SlotIndex {
      */
     int take() {
         tookSwept = false;
+        cursorBefore = cursor;
         int slot;
-        if (fifo) {
+        if (sweepOrder) {
+            slot = takeHole();
+        } else if (fifo) {
             slot = takeSwept();
             if (slot == 0) {
                 slot = pop();
@@ -323,6 +350,7 @@ final class SlotIndex {
             }
             slot = limit++;
             setMeta(slot, SlotMeta.free(Math.max(floor, SlotMeta.generation(meta(slot)))));
+            cursor = limit;
         }
         return slot;
     }
@@ -375,12 +403,15 @@ final class SlotIndex {
         setMeta(slot, SlotMeta.free(SlotMeta.generation(meta(slot)) + 1));
         if (limit > limitBefore) {
             limit = limitBefore;
+        } else if (sweepOrder) {
+            hole(slot);
         } else if (tookSwept) {
             sweep = slot;
             swept++;
         } else {
             pushHead(slot);
         }
+        cursor = cursorBefore;
     }
 
     /**
@@ -424,6 +455,10 @@ final class SlotIndex {
         tail = 0;
         length = 0;
         first = 0;
+        if (sweepOrder) {
+            holeAll();
+            return;
+        }
         sweep = 1;
         sweepEnd = limit;
         swept = Math.max(0, limit - 1) - retired;
@@ -476,7 +511,9 @@ final class SlotIndex {
 
     /** Puts a free slot into the list, at the tail (FIFO) or the head (LIFO). */
     private void push(int slot) {
-        if (fifo) {
+        if (sweepOrder) {
+            hole(slot);
+        } else if (fifo) {
             append(slot);
         } else {
             pushHead(slot);
@@ -515,6 +552,133 @@ final class SlotIndex {
         first = 0;
     }
 
+    // SWEEP: the free list as bits; a take scans from the cursor up, wrapping at the end.
+
+    /** Takes the first free slot at or after the cursor (wrapping), or returns 0 if there is none. */
+    private int takeHole() {
+        if (length == 0) {
+            return 0;
+        }
+        int slot = nextHole(cursor);
+        if (!isFree(slot)) {
+            throw corrupt(slot);
+        }
+        unhole(slot);
+        cursor = slot + 1;
+        length--;
+        return slot;
+    }
+
+    /**
+     * {@return the first free slot at or after {@code from}, wrapping to slot 1 past the last}:
+     * the word of {@code from}, then the summary, at most one step per 4,096 slots. The list is
+     * not empty.
+     */
+    private int nextHole(int from) {
+        int w = from >>> 6;
+        long bits = w < holeBits.length ? holeBits[w] & (-1L << from) : 0;
+        if (bits == 0) {
+            int next = w + 1;
+            int s = next >>> 6;
+            long words = s < holeWords.length ? holeWords[s] & (-1L << next) : 0;
+            for (int steps = 0; words == 0; steps++) {
+                if (steps > holeWords.length) {
+                    throw new IllegalStateException("free list of table '" + name + "' is corrupt: it counts "
+                            + length + " free slots but holds none");
+                }
+                s = s + 1 < holeWords.length ? s + 1 : 0;
+                words = holeWords[s];
+            }
+            w = (s << 6) | Long.numberOfTrailingZeros(words);
+            bits = holeBits[w];
+        }
+        return (w << 6) | Long.numberOfTrailingZeros(bits);
+    }
+
+    /** Lists a free slot. */
+    private void hole(int slot) {
+        int w = slot >>> 6;
+        if (w >= holeBits.length) {
+            growHoles(w);
+        }
+        holeBits[w] |= 1L << slot;
+        holeWords[w >>> 6] |= 1L << w;
+        length++;
+    }
+
+    /** Takes a listed slot out of the bits. */
+    private void unhole(int slot) {
+        int w = slot >>> 6;
+        long bits = holeBits[w] & ~(1L << slot);
+        holeBits[w] = bits;
+        if (bits == 0) {
+            holeWords[w >>> 6] &= ~(1L << w);
+        }
+    }
+
+    /** Grows the bits to hold word {@code w}, doubling. */
+    private void growHoles(int w) {
+        int words = Math.max(Math.max(16, holeBits.length * 2), w + 1);
+        holeBits = java.util.Arrays.copyOf(holeBits, words);
+        holeWords = java.util.Arrays.copyOf(holeWords, (words + 63) >>> 6);
+    }
+
+    /** After a clear: every opened slot but the header and the retired ones is listed, the cursor at slot 1. */
+    private void holeAll() {
+        java.util.Arrays.fill(holeBits, 0L);
+        java.util.Arrays.fill(holeWords, 0L);
+        cursor = 1;
+        if (limit <= 1) {
+            return;
+        }
+        int last = limit - 1;
+        int lastWord = last >>> 6;
+        if (lastWord >= holeBits.length) {
+            growHoles(lastWord);
+        }
+        java.util.Arrays.fill(holeBits, 0, lastWord, -1L);
+        holeBits[lastWord] = -1L >>> (63 - (last & 63));
+        holeBits[0] &= ~1L;     // the header
+        for (int w = 0; w <= lastWord; w++) {
+            if (holeBits[w] != 0) {
+                holeWords[w >>> 6] |= 1L << w;
+            }
+        }
+        if (retired > 0) {
+            for (int slot = 1; slot < limit; slot++) {
+                if (SlotMeta.isRetired(meta(slot))) {
+                    unhole(slot);
+                }
+            }
+        }
+        length = limit - 1 - retired;
+    }
+
+    /**
+     * {@return what a snapshot saves as the sweep's start}: the sweep's, or for
+     * {@link ReuseOrder#SWEEP} (which has no sweep) the cursor, so that a restored table takes
+     * the slots a saved one would have
+     */
+    int savedSweep() {
+        return sweepOrder ? cursor : sweep;
+    }
+
+    /**
+     * {@return the last slot of the list, or 0 if it is empty}: the head's predecessor in the
+     * list order, which {@link ReuseOrder#SWEEP} does not keep (for a snapshot and the audit).
+     */
+    int tail() {
+        if (!sweepOrder || length == 0) {
+            return tail;
+        }
+        int slot = nextHole(cursor);
+        int last = slot;
+        for (int i = 1; i < length; i++) {
+            last = nextHole(last + 1);
+        }
+        return last;
+    }
+
     /**
      * Writes the list into the links (each slot's link names the next, the last's the header,
      * the header's the head), the form a snapshot saves. O(list length); a link already right
@@ -526,12 +690,21 @@ final class SlotIndex {
         }
         int previous = HEADER;
         for (int i = 0; i <= length; i++) {
-            int slot = i < length ? ring[(first + i) & (ring.length - 1)] : HEADER;
+            int slot = i < length ? listed(i, previous) : HEADER;
             if (links.link(previous) != slot) {
                 links.setLink(previous, slot);
             }
             previous = slot;
         }
+    }
+
+    /**
+     * {@return the list's slot at position {@code i} (0: the head), given {@code before}, the
+     * slot at {@code i - 1} (ignored for the head)}: O(1) from the ring, a scan up from
+     * {@code before} in {@link ReuseOrder#SWEEP}
+     */
+    private int listed(int i, int before) {
+        return sweepOrder ? nextHole(i == 0 ? cursor : before + 1) : ring[(first + i) & (ring.length - 1)];
     }
 
     private IllegalStateException corrupt(int slot) {
@@ -688,7 +861,7 @@ final class SlotIndex {
     int[] listedSlots() {
         int[] slots = new int[length];
         for (int i = 0; i < length; i++) {
-            slots[i] = ring[(first + i) & (ring.length - 1)];
+            slots[i] = listed(i, i == 0 ? 0 : slots[i - 1]);
         }
         return slots;
     }
@@ -709,7 +882,8 @@ final class SlotIndex {
 
     /**
      * Sets the counters, the free list ({@code list}, head to tail, checked by the caller) and
-     * the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}) of a restored index;
+     * the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}; {@link ReuseOrder#SWEEP}:
+     * {@code sweep} is the cursor, see {@link #savedSweep()}) of a restored index;
      * the caller then sets its entries with {@link #restoreEntries}. Only on a new index, before
      * its table is used.
      */
@@ -717,7 +891,15 @@ final class SlotIndex {
         this.limit = limit;
         this.retired = retired;
         for (int slot : list) {
-            append(slot);
+            if (sweepOrder) {
+                hole(slot);
+            } else {
+                append(slot);
+            }
+        }
+        if (sweepOrder) {
+            cursor = sweep;
+            return;
         }
         this.sweep = sweep;
         this.sweepEnd = sweepEnd;
@@ -732,7 +914,7 @@ final class SlotIndex {
         int[] slots = new int[length + swept];
         int at = fifo ? swept : 0;
         for (int i = 0; i < length; i++) {
-            slots[at + i] = ring[(first + i) & (ring.length - 1)];
+            slots[at + i] = listed(i, i == 0 ? 0 : slots[at + i - 1]);
         }
         at = fifo ? 0 : length;
         for (int slot = sweep; at < slots.length && slot < sweepEnd; slot++) {
@@ -781,7 +963,16 @@ final class SlotIndex {
             seen.set(slot);
         }
         int listTail = length == 0 ? 0 : free[fifo ? free.length - 1 : length - 1];
-        check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
+        check(listTail == tail(), "free list tail is " + tail() + ", the list ends at " + listTail);
+        if (sweepOrder) {
+            int bits = 0;
+            for (int w = 0; w < holeBits.length; w++) {
+                bits += Long.bitCount(holeBits[w]);
+                check((holeBits[w] != 0) == ((holeWords[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w + " is wrong");
+            }
+            check(bits == length, "the list counts " + length + " slots, its bits " + bits);
+            check(sweep == sweepEnd, "a SWEEP index has a sweep range");
+        }
         int opened = Math.max(0, limit - 1);
         check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
                 + " + retired " + retiredSlots + " != opened slots " + opened);

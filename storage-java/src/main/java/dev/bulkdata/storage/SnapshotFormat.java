@@ -41,10 +41,12 @@ import java.util.zip.CRC32C;
  *   56  file length      u64      blocks offset + count * 16384 + count * 4 + 4
  * offset 64: metadata
  *       identity u64, tag u16, index bits u8, generation bits u8,
- *       reuse order u8 (0 FIFO, 1 LIFO), layout u8 (0 SOA, 1 AOS), reserved u16,
+ *       reuse order u8 (0 FIFO, 1 LIFO, 2 SWEEP), layout u8 (0 SOA, 1 AOS), reserved u16,
  *       max capacity u32, floor u32, limit u32, size u32, retired u32,
  *       free-list length u32, free-list tail u32, entry count u32,
- *       sweep start u32, sweep end u32 (free slots not linked, left by a clear; 0 and 0 if none),
+ *       sweep start u32, sweep end u32 (free slots not linked, left by a clear; 0 and 0 if none;
+ *               SWEEP, whose list holds every free slot: the slot the next add looks at first
+ *               and 0),
  *       schema: name length u16, name (UTF-8), field count u16, per field: type u8 (FieldType
  *               ordinal), name length u8, name, HANDLE only: target table name length u8,
  *               target table name, then block offset u32, slot stride u32;
@@ -79,6 +81,8 @@ final class SnapshotFormat {
     static final byte KIND_BULK = 1;
     static final byte KIND_PACKED = 2;
     static final byte KIND_COMPONENTS = 3;
+    /** The reuse orders by their code in the file (a PackedTable writes 0). */
+    static final java.util.List<ReuseOrder> REUSE_CODES = java.util.List.of(ReuseOrder.FIFO, ReuseOrder.LIFO, ReuseOrder.SWEEP);
 
     static final int AT_ORDER = 8;
     static final int AT_KIND = 9;
@@ -249,11 +253,11 @@ final class SnapshotFormat {
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength + extra)).order(ByteOrder.nativeOrder());
         meta.putLong(table.lease.identity).putShort((short) index.tag())
                 .put((byte) table.handles.indexBits()).put((byte) table.handles.generationBits())
-                .put((byte) (table instanceof BulkTable b && b.reuseOrder() == ReuseOrder.LIFO ? 1 : 0))
+                .put((byte) (table instanceof BulkTable b ? REUSE_CODES.indexOf(b.reuseOrder()) : 0))
                 .put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.length).putInt(index.tail).putInt(entries)
-                .putInt(index.sweep).putInt(index.sweepEnd);
+                .putInt(index.length).putInt(index.tail()).putInt(entries)
+                .putInt(index.savedSweep()).putInt(index.sweepEnd);
         putSchema(meta, schema);
         java.nio.IntBuffer ints = meta.slice().order(ByteOrder.nativeOrder()).asIntBuffer();
         index.putSaved(ints, entries, false);
@@ -689,8 +693,14 @@ final class SnapshotFormat {
             } catch (IllegalArgumentException e) {
                 throw fail(Reason.MALFORMED, "handle layout: " + e.getMessage());
             }
-            if (reuseCode < 0 || reuseCode > 1 || layoutCode < 0 || layoutCode > 1) {
+            if (reuseCode < 0 || reuseCode >= REUSE_CODES.size() || layoutCode < 0 || layoutCode > 1) {
                 throw fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
+            }
+            boolean sweepOrder = REUSE_CODES.get(reuseCode) == ReuseOrder.SWEEP;
+            if (sweepOrder && (sweepEnd != 0 || sweep < 1 || sweep > Math.max(1, limit))) {
+                throw fail(Reason.MALFORMED, "a table that reuses in SWEEP order lists every free slot and saves where"
+                        + " the next add looks first, a slot in [1, limit]; the file has " + sweep + " and " + sweepEnd
+                        + " (limit " + limit + ")");
             }
             Schema schema = schema(b, Layout.values()[layoutCode], header.version, expected);
             int maxSlot = Math.min(handles.maxIndex(), maxCapacity);
@@ -707,7 +717,7 @@ final class SnapshotFormat {
             SlotIndex.SavedMetas metas = new SlotIndex.SavedMetas(entries);
             java.nio.IntBuffer metaWords = b.asIntBuffer();
             b.position(b.position() + 4 * entries);
-            if (!(sweep == 0 && sweepEnd == 0) && !(sweep >= 1 && sweep <= sweepEnd && sweepEnd <= limit)) {
+            if (!sweepOrder && !(sweep == 0 && sweepEnd == 0) && !(sweep >= 1 && sweep <= sweepEnd && sweepEnd <= limit)) {
                 throw fail(Reason.MALFORMED, "sweep [" + sweep + ", " + sweepEnd + ") is not a range of opened slots"
                         + " (limit " + limit + ")");
             }
@@ -819,7 +829,7 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, header.blockCount + " blocks for " + neededBlocks + " needed (at most "
                         + maxBlocks + ")");
             }
-            return new Metadata(identity, tag, handles, reuseCode == 1 ? ReuseOrder.LIFO : ReuseOrder.FIFO, schema,
+            return new Metadata(identity, tag, handles, REUSE_CODES.get(reuseCode), schema,
                     maxCapacity, floor, limit, size, retired, freeLength, freeTail, sweep, sweepEnd, swept, metas,
                     liveWords, payloads == null ? new int[0] : payloads, backLinks == null ? new int[0] : backLinks, peak);
         }

@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *     {@link Values#normalize normalised}, so floats and doubles compare bit for bit);
  * <li>a model of the slots: each slot's generation and state (free, live, retired), the free
  *     list as a deque in reuse order ({@link ReuseOrder#FIFO} appends, {@link ReuseOrder#LIFO}
- *     pushes), and the table's slot limit. From it the test predicts the exact handle every add
+ *     pushes; {@link ReuseOrder#SWEEP}: a sorted set and a cursor, each take the first free slot
+ *     at or after the cursor, wrapping), and the table's slot limit. From it the test predicts the exact handle every add
  *     returns and exactly when an add must fail with {@link CapacityExceededException};
  * <li>for a {@link PackedTable}, the dense row order: the model's array of live handles is kept
  *     by swap-and-pop exactly as the table's rows are, and {@code defragment} is replayed on it
@@ -121,6 +122,14 @@ class BulkTableModelTest {
                     SMALL, NO_LIMIT, 100_000, 200),
             new Config("mixed-SOA-FIFO-maxCapacity80", Kind.BULK, TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, 80, 60_000, 96),
+            new Config("particles-SOA-SWEEP", Kind.BULK, TestSchemas::particles, Layout.SOA, ReuseOrder.SWEEP,
+                    HandleLayout.DEFAULT, NO_LIMIT, 60_000, 200),
+            new Config("mixed-AOS-SWEEP", Kind.BULK, TestSchemas::mixed, Layout.AOS, ReuseOrder.SWEEP,
+                    HandleLayout.DEFAULT, NO_LIMIT, 40_000, 96),
+            new Config("narrow-SOA-SWEEP-index12-gen3", Kind.BULK, TestSchemas::narrow, Layout.SOA, ReuseOrder.SWEEP,
+                    SMALL, NO_LIMIT, 50_000, 200),
+            new Config("particles-AOS-SWEEP-maxCapacity80", Kind.BULK, TestSchemas::particles, Layout.AOS,
+                    ReuseOrder.SWEEP, HandleLayout.DEFAULT, 80, 30_000, 96),
             // PackedTable: sparse slots are always reused first in, first out
             new Config("packed-particles-SOA", Kind.PACKED, TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 170_000, 200),
@@ -348,6 +357,9 @@ class BulkTableModelTest {
         int[] gen = new int[1024];
         byte[] state = new byte[1024];
         final ArrayDeque<Integer> free = new ArrayDeque<>();
+        /** {@link ReuseOrder#SWEEP}: the free slots, and the slot the next take looks at first. */
+        final java.util.TreeSet<Integer> holes = new java.util.TreeSet<>();
+        int cursor = 1;
         int retired;
         final HashSet<Long> issued = new HashSet<>();
         /** {@link #issued} as a list, for the rotating STALE checks of a fuzzed run. */
@@ -873,8 +885,17 @@ class BulkTableModelTest {
             }
             assertArrayEquals(Arrays.copyOf(expected, n), sorted, "free list after clear");
             free.clear();
+            holes.clear();
+            if (cfg.order() == ReuseOrder.SWEEP) {
+                assertArrayEquals(Arrays.copyOf(expected, n), actual, "SWEEP free list after clear: slot order");
+                cursor = 1;
+            }
             for (int slot : actual) {
-                free.addLast(slot);
+                if (cfg.order() == ReuseOrder.SWEEP) {
+                    holes.add(slot);
+                } else {
+                    free.addLast(slot);
+                }
             }
             for (long h : cleared) {
                 check(!table.contains(h), "a handle survived clear");
@@ -1334,12 +1355,12 @@ class BulkTableModelTest {
                 }
             }
             // the free list, in reuse order
-            int[] expectedFree = free.stream().mapToInt(Integer::intValue).toArray();
+            int[] expectedFree = freeOrder();
             assertArrayEquals(expectedFree, impl.freeSlots(), "free list (head first)");
             // stats and capacity
             TableStats stats = table.stats();
             assertEquals(live, stats.live(), "stats().live");
-            assertEquals(packed != null ? 0 : free.size(), stats.holes(), "stats().holes");
+            assertEquals(packed != null ? 0 : freeSize(), stats.holes(), "stats().holes");
             assertEquals(retired, stats.retired(), "stats().retired");
             assertEquals(expectedBlocks(), stats.blocks(), "stats().blocks");
             assertEquals((long) expectedBlocks() * schema.blockBytes(), stats.nativeBytes(), "stats().nativeBytes");
@@ -1348,7 +1369,7 @@ class BulkTableModelTest {
                 expectedCapacity = Math.min((long) expectedBlocks() * slotsPerBlock, live + (long) available());
             } else {
                 long opened = Math.min((long) expectedBlocks() * slotsPerBlock, (long) maxSlot + 1);
-                expectedCapacity = live + free.size() + (limit == 0 ? 0 : opened - limit);
+                expectedCapacity = live + freeSize() + (limit == 0 ? 0 : opened - limit);
             }
             assertEquals(expectedCapacity, table.capacity(), "capacity()");
             assertEquals(stats.capacity(), table.capacity(), "stats().capacity");
@@ -1431,10 +1452,39 @@ class BulkTableModelTest {
 
         int available() {
             long fresh = limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
-            return (int) Math.min(Integer.MAX_VALUE, free.size() + fresh);
+            return (int) Math.min(Integer.MAX_VALUE, freeSize() + fresh);
+        }
+
+        int freeSize() {
+            return free.size() + holes.size();
+        }
+
+        /** The free slots in the order takes will use them. */
+        int[] freeOrder() {
+            if (cfg.order() != ReuseOrder.SWEEP) {
+                return free.stream().mapToInt(Integer::intValue).toArray();
+            }
+            return java.util.stream.Stream.concat(holes.tailSet(cursor).stream(), holes.headSet(cursor).stream())
+                    .mapToInt(Integer::intValue).toArray();
+        }
+
+        void addFree(int slot) {
+            switch (cfg.order()) {
+                case FIFO -> free.addLast(slot);
+                case LIFO -> free.addFirst(slot);
+                case SWEEP -> holes.add(slot);
+            }
         }
 
         int takeSlot() {
+            if (!holes.isEmpty()) {
+                Integer next = holes.ceiling(cursor);
+                int slot = next != null ? next : holes.first();
+                holes.remove(slot);
+                cursor = slot + 1;
+                check(state[slot] == FREE, "model: slot " + slot + " in the free set is not free");
+                return slot;
+            }
             if (!free.isEmpty()) {
                 int slot = free.pollFirst();
                 check(state[slot] == FREE, "model: slot " + slot + " in the free list is not free");
@@ -1443,6 +1493,7 @@ class BulkTableModelTest {
             int slot = limit == 0 ? 1 : limit;
             check(slot <= maxSlot, "model: no slot left");
             limit = slot + 1;
+            cursor = limit;
             if (slot >= gen.length) {
                 gen = Arrays.copyOf(gen, gen.length * 2);
                 state = Arrays.copyOf(state, state.length * 2);
@@ -1518,11 +1569,7 @@ class BulkTableModelTest {
             } else {
                 gen[slot]++;
                 state[slot] = FREE;
-                if (cfg.order() == ReuseOrder.FIFO) {
-                    free.addLast(slot);
-                } else {
-                    free.addFirst(slot);
-                }
+                addFree(slot);
             }
             pushRemoved(h);
         }
@@ -1678,6 +1725,8 @@ class BulkTableModelTest {
             Arrays.fill(gen, 0);
             Arrays.fill(state, NEVER);
             free.clear();
+            holes.clear();
+            cursor = 1;
             retired = 0;
             issued.clear(); // a new table may get the old tag: old handles may name its records
             removedCount = 0;

@@ -25,13 +25,28 @@ class BulkTableTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void fifo_reusesTheHoleFreedLongestAgoFirst(Layout layout) {
+        try (BulkTable table = BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(ReuseOrder.FIFO).build()) {
+            long[] h = new long[10];
+            table.addAll(h);
+            table.remove(h[3]);
+            table.remove(h[7]);
+            table.remove(h[1]);
+            assertEquals(ReuseOrder.FIFO, table.reuseOrder());
+            assertArrayEquals(indices(table, h[3], h[7], h[1]), indices(table, table.add(), table.add(), table.add()));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void sweep_theDefault_reusesHolesInSlotOrder(Layout layout) {
         try (BulkTable table = BulkTable.of(TestSchemas.particles(layout))) {
             long[] h = new long[10];
             table.addAll(h);
             table.remove(h[3]);
             table.remove(h[7]);
             table.remove(h[1]);
-            assertArrayEquals(indices(table, h[3], h[7], h[1]), indices(table, table.add(), table.add(), table.add()));
+            assertEquals(ReuseOrder.SWEEP, table.reuseOrder());
+            assertArrayEquals(indices(table, h[1], h[3], h[7]), indices(table, table.add(), table.add(), table.add()));
         }
     }
 

@@ -23,6 +23,8 @@ class CancelAddTest {
                 Arguments.of("bulk SOA FIFO", (TableFactory) s -> BulkTable.builder(s).build(), Layout.SOA),
                 Arguments.of("bulk AOS LIFO", (TableFactory) s -> BulkTable.builder(s).reuseOrder(ReuseOrder.LIFO)
                         .build(), Layout.AOS),
+                Arguments.of("bulk SOA SWEEP", (TableFactory) s -> BulkTable.builder(s).reuseOrder(ReuseOrder.SWEEP)
+                        .build(), Layout.SOA),
                 Arguments.of("packed SOA", (TableFactory) s -> PackedTable.of(s), Layout.SOA),
                 Arguments.of("packed AOS", (TableFactory) s -> PackedTable.of(s), Layout.AOS));
     }

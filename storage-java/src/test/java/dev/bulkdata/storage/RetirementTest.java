@@ -32,7 +32,7 @@ class RetirementTest {
 
     /** The table variants: a table kind and the order in which it reuses slots. */
     enum Variant {
-        BULK_FIFO(ReuseOrder.FIFO), BULK_LIFO(ReuseOrder.LIFO), PACKED(ReuseOrder.FIFO);
+        BULK_FIFO(ReuseOrder.FIFO), BULK_LIFO(ReuseOrder.LIFO), BULK_SWEEP(ReuseOrder.SWEEP), PACKED(ReuseOrder.FIFO);
 
         final ReuseOrder order;
 
@@ -147,7 +147,7 @@ class RetirementTest {
 
     @ParameterizedTest(name = "{0}, {1} records kept live")
     @CsvSource({"BULK_FIFO, 0", "BULK_FIFO, 3", "BULK_FIFO, 100", "BULK_LIFO, 0", "BULK_LIFO, 3", "BULK_LIFO, 100",
-            "PACKED, 0", "PACKED, 3", "PACKED, 100"})
+            "BULK_SWEEP, 0", "BULK_SWEEP, 3", "BULK_SWEEP, 100", "PACKED, 0", "PACKED, 3", "PACKED, 100"})
     void addRemoveChurn_handsEachSlotOutAtGenerations0To3ThenRetiresIt(Variant variant, int keepLive) {
         try (Table t = variant.table()) {
             Ledger ledger = new Ledger(t);
@@ -200,7 +200,9 @@ class RetirementTest {
             t.remove(h[3]);
             t.remove(h[4]);
             long next = t.add();
-            long expectedSlot = variant.order == ReuseOrder.FIFO ? TINY.index(h[1]) : TINY.index(h[4]);
+            // FIFO: the hole made first; LIFO: the hole made last; SWEEP: the first hole after the
+            // slot the last add took (h[5], the highest), wrapping round: the lowest
+            long expectedSlot = variant.order == ReuseOrder.LIFO ? TINY.index(h[4]) : TINY.index(h[1]);
             assertEquals(expectedSlot, TINY.index(next));
             assertEquals(1, TINY.generation(next));
             checkInvariants(t);
@@ -252,6 +254,7 @@ class RetirementTest {
 
     @ParameterizedTest(name = "{0} by {1}")
     @CsvSource({"BULK_FIFO, CLEAR", "BULK_LIFO, CLEAR", "BULK_FIFO, REMOVE_ALL", "BULK_LIFO, REMOVE_ALL",
+            "BULK_SWEEP, CLEAR", "BULK_SWEEP, REMOVE_ALL",
             "PACKED, CLEAR", "PACKED, REMOVE_ALL"})
     void fourRoundsOfFillingAndEmptying_retireEverySlotAndLeaveTheTableFull(Variant variant, String empty) {
         try (Table t = variant.table()) {

@@ -50,7 +50,10 @@ class StorageFuzzTest {
             bulk("mixed-AOS-LIFO-max20", TestSchemas::mixed, Layout.AOS, ReuseOrder.LIFO, HandleLayout.DEFAULT, 20, 24),
             bulk("particles-SOA-LIFO-4-3", TestSchemas::particles, Layout.SOA, ReuseOrder.LIFO, FIFTEEN, NO_LIMIT, 12),
             bulk("narrow-AOS-FIFO-default", TestSchemas::narrow, Layout.AOS, ReuseOrder.FIFO, HandleLayout.DEFAULT,
-                    NO_LIMIT, 40));
+                    NO_LIMIT, 40),
+            bulk("particles-SOA-SWEEP-6-2", TestSchemas::particles, Layout.SOA, ReuseOrder.SWEEP, TINY, NO_LIMIT, 40),
+            bulk("mixed-AOS-SWEEP-max20", TestSchemas::mixed, Layout.AOS, ReuseOrder.SWEEP, HandleLayout.DEFAULT, 20,
+                    24));
 
     static final List<BulkTableModelTest.Config> PACKED = List.of(
             packed("packed-particles-SOA-6-2", TestSchemas::particles, Layout.SOA, TINY, NO_LIMIT, 40),

@@ -126,6 +126,7 @@ public final class Report {
         }
         for (String[] subject : new String[][] {{"BulkTable SOA", "ChangeBenchmark.churnBulk"},
                 {"BulkTable AOS", "ChangeBenchmark.churnBulkAos"},
+                {"BulkTable SOA, FIFO reuse", "ChangeBenchmark.churnBulkFifo"},
                 {"BulkTable SOA, removals sorted by slot", "ChangeBenchmark.churnBulkBySlot"},
                 {"BulkTable SOA, removeAll batch", "ChangeBenchmark.churnBulkRemoveAll"}, {"PackedTable", "ChangeBenchmark.churnPacked"},
                 {"Kotlin typed", "ChangeBenchmark.churnKotlin"}}) {

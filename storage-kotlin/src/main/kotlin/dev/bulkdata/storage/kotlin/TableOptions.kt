@@ -38,10 +38,10 @@ public class TableOptions internal constructor() {
     public var kind: TableKind = TableKind.BULK
 
     /**
-     * The order in which holes are reused (the free-list order); [ReuseOrder.FIFO] by default.
+     * The order in which holes are reused (the free-list order); [ReuseOrder.SWEEP] by default.
      * Only for [TableKind.BULK] tables.
      */
-    public var reuseOrder: ReuseOrder = ReuseOrder.FIFO
+    public var reuseOrder: ReuseOrder = ReuseOrder.SWEEP
         set(value) {
             field = value
             reuseOrderSet = true
