@@ -127,7 +127,7 @@ class BulkTableModelTest {
             new Config("mixed-AOS-SWEEP", Kind.BULK, TestSchemas::mixed, Layout.AOS, ReuseOrder.SWEEP,
                     HandleLayout.DEFAULT, NO_LIMIT, 40_000, 96),
             new Config("narrow-SOA-SWEEP-index12-gen3", Kind.BULK, TestSchemas::narrow, Layout.SOA, ReuseOrder.SWEEP,
-                    SMALL, NO_LIMIT, 50_000, 200),
+                    SMALL, NO_LIMIT, 100_000, 200),
             new Config("particles-AOS-SWEEP-maxCapacity80", Kind.BULK, TestSchemas::particles, Layout.AOS,
                     ReuseOrder.SWEEP, HandleLayout.DEFAULT, 80, 30_000, 96),
             // PackedTable: sparse slots are always reused first in, first out
