@@ -105,9 +105,10 @@ public interface Table extends AutoCloseable {
     HandleLayout handleLayout();
 
     /**
-     * Adds a record whose fields are all zero. O(1): reuses a hole if there is one, otherwise
-     * takes the next slot, allocating a block when the last one is full (only the block
-     * directory is ever copied, by doubling).
+     * Adds a record whose fields are all zero. O(1): reuses a hole if there is one (in a
+     * {@link BulkTable}, in its {@link ReuseOrder}; {@link ReuseOrder#SWEEP} may step over up to
+     * one summary word per 4,096 slots to find it), otherwise takes the next slot, allocating a
+     * block when the last one is full (only the block directory is ever copied, by doubling).
      *
      * @return the new record's handle, never {@link Handles#NULL}
      * @throws CapacityExceededException if the index space or native memory is used up
@@ -196,10 +197,10 @@ public interface Table extends AutoCloseable {
      * twice counts as stale the second time) and nothing is removed if one fails.
      *
      * <p>Whatever the order of the handles, the records are removed in slot order
-     * ({@link HandleLayout#index(long)}): memory is swept in address order instead of at
+     * ({@link HandleLayout#index(long)}): memory is touched in address order instead of at
      * random, and the freed slots join the free list in that order, so later adds reuse them
-     * in address order too. Removing a large random batch this way is several times faster than
-     * removing the same records one by one ({@code ChangeBenchmark.churnBulkRemoveAll}). The
+     * in address order too ({@link ReuseOrder#SWEEP} and {@link ReuseOrder#FIFO}; SWEEP reuses
+     * holes in slot order whatever the order of removal). The
      * sort uses an {@code int[]} the table keeps (grown to the largest batch), so a call
      * allocates nothing once that batch size was seen. O(k log k) for k handles.
      *
