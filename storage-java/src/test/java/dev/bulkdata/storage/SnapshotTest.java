@@ -451,6 +451,31 @@ class SnapshotTest {
     }
 
     @Test
+    void sweepOrder_savesItsCode_andACursorOutOfRangeOrASweep_isMalformed() throws IOException {
+        Path good = goodFile(TableKind.BULK, "sweep_cases");     // BulkTable's default order, SWEEP
+        int meta = SnapshotFormat.HEADER_BYTES;
+        ByteBuffer saved = ByteBuffer.wrap(Files.readAllBytes(good)).order(ByteOrder.nativeOrder());
+        assertEquals(2, saved.get(meta + 12), "reuse order code");
+        int limit = saved.getInt(meta + 24);
+        int cursor = saved.getInt(meta + 48);
+        assertTrue(cursor >= 1 && cursor <= limit, "cursor " + cursor + " in [1, " + limit + "]");
+        assertEquals(0, saved.getInt(meta + 52), "sweep end");
+        Path bad = dir.resolve("sweep_cases_bad.bulk");
+        Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 52, 2))));
+        assertFails(bad, Reason.MALFORMED, null);
+        Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 48, limit + 1))));
+        assertFails(bad, Reason.MALFORMED, null);
+        Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 48, 0))));
+        assertFails(bad, Reason.MALFORMED, null);
+        Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.put(meta + 12, (byte) 3))));
+        assertFails(bad, Reason.MALFORMED, null);
+        try (Table loaded = Snapshots.load(good)) {
+            assertEquals(ReuseOrder.SWEEP, ((BulkTable) loaded).reuseOrder());
+        }
+        assertNoTableNamed("sweep_cases");
+    }
+
+    @Test
     void schemaMismatch_namesTheDifference() throws IOException {
         Path good = goodFile(TableKind.BULK, "schema_cases");
         Schema other = Schema.builder("schema_cases").add(FieldType.LONG, "id").add(FieldType.INT, "x")

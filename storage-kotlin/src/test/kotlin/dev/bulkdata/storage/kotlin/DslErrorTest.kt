@@ -154,6 +154,17 @@ class DslErrorTest : FunSpec({
         shouldThrow<IllegalArgumentException> { Duplicate.a.field }.message shouldContain "twice"
     }
 
+    test("a BULK table without a reuseOrder option reuses holes in SWEEP order, the default") {
+        Particles.open().use { table ->
+            (table.core as dev.bulkdata.storage.BulkTable).reuseOrder() shouldBe ReuseOrder.SWEEP
+            val h = List(10) { table.add() }
+            table.remove(h[7])
+            table.remove(h[2])
+            val slots = List(2) { table.core.handleLayout().index(table.add().raw) }
+            slots shouldBe listOf(3L, 8L)
+        }
+    }
+
     test("handle layout, reuse order and capacity options reach the core") {
         SmallHandles.open().use { table ->
             table.core.handleLayout().indexBits() shouldBe 4
