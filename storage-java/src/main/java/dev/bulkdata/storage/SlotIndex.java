@@ -2,6 +2,7 @@ package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.TagRegistry;
 
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
@@ -619,14 +620,14 @@ final class SlotIndex {
     /** Grows the bits to hold word {@code w}, doubling. */
     private void growHoles(int w) {
         int words = Math.max(Math.max(16, holeBits.length * 2), w + 1);
-        holeBits = java.util.Arrays.copyOf(holeBits, words);
-        holeWords = java.util.Arrays.copyOf(holeWords, (words + 63) >>> 6);
+        holeBits = Arrays.copyOf(holeBits, words);
+        holeWords = Arrays.copyOf(holeWords, (words + 63) >>> 6);
     }
 
     /** After a clear: every opened slot but the header and the retired ones is listed, the cursor at slot 1. */
     private void holeAll() {
-        java.util.Arrays.fill(holeBits, 0L);
-        java.util.Arrays.fill(holeWords, 0L);
+        Arrays.fill(holeBits, 0L);
+        Arrays.fill(holeWords, 0L);
         cursor = 1;
         if (limit <= 1) {
             return;
@@ -636,7 +637,7 @@ final class SlotIndex {
         if (lastWord >= holeBits.length) {
             growHoles(lastWord);
         }
-        java.util.Arrays.fill(holeBits, 0, lastWord, -1L);
+        Arrays.fill(holeBits, 0, lastWord, -1L);
         holeBits[lastWord] = -1L >>> (63 - (last & 63));
         holeBits[0] &= ~1L;     // the header
         for (int w = 0; w <= lastWord; w++) {
