@@ -964,7 +964,8 @@ final class SlotIndex {
             seen.set(slot);
         }
         int listTail = length == 0 ? 0 : free[fifo ? free.length - 1 : length - 1];
-        check(listTail == tail(), "free list tail is " + tail() + ", the list ends at " + listTail);
+        int tail = tail();
+        check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
         if (sweepOrder) {
             int bits = 0;
             for (int w = 0; w < holeBits.length; w++) {

@@ -1,6 +1,7 @@
 package dev.bulkdata.storage;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.foreign.MemorySegment;
@@ -22,45 +23,31 @@ class BulkTableTest {
         return out;
     }
 
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void fifo_reusesTheHoleFreedLongestAgoFirst(Layout layout) {
-        try (BulkTable table = BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(ReuseOrder.FIFO).build()) {
+    /**
+     * Holes made at h[3], h[7], h[1] (in that order) are reused: FIFO in the order they were
+     * made, LIFO the other way round, SWEEP in slot order.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"SOA, FIFO, 3 7 1", "AOS, FIFO, 3 7 1", "SOA, LIFO, 1 7 3", "AOS, LIFO, 1 7 3",
+            "SOA, SWEEP, 1 3 7", "AOS, SWEEP, 1 3 7"})
+    void reuseOrder_decidesWhichHolesTheNextAddsTake(Layout layout, ReuseOrder order, String expected) {
+        try (BulkTable table = BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(order).build()) {
             long[] h = new long[10];
             table.addAll(h);
             table.remove(h[3]);
             table.remove(h[7]);
             table.remove(h[1]);
-            assertEquals(ReuseOrder.FIFO, table.reuseOrder());
-            assertArrayEquals(indices(table, h[3], h[7], h[1]), indices(table, table.add(), table.add(), table.add()));
+            assertEquals(order, table.reuseOrder());
+            long[] reused = java.util.Arrays.stream(expected.split(" ")).mapToLong(i -> h[Integer.parseInt(i)]).toArray();
+            assertArrayEquals(indices(table, reused), indices(table, table.add(), table.add(), table.add()));
         }
     }
 
     @ParameterizedTest
     @EnumSource(Layout.class)
-    void sweep_theDefault_reusesHolesInSlotOrder(Layout layout) {
+    void defaultReuseOrder_isSweep(Layout layout) {
         try (BulkTable table = BulkTable.of(TestSchemas.particles(layout))) {
-            long[] h = new long[10];
-            table.addAll(h);
-            table.remove(h[3]);
-            table.remove(h[7]);
-            table.remove(h[1]);
             assertEquals(ReuseOrder.SWEEP, table.reuseOrder());
-            assertArrayEquals(indices(table, h[1], h[3], h[7]), indices(table, table.add(), table.add(), table.add()));
-        }
-    }
-
-    @ParameterizedTest
-    @EnumSource(Layout.class)
-    void lifo_reusesTheHoleFreedLastFirst(Layout layout) {
-        try (BulkTable table = BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(ReuseOrder.LIFO).build()) {
-            long[] h = new long[10];
-            table.addAll(h);
-            table.remove(h[3]);
-            table.remove(h[7]);
-            table.remove(h[1]);
-            assertEquals(ReuseOrder.LIFO, table.reuseOrder());
-            assertArrayEquals(indices(table, h[1], h[7], h[3]), indices(table, table.add(), table.add(), table.add()));
         }
     }
 
