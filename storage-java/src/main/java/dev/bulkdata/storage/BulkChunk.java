@@ -23,13 +23,28 @@ import java.util.Objects;
 final class BulkChunk extends SlotChunk {
     final BulkTableImpl table;
     final long[] live;
+    /** {@code live.length}, kept here so that a full chunk's iteration never reads the array. */
+    private final int words;
+    /** The last bitmap word of a full chunk. */
+    private final long lastFull;
     int liveCount;
 
     /** The chunk of block {@code index}: its slots are {@code index * slotsPerBlock + s}. */
     BulkChunk(BulkTableImpl table, MemorySegment data, int index) {
         super(table.schema, data, table.schema.slotsPerBlock(), table.versions, index);
         this.table = table;
-        this.live = new long[(slots + Long.SIZE - 1) >>> 6];
+        this.words = (slots + Long.SIZE - 1) >>> 6;
+        this.live = new long[words];
+        this.lastFull = -1L >>> (words * Long.SIZE - slots);
+    }
+
+    /**
+     * Whether every slot is live: then the accessors and the iteration read no bitmap word (the
+     * bitmap is a heap array of its own, whose line is often a cache miss of its own in a pass
+     * over many chunks) and a pass is one counted loop over the block.
+     */
+    boolean full() {
+        return liveCount == slots;
     }
 
     boolean isLiveUnchecked(int slot) {
@@ -60,10 +75,16 @@ final class BulkChunk extends SlotChunk {
     @Override
     int position(int slot) {
         table.checkChunkAccess();
+        if (full()) {
+            if (Integer.compareUnsigned(slot, slots) >= 0) {
+                throw hole(slot);
+            }
+            return slot;
+        }
         // One compare covers the range: a negative slot shifts to a huge word index, and the
         // bits of slots past slotCount() are never set.
         int word = slot >>> 6;
-        if (word >= live.length || (live[word] & (1L << slot)) == 0) {
+        if (word >= words || (live[word] & (1L << slot)) == 0) {
             throw hole(slot);
         }
         return slot;
@@ -91,7 +112,8 @@ final class BulkChunk extends SlotChunk {
     @Override
     public boolean isLive(int slot) {
         table.checkChunkAccess();
-        return isLiveUnchecked(Objects.checkIndex(slot, slots));
+        Objects.checkIndex(slot, slots);
+        return full() || isLiveUnchecked(slot);
     }
 
     @Override
@@ -100,10 +122,13 @@ final class BulkChunk extends SlotChunk {
         if (from >= slots) {
             return -1;
         }
+        if (full()) {
+            return Objects.checkIndex(from, slots);
+        }
         int word = Objects.checkIndex(from, slots) >>> 6;
         long bits = live[word] & (-1L << from);
         while (bits == 0) {
-            if (++word == live.length) {
+            if (++word == words) {
                 return -1;
             }
             bits = live[word];
@@ -114,13 +139,17 @@ final class BulkChunk extends SlotChunk {
     @Override
     public int liveWordCount() {
         table.checkChunkAccess();
-        return live.length;
+        return words;
     }
 
     @Override
     public long liveBits(int word) {
         table.checkChunkAccess();
-        return live[Objects.checkIndex(word, live.length)];
+        Objects.checkIndex(word, words);
+        if (full()) {
+            return word == words - 1 ? lastFull : -1L;
+        }
+        return live[word];
     }
 
     @Override

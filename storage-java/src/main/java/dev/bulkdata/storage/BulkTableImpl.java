@@ -230,6 +230,12 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     @Override
     void forEachLive(Chunk chunk, RecordVisitor visitor) {
         BulkChunk c = (BulkChunk) chunk;
+        if (c.full()) {             // no hole: one counted loop over the block, no bitmap read
+            for (int s = 0; s < slotsPerBlock; s++) {
+                visitor.visit(c, s);
+            }
+            return;
+        }
         long[] live = c.live;
         for (int w = 0; w < live.length; w++) {
             long bits = live[w];
