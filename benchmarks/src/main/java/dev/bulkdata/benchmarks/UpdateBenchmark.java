@@ -67,18 +67,9 @@ public class UpdateBenchmark {
         MemorySegment vx = chunk.column(f[3]);
         MemorySegment vy = chunk.column(f[4]);
         MemorySegment vz = chunk.column(f[5]);
-        int slots = chunk.slotCount();
-        if (chunk.liveCount() == slots) {                  // no hole: one counted loop
-            for (int s = 0; s < slots; s++) {
-                px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
-                py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
-                pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
-            }
-            return;
-        }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long live = chunk.liveBits(w);
-            if (live == -1L) {                             // no hole in this word: a counted loop
+            if (live == -1L) {                             // no hole: a counted loop
                 for (int s = w << 6, end = s + 64; s < end; s++) {
                     px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
                     py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
@@ -101,19 +92,9 @@ public class UpdateBenchmark {
         long stride = schema.slotBytes();
         long px = schema.field("px").blockOffset();
         long vx = schema.field("vx").blockOffset();
-        int slots = chunk.slotCount();
-        if (chunk.liveCount() == slots) {                  // no hole: one counted loop
-            for (int s = 0; s < slots; s++) {
-                long at = s * stride;
-                r.set(FU, at + px, r.get(FU, at + px) + r.get(FU, at + vx) * DT);
-                r.set(FU, at + px + 4, r.get(FU, at + px + 4) + r.get(FU, at + vx + 4) * DT);
-                r.set(FU, at + px + 8, r.get(FU, at + px + 8) + r.get(FU, at + vx + 8) * DT);
-            }
-            return;
-        }
         for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
             long live = chunk.liveBits(w);
-            if (live == -1L) {                             // no hole in this word: a counted loop
+            if (live == -1L) {                             // no hole: a counted loop
                 for (int s = w << 6, end = s + 64; s < end; s++) {
                     long at = s * stride;
                     r.set(FU, at + px, r.get(FU, at + px) + r.get(FU, at + vx) * DT);

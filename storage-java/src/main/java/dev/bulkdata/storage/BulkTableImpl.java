@@ -59,6 +59,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
         @Override
         public void setLink(int slot, int next) {
+            chunk(slot).dirty(slot & recordMask);
             schema.link().set(segments[slot >>> recordShift], slot & recordMask, next);
         }
     }
@@ -110,10 +111,11 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     /** Makes a taken slot live, its record zeroed if the slot was used before, and returns its handle. */
     @Override
     long activate(int slot) {
+        BulkChunk c = chunk(slot);
         if (index.reused) {
-            schema.wipe(segments[slot >>> recordShift], slot & recordMask);
+            c.wipeForReuse(slot & recordMask, Math.min(slotsPerBlock, index.limit - (slot & ~recordMask)));
         }
-        chunk(slot).markLive(slot & recordMask);
+        c.markLive(slot & recordMask);
         versions.stampAll(slot >>> recordShift);
         size++;
         return index.activate(slot);
@@ -169,8 +171,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             if (c.liveCount > 0) {
                 versions.stampStructure(i);
             }
-            Arrays.fill(c.live, 0L);
-            c.liveCount = 0;
+            c.clearAll();
         }
         size = 0;
     }
@@ -230,12 +231,6 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     @Override
     void forEachLive(Chunk chunk, RecordVisitor visitor) {
         BulkChunk c = (BulkChunk) chunk;
-        if (c.full()) {             // no hole: one counted loop over the block, no bitmap read
-            for (int s = 0; s < slotsPerBlock; s++) {
-                visitor.visit(c, s);
-            }
-            return;
-        }
         long[] live = c.live;
         for (int w = 0; w < live.length; w++) {
             long bits = live[w];

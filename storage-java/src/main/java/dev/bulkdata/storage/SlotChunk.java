@@ -12,8 +12,6 @@ import java.lang.foreign.MemorySegment;
  * threads making the same view is benign, since views of one column are interchangeable.
  */
 abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, DenseChunk {
-    /** Slots of the block, live or not. */
-    final int slots;
     /**
      * Views made on first request: read-only columns at {@code [f]}, writable ones at
      * {@code [fields + f]}, {@link #data} read-only at {@code [2 * fields]} (one array, so a
@@ -21,9 +19,16 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
      */
     private MemorySegment[] views;
 
-    SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {
+    SlotChunk(Schema schema, MemorySegment data, ChangeVersions versions, int index) {
         super(schema, data, versions, index);
-        this.slots = slots;
+    }
+
+    /**
+     * {@return the slots of the block, live or not: the schema's slots per block} Not a field
+     * of its own, so that a chunk object stays at 48 bytes.
+     */
+    final int slots() {
+        return schema.slotsPerBlock();
     }
 
     /** {@return the table's name, for messages} */
@@ -35,10 +40,13 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
      */
     abstract void checkAccess();
 
+    /** A writable view of the block is handed out: any of its bytes, a hole's too, may change. */
+    abstract void writing();
+
     @Override
     public final int slotCount() {
         checkAccess();
-        return slots;
+        return slots();
     }
 
     @Override
@@ -55,6 +63,7 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
     @Override
     public final MemorySegment writableColumn(Field field) {
         MemorySegment view = columnView(field, true);
+        writing();
         versions.stampField(index, field.index());
         return view;
     }
@@ -71,7 +80,7 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
         int at = writable ? fields + field.index() : field.index();
         MemorySegment view = views[at];
         if (view == null) {
-            view = data.asSlice(field.blockOffset, (long) slots * field.type().byteSize());
+            view = data.asSlice(field.blockOffset, (long) slots() * field.type().byteSize());
             if (!writable) {
                 view = view.asReadOnly();
             }
@@ -105,6 +114,7 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
     @Override
     public final MemorySegment writableRecords() {
         checkAccess();
+        writing();
         versions.stampFields(index);
         return data;
     }

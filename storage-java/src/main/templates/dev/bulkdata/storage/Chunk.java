@@ -10,49 +10,36 @@ import java.lang.foreign.MemorySegment;
  * (for writing, which stamps the field's change version: {@link #changedSince(Field, int)}).
  *
  * <pre>{@code
- * static void update(Chunk chunk) {
- *     int slots = chunk.slotCount();
- *     if (chunk.liveCount() == slots) {               // no hole: one counted loop
- *         for (int s = 0; s < slots; s++) {
- *             step(chunk, s);
+ * for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+ *     long live = chunk.liveBits(w);                  // 64 slots at a time
+ *     if (live == -1L) {                              // no hole: a counted loop
+ *         for (int s = w << 6, end = s + 64; s < end; s++) {
+ *             chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
  *         }
- *         return;
+ *         continue;
  *     }
- *     for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
- *         long live = chunk.liveBits(w);              // 64 slots at a time
- *         if (live == -1L) {                          // no hole in this word: a counted loop
- *             for (int s = w << 6, end = s + 64; s < end; s++) {
- *                 step(chunk, s);
- *             }
- *             continue;
- *         }
- *         while (live != 0) {
- *             int s = (w << 6) + Long.numberOfTrailingZeros(live);
- *             live &= live - 1;
- *             step(chunk, s);
- *         }
+ *     while (live != 0) {
+ *         int s = (w << 6) + Long.numberOfTrailingZeros(live);
+ *         live &= live - 1;
+ *         chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
  *     }
- * }
- *
- * static void step(Chunk chunk, int s) {              // small: inlined into each loop
- *     chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * DT);
  * }
  * }</pre>
  *
- * <p>This is the loop shape to write. A chunk without holes (a full chunk of a
- * {@link BulkTable}, every chunk but the last of a dense {@link PackedTable}) runs as one
- * counted loop over the block and reads no bitmap word: its accessors' live check is then a
- * range check, and {@link #liveBits(int)} and {@link #nextLive(int)} answer from the live
- * count. Elsewhere no step waits for the previous one, and a word without holes runs as a
- * counted loop. Out of counted loops the JIT hoists the accessors' checks (a
+ * <p>This is the loop shape to write: no step waits for the previous one, and a word without
+ * holes runs as a counted loop, out of which the JIT hoists the accessors' checks (a
  * {@code while (live != 0)} loop is not counted, so there they stay per access). Stepping with
  * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} reads the same slots but makes
- * each step depend on the last (about 2.5x slower in the benchmarks).
- * For the last factor of two, loop over {@link #column(Field)} / {@link #writableColumn(Field)}
- * segments in the same shape, or use the {@code storage-vector} kernels.
+ * each step depend on the last (about 2.5x slower in the benchmarks). For the last factor of
+ * two, loop over {@link #column(Field)} / {@link #writableColumn(Field)} segments with the same
+ * bit loop, or use the
+ * {@code storage-vector} kernels.
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
- * throws {@link IllegalArgumentException}); they cost no allocation and no handle check.
+ * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. A chunk
+ * without holes (every slot live) reads no bitmap word: {@link #liveBits(int)},
+ * {@link #nextLive(int)}, {@link #isLive(int)} and the accessors' live check answer from its
+ * live count.
  *
  * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type read and
  * write a field of the record in a slot of this chunk, by the typed field of the table's schema

@@ -292,6 +292,20 @@ public final class Schema {
     }
 
     /**
+     * Zeroes every stored byte of the {@code count} slots from {@code from} in {@code block}:
+     * an AOS run as one fill, an SOA run as one fill per column.
+     */
+    void wipeRun(MemorySegment block, int from, int count) {
+        if (layout == Layout.AOS) {
+            block.asSlice((long) from * slotBytes, (long) count * slotBytes).fill((byte) 0);
+            return;
+        }
+        for (Field f : storedFields) {
+            block.asSlice(f.offset(from), (long) count * f.slotStride).fill((byte) 0);
+        }
+    }
+
+    /**
      * Zeroes every stored byte of {@code slot} in {@code block}: an AOS record as one run of
      * long stores, an SOA record with one store per column (no call per field).
      */

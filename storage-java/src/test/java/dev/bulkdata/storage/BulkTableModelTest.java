@@ -6,6 +6,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -299,7 +300,8 @@ class BulkTableModelTest {
 
         private enum Op {
             ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
-            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT, DEFRAGMENT_FAILING, RELOAD
+            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT, DEFRAGMENT_FAILING, RELOAD,
+            SCRIBBLE
         }
 
         /** What a failing defragment order throws (unless it tries a structural change). */
@@ -519,6 +521,8 @@ class BulkTableModelTest {
                 opForeignField();
             } else if (r < 6_100 && packed != null) {
                 opDefragment();
+            } else if (r < 6_130 && packed == null) {
+                opScribble();
             } else {
                 opGet();
             }
@@ -1125,6 +1129,32 @@ class BulkTableModelTest {
             });
             check(chunks[0] == expectedChunks(), "forEachChunk visited " + chunks[0] + " chunks");
             check(visited == live, "the chunks' live counts add up to " + visited + ", the model holds " + live);
+        }
+
+        /**
+         * Writes non-zero bytes into every field of every hole of one chunk through a writable
+         * view of its records, as raw code may: later adds into those slots must still hand
+         * out all-zero records (BulkTable only: a packed table's rows past its live count must
+         * stay zero).
+         */
+        void opScribble() {
+            trace(Op.SCRIBBLE, live);
+            try (ChunkIteration chunks = table.iterate()) {
+                if (chunks.count() == 0) {
+                    return;
+                }
+                int c = rng.nextInt(chunks.count());
+                MemorySegment records = chunks.chunk(c).writableRecords();
+                for (int s = 0; s < slotsPerBlock; s++) {
+                    int slot = c * slotsPerBlock + s;
+                    if (slot < state.length && state[slot] == FREE) {
+                        for (Field f : fields) {
+                            records.asSlice(f.blockOffset() + (long) s * f.slotStride(), f.type().byteSize())
+                                    .fill((byte) 0xA5);
+                        }
+                    }
+                }
+            }
         }
 
         void opChunks() {

@@ -262,15 +262,9 @@ public class TypedTable<D : TableDef<D>> internal constructor(
                 val chunk = iteration.chunk(i)
                 scope.enter(chunk)
                 val base = scope.base
-                // A chunk without holes is one counted loop over the block, no bitmap read; else
-                // live slots 64 at a time from the bitmap: no step waits for the previous one,
-                // and a full word runs a counted loop. In counted loops the JIT hoists the
-                // chunk's checks; the action is inlined into all three loops.
-                val slots = chunk.slotCount()
-                if (chunk.liveCount() == slots) {
-                    for (slot in 0 until slots) scope.action(Visited(base + slot))
-                    continue
-                }
+                // Live slots 64 at a time from the bitmap: no step waits for the previous one. A
+                // full word (no hole) runs a counted loop, in which the JIT hoists the chunk's
+                // checks out of the loop; the action is inlined into both loops.
                 for (w in 0 until chunk.liveWordCount()) {
                     var live = chunk.liveBits(w)
                     if (live == -1L) {

@@ -1,0 +1,196 @@
+package dev.bulkdata.storage;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * An add hands out an all-zero record, whichever way the slot's old bytes got there. A BulkTable
+ * zeroes a 64-slot group whole when an add reuses a slot of a group that holds no record, and
+ * then skips zeroing for the next adds into that group: everything that writes into a hole of
+ * such a group (a removal, a free-list link written by a snapshot, a writable view of the
+ * block) must make the next add zero its record again.
+ */
+class ZeroOnReuseTest {
+    static Stream<Arguments> ordersAndLayouts() {
+        List<Arguments> all = new ArrayList<>();
+        for (ReuseOrder order : ReuseOrder.values()) {
+            for (Layout layout : Layout.values()) {
+                all.add(Arguments.of(order, layout));
+            }
+        }
+        return all.stream();
+    }
+
+    private static BulkTable open(ReuseOrder order, Layout layout) {
+        return BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(order).build();
+    }
+
+    /** Sets every field of the record to a non-zero pattern. */
+    private static void scribble(Table table, long handle) {
+        for (Field f : table.schema().fields()) {
+            Values.set(table, handle, f, 0x5A5A5A5AL);
+        }
+    }
+
+    /** Writes {@code value} into every field of slots {@code from} to {@code to - 1} of a block. */
+    private static void fill(MemorySegment block, Schema schema, int from, int to, byte value) {
+        for (int s = from; s < to; s++) {
+            for (Field f : schema.fields()) {
+                block.asSlice(f.blockOffset() + (long) s * f.slotStride(), f.type().byteSize()).fill(value);
+            }
+        }
+    }
+
+    private static void assertZero(Table table, long handle, String when) {
+        for (Field f : table.schema().fields()) {
+            assertEquals(0, Values.get(table, handle, f), when + ": " + f + " of " + table.format(handle));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("ordersAndLayouts")
+    void clearAndRefill_everyRecordZero_roundAfterRound(ReuseOrder order, Layout layout) {
+        try (BulkTable table = open(order, layout)) {
+            long[] h = new long[1500];
+            for (int round = 0; round < 4; round++) {
+                table.clear();
+                int n = 100 + round * 450;                   // fewer, then more than last round
+                for (int i = 0; i < n; i++) {
+                    h[i] = table.add();
+                    assertZero(table, h[i], "round " + round + ", add " + i);
+                    scribble(table, h[i]);
+                }
+            }
+            ((BulkTableImpl) table).checkInvariants();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("ordersAndLayouts")
+    void aGroupEmptiedByRemovals_thenToggled_handsOutZeroRecords(ReuseOrder order, Layout layout) {
+        try (BulkTable table = open(order, layout)) {
+            long[] h = new long[200];
+            table.addAll(h);
+            for (long handle : h) {
+                scribble(table, handle);
+                table.remove(handle);
+            }
+            for (int i = 0; i < 300; i++) {                   // one record added and removed again
+                long one = table.add();
+                assertZero(table, one, "toggle " + i);
+                scribble(table, one);
+                if (i % 3 != 2) {
+                    table.remove(one);
+                }
+            }
+            ((BulkTableImpl) table).checkInvariants();
+        }
+    }
+
+    /**
+     * Holes of a group zeroed whole, then written: by a snapshot's free-list links (FIFO and
+     * LIFO keep a hole's link in its record while saving) or through a writable view.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("ordersAndLayouts")
+    void holesOfAZeroedGroup_writtenBySnapshotOrView_areZeroedAgain(ReuseOrder order, Layout layout) throws IOException {
+        for (int way = 0; way < 2; way++) {
+            try (BulkTable table = open(order, layout)) {
+                long[] h = new long[40];
+                table.addAll(h);
+                for (long handle : h) {
+                    scribble(table, handle);
+                }
+                for (long handle : h) {
+                    table.remove(handle);                    // group 0 empty, its holes listed
+                }
+                long first = table.add();                    // zeroes group 0 whole
+                assertZero(table, first, "first add");
+                if (way == 0) {
+                    Snapshots.save(table, Channels.newChannel(OutputStream.nullOutputStream()));
+                } else {
+                    try (ChunkIteration chunks = table.iterate()) {
+                        // Every slot ever used (1 to 40), holes too, as a kernel over whole columns may.
+                        fill(chunks.chunk(0).writableRecords(), table.schema(), 1, 41, (byte) 0x77);
+                    }
+                }
+                for (int i = 0; i < 39; i++) {
+                    long next = table.add();
+                    assertZero(table, next, (way == 0 ? "after a snapshot" : "after a writable view") + ", add " + i);
+                }
+                ((BulkTableImpl) table).checkInvariants();
+            }
+        }
+    }
+
+    /** Random adds, removals, clears, views and snapshots; every add is checked all zero. */
+    @ParameterizedTest
+    @EnumSource(ReuseOrder.class)
+    void randomChurn_everyAddIsZero(ReuseOrder order) throws IOException {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        try (BulkTable table = open(order, random.nextBoolean() ? Layout.SOA : Layout.AOS)) {
+            List<Long> live = new ArrayList<>();
+            long opened = 1;                                  // past the highest slot ever used
+            for (int step = 0; step < 20_000; step++) {
+                int r = random.nextInt(1000);
+                if (r < 520 || live.isEmpty()) {
+                    long h = table.add();
+                    opened = Math.max(opened, table.handleLayout().index(h) + 1);
+                    assertZero(table, h, "seed " + seed + ", step " + step);
+                    scribble(table, h);
+                    live.add(h);
+                } else if (r < 990) {
+                    table.remove(live.remove(random.nextInt(live.size())));
+                } else if (r < 993) {
+                    table.clear();
+                    live.clear();
+                } else if (r < 997) {
+                    try (ChunkIteration chunks = table.iterate()) {
+                        if (chunks.count() > 0) {
+                            int c = random.nextInt(chunks.count());
+                            Chunk chunk = chunks.chunk(c);
+                            long first = (long) c * chunk.slotCount();
+                            // Every slot of the block ever used, holes too (never-used slots are off limits).
+                            int to = (int) Math.max(0, Math.min(chunk.slotCount(), opened - first));
+                            fill(chunk.writableRecords(), table.schema(), c == 0 ? 1 : 0, to, (byte) 0x33);
+                        }
+                    }
+                } else {
+                    Snapshots.save(table, Channels.newChannel(OutputStream.nullOutputStream()));
+                }
+            }
+            ((BulkTableImpl) table).checkInvariants();
+        } catch (AssertionError e) {
+            throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Test
+    void aPackedTable_stillZeroesEveryReusedRow() {
+        try (PackedTable table = PackedTable.of(TestSchemas.particles(Layout.SOA))) {
+            for (int round = 0; round < 3; round++) {
+                table.clear();
+                for (int i = 0; i < 700; i++) {
+                    long h = table.add();
+                    assertZero(table, h, "round " + round);
+                    scribble(table, h);
+                }
+            }
+        }
+    }
+}
