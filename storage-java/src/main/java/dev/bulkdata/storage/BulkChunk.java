@@ -24,39 +24,32 @@ final class BulkChunk extends SlotChunk {
     final BulkTableImpl table;
     final long[] live;
     int liveCount;
-    /**
-     * Bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word {@code g})
-     * is all zero, so an add into it writes no byte. Set when an add into an empty group zeroes
-     * the group whole; cleared by a removal in it, a free-list link written into it, or a
-     * writable view of the block. An int, so that a chunk object stays at 48 bytes: groups
-     * past the 32nd (blocks of more than 2,048 slots, records under 8 bytes) are never clean.
-     */
-    int cleanGroups;
 
     /** The chunk of block {@code index}: its slots are {@code index * slotsPerBlock + s}. */
     BulkChunk(BulkTableImpl table, MemorySegment data, int index) {
-        super(table.schema, data, table.versions, index);
+        super(table.schema, data, table.schema.slotsPerBlock(), table.versions, index);
         this.table = table;
         this.live = new long[words()];
     }
 
-    /** {@return the number of bitmap words: {@code ceil(slots() / 64)}} */
+    /** {@return the number of bitmap words: {@code ceil(slots / 64)}} */
     private int words() {
-        return (slots() + Long.SIZE - 1) >>> 6;
+        return (slots + Long.SIZE - 1) >>> 6;
     }
 
     /** {@return the last bitmap word of a full chunk} */
     private long lastFull() {
-        return -1L >>> (-slots() & (Long.SIZE - 1));
+        return -1L >>> (-slots & (Long.SIZE - 1));
     }
 
     /**
-     * Whether every slot is live: then the accessors and {@code liveBits}/{@code nextLive} read
-     * no bitmap word (the bitmap is a heap array of its own, whose line is often a cache miss
-     * of its own in a pass over many chunks).
+     * Whether every slot is live: then {@code liveBits} and {@code nextLive} read no bitmap
+     * word (the bitmap is a heap array of its own, whose line is often a cache miss of its own
+     * in a pass over many chunks). The accessors' {@link #position} keeps its bitmap test: a
+     * live-count branch there measured 2-3x slower typed access in Java and Kotlin loops.
      */
     boolean full() {
-        return liveCount == slots();
+        return liveCount == slots;
     }
 
     boolean isLiveUnchecked(int slot) {
@@ -71,56 +64,23 @@ final class BulkChunk extends SlotChunk {
     void markDead(int slot) {
         live[slot >>> 6] &= ~(1L << slot);
         liveCount--;
-        cleanGroups &= ~(1 << (slot >>> 6));
     }
 
     /**
-     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean;
-     * the whole group up to {@code opened} (the first never-opened slot of this block, past
-     * which every record is zero already) if the group holds no record, which makes it clean
-     * (an add after a clear or after many removals pays a fill per column per 64 slots instead
-     * of a store per field per record); else the one record.
+     * A clear: every slot dead, the live count 0.
+     *
+     * @return a bit per bitmap word (the first 32) that held a live slot
      */
-    void wipeForReuse(int slot, int opened) {
-        int group = slot >>> 6;
-        if (group >= Integer.SIZE) {
-            schema.wipe(data, slot);
-            return;
-        }
-        int bit = 1 << group;
-        if ((cleanGroups & bit) != 0) {
-            return;
-        }
-        if (live[group] == 0) {
-            int from = group << 6;
-            schema.wipeRun(data, from, Math.min(Math.min(Long.SIZE, slots() - from), opened - from));
-            cleanGroups |= bit;
-            return;
-        }
-        schema.wipe(data, slot);
-    }
-
-    /** A clear: every slot dead; the groups that held records are no longer clean. */
-    void clearAll() {
+    int clearAll() {
         int held = 0;
         for (int w = 0; w < words(); w++) {
             if (live[w] != 0) {
-                held |= 1 << w;         // past word 31 this clears bit w & 31 too: harmless
+                held |= 1 << w;         // past word 31 this sets bit w & 31 too: harmless, see BulkTableImpl.cleanGroups
                 live[w] = 0;
             }
         }
-        cleanGroups &= ~held;
         liveCount = 0;
-    }
-
-    /** The bytes of dead {@code slot} may change (a free-list link): its group is no longer clean. */
-    void dirty(int slot) {
-        cleanGroups &= ~(1 << (slot >>> 6));
-    }
-
-    /** Any byte of the block may change (a writable view): no group is clean any more. */
-    void dirtyAll() {
-        cleanGroups = 0;
+        return held;
     }
 
     @Override
@@ -130,7 +90,7 @@ final class BulkChunk extends SlotChunk {
 
     @Override
     void writing() {
-        dirtyAll();
+        table.dirtyBlock(index);
     }
 
     @Override
@@ -142,16 +102,10 @@ final class BulkChunk extends SlotChunk {
     @Override
     int position(int slot) {
         table.checkChunkAccess();
-        if (full()) {
-            if (Integer.compareUnsigned(slot, slots()) >= 0) {
-                throw hole(slot);
-            }
-            return slot;
-        }
         // One compare covers the range: a negative slot shifts to a huge word index, and the
         // bits of slots past slotCount() are never set.
         int word = slot >>> 6;
-        if (word >= words() || (live[word] & (1L << slot)) == 0) {
+        if (word >= live.length || (live[word] & (1L << slot)) == 0) {
             throw hole(slot);
         }
         return slot;
@@ -159,7 +113,7 @@ final class BulkChunk extends SlotChunk {
 
     /** The slow path of {@link #position}: out of the chunk, or a hole. */
     private RuntimeException hole(int slot) {
-        Objects.checkIndex(slot, slots());
+        Objects.checkIndex(slot, slots);
         return new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + table.name()
                 + "' is a hole (no live record); visit live slots with nextLive() or liveBits()");
     }
@@ -179,20 +133,19 @@ final class BulkChunk extends SlotChunk {
     @Override
     public boolean isLive(int slot) {
         table.checkChunkAccess();
-        Objects.checkIndex(slot, slots());
-        return full() || isLiveUnchecked(slot);
+        return isLiveUnchecked(Objects.checkIndex(slot, slots));
     }
 
     @Override
     public int nextLive(int from) {
         table.checkChunkAccess();
-        if (from >= slots()) {
+        if (from >= slots) {
             return -1;
         }
         if (full()) {
-            return Objects.checkIndex(from, slots());
+            return Objects.checkIndex(from, slots);
         }
-        int word = Objects.checkIndex(from, slots()) >>> 6;
+        int word = Objects.checkIndex(from, slots) >>> 6;
         long bits = live[word] & (-1L << from);
         while (bits == 0) {
             if (++word == words()) {
@@ -222,11 +175,11 @@ final class BulkChunk extends SlotChunk {
     @Override
     public long handle(int slot) {
         position(slot);
-        return table.index.handleOf(index * slots() + slot);
+        return table.index.handleOf(index * slots + slot);
     }
 
     @Override
     public String toString() {
-        return "Chunk[" + table.name() + " #" + index + ", live=" + liveCount + "/" + slots() + "]";
+        return "Chunk[" + table.name() + " #" + index + ", live=" + liveCount + "/" + slots + "]";
     }
 }

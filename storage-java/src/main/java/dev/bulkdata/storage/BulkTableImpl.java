@@ -42,6 +42,17 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
     private BulkChunk[] chunks = NO_CHUNKS;
     private int blockCount;
+    /**
+     * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word
+     * {@code g}) is all zero, so an add that reuses one writes no byte. Set when such an add
+     * finds its group without a live record and zeroes the group whole; cleared by a removal in
+     * the group, a free-list link written into it, a writable view of the block (all groups)
+     * and a clear (the groups that held records). Only the first 32 groups are tracked (blocks
+     * of more than 2,048 slots, records under 8 bytes, zero their records one by one past
+     * that); a stray clear of a bit is always safe. Beside the chunks, not in them, so that a
+     * chunk object stays at 48 bytes.
+     */
+    private int[] cleanGroups = new int[0];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity, TagLease lease) {
@@ -59,7 +70,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
         @Override
         public void setLink(int slot, int next) {
-            chunk(slot).dirty(slot & recordMask);
+            dirty(slot);
             schema.link().set(segments[slot >>> recordShift], slot & recordMask, next);
         }
     }
@@ -95,7 +106,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             if (blockCount == chunks.length) {
                 chunks = Arrays.copyOf(chunks, Math.max(INITIAL_DIRECTORY, chunks.length * 2));
                 segments = Arrays.copyOf(segments, chunks.length);
+                cleanGroups = Arrays.copyOf(cleanGroups, chunks.length);
             }
+            cleanGroups[blockCount] = 0;
             if (chunks[blockCount] != null) {
                 // A spare set aside by trimBlocks: zeroed, its bitmap empty.
                 arena.takeBack(schema.blockBytes());
@@ -113,12 +126,51 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     long activate(int slot) {
         BulkChunk c = chunk(slot);
         if (index.reused) {
-            c.wipeForReuse(slot & recordMask, Math.min(slotsPerBlock, index.limit - (slot & ~recordMask)));
+            zeroForReuse(c, slot);
         }
         c.markLive(slot & recordMask);
         versions.stampAll(slot >>> recordShift);
         size++;
         return index.activate(slot);
+    }
+
+    /**
+     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean;
+     * the whole group, up to the first never-opened slot (past which every record is zero
+     * already), if the group holds no record, which makes it clean (an add after a clear or
+     * after many removals pays a fill per column per 64 slots instead of a store per field per
+     * record); else the one record. The worst case, one record added and removed again in an
+     * otherwise empty group, fills at most 64 records' bytes per add.
+     */
+    private void zeroForReuse(BulkChunk c, int slot) {
+        int block = slot >>> recordShift;
+        int s = slot & recordMask;
+        int group = s >>> 6;
+        if (group < Integer.SIZE) {
+            int clean = cleanGroups[block];
+            int bit = 1 << group;
+            if ((clean & bit) != 0) {
+                return;
+            }
+            if (c.live[group] == 0) {
+                int from = group << 6;
+                int opened = Math.min(slotsPerBlock, index.limit - (slot - s));
+                schema.wipeRun(segments[block], from, Math.min(Long.SIZE, opened - from));
+                cleanGroups[block] = clean | bit;
+                return;
+            }
+        }
+        schema.wipe(segments[block], s);
+    }
+
+    /** The bytes of dead {@code slot} may change (a removal, a link): its group is no longer clean. */
+    private void dirty(int slot) {
+        cleanGroups[slot >>> recordShift] &= ~(1 << ((slot & recordMask) >>> 6));
+    }
+
+    /** Any byte of block {@code block} may change (a writable view): none of its groups is clean. */
+    void dirtyBlock(int block) {
+        cleanGroups[block] = 0;
     }
 
     @Override
@@ -131,6 +183,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     void markDead(int slot) {
         index.markDead(slot);
         chunk(slot).markDead(slot & recordMask);
+        dirty(slot);
     }
 
     /** Counts out a slot whose live bit is already clear; its bytes stay until the slot is reused. */
@@ -171,7 +224,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             if (c.liveCount > 0) {
                 versions.stampStructure(i);
             }
-            c.clearAll();
+            cleanGroups[i] &= ~c.clearAll();
         }
         size = 0;
     }
@@ -187,6 +240,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             }
         }
         chunks = NO_CHUNKS;
+        cleanGroups = new int[0];
         blockCount = 0;
     }
 
@@ -363,6 +417,8 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                     check(slot > 0 && slot < limit, "live slot " + slot + " outside [1, " + limit + ")");
                 } else if (slot >= limit && slot > 0) {
                     check(isWiped(segments[i], s), "never-opened slot " + slot + " holds data");
+                } else if ((s >>> 6) < Integer.SIZE && (cleanGroups[i] & (1 << (s >>> 6))) != 0 && slot > 0) {
+                    check(isWiped(segments[i], s), "dead slot " + slot + " of a clean group holds data");
                 }
             }
             check(blockLive == c.liveCount, "liveCount of block " + i + " is " + c.liveCount + ", bitmap says "

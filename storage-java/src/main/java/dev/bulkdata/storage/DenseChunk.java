@@ -39,10 +39,10 @@ final class DenseChunk extends SlotChunk {
     private final int firstRow;
 
     DenseChunk(Owner owner, DenseRows rows, int index) {
-        super(rows.schema(), rows.block(index), owner.versions(), index);
+        super(rows.schema(), rows.block(index), rows.rowsPerBlock(), owner.versions(), index);
         this.owner = owner;
         this.rows = rows;
-        this.firstRow = index * slots();
+        this.firstRow = index * slots;
     }
 
     @Override
@@ -69,7 +69,7 @@ final class DenseChunk extends SlotChunk {
     @Override
     int position(int slot) {
         owner.checkChunkAccess();
-        Objects.checkIndex(slot, slots());
+        Objects.checkIndex(slot, slots);
         if (slot >= live()) {
             throw new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + owner.name()
                     + "' holds no record: this chunk's records are slots 0.." + (live() - 1)
@@ -93,28 +93,28 @@ final class DenseChunk extends SlotChunk {
     @Override
     public boolean isLive(int slot) {
         owner.checkChunkAccess();
-        return Objects.checkIndex(slot, slots()) < live();
+        return Objects.checkIndex(slot, slots) < live();
     }
 
     @Override
     public int nextLive(int from) {
         owner.checkChunkAccess();
-        if (from >= slots()) {
+        if (from >= slots) {
             return -1;
         }
-        return Objects.checkIndex(from, slots()) < live() ? from : -1;
+        return Objects.checkIndex(from, slots) < live() ? from : -1;
     }
 
     @Override
     public int liveWordCount() {
         owner.checkChunkAccess();
-        return (slots() + Long.SIZE - 1) >>> 6;
+        return (slots + Long.SIZE - 1) >>> 6;
     }
 
     @Override
     public long liveBits(int word) {
         owner.checkChunkAccess();
-        int first = Objects.checkIndex(word, (slots() + Long.SIZE - 1) >>> 6) << 6;
+        int first = Objects.checkIndex(word, (slots + Long.SIZE - 1) >>> 6) << 6;
         int bits = live() - first;
         if (bits <= 0) {
             return 0;
@@ -129,6 +129,6 @@ final class DenseChunk extends SlotChunk {
 
     @Override
     public String toString() {
-        return "Chunk[" + owner.name() + " #" + index + ", live=" + live() + "/" + slots() + " (dense)]";
+        return "Chunk[" + owner.name() + " #" + index + ", live=" + live() + "/" + slots + " (dense)]";
     }
 }

@@ -18,17 +18,12 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
      * chunk object stays at 48 bytes: 1M records of 32 bytes have about 2,000 of them).
      */
     private MemorySegment[] views;
+    /** Slots of the block, live or not. */
+    final int slots;
 
-    SlotChunk(Schema schema, MemorySegment data, ChangeVersions versions, int index) {
+    SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {
         super(schema, data, versions, index);
-    }
-
-    /**
-     * {@return the slots of the block, live or not: the schema's slots per block} Not a field
-     * of its own, so that a chunk object stays at 48 bytes.
-     */
-    final int slots() {
-        return schema.slotsPerBlock();
+        this.slots = slots;
     }
 
     /** {@return the table's name, for messages} */
@@ -46,7 +41,7 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
     @Override
     public final int slotCount() {
         checkAccess();
-        return slots();
+        return slots;
     }
 
     @Override
@@ -80,7 +75,7 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
         int at = writable ? fields + field.index() : field.index();
         MemorySegment view = views[at];
         if (view == null) {
-            view = data.asSlice(field.blockOffset, (long) slots() * field.type().byteSize());
+            view = data.asSlice(field.blockOffset, (long) slots * field.type().byteSize());
             if (!writable) {
                 view = view.asReadOnly();
             }

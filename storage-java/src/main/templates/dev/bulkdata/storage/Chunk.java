@@ -36,10 +36,9 @@ import java.lang.foreign.MemorySegment;
  * {@code storage-vector} kernels.
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
- * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. A chunk
- * without holes (every slot live) reads no bitmap word: {@link #liveBits(int)},
- * {@link #nextLive(int)}, {@link #isLive(int)} and the accessors' live check answer from its
- * live count.
+ * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. In a
+ * chunk without holes (every slot live) {@link #liveBits(int)} and {@link #nextLive(int)} read
+ * no bitmap word: they answer from the live count, {@code nextLive} in O(1).
  *
  * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type read and
  * write a field of the record in a slot of this chunk, by the typed field of the table's schema

@@ -18,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A {@link BulkTable} chunk without holes answers {@code liveBits}, {@code nextLive},
- * {@code isLive} and its accessors' live check from its live count, without reading the bitmap:
- * checked against a model (live slot to value) through random adds and removals that fill
+ * A {@link BulkTable} chunk without holes answers {@code liveBits} and {@code nextLive} from its
+ * live count, without reading the bitmap; those and {@code isLive}, the accessors and
+ * {@code forEach} are checked against a model (live slot to value) through random adds and removals that fill
  * chunks and open holes in them again, on schemas whose slots per block are a multiple of 64
  * (512, 256) and fewer than 64 (8: the last bitmap word partly used).
  */
