@@ -25,7 +25,8 @@ import java.util.Arrays;
  * dead record ({@link Schema#link()}; {@link RecordLinks}), written when a snapshot is taken;
  * a slot costs 4 bytes of meta in the index and 1 bit of bitmap beside its record (and 4
  * bytes in the index's ring while it is a hole). Removing and clearing write no record bytes: a dead
- * slot keeps its old bytes until {@link #activate} zeroes them for the next record. Invariants:
+ * slot keeps its old bytes until an add zeroes them ({@link #activate}: the add that reuses the
+ * slot, or one that zeroes the slot's empty 64-slot group, {@link #cleanGroups}). Invariants:
  * a slot's live bit equals its meta word's; every slot never opened (at or past the index's
  * {@code limit}) is all zero.
  *

@@ -12,14 +12,14 @@ import java.lang.foreign.MemorySegment;
  * threads making the same view is benign, since views of one column are interchangeable.
  */
 abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, DenseChunk {
+    /** Slots of the block, live or not. */
+    final int slots;
     /**
      * Views made on first request: read-only columns at {@code [f]}, writable ones at
      * {@code [fields + f]}, {@link #data} read-only at {@code [2 * fields]} (one array, so a
      * chunk object stays at 48 bytes: 1M records of 32 bytes have about 2,000 of them).
      */
     private MemorySegment[] views;
-    /** Slots of the block, live or not. */
-    final int slots;
 
     SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {
         super(schema, data, versions, index);

@@ -125,9 +125,9 @@ public interface Chunk {
      * segment is {@linkplain MemorySegment#isReadOnly() read-only}); take
      * {@link #writableColumn(Field)} to write. Reading through it costs what reading the block
      * costs: take it once per chunk visit, outside the loop. Holes hold no defined value: a
-     * removed record's old bytes stay until an add reuses (and zeroes) the slot (a snapshot
-     * save writes the free list's saved form, a slot number, into 4 bytes of one column of each
-     * hole), and slots never used read zero. Mask with
+     * removed record's old bytes stay until a later add zeroes them (see
+     * {@link Table#remove(long)}; a snapshot save writes the free list's saved form, a slot
+     * number, into 4 bytes of one column of each hole), and slots never used read zero. Mask with
      * {@link #liveBits(int)} when a hole matters.
      *
      * @param field a field of the table's schema

@@ -182,8 +182,10 @@ public interface Table extends AutoCloseable {
     /**
      * Removes a record. Its slot's generation advances (so every copy of the handle becomes
      * stale) and the slot joins the free list, or is retired if its generation is used up. O(1):
-     * no record byte is written; the slot keeps its old bytes until an add reuses it, and an add
-     * always hands out an all-zero record.
+     * no record byte is written; the record's old bytes stay until a later add zeroes them (the
+     * add that reuses the slot, or in a {@link BulkTable} one that reuses another slot of its
+     * 64-slot group while the group holds no record), and an add always hands out an all-zero
+     * record.
      *
      * @param handle a live handle of this table
      * @throws InvalidHandleException if the handle is null, stale, foreign or forged
