@@ -51,7 +51,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
      * and a clear (the groups that held records). Only the first 32 groups are tracked (blocks
      * of more than 2,048 slots, records under 8 bytes, zero their records one by one past
      * that); a stray clear of a bit is always safe. Beside the chunks, not in them, so that a
-     * chunk object stays at 48 bytes.
+     * chunk object stays at 48 bytes. A writable view taken on another thread during a pass
+     * clears its block's marks with a plain store: the join that ends the pass (which the
+     * caller needs anyway to see that thread's writes) makes it visible to the writer thread.
      */
     private int[] cleanGroups = new int[0];
 

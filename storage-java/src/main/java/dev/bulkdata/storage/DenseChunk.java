@@ -50,11 +50,6 @@ final class DenseChunk extends SlotChunk {
         return owner.name();
     }
 
-    /** Packed rows keep no clean marks: a reused row is always zeroed. */
-    @Override
-    void writing() {
-    }
-
     @Override
     void checkAccess() {
         owner.checkChunkAccess();

@@ -35,8 +35,13 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
      */
     abstract void checkAccess();
 
-    /** A writable view of the block is handed out: any of its bytes, a hole's too, may change. */
-    abstract void writing();
+    /**
+     * A writable view of the block is handed out: any of its bytes, a hole's too, may change.
+     * Nothing to do for packed rows (a reused row is always zeroed); a {@link BulkChunk} drops
+     * its block's clean marks.
+     */
+    void writing() {
+    }
 
     @Override
     public final int slotCount() {
