@@ -17,6 +17,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -145,6 +148,65 @@ public class LookupBenchmark {
         }
     }
 
+    /**
+     * The floor of a checked lookup, no library: a handle's slot and generation checked against
+     * an {@code int} meta word in pages of 4,096 (as the slot index keeps them), then {@code t}
+     * read from a {@code float[]} ({@link #floorArrays}) or from its place in 16 KiB native blocks
+     * of 512 32-byte SOA records ({@link #floorBlocks}: a BulkTable's memory layout). The
+     * handles are shuffled in the same order as the tables'.
+     */
+    @State(Scope.Benchmark)
+    public static class Floor {
+        static final int TAG = 7;
+        static final int GENERATION = 3;
+        int[][] meta;
+        float[] t;
+        MemorySegment[] blocks;
+        long tOffset;
+        long[] shuffled;
+        Arena arena;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            int n = size.n;
+            meta = new int[(n >>> 12) + 1][4096];
+            t = new float[n + 1];
+            arena = Arena.ofShared();
+            blocks = new MemorySegment[(n >>> 9) + 1];
+            tOffset = Subjects.SOA.floatField("t").blockOffset();
+            for (int b = 0; b < blocks.length; b++) {
+                blocks[b] = arena.allocate(16384, 64);
+            }
+            long[] handles = new long[n];
+            for (int i = 0; i < n; i++) {
+                int slot = i + 1;
+                meta[slot >>> 12][slot & 4095] = GENERATION << 1 | 1;
+                t[slot] = Subjects.t(i);
+                blocks[slot >>> 9].set(ValueLayout.JAVA_FLOAT, tOffset + (slot & 511) * 4L, Subjects.t(i));
+                handles[i] = (long) TAG << 56 | (long) GENERATION << 32 | slot;
+            }
+            int[] order = Subjects.shuffled(n, Subjects.SEED);
+            shuffled = new long[n];
+            for (int i = 0; i < n; i++) {
+                shuffled[i] = handles[order[i]];
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            arena.close();
+        }
+
+        /** The slot of a live handle, else an exception (never thrown here: every handle is live). */
+        int slot(long handle) {
+            int slot = (int) handle;
+            if ((handle >>> 56) != TAG || meta[slot >>> 12][slot & 4095] != (((int) (handle >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                throw new IllegalArgumentException("stale");
+            }
+            return slot;
+        }
+    }
+
     /** Maps from ids 1..n, their keys shuffled; stale keys are ids that were removed. */
     @State(Scope.Benchmark)
     public static class Maps {
@@ -185,6 +247,27 @@ public class LookupBenchmark {
         float sum = 0;
         for (int i : s.shuffled) {
             sum += s.t[i];
+        }
+        return sum;
+    }
+
+    /** The floor of a checked lookup: meta word, then a {@code float[]} (see {@link Floor}). */
+    @Benchmark
+    public float floorArrays(Floor s) {
+        float sum = 0;
+        for (long h : s.shuffled) {
+            sum += s.t[s.slot(h)];
+        }
+        return sum;
+    }
+
+    /** The floor of a checked lookup in a BulkTable's memory layout (see {@link Floor}). */
+    @Benchmark
+    public float floorBlocks(Floor s) {
+        float sum = 0;
+        for (long h : s.shuffled) {
+            int slot = s.slot(h);
+            sum += s.blocks[slot >>> 9].get(ValueLayout.JAVA_FLOAT, s.tOffset + (slot & 511) * 4L);
         }
         return sum;
     }

@@ -171,9 +171,15 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         cleanGroups[slot >>> recordShift] &= ~(1 << ((slot & recordMask) >>> 6));
     }
 
-    /** Any byte of block {@code block} may change (a writable view): none of its groups is clean. */
+    /**
+     * Any byte of block {@code block} may change (a writable view): none of its groups is clean.
+     * Stores only if a mark is set, so that threads taking views of neighbouring blocks during
+     * a parallel pass share the marks' cache line for reading only.
+     */
     void dirtyBlock(int block) {
-        cleanGroups[block] = 0;
+        if (cleanGroups[block] != 0) {
+            cleanGroups[block] = 0;
+        }
     }
 
     @Override

@@ -109,6 +109,10 @@ public final class Report {
             c.add(new Comparison("lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.fastutil", true,
                     Double.parseDouble(subject[3]), n));
         }
+        c.add(new Comparison("lookup", "BulkTable", "LookupBenchmark.bulk", "floor: meta word + float[], no library",
+                "LookupBenchmark.floorArrays", false, Double.NaN, n));
+        c.add(new Comparison("lookup", "BulkTable", "LookupBenchmark.bulk", "floor: meta word + 16 KiB blocks, no library",
+                "LookupBenchmark.floorBlocks", false, Double.NaN, n));
         c.add(new Comparison("set by handle", "BulkTable after markVersion (stamps kept)", "LookupBenchmark.bulkSetTracked",
                 "BulkTable, no version marked", "LookupBenchmark.bulkSet", false, Double.NaN, n));
         for (String[] subject : new String[][] {{"BulkTable", "LookupBenchmark.staleBulk"}, {"PackedTable", "LookupBenchmark.stalePacked"}}) {
