@@ -134,7 +134,7 @@ final class SnapshotFormat {
 
     /** Writes a snapshot of a component table (its entity table's identity, its rows and owners). */
     static void write(ComponentTable table, WritableByteChannel out) throws IOException {
-        AbstractTable entities = table.entityTable();
+        AbstractTable entities = table.entities;
         Schema schema = table.schema();
         int rows = table.set.size();
         long metaLength = FIXED_COMPONENT_METADATA + schemaBytes(schema) + 8L * rows;
@@ -334,7 +334,7 @@ final class SnapshotFormat {
         if (crc32c(metaBytes.array(), 0, metaBytes.limit()) != header.metaCrc) {
             throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
         }
-        Metadata m = r.metadata(metaBytes, header, expected);
+        Metadata m = r.metadata(metaBytes, header, expected, false);
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
         TagLease lease = lease(r, m, newTag, "; close that table, or load this one with LoadOption.NEW_TAG");
         int generationShift = newTag ? lease.floor - m.floor : 0;
@@ -651,10 +651,6 @@ final class SnapshotFormat {
             if (readSome(pad) < n) {
                 throw fail(Reason.TRUNCATED, "it ends before its blocks");
             }
-        }
-
-        Metadata metadata(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
-            return metadata(b, header, expected, false);
         }
 
         /** Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). */

@@ -83,7 +83,8 @@ public final class ComponentTable implements AutoCloseable {
         void visit(long entity, int row);
     }
 
-    private final AbstractTable entities;
+    /** The entity table, also read by {@link Join} and the snapshot writer. */
+    final AbstractTable entities;
     private final Schema schema;
     private final BlockArena arena;
     /** Entity slot index to dense row. */
@@ -106,8 +107,8 @@ public final class ComponentTable implements AutoCloseable {
             set.swapRows(a, b);
             rows.swapRows(a, b);
             int generation = generation(a);
-            setGeneration(a, generation(b));
-            setGeneration(b, generation);
+            generations.set(a, generation(b));
+            generations.set(b, generation);
         }
     });
 
@@ -158,9 +159,7 @@ public final class ComponentTable implements AutoCloseable {
 
         @Override
         public void checkChunkAccess() {
-            if (closed) {
-                throw new IllegalStateException("component table '" + name() + "' is closed");
-            }
+            ensureOpen();
             if (set.openJoins() <= 0) {
                 throw new IllegalStateException("a chunk of component table '" + name() + "' was used after its"
                         + " forEachChunk pass ended: a chunk is valid only inside the visitor, because rows move"
@@ -233,7 +232,7 @@ public final class ComponentTable implements AutoCloseable {
                         + " already has a component in '" + name() + "' (row " + row + ")");
             }
             schema.wipe(rows.blockOf(row), rows.slotOf(row));
-            setGeneration(row, generation);
+            generations.set(row, generation);
             return row;
         }
         // Everything that may fail comes before the first change.
@@ -243,7 +242,7 @@ public final class ComponentTable implements AutoCloseable {
         row = set.insert(key);
         rows.addRow();
         sorted = false;
-        setGeneration(row, generation);
+        generations.set(row, generation);
         return row;
     }
 
@@ -278,10 +277,10 @@ public final class ComponentTable implements AutoCloseable {
         int moved = set.remove(set.keyAtUnchecked(row));
         rows.removeRow(row);
         if (moved >= 0) {
-            setGeneration(row, generation(moved));
-            setGeneration(moved, 0);
+            generations.set(row, generation(moved));
+            generations.set(moved, 0);
         } else {
-            setGeneration(row, 0);
+            generations.set(row, 0);
         }
     }
 
@@ -438,16 +437,12 @@ public final class ComponentTable implements AutoCloseable {
         return new ComponentTable(entities, schema);
     }
 
-    /** Runs {@code save} with structural changes refused (as during a loop), the table open. */
-    void saving(java.util.concurrent.Callable<Void> save) throws java.io.IOException {
+    /** Writes a snapshot to {@code out} with structural changes refused (as during a loop), the table open. */
+    void save(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
         ensureOpen();
         set.beginJoin();
         try {
-            save.call();
-        } catch (java.io.IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+            SnapshotFormat.write(this, out);
         } finally {
             set.endJoin();
         }
@@ -486,7 +481,7 @@ public final class ComponentTable implements AutoCloseable {
         }
         for (int row = 0; row < keys.length; row++) {
             set.insert(keys[row]);
-            setGeneration(row, owners[row]);
+            generations.set(row, owners[row]);
         }
         rows.restoreSize(keys.length);
         sorted = keys.length == 0;
@@ -495,18 +490,9 @@ public final class ComponentTable implements AutoCloseable {
     // ---------------------------------------------------------------------------------------
     // Lookups, shared with Join
 
-    /** The entity table, for {@link Join}. */
-    AbstractTable entityTable() {
-        return entities;
-    }
-
     /** The owner generation of a row, unchecked. */
     int generation(int row) {
         return generations.get(row);
-    }
-
-    private void setGeneration(int row, int generation) {
-        generations.set(row, generation);
     }
 
 
