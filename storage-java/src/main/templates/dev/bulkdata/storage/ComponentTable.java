@@ -86,10 +86,11 @@ public final class ComponentTable implements AutoCloseable {
     /** The entity table, also read by {@link Join} and the snapshot writer. */
     final AbstractTable entities;
     private final Schema schema;
-    private final BlockArena arena;
+    /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
+    final BlockArena arena;
     /** Entity slot index to dense row. */
     final SparseSet set;
-    private final DenseRows rows;
+    final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     private final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
@@ -112,7 +113,8 @@ public final class ComponentTable implements AutoCloseable {
         }
     });
 
-    private ComponentTable(AbstractTable entities, Schema schema) {
+    /** An empty table: {@link #of} checks the arguments first; a snapshot load restores into it. */
+    ComponentTable(AbstractTable entities, Schema schema) {
         this.entities = entities;
         this.schema = schema;
         this.set = new SparseSet();
@@ -222,8 +224,7 @@ public final class ComponentTable implements AutoCloseable {
      */
     public int add(long entity) {
         ensureMutable("add to");
-        checkLive(entity);
-        int key = (int) entities.handles.index(entity);
+        int key = entities.slotOf(entity);
         int generation = entities.handles.generation(entity);
         int row = set.indexOf(key);
         if (row >= 0) {
@@ -432,11 +433,6 @@ public final class ComponentTable implements AutoCloseable {
     // ---------------------------------------------------------------------------------------
     // Snapshots (SnapshotFormat)
 
-    /** An empty component table for a snapshot to be restored into. */
-    static ComponentTable restoring(AbstractTable entities, Schema schema) {
-        return new ComponentTable(entities, schema);
-    }
-
     /** Writes a snapshot to {@code out} with structural changes refused (as during a loop), the table open. */
     void save(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
         ensureOpen();
@@ -446,21 +442,6 @@ public final class ComponentTable implements AutoCloseable {
         } finally {
             set.endJoin();
         }
-    }
-
-    /** The row blocks, for a snapshot. */
-    java.lang.foreign.MemorySegment[] segments() {
-        return rows.segments();
-    }
-
-    /** The number of row blocks, for a snapshot. */
-    int blockCount() {
-        return rows.blockCount();
-    }
-
-    /** {@return the arena of this table's rows (for a snapshot load)} */
-    BlockArena arena() {
-        return arena;
     }
 
     /** Allocates row block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
@@ -525,12 +506,6 @@ public final class ComponentTable implements AutoCloseable {
         }
         return new IllegalArgumentException("entity " + entities.format(entity) + " has no component in '"
                 + name() + "'; add it first or check with has(entity)");
-    }
-
-    private void checkLive(long entity) {
-        if (!entities.contains(entity)) {
-            throw entities.rejection(entity);
-        }
     }
 
     private int checkedRow(int row) {
