@@ -44,10 +44,8 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
     }
 
     /**
-     * Returns the number of the table's chunks, fixed when the iteration was opened: the range
-     * of {@link #chunk(int)}, selected or not.
-     *
-     * @return the number of chunks
+     * {@return the number of the table's chunks, fixed when the iteration was opened: the range
+     * of {@link #chunk(int)}, selected or not}
      */
     public int count() {
         return count;
@@ -73,10 +71,9 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
     }
 
     /**
-     * Returns the chunk.
+     * {@return the chunk}
      *
      * @param index a chunk index, {@code 0 <= index < count()}
-     * @return the chunk
      * @throws IndexOutOfBoundsException if the index is out of range
      * @throws IllegalStateException if this iteration is closed
      */

@@ -65,16 +65,6 @@ final class DenseRows {
     private int used;
 
     /**
-     * Dense rows without chunk views and without a row limit (other than {@code int}).
-     *
-     * @param schema the row schema
-     * @param arena where blocks come from; no memory is taken until the first row
-     */
-    DenseRows(Schema schema, BlockArena arena) {
-        this(schema, arena, null, Integer.MAX_VALUE);
-    }
-
-    /**
      * Dense rows.
      *
      * @param schema the row schema

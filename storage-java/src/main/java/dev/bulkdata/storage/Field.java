@@ -58,22 +58,16 @@ public abstract sealed class Field
     }
 
     /**
-     * Returns byte offset, inside a block, of slot 0's value: the column start in {@link
-     * Layout#SOA}, the offset within the record in {@link Layout#AOS}.
-     *
-     * @return byte offset, inside a block, of slot 0's value: the column start in
-     *     {@link Layout#SOA}, the offset within the record in {@link Layout#AOS}
+     * {@return byte offset, inside a block, of slot 0's value: the column start in
+     * {@link Layout#SOA}, the offset within the record in {@link Layout#AOS}}
      */
     public final int blockOffset() {
         return blockOffset;
     }
 
     /**
-     * Returns bytes between two neighbouring slots' values inside a block: the field width in
-     * {@link Layout#SOA}, the record stride in {@link Layout#AOS}.
-     *
-     * @return bytes between two neighbouring slots' values inside a block: the field width in
-     *     {@link Layout#SOA}, the record stride in {@link Layout#AOS}
+     * {@return bytes between two neighbouring slots' values inside a block: the field width in
+     * {@link Layout#SOA}, the record stride in {@link Layout#AOS}}
      */
     public final int slotStride() {
         return slotStride;

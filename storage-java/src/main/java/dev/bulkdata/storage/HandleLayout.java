@@ -107,11 +107,8 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the largest generation; a slot removed at this generation is retired rather than
-     * reused, so no handle can ever alias a later record.
-     *
-     * @return the largest generation; a slot removed at this generation is retired rather than
-     *     reused, so no handle can ever alias a later record
+     * {@return the largest generation; a slot removed at this generation is retired rather than
+     * reused, so no handle can ever alias a later record}
      */
     public int maxGeneration() {
         return (int) generationMask;
@@ -136,50 +133,41 @@ public final class HandleLayout {
         if (index < 0 || index > indexMask) {
             throw new IllegalArgumentException("index=" + index + " must be in [0, " + indexMask + "]");
         }
-        return packUnchecked(tag, generation, index);
-    }
-
-    long packUnchecked(int tag, int generation, long index) {
         return ((long) tag << TAG_SHIFT) | ((long) generation << indexBits) | index;
     }
 
     /**
-     * Returns its slot index (unsigned, so a {@code long}).
+     * {@return its slot index (unsigned, so a {@code long})}
      *
      * @param handle a handle of this layout
-     * @return its slot index (unsigned, so a {@code long})
      */
     public long index(long handle) {
         return handle & indexMask;
     }
 
     /**
-     * Returns its generation.
+     * {@return its generation}
      *
      * @param handle a handle of this layout
-     * @return its generation
      */
     public int generation(long handle) {
         return (int) ((handle >>> indexBits) & generationMask);
     }
 
     /**
-     * Returns its table tag (the top {@value #TAG_BITS} bits).
+     * {@return its table tag (the top {@value #TAG_BITS} bits)}
      *
      * @param handle any handle
-     * @return its table tag (the top {@value #TAG_BITS} bits)
      */
     public int tag(long handle) {
         return (int) (handle >>> TAG_SHIFT);
     }
 
     /**
-     * Returns {@code true} if bits between the generation and the tag are set, so that no table
-     * with this layout can have made it.
+     * {@return {@code true} if bits between the generation and the tag are set, so that no table
+     * with this layout can have made it}
      *
      * @param handle any handle
-     * @return {@code true} if bits between the generation and the tag are set, so that no table
-     *     with this layout can have made it
      */
     public boolean hasStrayBits(long handle) {
         return ((handle & ~payloadMask) << TAG_BITS) != 0;

@@ -18,40 +18,36 @@ public final class Handles {
     }
 
     /**
-     * Returns {@code true} if it is {@link #NULL}.
+     * {@return {@code true} if it is {@link #NULL}}
      *
      * @param handle a handle
-     * @return {@code true} if it is {@link #NULL}
      */
     public static boolean isNull(long handle) {
         return handle == NULL;
     }
 
     /**
-     * Returns its slot index (unsigned 32 bits).
+     * {@return its slot index (unsigned 32 bits)}
      *
      * @param handle a handle of the default layout
-     * @return its slot index (unsigned 32 bits)
      */
     public static long index(long handle) {
         return HandleLayout.DEFAULT.index(handle);
     }
 
     /**
-     * Returns its generation (20 bits).
+     * {@return its generation (20 bits)}
      *
      * @param handle a handle of the default layout
-     * @return its generation (20 bits)
      */
     public static int generation(long handle) {
         return HandleLayout.DEFAULT.generation(handle);
     }
 
     /**
-     * Returns its table tag (12 bits).
+     * {@return its table tag (12 bits)}
      *
      * @param handle any handle
-     * @return its table tag (12 bits)
      */
     public static int tag(long handle) {
         return HandleLayout.DEFAULT.tag(handle);

@@ -72,15 +72,11 @@ public final class Join {
      *     they are keyed by different entity tables
      */
     public static Join of(ComponentTable... tables) {
-        checkCount(tables);
-        ComponentTable[] copy = tables.clone();
+        ComponentTable[] copy = members(tables, "tables");
         SparseSet[] sets = new SparseSet[copy.length];
         AbstractTable entities = null;
         for (int i = 0; i < copy.length; i++) {
-            if (copy[i] == null) {
-                throw new IllegalArgumentException("tables[" + i + "] is null");
-            }
-            AbstractTable own = copy[i].entityTable();
+            AbstractTable own = copy[i].entities;
             if (entities == null) {
                 entities = own;
             } else if (own != entities) {
@@ -101,21 +97,22 @@ public final class Join {
      * @throws IllegalArgumentException if fewer than two sets are given or one is null
      */
     public static Join of(SparseSet... sets) {
-        checkCount(sets);
-        SparseSet[] copy = sets.clone();
-        for (int i = 0; i < copy.length; i++) {
-            if (copy[i] == null) {
-                throw new IllegalArgumentException("sets[" + i + "] is null");
-            }
-        }
-        return new Join(copy, null, null);
+        return new Join(members(sets, "sets"), null, null);
     }
 
-    private static void checkCount(Object[] members) {
+    /** A copy of the members, checked: at least two, none null ({@code what[i]} names one in the message). */
+    private static <T> T[] members(T[] members, String what) {
         if (members == null || members.length < 2) {
             throw new IllegalArgumentException("a join needs at least two members, got "
                     + (members == null ? "null" : Arrays.toString(members)));
         }
+        T[] copy = members.clone();
+        for (int i = 0; i < copy.length; i++) {
+            if (copy[i] == null) {
+                throw new IllegalArgumentException(what + "[" + i + "] is null");
+            }
+        }
+        return copy;
     }
 
     /**

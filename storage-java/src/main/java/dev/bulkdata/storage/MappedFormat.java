@@ -147,7 +147,7 @@ final class MappedFormat {
         SnapshotFormat.Reader r = new SnapshotFormat.Reader(channel, source);
         long fileSize = channel.size();
         ByteBuffer page = ByteBuffer.allocate((int) DATA_START);
-        int got = readAt(channel, page, 0);
+        int got = r.readSome(page); // a new channel's position is 0
         SnapshotException[] failures = new SnapshotException[2];
         Slot[] slots = new Slot[2];
         for (int s = 0; s < 2; s++) {
@@ -449,15 +449,6 @@ final class MappedFormat {
         writeAt(channel, header, (long) s * SLOT_B);
         channel.force(true);
         store.sequence++;
-    }
-
-    private static int readAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b, at + b.position()) < 0) {
-                break;
-            }
-        }
-        return b.position();
     }
 
     /** Writes {@code b} from its position to its limit at file offset {@code at}; returns the bytes written. */

@@ -134,7 +134,7 @@ final class SnapshotFormat {
 
     /** Writes a snapshot of a component table (its entity table's identity, its rows and owners). */
     static void write(ComponentTable table, WritableByteChannel out) throws IOException {
-        AbstractTable entities = table.entityTable();
+        AbstractTable entities = table.entities;
         Schema schema = table.schema();
         int rows = table.set.size();
         long metaLength = FIXED_COMPONENT_METADATA + schemaBytes(schema) + 8L * rows;
@@ -151,7 +151,7 @@ final class SnapshotFormat {
             meta.putInt(table.generation(row));
         }
         meta.flip();
-        writeFile(KIND_COMPONENTS, meta, table.segments(), table.blockCount(), schema.blockBytes(), out);
+        writeFile(KIND_COMPONENTS, meta, table.rows.segments(), table.rows.blockCount(), schema.blockBytes(), out);
     }
 
     private static long schemaBytes(Schema schema) {
@@ -330,11 +330,7 @@ final class SnapshotFormat {
                     + (kind == 0 ? "BulkTable or PackedTable" : kindName(kind))
                     + (header.kind == KIND_COMPONENTS ? "; load it with Snapshots.loadComponents" : ""));
         }
-        ByteBuffer metaBytes = r.bytes(header.metaLength, fileSize >= 0);
-        if (crc32c(metaBytes.array(), 0, metaBytes.limit()) != header.metaCrc) {
-            throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
-        }
-        Metadata m = r.metadata(metaBytes, header, expected);
+        Metadata m = r.metadata(r.metadataBytes(header, fileSize >= 0), header, expected, false);
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
         TagLease lease = lease(r, m, newTag, "; close that table, or load this one with LoadOption.NEW_TAG");
         int generationShift = newTag ? lease.floor - m.floor : 0;
@@ -378,15 +374,11 @@ final class SnapshotFormat {
             throw r.fail(Reason.KIND_MISMATCH, "it holds a " + kindName(header.kind)
                     + ", not a ComponentTable; load it with Snapshots.load");
         }
-        ByteBuffer metaBytes = r.bytes(header.metaLength, fileSize >= 0);
-        if (crc32c(metaBytes.array(), 0, metaBytes.limit()) != header.metaCrc) {
-            throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
-        }
-        ComponentMetadata m = r.componentMetadata(metaBytes, header, expected, entities);
+        ComponentMetadata m = r.componentMetadata(r.metadataBytes(header, fileSize >= 0), header, expected, entities);
         r.skip(header.blocksOffset - HEADER_BYTES - header.metaLength);
-        ComponentTable table = ComponentTable.restoring(entities, m.schema);
+        ComponentTable table = new ComponentTable(entities, m.schema);
         try {
-            r.blocks(m.schema, header.blockCount, table.arena(), table::restoreBlock);
+            r.blocks(m.schema, header.blockCount, table.arena, table::restoreBlock);
             table.restoreRows(m.keys, m.owners);
             return table;
         } catch (Throwable t) {
@@ -613,7 +605,7 @@ final class SnapshotFormat {
         }
 
         /** Reads as many bytes as the buffer holds or the channel has; returns how many. */
-        private int readSome(ByteBuffer b) throws IOException {
+        int readSome(ByteBuffer b) throws IOException {
             while (b.hasRemaining()) {
                 if (in.read(b) < 0) {
                     break;
@@ -623,11 +615,12 @@ final class SnapshotFormat {
         }
 
         /**
-         * Reads exactly {@code n} bytes; from a stream of unknown length the buffer grows with
-         * what arrives, so a length field can never make it allocate more than it received.
+         * Reads the header's {@code metaLength} bytes of metadata and checks their CRC32C; from a
+         * stream of unknown length the buffer grows with what arrives, so a length field can
+         * never make it allocate more than it received.
          */
-        ByteBuffer bytes(long n, boolean lengthChecked) throws IOException {
-            int length = (int) n;
+        ByteBuffer metadataBytes(Header header, boolean lengthChecked) throws IOException {
+            int length = (int) header.metaLength;
             ByteBuffer b = ByteBuffer.allocate(lengthChecked ? length : Math.min(length, READ_AHEAD));
             while (true) {
                 readSome(b);
@@ -642,6 +635,9 @@ final class SnapshotFormat {
                 grown.put(b);
                 b = grown;
             }
+            if (crc32c(b.array(), 0, length) != header.metaCrc) {
+                throw fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
+            }
             b.flip();
             return b.order(ByteOrder.nativeOrder());
         }
@@ -651,10 +647,6 @@ final class SnapshotFormat {
             if (readSome(pad) < n) {
                 throw fail(Reason.TRUNCATED, "it ends before its blocks");
             }
-        }
-
-        Metadata metadata(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
-            return metadata(b, header, expected, false);
         }
 
         /** Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). */

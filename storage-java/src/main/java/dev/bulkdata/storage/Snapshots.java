@@ -160,10 +160,7 @@ public final class Snapshots {
     public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
         Objects.requireNonNull(components, "components");
         Objects.requireNonNull(out, "out");
-        components.saving(() -> {
-            SnapshotFormat.write(components, out);
-            return null;
-        });
+        components.save(out);
     }
 
     /**

@@ -49,7 +49,6 @@ public final class SparseSet {
     /** Entries per page, sparse and dense: 4096 ints, 16 KiB. */
     static final int PAGE_SHIFT = 12;
     static final int PAGE_SIZE = 1 << PAGE_SHIFT;
-    static final int PAGE_MASK = PAGE_SIZE - 1;
     /** The sparse entry of a key without a row. */
     static final int ABSENT = -1;
     private static final VarHandle OPEN_JOINS;

@@ -83,12 +83,14 @@ public final class ComponentTable implements AutoCloseable {
         void visit(long entity, int row);
     }
 
-    private final AbstractTable entities;
+    /** The entity table, also read by {@link Join} and the snapshot writer. */
+    final AbstractTable entities;
     private final Schema schema;
-    private final BlockArena arena;
+    /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
+    final BlockArena arena;
     /** Entity slot index to dense row. */
     final SparseSet set;
-    private final DenseRows rows;
+    final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     private final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
@@ -106,12 +108,13 @@ public final class ComponentTable implements AutoCloseable {
             set.swapRows(a, b);
             rows.swapRows(a, b);
             int generation = generation(a);
-            setGeneration(a, generation(b));
-            setGeneration(b, generation);
+            generations.set(a, generation(b));
+            generations.set(b, generation);
         }
     });
 
-    private ComponentTable(AbstractTable entities, Schema schema) {
+    /** An empty table: {@link #of} checks the arguments first; a snapshot load restores into it. */
+    ComponentTable(AbstractTable entities, Schema schema) {
         this.entities = entities;
         this.schema = schema;
         this.set = new SparseSet();
@@ -158,9 +161,7 @@ public final class ComponentTable implements AutoCloseable {
 
         @Override
         public void checkChunkAccess() {
-            if (closed) {
-                throw new IllegalStateException("component table '" + name() + "' is closed");
-            }
+            ensureOpen();
             if (set.openJoins() <= 0) {
                 throw new IllegalStateException("a chunk of component table '" + name() + "' was used after its"
                         + " forEachChunk pass ended: a chunk is valid only inside the visitor, because rows move"
@@ -223,8 +224,7 @@ public final class ComponentTable implements AutoCloseable {
      */
     public int add(long entity) {
         ensureMutable("add to");
-        checkLive(entity);
-        int key = (int) entities.handles.index(entity);
+        int key = entities.slotOf(entity);
         int generation = entities.handles.generation(entity);
         int row = set.indexOf(key);
         if (row >= 0) {
@@ -233,7 +233,7 @@ public final class ComponentTable implements AutoCloseable {
                         + " already has a component in '" + name() + "' (row " + row + ")");
             }
             schema.wipe(rows.blockOf(row), rows.slotOf(row));
-            setGeneration(row, generation);
+            generations.set(row, generation);
             return row;
         }
         // Everything that may fail comes before the first change.
@@ -243,7 +243,7 @@ public final class ComponentTable implements AutoCloseable {
         row = set.insert(key);
         rows.addRow();
         sorted = false;
-        setGeneration(row, generation);
+        generations.set(row, generation);
         return row;
     }
 
@@ -278,10 +278,10 @@ public final class ComponentTable implements AutoCloseable {
         int moved = set.remove(set.keyAtUnchecked(row));
         rows.removeRow(row);
         if (moved >= 0) {
-            setGeneration(row, generation(moved));
-            setGeneration(moved, 0);
+            generations.set(row, generation(moved));
+            generations.set(moved, 0);
         } else {
-            setGeneration(row, 0);
+            generations.set(row, 0);
         }
     }
 
@@ -433,39 +433,15 @@ public final class ComponentTable implements AutoCloseable {
     // ---------------------------------------------------------------------------------------
     // Snapshots (SnapshotFormat)
 
-    /** An empty component table for a snapshot to be restored into. */
-    static ComponentTable restoring(AbstractTable entities, Schema schema) {
-        return new ComponentTable(entities, schema);
-    }
-
-    /** Runs {@code save} with structural changes refused (as during a loop), the table open. */
-    void saving(java.util.concurrent.Callable<Void> save) throws java.io.IOException {
+    /** Writes a snapshot to {@code out} with structural changes refused (as during a loop), the table open. */
+    void save(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
         ensureOpen();
         set.beginJoin();
         try {
-            save.call();
-        } catch (java.io.IOException | RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
+            SnapshotFormat.write(this, out);
         } finally {
             set.endJoin();
         }
-    }
-
-    /** The row blocks, for a snapshot. */
-    java.lang.foreign.MemorySegment[] segments() {
-        return rows.segments();
-    }
-
-    /** The number of row blocks, for a snapshot. */
-    int blockCount() {
-        return rows.blockCount();
-    }
-
-    /** {@return the arena of this table's rows (for a snapshot load)} */
-    BlockArena arena() {
-        return arena;
     }
 
     /** Allocates row block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
@@ -486,7 +462,7 @@ public final class ComponentTable implements AutoCloseable {
         }
         for (int row = 0; row < keys.length; row++) {
             set.insert(keys[row]);
-            setGeneration(row, owners[row]);
+            generations.set(row, owners[row]);
         }
         rows.restoreSize(keys.length);
         sorted = keys.length == 0;
@@ -495,18 +471,9 @@ public final class ComponentTable implements AutoCloseable {
     // ---------------------------------------------------------------------------------------
     // Lookups, shared with Join
 
-    /** The entity table, for {@link Join}. */
-    AbstractTable entityTable() {
-        return entities;
-    }
-
     /** The owner generation of a row, unchecked. */
     int generation(int row) {
         return generations.get(row);
-    }
-
-    private void setGeneration(int row, int generation) {
-        generations.set(row, generation);
     }
 
 
@@ -539,12 +506,6 @@ public final class ComponentTable implements AutoCloseable {
         }
         return new IllegalArgumentException("entity " + entities.format(entity) + " has no component in '"
                 + name() + "'; add it first or check with has(entity)");
-    }
-
-    private void checkLive(long entity) {
-        if (!entities.contains(entity)) {
-            throw entities.rejection(entity);
-        }
     }
 
     private int checkedRow(int row) {

@@ -206,10 +206,9 @@ public final class Schema {
     }
 
     /**
-     * Returns whether the schema has a field of this name.
+     * {@return whether the schema has a field of this name}
      *
      * @param fieldName a field name
-     * @return whether the schema has a field of this name
      */
     public boolean hasField(String fieldName) {
         return byName.containsKey(fieldName);
@@ -244,11 +243,8 @@ public final class Schema {
     }
 
     /**
-     * Returns the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
-     * padding and the hidden free-list column, if any.
-     *
-     * @return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
-     *     padding and the hidden free-list column, if any
+     * {@return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
+     * padding and the hidden free-list column, if any}
      */
     public int slotBytes() {
         return slotBytes;
@@ -371,7 +367,7 @@ public final class Schema {
         }
 
         /**
-         * Returns this builder.
+         * Sets the record layout inside blocks.
          *
          * @param layout {@link Layout#SOA} (the default) or {@link Layout#AOS}
          * @return this builder

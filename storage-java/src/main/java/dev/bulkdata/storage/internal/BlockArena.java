@@ -147,11 +147,6 @@ public final class BlockArena {
         this.file = file;
     }
 
-    /** {@return the file the blocks are mapped from, or null} */
-    public MappedFile file() {
-        return file;
-    }
-
     /** {@return bytes in use: handed out as blocks, less those set aside (not reset by close)} */
     public long bytes() {
         return bytes;

@@ -277,20 +277,18 @@ public final class TagRegistry {
     }
 
     /**
-     * Returns the name of the open table with this tag, or {@code null}.
+     * {@return the name of the open table with this tag, or {@code null}}
      *
      * @param tag any value
-     * @return the name of the open table with this tag, or {@code null}
      */
     public static synchronized String nameOf(int tag) {
         return tag > 0 && tag < TAGS ? NAMES[tag] : null;
     }
 
     /**
-     * Returns the name of the last closed table that held this tag, or {@code null}.
+     * {@return the name of the last closed table that held this tag, or {@code null}}
      *
      * @param tag any value
-     * @return the name of the last closed table with this tag, or {@code null}
      */
     public static synchronized String closedNameOf(int tag) {
         return tag > 0 && tag < TAGS ? CLOSED_NAMES[tag] : null;
@@ -312,10 +310,9 @@ public final class TagRegistry {
     }
 
     /**
-     * Returns the handle layout of the open table with this tag, or {@code null}.
+     * {@return the handle layout of the open table with this tag, or {@code null}}
      *
      * @param tag any value
-     * @return the handle layout of the open table with this tag, or {@code null}
      */
     public static synchronized HandleLayout layoutOf(int tag) {
         return tag > 0 && tag < LAYOUTS.length ? LAYOUTS[tag] : null;
