@@ -60,11 +60,7 @@ public class LookupBenchmark {
             for (int i = 0; i < n; i++) {
                 table.set(handles[i], t, Subjects.t(i));
             }
-            int[] order = Subjects.shuffled(n, Subjects.SEED);
-            shuffled = new long[n];
-            for (int i = 0; i < n; i++) {
-                shuffled[i] = handles[order[i]];
-            }
+            shuffled = Subjects.shuffled(handles);
         }
 
         @TearDown(Level.Trial)
@@ -119,11 +115,7 @@ public class LookupBenchmark {
         public void setUp(Size size) {
             long[] handles = new long[size.n];
             table = KotlinWorkloads.open(size.n, handles);
-            int[] order = Subjects.shuffled(size.n, Subjects.SEED);
-            shuffled = new long[size.n];
-            for (int i = 0; i < size.n; i++) {
-                shuffled[i] = handles[order[i]];
-            }
+            shuffled = Subjects.shuffled(handles);
         }
 
         @TearDown(Level.Trial)
@@ -185,11 +177,7 @@ public class LookupBenchmark {
                 blocks[slot >>> 9].set(ValueLayout.JAVA_FLOAT, tOffset + (slot & 511) * 4L, Subjects.t(i));
                 handles[i] = (long) TAG << 56 | (long) GENERATION << 32 | slot;
             }
-            int[] order = Subjects.shuffled(n, Subjects.SEED);
-            shuffled = new long[n];
-            for (int i = 0; i < n; i++) {
-                shuffled[i] = handles[order[i]];
-            }
+            shuffled = Subjects.shuffled(handles);
         }
 
         @TearDown(Level.Trial)

@@ -99,6 +99,16 @@ final class Subjects {
         return map;
     }
 
+    /** {@code values} in the order of {@code shuffled(values.length, SEED)}: the lookups' order. */
+    static long[] shuffled(long[] values) {
+        int[] order = shuffled(values.length, SEED);
+        long[] out = new long[values.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = values[order[i]];
+        }
+        return out;
+    }
+
     /** A permutation of 0..n-1. */
     static int[] shuffled(int n, long seed) {
         int[] order = new int[n];
