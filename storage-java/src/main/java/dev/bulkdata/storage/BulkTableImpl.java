@@ -26,7 +26,7 @@ import java.util.Arrays;
  * a slot costs 4 bytes of meta in the index and 1 bit of bitmap beside its record (and 4
  * bytes in the index's ring while it is a hole). Removing and clearing write no record bytes: a dead
  * slot keeps its old bytes until an add zeroes them ({@link #activate}: the add that reuses the
- * slot, or one that zeroes the holes of the slot's 64-slot group, {@link #cleanGroups}). Invariants:
+ * slot, or one that zeroes the slot's empty 64-slot group, {@link #cleanGroups}). Invariants:
  * a slot's live bit equals its meta word's; every slot never opened (at or past the index's
  * {@code limit}) is all zero.
  *
@@ -46,8 +46,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     /**
      * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word
      * {@code g}) is all zero, so an add that reuses one writes no byte. Set when such an add
-     * finds its group without a live record and zeroes the group whole, or (SWEEP) zeroes every
-     * dead slot of the group; cleared by a removal in
+     * finds its group without a live record and zeroes the group whole; cleared by a removal in
      * the group, a free-list link written into it, a writable view of the block (all groups)
      * and a clear (the groups that held records). Only the first 32 groups are tracked (blocks
      * of more than 2,048 slots, records under 8 bytes, zero their records one by one past
@@ -143,11 +142,8 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
      * the whole group, up to the first never-opened slot (past which every record is zero
      * already), if the group holds no record, which makes it clean (an add after a clear or
      * after many removals pays a fill per column per 64 slots instead of a store per field per
-     * record); under {@link ReuseOrder#SWEEP}, which refills a group's holes one after another,
-     * every dead slot of the group, column by column, which makes it clean too (the next adds
-     * into the group write nothing until a removal in it); else the one record. The worst case,
-     * a record removed and one added again in a group of many holes, zeroes at most 64 records'
-     * bytes per add.
+     * record); else the one record. The worst case, one record added and removed again in an
+     * otherwise empty group, fills at most 64 records' bytes per add.
      */
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
@@ -163,14 +159,6 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 int from = group << 6;
                 int opened = Math.min(slotsPerBlock, index.limit - (slot - s));
                 schema.wipeRun(segments[block], from, Math.min(Long.SIZE, opened - from));
-                cleanGroups[block] = clean | bit;
-                return;
-            }
-            if (reuseOrder == ReuseOrder.SWEEP) {
-                int from = group << 6;
-                int opened = Math.min(Long.SIZE, Math.min(slotsPerBlock, index.limit - (slot - s)) - from);
-                long openedBits = opened == Long.SIZE ? -1L : (1L << opened) - 1;
-                schema.wipeSlots(segments[block], from, ~c.live[group] & openedBits);
                 cleanGroups[block] = clean | bit;
                 return;
             }

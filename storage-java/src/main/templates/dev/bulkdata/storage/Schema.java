@@ -302,46 +302,6 @@ public final class Schema {
     }
 
     /**
-     * Zeroes every stored byte of the slots {@code from + i} in {@code block} for each bit
-     * {@code i} set in {@code slots}: in SOA column by column (one column's stores in a row, not a
-     * store per field per record), in AOS record by record.
-     */
-    void wipeSlots(MemorySegment block, int from, long slots) {
-        if (layout == Layout.AOS) {
-            for (long rest = slots; rest != 0; rest &= rest - 1) {
-                wipe(block, from + Long.numberOfTrailingZeros(rest));
-            }
-            return;
-        }
-        for (Field f : storedFields) {
-            long base = f.offset(from);
-            // One loop per width, so that each is a tight loop of stores (the width is the column's).
-            switch (f.slotStride) {
-                case 8 -> {
-                    for (long rest = slots; rest != 0; rest &= rest - 1) {
-                        block.set(ValueLayout.JAVA_LONG_UNALIGNED, base + 8L * Long.numberOfTrailingZeros(rest), 0L);
-                    }
-                }
-                case 4 -> {
-                    for (long rest = slots; rest != 0; rest &= rest - 1) {
-                        block.set(ValueLayout.JAVA_INT_UNALIGNED, base + 4L * Long.numberOfTrailingZeros(rest), 0);
-                    }
-                }
-                case 2 -> {
-                    for (long rest = slots; rest != 0; rest &= rest - 1) {
-                        block.set(ValueLayout.JAVA_SHORT_UNALIGNED, base + 2L * Long.numberOfTrailingZeros(rest), (short) 0);
-                    }
-                }
-                default -> {
-                    for (long rest = slots; rest != 0; rest &= rest - 1) {
-                        block.set(ValueLayout.JAVA_BYTE, base + Long.numberOfTrailingZeros(rest), (byte) 0);
-                    }
-                }
-            }
-        }
-    }
-
-    /**
      * Zeroes every stored byte of {@code slot} in {@code block}: an AOS record as one run of
      * long stores, an SOA record with one store per column (no call per field).
      */

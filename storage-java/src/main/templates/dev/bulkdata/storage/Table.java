@@ -184,8 +184,8 @@ public interface Table extends AutoCloseable {
      * stale) and the slot joins the free list, or is retired if its generation is used up. O(1):
      * no record byte is written; the record's old bytes stay until a later add zeroes them (the
      * add that reuses the slot, or in a {@link BulkTable} one that reuses another slot of its
-     * 64-slot group while the group holds no record or, under {@link ReuseOrder#SWEEP}, while
-     * no removal in the group came after), and an add always hands out an all-zero record.
+     * 64-slot group while the group holds no record), and an add always hands out an all-zero
+     * record.
      *
      * @param handle a live handle of this table
      * @throws InvalidHandleException if the handle is null, stale, foreign or forged

@@ -103,10 +103,8 @@ class ZeroOnReuseTest {
 
     /**
      * Groups that still hold records, a third of their slots holes with their old bytes: every
-     * add hands out a zero record (under SWEEP the first add into a group zeroes all its holes,
-     * column by column, and the next ones write nothing), also after a removal in a group
-     * refilled in part; the audit checks after each step that every hole of a group marked
-     * clean is zero.
+     * add hands out a zero record, also after a removal in a group refilled in part; the audit
+     * checks after each step that every hole of a group marked clean is zero.
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("ordersAndLayouts")
