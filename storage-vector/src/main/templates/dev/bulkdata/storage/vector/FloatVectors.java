@@ -257,6 +257,21 @@ final class FloatVectors {
 
     // min and max are written out each: as one reduction taking a VectorOperators argument, the
     // operator would be a constant to C2 only where the call is inlined (see ARCHITECTURE).
+    // @only Long
+    // Their reduction at the end of a run, too: a helper taking the vector would box it where C2
+    // leaves the call out of line (the masked path, which is rare).
+
+    /**
+     * Whether C2 reduces 64-bit lanes by min and max in vector instructions. AVX-512 has them
+     * ({@code vpminsq}), and the preferred species is 512 bits wide only there; AVX2 has no
+     * 64-bit min or max, and there {@code reduceLanes(MIN)} runs the Vector API's Java
+     * fallback, which boxes a vector per call (about 25 KB per pass over 100,000 records). The
+     * lanewise min and max compile on both (a compare and a blend on AVX2), so only the
+     * reduction at the end of each run differs: there, a fold of the lanes one by one, which C2
+     * compiles to lane extractions. Chosen once per JVM; both give the same result.
+     */
+    private static final boolean NATIVE_MIN_MAX_REDUCTION = S.vectorBitSize() >= 512;
+    // @end-only
 
     /** The least live value, or the identity of min if none is live. */
     static float min(Chunk chunk, MemorySegment a) {
@@ -277,7 +292,18 @@ final class FloatVectors {
                     VectorMask<Float> m = VectorMask.fromLong(S, bits >>> (i - base));
                     acc = acc.lanewise(VectorOperators.MIN, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
                 }
+                // @only Int, Float, Double
                 min = Math.min(min, acc.reduceLanes(VectorOperators.MIN));
+                // @end-only
+                // @only Long
+                if (NATIVE_MIN_MAX_REDUCTION) {
+                    min = Math.min(min, acc.reduceLanes(VectorOperators.MIN));
+                } else {
+                    for (int k = 0; k < L; k++) {
+                        min = Math.min(min, acc.lane(k));
+                    }
+                }
+                // @end-only
             }
         }
         return min;
@@ -293,7 +319,19 @@ final class FloatVectors {
             VectorMask<Float> m = S.indexInRange(i, to);
             acc = acc.lanewise(VectorOperators.MIN, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
         }
+        // @only Int, Float, Double
         return acc.reduceLanes(VectorOperators.MIN);
+        // @end-only
+        // @only Long
+        if (NATIVE_MIN_MAX_REDUCTION) {
+            return acc.reduceLanes(VectorOperators.MIN);
+        }
+        float min = Scalar.FLOAT_MIN_IDENTITY;
+        for (int k = 0; k < L; k++) {
+            min = Math.min(min, acc.lane(k));
+        }
+        return min;
+        // @end-only
     }
 
     /** The greatest live value, or the identity of max if none is live. */
@@ -315,7 +353,18 @@ final class FloatVectors {
                     VectorMask<Float> m = VectorMask.fromLong(S, bits >>> (i - base));
                     acc = acc.lanewise(VectorOperators.MAX, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
                 }
+                // @only Int, Float, Double
                 max = Math.max(max, acc.reduceLanes(VectorOperators.MAX));
+                // @end-only
+                // @only Long
+                if (NATIVE_MIN_MAX_REDUCTION) {
+                    max = Math.max(max, acc.reduceLanes(VectorOperators.MAX));
+                } else {
+                    for (int k = 0; k < L; k++) {
+                        max = Math.max(max, acc.lane(k));
+                    }
+                }
+                // @end-only
             }
         }
         return max;
@@ -331,7 +380,19 @@ final class FloatVectors {
             VectorMask<Float> m = S.indexInRange(i, to);
             acc = acc.lanewise(VectorOperators.MAX, FloatVector.fromMemorySegment(S, a, (long) i * BYTES, O, m), m);
         }
+        // @only Int, Float, Double
         return acc.reduceLanes(VectorOperators.MAX);
+        // @end-only
+        // @only Long
+        if (NATIVE_MIN_MAX_REDUCTION) {
+            return acc.reduceLanes(VectorOperators.MAX);
+        }
+        float max = Scalar.FLOAT_MAX_IDENTITY;
+        for (int k = 0; k < L; k++) {
+            max = Math.max(max, acc.lane(k));
+        }
+        return max;
+        // @end-only
     }
 
     /**

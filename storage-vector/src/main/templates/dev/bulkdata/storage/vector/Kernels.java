@@ -35,7 +35,14 @@ import java.util.Optional;
  * {@code --add-modules jdk.incubator.vector} (on the class path and on the module path alike;
  * this module {@code requires static} it). Without it every kernel runs its scalar loop instead,
  * with the same results (sums aside, see Sums), and {@link #vectorized()} returns
- * {@code false}; nothing fails.
+ * {@code false}; nothing fails. The same holds on an x86 CPU without AVX2, where C2 has 128-bit
+ * vectors only and the Vector API would run much of the work in Java.
+ *
+ * <p><b>Instruction sets.</b> The kernels are tested on x86-64 with AVX-512 and with AVX2 (the
+ * test suite runs a second time with C2 limited to AVX2, {@code -XX:UseAVX=2}). Where AVX2 lacks
+ * an instruction, the kernels use another formulation, chosen once per JVM: AVX2 has no 64-bit
+ * min or max, so a {@code long} {@code min} or {@code max} ends each run by folding its lanes
+ * one by one instead of a vector reduction.
  *
  * <p><b>Holes.</b> Every kernel reads and writes the live records only. A chunk whose slots are
  * all live is processed as one run of full vectors; otherwise each 64-slot word of the live
@@ -100,12 +107,15 @@ import java.util.Optional;
  * whole-table kernels open one iteration on the calling thread (so a concurrent add or remove
  * throws {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All
  * are O(slots of the chunks visited). Once compiled, no kernel allocates per record, on chunks
- * full, with holes or partly filled alike; a whole-table kernel may allocate the one 32-byte
- * iteration object it opens.
+ * full, with holes or partly filled alike, with AVX-512 and with AVX2; a whole-table kernel may
+ * allocate the one 32-byte iteration object it opens.
  */
 public final class Kernels {
-    /** Whether the Vector API is there to use: the module is resolved and this module reads it. */
-    static final boolean VECTOR = vectorApiResolved();
+    /**
+     * Whether the kernels run on the Vector API: the module is resolved, this module reads it,
+     * and the CPU has vectors the kernels compile to (see {@link #vectorized()}).
+     */
+    static final boolean VECTOR = vectorApiResolved() && wideVectors();
 
     private Kernels() {
     }
@@ -116,9 +126,22 @@ public final class Kernels {
     }
 
     /**
+     * False on an x86 CPU without AVX2 (C2 then offers 128-bit vectors only), where the Vector
+     * API runs much of the kernels' {@code long} and {@code double} work in Java and boxes
+     * vectors per call; the scalar loops are faster there and allocate nothing. Called only
+     * when the Vector API is resolved (it loads its classes).
+     */
+    private static boolean wideVectors() {
+        String arch = System.getProperty("os.arch");
+        boolean x86 = arch.equals("amd64") || arch.equals("x86_64");
+        return !x86 || jdk.incubator.vector.VectorShape.preferredShape().vectorBitSize() >= 256;
+    }
+
+    /**
      * Whether the kernels run on the Vector API: {@code true} when the JVM was started with
-     * {@code --add-modules jdk.incubator.vector}, {@code false} when every kernel runs its
-     * scalar loop (same results, see the class documentation).
+     * {@code --add-modules jdk.incubator.vector} (and, on x86, the CPU has AVX2 or AVX-512),
+     * {@code false} when every kernel runs its scalar loop (same results, see the class
+     * documentation). Decided once per JVM.
      *
      * @return whether the kernels are vectorised
      */

@@ -2,9 +2,13 @@ package dev.bulkdata.storage.vector;
 
 import dev.bulkdata.flagcheck.FlagProgram;
 import dev.bulkdata.storage.Chunk;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.File;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,18 +49,39 @@ class WithoutFlagTest {
         assertEquals(with.get(1), without.get(1));
     }
 
+    /**
+     * On an x86 CPU without AVX2 (here: C2 limited to AVX, {@code -XX:UseAVX=1}, or to SSE) the
+     * kernels run their scalar loops, with the flag or without, and compute the same.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1})
+    void onX86WithoutAvx2TheScalarLoopsRun(int useAvx) throws Exception {
+        String arch = System.getProperty("os.arch");
+        Assumptions.assumeTrue(arch.equals("amd64") || arch.equals("x86_64"), "an x86 flag");
+        List<String> narrow = run(true, false, "-XX:UseAVX=" + useAvx);
+        List<String> wide = run(true);
+        assertEquals("vectorized=false", narrow.get(0), narrow.toString());
+        assertEquals(wide.get(1), narrow.get(1));
+    }
+
     private static List<String> run(boolean flag) throws Exception {
         return run(flag, false);
     }
 
     /**
      * Runs {@link FlagProgram}: on the class path, or with storage-java and storage-vector as
-     * modules on the module path (the program itself stays on the class path).
+     * modules on the module path (the program itself stays on the class path), with
+     * {@code vmOptions} after this JVM's instruction-set options.
      */
-    private static List<String> run(boolean flag, boolean modulePath) throws Exception {
+    private static List<String> run(boolean flag, boolean modulePath, String... vmOptions) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String libraries = String.join(File.pathSeparator, location(Chunk.class), location(Kernels.class));
         List<String> command = new ArrayList<>(List.of(java));
+        // the child runs the instruction set this JVM runs (-XX:UseAVX=2 in the avx2 execution)
+        ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(arg -> arg.startsWith("-XX:UseAVX=") || arg.equals("-XX:+IgnoreUnrecognizedVMOptions"))
+                .forEach(command::add);
+        command.addAll(List.of(vmOptions));
         if (flag) {
             command.add("--add-modules");
             command.add("jdk.incubator.vector");
