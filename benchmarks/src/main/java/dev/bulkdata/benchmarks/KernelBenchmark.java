@@ -3,8 +3,11 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
+import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.LongField;
 import dev.bulkdata.storage.PackedTable;
+import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.vector.Kernels;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,9 +26,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The SIMD kernels of storage-vector against C2's loop over {@code float[]} columns (which it
- * vectorises), in one run: the update {@code p += v * dt} on three axes, a sum and the count of
- * "expire where t < 0". The forks run with {@code --add-modules jdk.incubator.vector}; the setup
- * fails if the kernels are not vectorised.
+ * vectorises), in one run: the update {@code p += v * dt} on three axes, then every kernel once
+ * over a whole table ({@code fill}, {@code scale}, {@code add}, {@code axpy}, {@code sum},
+ * {@code min}, {@code max}, {@code lessThan}, and {@code min} of a {@code long} field) beside
+ * the same loop over an array. The forks run with {@code --add-modules jdk.incubator.vector} on
+ * the machine's own instruction set; {@link KernelAvx2Benchmark} runs the same methods with C2
+ * limited to AVX2. The update rows carry a target, so they run 3 forks. The setup fails if the
+ * kernels are not vectorised.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -42,11 +49,16 @@ public class KernelBenchmark {
     static final FloatField VY = Subjects.SOA.floatField("vy");
     static final FloatField VZ = Subjects.SOA.floatField("vz");
 
-    /** SOA tables of {@code n} records, both kinds. */
+    /** A record of 4 {@code long}s, for the 64-bit kernels (AVX2 has no 64-bit min or max). */
+    static final Schema LONGS = Schema.builder("longs").add(FieldType.LONG, "a", "b", "c", "d").build();
+    static final LongField A = LONGS.longField("a");
+
+    /** SOA tables of {@code n} records, both kinds, and a table of {@code n} records of longs. */
     @State(Scope.Benchmark)
     public static class Tables {
         BulkTable bulk;
         PackedTable packed;
+        BulkTable longs;
         long[] mask = new long[Subjects.SOA.slotsPerBlock() / 64 + 1];
 
         @Setup(Level.Trial)
@@ -56,12 +68,19 @@ public class KernelBenchmark {
             }
             bulk = Subjects.table(Subjects.SOA, size.n, new long[size.n]);
             packed = Subjects.packed(Subjects.SOA, size.n, new long[size.n]);
+            longs = BulkTable.of(LONGS);
+            long[] handles = new long[size.n];
+            longs.addAll(handles);
+            for (int i = 0; i < size.n; i++) {
+                longs.set(handles[i], A, Columns.longValue(i));
+            }
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
             bulk.close();
             packed.close();
+            longs.close();
         }
     }
 
@@ -75,6 +94,12 @@ public class KernelBenchmark {
         float[] vx;
         float[] vy;
         float[] vz;
+        long[] a;
+
+        /** The long values, in the table and the array alike. */
+        static long longValue(int i) {
+            return (i * 0x9E3779B97F4A7C15L) >> 20;
+        }
 
         @Setup(Level.Trial)
         public void setUp(Size size) {
@@ -88,6 +113,10 @@ public class KernelBenchmark {
             for (int i = 0; i < size.n; i++) {
                 t[i] = Subjects.t(i);
             }
+            a = new long[size.n];
+            for (int i = 0; i < size.n; i++) {
+                a[i] = longValue(i);
+            }
             java.util.Arrays.fill(vx, 1f);
             java.util.Arrays.fill(vy, 2f);
             java.util.Arrays.fill(vz, 3f);
@@ -95,6 +124,7 @@ public class KernelBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public void updateFloatArray(Columns s) {
         float[] px = s.px, py = s.py, pz = s.pz, vx = s.vx, vy = s.vy, vz = s.vz;
         for (int i = 0; i < px.length; i++) {
@@ -106,6 +136,7 @@ public class KernelBenchmark {
 
     /** Three whole-table calls: {@code Kernels.axpy(table, PX, VX, dt)} per axis. */
     @Benchmark
+    @Fork(3)
     public void updateBulkTable(Tables s) {
         Kernels.axpy(s.bulk, PX, VX, DT);
         Kernels.axpy(s.bulk, PY, VY, DT);
@@ -114,6 +145,7 @@ public class KernelBenchmark {
 
     /** One iteration, the three axes per chunk while its block is in cache. */
     @Benchmark
+    @Fork(3)
     public void updateBulkChunks(Tables s) {
         try (ChunkIteration chunks = s.bulk.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
@@ -126,6 +158,7 @@ public class KernelBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public void updatePackedChunks(Tables s) {
         try (ChunkIteration chunks = s.packed.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
@@ -173,5 +206,101 @@ public class KernelBenchmark {
             }
         }
         return count;
+    }
+
+    // Every kernel once over the whole table, beside the same loop over an array (C2 vectorises
+    // the array loops except the float sum, which it may not reorder, and the min and max of
+    // floats, whose NaN and -0.0 rules it does not vectorise).
+
+    @Benchmark
+    public void fillFloatArray(Columns s) {
+        java.util.Arrays.fill(s.vx, 1f);
+    }
+
+    @Benchmark
+    public void fillBulkTable(Tables s) {
+        Kernels.fill(s.bulk, VX, 1f);
+    }
+
+    @Benchmark
+    public void scaleFloatArray(Columns s) {
+        float[] a = s.vy;
+        for (int i = 0; i < a.length; i++) {
+            a[i] *= -1f;
+        }
+    }
+
+    @Benchmark
+    public void scaleBulkTable(Tables s) {
+        Kernels.scale(s.bulk, VY, -1f);
+    }
+
+    @Benchmark
+    public void addFloatArray(Columns s) {
+        float[] a = s.pz;
+        for (int i = 0; i < a.length; i++) {
+            a[i] += DT;
+        }
+    }
+
+    @Benchmark
+    public void addBulkTable(Tables s) {
+        Kernels.add(s.bulk, PZ, DT);
+    }
+
+    @Benchmark
+    public void axpyFloatArray(Columns s) {
+        float[] a = s.px;
+        float[] b = s.vx;
+        for (int i = 0; i < a.length; i++) {
+            a[i] += b[i] * DT;
+        }
+    }
+
+    @Benchmark
+    public void axpyBulkTable(Tables s) {
+        Kernels.axpy(s.bulk, PX, VX, DT);
+    }
+
+    @Benchmark
+    public float minFloatArray(Columns s) {
+        float min = Float.POSITIVE_INFINITY;
+        for (float v : s.t) {
+            min = Math.min(min, v);
+        }
+        return min;
+    }
+
+    @Benchmark
+    public float minBulkTable(Tables s) {
+        return Kernels.min(s.bulk, T);
+    }
+
+    @Benchmark
+    public float maxFloatArray(Columns s) {
+        float max = Float.NEGATIVE_INFINITY;
+        for (float v : s.t) {
+            max = Math.max(max, v);
+        }
+        return max;
+    }
+
+    @Benchmark
+    public float maxBulkTable(Tables s) {
+        return Kernels.max(s.bulk, T);
+    }
+
+    @Benchmark
+    public long minLongArray(Columns s) {
+        long min = Long.MAX_VALUE;
+        for (long v : s.a) {
+            min = Math.min(min, v);
+        }
+        return min;
+    }
+
+    @Benchmark
+    public long minLongBulkTable(Tables s) {
+        return Kernels.min(s.longs, A);
     }
 }

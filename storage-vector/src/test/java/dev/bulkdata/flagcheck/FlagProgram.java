@@ -41,6 +41,7 @@ public final class FlagProgram {
             System.out.println("vectorized=" + Kernels.vectorized());
             System.out.println("size=" + table.size() + " expired=" + count + " min=" + Kernels.min(table, p)
                     + " max=" + Kernels.max(table, p) + " sum=" + Kernels.sum(table, p));
+            System.out.println("vectorBits=" + Kernels.vectorBits());
         }
     }
 }

@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.bulkdata.storage.vector.Kernels;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -151,16 +152,24 @@ public final class Report {
                 "UpdateBenchmark.floatArray", false, Double.NaN, n));
         c.add(new Comparison("update p += v*dt", "Kotlin typed forEach", "UpdateBenchmark.kotlin", "column loop",
                 "UpdateBenchmark.bulkSoa", false, 2, n));
-        for (String[] subject : new String[][] {{"BulkTable SOA, Kernels.axpy (table)", "KernelBenchmark.updateBulkTable"},
-                {"BulkTable SOA, Kernels.axpy (chunks)", "KernelBenchmark.updateBulkChunks"},
-                {"PackedTable SOA, Kernels.axpy (chunks)", "KernelBenchmark.updatePackedChunks"}}) {
-            c.add(new Comparison("update p += v*dt, SIMD kernels", subject[0], subject[1], "float[]", "KernelBenchmark.updateFloatArray",
-                    false, 1, n));
+        // The kernels on the machine's own vectors and with C2 limited to AVX2 (-XX:UseAVX=2).
+        for (String[] isa : new String[][] {{"KernelBenchmark.", ""}, {"KernelAvx2Benchmark.", " (AVX2)"}}) {
+            String k = isa[0];
+            for (String[] subject : new String[][] {{"BulkTable SOA, Kernels.axpy (table)", "updateBulkTable"},
+                    {"BulkTable SOA, Kernels.axpy (chunks)", "updateBulkChunks"},
+                    {"PackedTable SOA, Kernels.axpy (chunks)", "updatePackedChunks"}}) {
+                c.add(new Comparison("update p += v*dt, SIMD kernels" + isa[1], subject[0], k + subject[1], "float[]",
+                        k + "updateFloatArray", false, 1.5, n));
+            }
+            for (String kernel : new String[] {"fill", "scale", "add", "axpy", "sum", "min", "max"}) {
+                c.add(new Comparison(kernel + ", SIMD kernel" + isa[1], "BulkTable SOA, Kernels." + kernel + " (table)",
+                        k + kernel + "BulkTable", "float[]", k + kernel + "FloatArray", false, Double.NaN, n));
+            }
+            c.add(new Comparison("min of a long field, SIMD kernel" + isa[1], "BulkTable SOA, Kernels.min (table)",
+                    k + "minLongBulkTable", "long[]", k + "minLongArray", false, Double.NaN, n));
+            c.add(new Comparison("count t < 500, SIMD kernels" + isa[1], "BulkTable SOA, Kernels.lessThan",
+                    k + "expireBulkChunks", "float[]", k + "expireFloatArray", false, Double.NaN, n));
         }
-        c.add(new Comparison("sum, SIMD kernels", "BulkTable SOA, Kernels.sum", "KernelBenchmark.sumBulkTable", "float[]",
-                "KernelBenchmark.sumFloatArray", false, Double.NaN, n));
-        c.add(new Comparison("count t < 500, SIMD kernels", "BulkTable SOA, Kernels.lessThan", "KernelBenchmark.expireBulkChunks", "float[]",
-                "KernelBenchmark.expireFloatArray", false, Double.NaN, n));
         c.add(new Comparison("pass over changed chunks (1 % written)", "BulkTable, ChangeFilter", "ChangeVersionBenchmark.filteredPass",
                 "full pass", "ChangeVersionBenchmark.fullPass", true, 20, n));
         for (String percent : new String[] {"100", "50", "1"}) {
@@ -254,23 +263,30 @@ public final class Report {
         }
         JsonObject o = all.get(0).getAsJsonObject();
         String cpu = "unknown CPU";
+        String flags = "";
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-                if (line.startsWith("model name")) {
+                if (line.startsWith("model name") && cpu.equals("unknown CPU")) {
                     cpu = line.substring(line.indexOf(':') + 1).strip();
-                    break;
+                } else if (line.startsWith("flags") && flags.isEmpty()) {
+                    flags = " " + line.substring(line.indexOf(':') + 1).strip() + " ";
                 }
             }
         } catch (IOException | RuntimeException e) {
             // not Linux: leave the CPU unnamed
         }
+        String isa = flags.contains(" avx512f ") ? "AVX-512" : flags.contains(" avx2 ") ? "AVX2" : "no AVX2";
+        int bits = Kernels.vectorBits();
         return String.format(Locale.ROOT,
                 "Run of %d benchmarks with JMH %s on %s %s; %d fork(s), warm-up %d × %s, measurement %d × %s"
-                        + " per benchmark; %d cores (%s). Times are averages per operation (one pass over"
-                        + " all records unless the workload says otherwise).%n",
+                        + " per benchmark (the kernel update rows: 3 forks); %d cores (%s, %s). Vectors: %s"
+                        + " (FloatVector.SPECIES_PREFERRED, as Kernels.vectorBits() reports); the rows marked"
+                        + " AVX2 ran with -XX:UseAVX=2 (256 bits). Times are averages per operation (one pass"
+                        + " over all records unless the workload says otherwise).%n",
                 all.size(), str(o, "jmhVersion"), str(o, "vmName"), str(o, "jdkVersion"), o.get("forks").getAsInt(),
                 o.get("warmupIterations").getAsInt(), str(o, "warmupTime"), o.get("measurementIterations").getAsInt(),
-                str(o, "measurementTime"), Runtime.getRuntime().availableProcessors(), cpu);
+                str(o, "measurementTime"), Runtime.getRuntime().availableProcessors(), cpu, isa,
+                bits == 0 ? "none (the report ran without --add-modules jdk.incubator.vector)" : bits + " bits");
     }
 
     private static String str(JsonObject o, String key) {

@@ -150,6 +150,18 @@ public final class Kernels {
     }
 
     /**
+     * The width in bits of the vectors the kernels run on: that of the JVM's preferred species,
+     * 512 with AVX-512 and 256 with AVX2 (also on an AVX-512 CPU whose JVM runs with
+     * {@code -XX:UseAVX=2}); 0 when the kernels run their scalar loops ({@link #vectorized()}
+     * is {@code false}). Decided once per JVM; for logs and benchmark reports.
+     *
+     * @return the vector width in bits, or 0
+     */
+    public static int vectorBits() {
+        return VECTOR ? FloatVectors.S.vectorBitSize() : 0;
+    }
+
+    /**
      * Writes the handles of the slots in {@code mask} (a mask of
      * {@link #lessThan(Chunk, FloatField, float, long[])} or another of this chunk's live slots)
      * into {@code handles}, in slot order, from index {@code at}.

@@ -29,12 +29,27 @@ class WithoutFlagTest {
         assertTrue(Kernels.vectorized(), "surefire passes --add-modules jdk.incubator.vector");
     }
 
+    /** The avx2 execution runs with {@code -XX:UseAVX=2}: 256-bit vectors, on any x86 CPU with AVX2. */
+    @Test
+    void vectorBitsAreThoseOfThePreferredSpecies() {
+        assertEquals(jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.vectorBitSize(), Kernels.vectorBits());
+        if (ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:UseAVX=2") && x86()) {
+            assertEquals(256, Kernels.vectorBits());
+        }
+    }
+
+    private static boolean x86() {
+        String arch = System.getProperty("os.arch");
+        return arch.equals("amd64") || arch.equals("x86_64");
+    }
+
     @Test
     void withoutTheFlagTheScalarLoopsGiveTheSameResults() throws Exception {
         List<String> without = run(false);
         List<String> with = run(true);
         assertEquals("vectorized=false", without.get(0), without.toString());
         assertEquals("vectorized=true", with.get(0), with.toString());
+        assertEquals("vectorBits=0", without.get(2), without.toString());
         // min, max, the expired records and, with these small integral values, even the float sum agree
         assertEquals(with.get(1), without.get(1));
         assertTrue(with.get(1).startsWith("size=1142 expired=858 "), with.toString());
@@ -56,11 +71,11 @@ class WithoutFlagTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1})
     void onX86WithoutAvx2TheScalarLoopsRun(int useAvx) throws Exception {
-        String arch = System.getProperty("os.arch");
-        Assumptions.assumeTrue(arch.equals("amd64") || arch.equals("x86_64"), "an x86 flag");
+        Assumptions.assumeTrue(x86(), "an x86 flag");
         List<String> narrow = run(true, false, "-XX:UseAVX=" + useAvx);
         List<String> wide = run(true);
         assertEquals("vectorized=false", narrow.get(0), narrow.toString());
+        assertEquals("vectorBits=0", narrow.get(2), narrow.toString());
         assertEquals(wide.get(1), narrow.get(1));
     }
 
