@@ -221,6 +221,8 @@ final class MappedFormat {
         // damaged since, or one a crash interrupted while its header was being written.
         String damaged = null;
         String interrupted = null;
+        String olderDamaged = null;
+        boolean closed = best != null && closedAt(commits, best);
         for (int s = 0; s < 2; s++) {
             if (slots[s] != null || zero(page, got, s * SLOT_B)) {
                 continue;
@@ -237,16 +239,21 @@ final class MappedFormat {
             } else if (sealed[s] < 0 && c != null && c.sequence > bestSeq && (c.sequence & 1) == s) {
                 damaged = "checkpoint " + c.sequence + " completed (its commit record says so) but its header"
                         + " (slot " + "AB".charAt(s) + ") no longer matches its CRC32C";
+            } else if (sealed[s] < 0 && closed) {
+                // close() wrote the newest and nothing came after it: the older header was damaged.
+                olderDamaged = "; the header of the checkpoint before it (slot " + "AB".charAt(s)
+                        + ") is damaged";
             } else if (sealed[s] < 0 && best != null) {
-                interrupted = "the header of the checkpoint after " + bestSeq + " (slot " + "AB".charAt(s)
-                        + ") is torn and no commit record says it completed: a crash interrupted that checkpoint";
+                interrupted = "the header in slot " + "AB".charAt(s) + " does not match its CRC32C and no commit"
+                        + " record says a checkpoint after " + bestSeq + " completed: a crash interrupted that"
+                        + " checkpoint while it wrote its header (or the header of the checkpoint before "
+                        + bestSeq + " was damaged)";
             }
         }
         if (best == null) {
-            if (damaged != null) {
-                throw r.fail(Reason.CHECKSUM, damaged + "; no other checkpoint is intact");
-            }
-            throw failures[0];
+            throw damaged == null ? failures[0]
+                    : r.fail(failures[0].reason(), detail(failures[0]) + "; " + damaged + ", and no other checkpoint"
+                            + " is intact");
         }
         OpenedCheckpoint.State state;
         String detail;
@@ -266,10 +273,10 @@ final class MappedFormat {
             state = OpenedCheckpoint.State.INTERRUPTED;
             detail = "opened checkpoint " + bestSeq + " because " + interrupted;
         } else {
-            state = closedAt(commits, best) ? OpenedCheckpoint.State.CLOSED : OpenedCheckpoint.State.NOT_CLOSED;
-            detail = state == OpenedCheckpoint.State.CLOSED
-                    ? "opened checkpoint " + bestSeq + ", written by close()"
-                    : "opened checkpoint " + bestSeq + ", the newest; the table was not closed after it";
+            state = closed ? OpenedCheckpoint.State.CLOSED : OpenedCheckpoint.State.NOT_CLOSED;
+            detail = (closed ? "opened checkpoint " + bestSeq + ", written by close()"
+                    : "opened checkpoint " + bestSeq + ", the newest; the table was not closed after it")
+                    + (olderDamaged == null ? "" : olderDamaged);
         }
         AbstractTable table = restore(r, channel, lock, best, fileSize, expected, state, detail, commits);
         if (table != null) {
@@ -298,8 +305,10 @@ final class MappedFormat {
     /** {@return the message of a failure, without the file's name and the reason around it} */
     private static String detail(SnapshotException e) {
         String m = e.getMessage();
-        int colon = m.indexOf(": ");
-        return colon < 0 ? m : m.substring(colon + 2);
+        String prefix = "snapshot " + e.source() + ": ";
+        String suffix = " (" + e.reason() + ")";
+        return m.substring(m.startsWith(prefix) ? prefix.length() : 0,
+                m.endsWith(suffix) ? m.length() - suffix.length() : m.length());
     }
 
     /** {@return whether the 64 bytes of header slot at {@code at} are all zero (never written)} */
