@@ -491,6 +491,9 @@ final class MappedFormat {
             store.areaCapacity[1] = areas[3];
             if (store.checksums) {
                 store.since = table.versions.mark(); // from now on every write stamps its chunk
+                if (store.known > 0) {
+                    sumPending(table, store); // the free-list links just written back
+                }
             }
             int s = slot.at / SLOT_B;
             Commit c = commits[s];
@@ -735,6 +738,22 @@ final class MappedFormat {
         store.since = now;
         Arrays.fill(store.pending, 0);
         store.checksummed = summed;
+    }
+
+    /** Computes the CRC32C of the blocks whose bytes the table changed without a stamp, and clears them. */
+    private static void sumPending(AbstractTable table, Store store) {
+        CRC32C crc = new CRC32C();
+        for (int w = 0; w < store.pending.length; w++) {
+            for (long bits = store.pending[w]; bits != 0; bits &= bits - 1) {
+                int b = (w << 6) + Long.numberOfTrailingZeros(bits);
+                if (b < store.known) {
+                    crc.reset();
+                    crc.update(table.segments[b].asByteBuffer());
+                    store.crcs[b] = (int) crc.getValue();
+                }
+            }
+        }
+        Arrays.fill(store.pending, 0);
     }
 
     /**
