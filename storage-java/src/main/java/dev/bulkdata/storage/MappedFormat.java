@@ -429,6 +429,10 @@ final class MappedFormat {
             throw r.fail(Reason.KIND_MISMATCH, "it holds a " + SnapshotFormat.kindName(header.kind()) + ", not a "
                     + SnapshotFormat.kindName(expected.kind));
         }
+        if (slot.checksums && 4L * header.blockCount() > header.metaLength()) {
+            throw r.fail(Reason.MALFORMED, "its " + header.blockCount() + " block checksums do not fit its "
+                    + header.metaLength() + " bytes of metadata");
+        }
         Metadata m;
         int[] list;
         int[] crcs = new int[slot.checksums ? header.blockCount() : 0];
