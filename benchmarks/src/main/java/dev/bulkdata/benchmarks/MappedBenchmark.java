@@ -27,7 +27,8 @@ import java.util.stream.Stream;
 
 /**
  * Workload 10, mapped tables (files in the system's temporary directory, on the machine's
- * disk): {@code checkpoint()} after 1 % of n standard records changed; opening a mapped table
+ * disk): {@code checkpoint()} after 1 % of n standard records changed, or 1 % of the chunks
+ * (also with block checksums); opening a mapped table
  * of 1 GiB at n = 1M (its metadata is read, never its blocks); and the
  * column loop over a mapped table whose pages are in memory, against the same loop over a
  * table in memory ({@link IterateBenchmark#bulkSoaColumns}).
@@ -66,16 +67,29 @@ public class MappedBenchmark {
         public void setUp(Size size) throws IOException {
             dir = directory();
             handles = new long[size.n];
-            table = Subjects.fill(BulkTable.builder(Subjects.SOA).tag(TAG).mapped(dir.resolve("table.bulk")),
-                    size.n, handles);
+            table = Subjects.fill(open(dir.resolve("table.bulk")), size.n, handles);
             table.checkpoint();
             IterateBenchmark.sumColumn(table, Subjects.SOA.floatField("t")); // every page in memory
+        }
+
+        /** Creates the mapped table. */
+        BulkTable open(Path file) throws IOException {
+            return BulkTable.builder(Subjects.SOA).tag(TAG).mapped(file);
         }
 
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
             table.close();
             delete(dir);
+        }
+    }
+
+    /** The same table with a CRC32C per block ({@code blockChecksums(true)}). */
+    @State(Scope.Benchmark)
+    public static class Summed extends Mapped {
+        @Override
+        BulkTable open(Path file) throws IOException {
+            return BulkTable.builder(Subjects.SOA).tag(TAG - 1).blockChecksums(true).mapped(file);
         }
     }
 
@@ -100,6 +114,20 @@ public class MappedBenchmark {
      */
     @Benchmark
     public static int checkpointAfterOnePercentOfChunks(Mapped s) throws IOException {
+        return onePercentOfChunks(s);
+    }
+
+    /**
+     * {@link #checkpointAfterOnePercentOfChunks} on a table with block checksums: the
+     * checkpoint also computes the CRC32C of the 1 % of blocks changed (by their change
+     * versions) and writes them into the metadata; the stamps of the sets are in the time too.
+     */
+    @Benchmark
+    public static int checkpointAfterOnePercentOfChunksSummed(Summed s) throws IOException {
+        return onePercentOfChunks(s);
+    }
+
+    private static int onePercentOfChunks(Mapped s) throws IOException {
         int n = s.handles.length;
         int perChunk = Subjects.SOA.slotsPerBlock();
         int touched = 0;

@@ -720,7 +720,33 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it has nothing to"
                     + " checkpoint; open it with the builder's mapped(path), or save it with Snapshots.save");
         }
-        MappedFormat.checkpoint(this);
+        MappedFormat.checkpoint(this, false);
+    }
+
+    @Override
+    public final int verify() throws IOException {
+        ensureOpen();
+        if (mapped == null || !mapped.checksums) {
+            throw new IllegalStateException("table '" + name() + "' has no block checksums to verify: "
+                    + (mapped == null ? "it is not mapped from a file" : "its file was created without them")
+                    + "; open it with the builder's blockChecksums(true) and mapped(path)");
+        }
+        beginIteration();
+        try {
+            return MappedFormat.verify(this);
+        } finally {
+            endIteration();
+        }
+    }
+
+    @Override
+    public final OpenedCheckpoint openedCheckpoint() {
+        MappedFormat.Store store = mapped;
+        if (store == null) {
+            throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it was opened at"
+                    + " no checkpoint");
+        }
+        return store.opened;
     }
 
     /** @throws IllegalArgumentException if the filter is null or names fields of another schema */
@@ -752,7 +778,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         Throwable failure = null;
         if (mapped != null && !corrupt) {
             try {
-                MappedFormat.checkpoint(this);
+                MappedFormat.checkpoint(this, true);
             } catch (IOException | RuntimeException e) {
                 failure = e;
             }

@@ -74,6 +74,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         @Override
         public void setLink(int slot, int next) {
             dirty(slot);
+            if (mapped != null) {
+                mapped.touched(slot >>> recordShift); // not a change the versions see: its checksum is due
+            }
             schema.link().set(segments[slot >>> recordShift], slot & recordMask, next);
         }
     }

@@ -225,6 +225,25 @@ final class ChangeVersions {
         return newer(stampAt(chunk * stride), since);
     }
 
+    /**
+     * {@return whether anything of chunk {@code chunk} (its structure or any field) changed
+     * after version {@code since}; true for a chunk without stamps (before the first mark, or
+     * past the chunks counted)}
+     */
+    boolean anyChangedSince(int chunk, int since) {
+        int from = chunk * stride;
+        if (!marked || stride == 0 || from + stride > stamps.length) {
+            return true;
+        }
+        int[] s = stamps;
+        for (int i = from, end = from + stride; i < end; i++) {
+            if (newer(s[i], since)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@return the structure stamp of a chunk, for tests} */
     int structure(int chunk) {
         return stampAt(chunk * stride);

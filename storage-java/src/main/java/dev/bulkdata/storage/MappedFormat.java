@@ -27,12 +27,15 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * offset 0       header slot A, 64 bytes (zeros to 4096)
- * offset 4096    header slot B, 64 bytes (zeros to 16384)
+ * offset 4096    header slot B, 64 bytes (zeros to 8192)
+ * offset 8192    commit record of slot A, 24 bytes (zeros to 12288)
+ * offset 12288   commit record of slot B, 24 bytes (zeros to 16384)
  * offset 16384   regions of blocks and the two metadata areas, each at a multiple of 16384,
  *                in the order they were appended
  *
- * header slot: bytes 0..23 as a snapshot's header (magic, byte order, kind, version 1,
- *              required flags = 1 (FLAG_MAPPED), header CRC32C), then
+ * header slot: bytes 0..23 as a snapshot's header (magic, byte order, kind, version 2,
+ *              required flags = 1 (FLAG_MAPPED), | 2 (FLAG_BLOCK_CRCS) with block checksums,
+ *              header CRC32C), then
  *   24  metadata length  u64
  *   32  metadata offset  u64      the area this checkpoint's metadata is in
  *   40  block count      u32      the table's blocks: the first blocks of the regions, in order
@@ -41,29 +44,56 @@ import java.util.zip.CRC32C;
  *   52  reserved         u32      0
  *   56  sequence         u64      the checkpoint's number; slot A holds even ones, B odd ones
  *
+ * commit record: 0 magic u32 "CMIT" | 4 state u32 (1 completed, 2 completed by close()) |
+ *   8 sequence u64 | 16 the header's CRC32C u32 | 20 CRC32C of bytes 0..19 u32
+ *
  * metadata: a snapshot's metadata (identity .. back-links), then
+ *   FLAG_BLOCK_CRCS only: the CRC32C of each block, block count x u32
  *   BulkTable only: the free list, head to tail, free-list length x u32
  *   region count u32, per region: file offset u64, block count u32
  *   area A: file offset u64, capacity u64; area B: the same
  * </pre>
  *
- * <p>Checkpoint {@code n}: force every mapped region to the device; write the metadata into
- * area {@code n & 1} (appending a larger area at the end of the file if it has outgrown its
- * own); force the file; write header slot {@code n & 1}; force the file. The other slot's
- * header and metadata, the previous checkpoint, are never touched, so a crash at any moment
- * leaves at least one slot whose header and metadata checksums match. Opening reads both
- * header slots and takes the valid one with the higher sequence whose metadata matches its
- * checksum; file space past every region and area it names (a region or area appended after
- * it) is cut off. A BulkTable's free-list links live in its records, which the program keeps
- * writing after a checkpoint, so the checkpoint saves the list in the metadata and opening
- * writes it back into the free slots; it also zeroes the slots past the checkpoint's
- * {@code limit} in its blocks, and every block past its block count as it is handed out again.
+ * <p>Checkpoint {@code n}: with block checksums, sum the blocks changed since checkpoint
+ * {@code n - 1} (their change versions, which such a table stamps from its open on, are newer
+ * than the version that checkpoint marked, or bytes were written without a stamp); force every
+ * mapped region to the device; write the metadata into area {@code n & 1} (appending a larger
+ * area at the end of the file if it has outgrown its own); force the file; write header slot
+ * {@code n & 1}; force the file; write slot {@code n & 1}'s commit record (not forced: the next
+ * checkpoint's first force, or the kernel, writes it back, always after the header). The other
+ * slot's header and metadata, the previous checkpoint, are never touched, so a crash at any
+ * moment leaves at least one slot whose header and metadata checksums match.
+ *
+ * <p>Opening reads both header slots and takes the valid one with the higher sequence. A slot
+ * whose header does not verify either held a checkpoint that completed (its commit record
+ * names a higher sequence, or the header verifies but does not fit the file): damage; or it
+ * was being written when a crash came (no such record): interrupted. The newest valid header's
+ * metadata must match its CRC (it was forced before the header was written), or that is damage
+ * too. Damage throws unless {@link CheckpointFallback#AFTER_CRASH_OR_DAMAGE}; an interruption
+ * opens the checkpoint before unless {@link CheckpointFallback#NEVER}. When the newest was
+ * written by {@code close()}, a bad older header is damage of the older checkpoint, not an
+ * interruption. File space past every region and area the checkpoint names (a region or area
+ * appended after it) is cut off. With block checksums, a file opened at a checkpoint written by
+ * {@code close()} has every block checked first; then the commit record is rewritten as
+ * "completed" and forced, so that a crash later never passes for a clean close. A BulkTable's
+ * free-list links live in its records, which the program keeps writing after a checkpoint, so
+ * the checkpoint saves the list in the metadata and opening writes it back into the free slots
+ * (and sums those blocks again); it also zeroes the slots past the checkpoint's {@code limit}
+ * in its blocks, and every block past its block count as it is handed out again.
  */
 final class MappedFormat {
     static final int SLOT_B = 4096;
     static final long DATA_START = MappedFile.STRIDE;
     static final int AT_METADATA_OFFSET = 32;
     static final int AT_SEQUENCE = 56;
+    /** Where each header slot's commit record is: a page of its own, apart from both headers. */
+    static final int[] COMMIT_AT = {8192, 12288};
+    static final int COMMIT_BYTES = 24;
+    static final int COMMIT_MAGIC = 0x54494D43; // "CMIT" in little-endian order
+    /** Commit state: the checkpoint completed; the table may have been written after it. */
+    static final int COMMIT_OPEN = 1;
+    /** Commit state: {@code close()} wrote the checkpoint; nothing was written after it. */
+    static final int COMMIT_CLOSED = 2;
     /** The unit in which a checkpoint compares and writes the metadata: one page of the page cache. */
     static final int PAGE = 4096;
 
@@ -79,14 +109,49 @@ final class MappedFormat {
         final long[] areaCapacity = new long[2];
         /** Metadata bytes the last checkpoint wrote: the pages that changed, or all of it into a new area. */
         long metadataWritten;
+        /** Whether the file keeps a CRC32C per block ({@link SnapshotFormat#FLAG_BLOCK_CRCS}). */
+        final boolean checksums;
+        /** Each block's CRC32C as of the last checkpoint, for the first {@link #known} blocks. */
+        int[] crcs = new int[0];
+        /** Blocks below this have a checksum of the last checkpoint (0 after an open that could not check them). */
+        int known;
+        /** Bit per block: its bytes changed without a change-version stamp (free-list links), so its checksum is due. */
+        long[] pending = new long[0];
+        /** The change version the last checkpoint marked: a block stamped after it changed since. */
+        int since;
+        /** Blocks whose checksum the last checkpoint computed. */
+        int checksummed;
+        /** Which checkpoint the table was opened at. */
+        OpenedCheckpoint opened;
 
-        Store(MappedFile file) {
+        Store(MappedFile file, boolean checksums) {
             this.file = file;
+            this.checksums = checksums;
+        }
+
+        /** Block {@code block}'s bytes changed where the change versions do not see it. */
+        void touched(int block) {
+            if (!checksums) {
+                return;
+            }
+            int w = block >>> 6;
+            if (w >= pending.length) {
+                pending = Arrays.copyOf(pending, Math.max(w + 1, 2 * pending.length));
+            }
+            pending[w] |= 1L << block;
+        }
+
+        /** {@return whether block {@code block} may have changed since the last checkpoint's checksums} */
+        boolean due(AbstractTable table, int block) {
+            return block >= known
+                    || (block >>> 6) < pending.length && (pending[block >>> 6] & 1L << block) != 0
+                    || table.versions.anyChangedSince(block, since);
         }
     }
 
     /** What the builder asks for: the kind, schema and options a reopened file must match. */
-    record Expected(int kind, Schema schema, ReuseOrder reuse, HandleLayout handles, int maxCapacity, int tag) {
+    record Expected(int kind, Schema schema, ReuseOrder reuse, HandleLayout handles, int maxCapacity, int tag,
+                    CheckpointFallback fallback, boolean checksums) {
     }
 
     /**
@@ -111,7 +176,7 @@ final class MappedFormat {
                         + " mapped by one table at a time");
             }
             AbstractTable table = channel.size() == 0
-                    ? create(source, channel, lock, create)
+                    ? create(source, channel, lock, expected, create)
                     : reopen(source, channel, lock, expected);
             opened = true;
             return table;
@@ -122,15 +187,22 @@ final class MappedFormat {
         }
     }
 
-    private static AbstractTable create(String source, FileChannel channel, FileLock lock,
+    private static AbstractTable create(String source, FileChannel channel, FileLock lock, Expected expected,
                                         Supplier<AbstractTable> create) throws IOException {
         AbstractTable table = create.get();
         try {
             MappedFile file = new MappedFile(source, channel, lock, table.schema.blockBytes(), DATA_START);
             table.arena.mapFrom(file);
-            Store store = new Store(file);
-            checkpoint(table, store);
+            Store store = new Store(file, expected.checksums);
+            if (store.checksums) {
+                store.since = table.versions.mark(); // from now on every write stamps its chunk
+            }
+            checkpoint(table, store, false);
+            store.opened = new OpenedCheckpoint(store.sequence, OpenedCheckpoint.State.CREATED,
+                    "the file was created with checkpoint " + store.sequence);
             table.mapped = store;
+            file.reportOpened(table.index.tag(), store.opened.sequence(), store.opened.state().name(),
+                    store.opened.detail(), store.checksums);
             return table;
         } catch (Throwable t) {
             table.close();
@@ -139,7 +211,11 @@ final class MappedFormat {
     }
 
     /** A header slot that passed its checks. */
-    private record Slot(Header header, long sequence) {
+    private record Slot(int at, Header header, long sequence, boolean checksums, int headerCrc) {
+    }
+
+    /** A slot's commit record: checkpoint {@code sequence}, whose header CRC is {@code headerCrc}, completed. */
+    private record Commit(long sequence, int headerCrc, int state) {
     }
 
     private static AbstractTable reopen(String source, FileChannel channel, FileLock lock, Expected expected)
@@ -150,39 +226,173 @@ final class MappedFormat {
         int got = r.readSome(page); // a new channel's position is 0
         SnapshotException[] failures = new SnapshotException[2];
         Slot[] slots = new Slot[2];
+        long[] sealed = {-1, -1}; // the sequence of a header whose CRC matches, even if it fails later checks
         for (int s = 0; s < 2; s++) {
             try {
-                slots[s] = slot(r, page, s * SLOT_B, got, fileSize);
+                slots[s] = slot(r, page, s, got, fileSize, sealed);
             } catch (SnapshotException e) {
                 failures[s] = e;
             }
         }
+        Commit[] commits = {commit(page, got, 0), commit(page, got, 1)};
         int first = slots[1] != null && (slots[0] == null || slots[1].sequence > slots[0].sequence) ? 1 : 0;
-        SnapshotException failure = null;
-        for (int s : new int[] {first, 1 - first}) {
-            if (slots[s] == null) {
+        Slot best = slots[first];
+        Slot older = slots[1 - first];
+        long bestSeq = best == null ? -1 : best.sequence;
+        // What the slot without a usable header says: a newer checkpoint that completed and was
+        // damaged since, or one a crash interrupted while its header was being written.
+        String damaged = null;
+        String interrupted = null;
+        String olderDamaged = null;
+        boolean closed = best != null && closedAt(commits, best);
+        for (int s = 0; s < 2; s++) {
+            if (slots[s] != null || zero(page, got, s * SLOT_B)) {
                 continue;
             }
-            try {
-                return restore(r, channel, lock, slots[s], fileSize, expected);
-            } catch (SnapshotException e) {
-                if (failure == null) {
-                    failure = e;
-                }
-                if (e.reason() != Reason.CHECKSUM) {
-                    throw e; // a valid checkpoint that does not fit: the older one would not either
-                }
+            Reason reason = failures[s].reason();
+            if (sealed[s] >= 0 && (reason == Reason.NEWER_VERSION || reason == Reason.BYTE_ORDER
+                    || reason == Reason.KIND_MISMATCH)) {
+                throw failures[s]; // an intact header of a file this reader cannot open
+            }
+            Commit c = commits[s];
+            if (sealed[s] > bestSeq) {
+                damaged = "checkpoint " + sealed[s] + " (header slot " + "AB".charAt(s) + ") has an intact header"
+                        + " that does not fit the file: " + detail(failures[s]);
+            } else if (sealed[s] < 0 && c != null && c.sequence > bestSeq && (c.sequence & 1) == s) {
+                damaged = "checkpoint " + c.sequence + " completed (its commit record says so) but its header"
+                        + " (slot " + "AB".charAt(s) + ") no longer matches its CRC32C";
+            } else if (sealed[s] < 0 && closed) {
+                // close() wrote the newest and nothing came after it: the older header was damaged.
+                olderDamaged = "; the header of the checkpoint before it (slot " + "AB".charAt(s)
+                        + ") is damaged";
+            } else if (sealed[s] < 0 && best != null) {
+                interrupted = "the header in slot " + "AB".charAt(s) + " does not match its CRC32C and no commit"
+                        + " record says a checkpoint after " + bestSeq + " completed: a crash interrupted that"
+                        + " checkpoint while it wrote its header (or the header of the checkpoint before "
+                        + bestSeq + " was damaged)";
             }
         }
-        throw failure != null ? failure : failures[0];
+        if (best == null) {
+            throw damaged == null ? failures[0]
+                    : r.fail(failures[0].reason(), detail(failures[0]) + "; " + damaged + ", and no other checkpoint"
+                            + " is intact");
+        }
+        OpenedCheckpoint.State state;
+        String detail;
+        if (damaged != null) {
+            if (expected.fallback != CheckpointFallback.AFTER_CRASH_OR_DAMAGE) {
+                throw r.fail(Reason.CHECKSUM, damaged + ", so the file was damaged after it was written (a crash"
+                        + " does not do this); checkpoint " + bestSeq + " before it is intact, and"
+                        + " checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
+            }
+            state = OpenedCheckpoint.State.DAMAGED;
+            detail = "opened checkpoint " + bestSeq + " because " + damaged;
+        } else if (interrupted != null) {
+            if (expected.fallback == CheckpointFallback.NEVER) {
+                throw r.fail(Reason.CHECKSUM, interrupted + "; checkpoint " + bestSeq + " before it is intact, but"
+                        + " checkpointFallback(NEVER) forbids opening it");
+            }
+            state = OpenedCheckpoint.State.INTERRUPTED;
+            detail = "opened checkpoint " + bestSeq + " because " + interrupted;
+        } else {
+            state = closed ? OpenedCheckpoint.State.CLOSED : OpenedCheckpoint.State.NOT_CLOSED;
+            detail = (closed ? "opened checkpoint " + bestSeq + ", written by close()"
+                    : "opened checkpoint " + bestSeq + ", the newest; the table was not closed after it")
+                    + (olderDamaged == null ? "" : olderDamaged);
+        }
+        AbstractTable table = restore(r, channel, lock, best, fileSize, expected, state, detail, commits);
+        if (table != null) {
+            return table;
+        }
+        // The newest checkpoint's header is intact but its metadata is not: damage, never a crash
+        // (a checkpoint forces its metadata before it writes its header).
+        String what = "checkpoint " + bestSeq + "'s metadata no longer matches the CRC32C in its intact header,"
+                + " so the file was damaged after that checkpoint completed (a crash does not do this)";
+        if (older == null) {
+            throw r.fail(Reason.CHECKSUM, what + "; no other checkpoint is intact");
+        }
+        if (expected.fallback != CheckpointFallback.AFTER_CRASH_OR_DAMAGE) {
+            throw r.fail(Reason.CHECKSUM, what + "; checkpoint " + older.sequence + " before it may be intact, and"
+                    + " checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
+        }
+        table = restore(r, channel, lock, older, fileSize, expected, OpenedCheckpoint.State.DAMAGED,
+                "opened checkpoint " + older.sequence + " because " + what, commits);
+        if (table == null) {
+            throw r.fail(Reason.CHECKSUM, what + "; the metadata of checkpoint " + older.sequence
+                    + " before it does not match its CRC32C either");
+        }
+        return table;
     }
 
-    /** Checks header slot at {@code at} and its lengths against the file. */
-    private static Slot slot(SnapshotFormat.Reader r, ByteBuffer page, int at, int got, long fileSize)
+    /** {@return the message of a failure, without the file's name and the reason around it} */
+    private static String detail(SnapshotException e) {
+        String m = e.getMessage();
+        String prefix = "snapshot " + e.source() + ": ";
+        String suffix = " (" + e.reason() + ")";
+        return m.substring(m.startsWith(prefix) ? prefix.length() : 0,
+                m.endsWith(suffix) ? m.length() - suffix.length() : m.length());
+    }
+
+    /** {@return whether the 64 bytes of header slot at {@code at} are all zero (never written)} */
+    private static boolean zero(ByteBuffer page, int got, int at) {
+        for (int i = at; i < Math.min(got, at + SnapshotFormat.HEADER_BYTES); i++) {
+            if (page.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@return whether slot {@code best}'s commit record says {@code close()} wrote it} */
+    private static boolean closedAt(Commit[] commits, Slot best) {
+        Commit c = commits[best.at / SLOT_B];
+        return c != null && c.sequence == best.sequence && c.headerCrc == best.headerCrc
+                && c.state == COMMIT_CLOSED;
+    }
+
+    /** Reads slot {@code s}'s commit record; null if it is absent or does not match its CRC32C. */
+    private static Commit commit(ByteBuffer page, int got, int s) {
+        int at = COMMIT_AT[s];
+        if (got < at + COMMIT_BYTES) {
+            return null;
+        }
+        ByteBuffer c = page.duplicate().order(ByteOrder.nativeOrder());
+        if (c.getInt(at) != COMMIT_MAGIC
+                || SnapshotFormat.crc32c(page.array(), at, COMMIT_BYTES - 4) != c.getInt(at + COMMIT_BYTES - 4)) {
+            return null;
+        }
+        int state = c.getInt(at + 4);
+        return state == COMMIT_OPEN || state == COMMIT_CLOSED
+                ? new Commit(c.getLong(at + 8), c.getInt(at + 16), state) : null;
+    }
+
+    /** Writes slot {@code s}'s commit record (not forced: see the class comment). */
+    private static void writeCommit(FileChannel channel, int s, long sequence, int headerCrc, int state)
+            throws IOException {
+        ByteBuffer c = ByteBuffer.allocate(COMMIT_BYTES).order(ByteOrder.nativeOrder());
+        c.putInt(0, COMMIT_MAGIC).putInt(4, state).putLong(8, sequence).putInt(16, headerCrc);
+        c.putInt(COMMIT_BYTES - 4, SnapshotFormat.crc32c(c.array(), 0, COMMIT_BYTES - 4));
+        writeAt(channel, c, COMMIT_AT[s]);
+    }
+
+    /** Checks header slot {@code s} and its lengths against the file. */
+    private static Slot slot(SnapshotFormat.Reader r, ByteBuffer page, int s, int got, long fileSize, long[] sealed)
             throws SnapshotException {
+        int at = s * SLOT_B;
         ByteBuffer h = ByteBuffer.allocate(SnapshotFormat.HEADER_BYTES);
         int present = Math.max(0, Math.min(SnapshotFormat.HEADER_BYTES, got - at));
         h.put(0, page, at, present);
+        int headerCrc = 0;
+        if (present == SnapshotFormat.HEADER_BYTES) {
+            ByteBuffer x = ByteBuffer.wrap(h.array().clone()).order(page.get(SnapshotFormat.AT_ORDER + at) == 'B'
+                    ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+            int stored = x.getInt(SnapshotFormat.AT_HEADER_CRC);
+            x.putInt(SnapshotFormat.AT_HEADER_CRC, 0);
+            if (SnapshotFormat.crc32c(x.array(), 0, SnapshotFormat.HEADER_BYTES) == stored) {
+                sealed[s] = x.getLong(AT_SEQUENCE);
+                headerCrc = stored;
+            }
+        }
         int version = r.checkHeader(h, present, true);
         byte kind = h.get(SnapshotFormat.AT_KIND);
         long metaLength = h.getLong(SnapshotFormat.AT_META_LENGTH);
@@ -201,20 +411,31 @@ final class MappedFormat {
             throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata ends at "
                     + (metaOffset + metaLength));
         }
-        return new Slot(new Header(version, kind, metaLength, metaOffset, (int) blockCount,
-                h.getInt(SnapshotFormat.AT_META_CRC)), h.getLong(AT_SEQUENCE));
+        boolean checksums = (h.getInt(SnapshotFormat.AT_FLAGS) & SnapshotFormat.FLAG_BLOCK_CRCS) != 0;
+        return new Slot(at, new Header(version, kind, metaLength, metaOffset, (int) blockCount,
+                h.getInt(SnapshotFormat.AT_META_CRC)), h.getLong(AT_SEQUENCE), checksums, headerCrc);
     }
 
+    /**
+     * Restores the checkpoint of header slot {@code slot}; returns null, having made nothing,
+     * if its metadata does not match its CRC32C.
+     */
     private static AbstractTable restore(SnapshotFormat.Reader r, FileChannel channel, FileLock lock, Slot slot,
-                                         long fileSize, Expected expected) throws IOException {
+                                         long fileSize, Expected expected, OpenedCheckpoint.State state,
+                                         String detail, Commit[] commits) throws IOException {
         Header header = slot.header;
         boolean bulk = header.kind() == SnapshotFormat.KIND_BULK;
         if (header.kind() != expected.kind) {
             throw r.fail(Reason.KIND_MISMATCH, "it holds a " + SnapshotFormat.kindName(header.kind()) + ", not a "
                     + SnapshotFormat.kindName(expected.kind));
         }
+        if (slot.checksums && 4L * header.blockCount() > header.metaLength()) {
+            throw r.fail(Reason.MALFORMED, "its " + header.blockCount() + " block checksums do not fit its "
+                    + header.metaLength() + " bytes of metadata");
+        }
         Metadata m;
         int[] list;
+        int[] crcs = new int[slot.checksums ? header.blockCount() : 0];
         long[] regionOffsets;
         int[] regionBlocks;
         long[] areas = new long[4];
@@ -225,11 +446,13 @@ final class MappedFormat {
             CRC32C crc = new CRC32C();
             crc.update(b.duplicate());
             if ((int) crc.getValue() != header.metaCrc()) {
-                throw r.fail(Reason.CHECKSUM, "the metadata's CRC32C does not match its bytes");
+                return null;
             }
             m = r.metadata(b, header, expected.schema, true);
             list = new int[bulk ? m.freeLength() : 0];
             try {
+                b.asIntBuffer().get(crcs);
+                b.position(b.position() + 4 * crcs.length);
                 b.asIntBuffer().get(list);
                 b.position(b.position() + 4 * list.length);
                 int regions = b.getInt();
@@ -253,7 +476,7 @@ final class MappedFormat {
             }
         }
         long end = checkSpace(r, header, regionOffsets, regionBlocks, areas, fileSize);
-        checkOptions(r, m, expected);
+        checkOptions(r, m, expected, slot.checksums);
         if (fileSize > end) {
             channel.truncate(end); // a region or area appended after this checkpoint
         }
@@ -268,6 +491,13 @@ final class MappedFormat {
             for (int i = 0; i < regionOffsets.length; i++) {
                 file.mapRegion(regionOffsets[i], regionBlocks[i]);
             }
+            Store store = new Store(file, slot.checksums);
+            if (store.checksums && state == OpenedCheckpoint.State.CLOSED) {
+                // Written by close(): nothing changed the blocks since, so each must match.
+                checkBlocks(r, file, crcs, m);
+                store.crcs = crcs;
+                store.known = crcs.length;
+            } // else the blocks may hold writes after the checkpoint: the next one sums them all
             for (int block = 0; block < header.blockCount(); block++) {
                 if (table instanceof BulkTableImpl bulkTable) {
                     bulkTable.restoreBlock(block);
@@ -277,21 +507,55 @@ final class MappedFormat {
             }
             file.restored();
             if (bulk && list.length > 0) {
-                writeLinks(r, table, m, list);
+                writeLinks(r, table, m, list, store);
             }
             SnapshotFormat.restore(r, table, m, 0);
-            Store store = new Store(file);
             store.sequence = slot.sequence;
             store.areaOffset[0] = areas[0];
             store.areaCapacity[0] = areas[1];
             store.areaOffset[1] = areas[2];
             store.areaCapacity[1] = areas[3];
+            if (store.checksums) {
+                store.since = table.versions.mark(); // from now on every write stamps its chunk
+                if (store.known > 0) {
+                    sumPending(table, store); // the free-list links just written back
+                }
+            }
+            int s = slot.at / SLOT_B;
+            Commit c = commits[s];
+            if (c != null && c.state == COMMIT_CLOSED) {
+                // The table is open: until its next checkpoint the file is no longer as close() left it.
+                writeCommit(channel, s, c.sequence, c.headerCrc, COMMIT_OPEN);
+                channel.force(false);
+            }
+            store.opened = new OpenedCheckpoint(slot.sequence, state, detail);
             table.mapped = store;
+            file.reportOpened(table.index.tag(), slot.sequence, state.name(), detail, store.checksums);
             return table;
         } catch (Throwable t) {
             table.close(); // unmaps, closes the file and releases the tag
             throw t;
         }
+    }
+
+    /** Checks every block of the checkpoint against its CRC32C. */
+    private static void checkBlocks(SnapshotFormat.Reader r, MappedFile file, int[] crcs, Metadata m)
+            throws SnapshotException {
+        CRC32C crc = new CRC32C();
+        for (int b = 0; b < crcs.length; b++) {
+            crc.reset();
+            crc.update(file.block(b).asByteBuffer());
+            if ((int) crc.getValue() != crcs[b]) {
+                throw r.fail(Reason.CHECKSUM, blockDamage(b, m.schema().slotsPerBlock(), file));
+            }
+        }
+    }
+
+    /** {@return what a checksum mismatch of block {@code b} says} */
+    static String blockDamage(int b, int slotsPerBlock, MappedFile file) {
+        return "block " + b + " (slots or rows " + (long) b * slotsPerBlock + " to "
+                + ((long) (b + 1) * slotsPerBlock - 1) + ", file offset " + file.blockOffset(b)
+                + ") does not match the CRC32C its last checkpoint stored: the file was damaged after it";
     }
 
     /**
@@ -360,8 +624,10 @@ final class MappedFormat {
     }
 
     /** A reopened table keeps its options: the builder must ask for the same. */
-    private static void checkOptions(SnapshotFormat.Reader r, Metadata m, Expected e) throws SnapshotException {
+    private static void checkOptions(SnapshotFormat.Reader r, Metadata m, Expected e, boolean checksums)
+            throws SnapshotException {
         String difference = null;
+        boolean fixed = m.tag() >= HandleLayout.MIN_FIXED_TAG;
         if (!m.handles().equals(e.handles)) {
             difference = "its handle layout is " + m.handles() + ", the builder's " + e.handles;
         } else if (e.kind == SnapshotFormat.KIND_BULK && m.reuse() != e.reuse) {
@@ -369,8 +635,15 @@ final class MappedFormat {
         } else if (m.maxCapacity() != Math.min(e.handles.maxIndex(), e.maxCapacity)) {
             difference = "its capacity limit is " + m.maxCapacity() + " slots, the builder's "
                     + Math.min(e.handles.maxIndex(), e.maxCapacity);
+        } else if (fixed && e.tag == 0) {
+            difference = "it was created with the fixed tag " + m.tag() + " and the builder names no tag; give it"
+                    + " tag(" + m.tag() + ")";
         } else if (e.tag != 0 && m.tag() != e.tag) {
-            difference = "its tag is " + m.tag() + ", the builder's " + e.tag;
+            difference = "its tag is " + (fixed ? "the fixed tag " : "the automatic tag ") + m.tag()
+                    + ", the builder's " + e.tag;
+        } else if (checksums != e.checksums) {
+            difference = checksums ? "its blocks carry checksums and the builder's blockChecksums is off"
+                    : "its blocks carry no checksums and the builder asks for blockChecksums";
         }
         if (difference != null) {
             throw r.fail(Reason.SCHEMA_MISMATCH, difference + "; a reopened table keeps the options it was created"
@@ -379,8 +652,8 @@ final class MappedFormat {
     }
 
     /** Writes a BulkTable's saved free list into the link words of its free slots (and the header's, slot 0). */
-    private static void writeLinks(SnapshotFormat.Reader r, AbstractTable table, Metadata m, int[] list)
-            throws SnapshotException {
+    private static void writeLinks(SnapshotFormat.Reader r, AbstractTable table, Metadata m, int[] list,
+                                   Store store) throws SnapshotException {
         IntField link = table.schema.link();
         int shift = table.recordShift;
         int mask = table.recordMask;
@@ -390,32 +663,41 @@ final class MappedFormat {
                 throw r.fail(Reason.MALFORMED, "the free list names slot " + slot + ", which is not an opened slot");
             }
             link.set(table.segments[previous >>> shift], previous & mask, slot);
+            store.touched(previous >>> shift);
             previous = slot;
         }
         link.set(table.segments[previous >>> shift], previous & mask, 0);
+        store.touched(previous >>> shift);
     }
 
     /**
      * Makes a checkpoint of a mapped table (see the class comment). The caller holds no
      * iteration; this method holds one while it runs, so structural changes wait for it (they
      * throw {@link java.util.ConcurrentModificationException} meanwhile).
+     *
+     * @param closing whether {@code close()} makes it: its commit record then says so
      */
-    static void checkpoint(AbstractTable table) throws IOException {
+    static void checkpoint(AbstractTable table, boolean closing) throws IOException {
         table.beginIteration();
         try {
-            checkpoint(table, table.mapped);
+            checkpoint(table, table.mapped, closing);
         } finally {
             table.endIteration();
         }
     }
 
-    private static void checkpoint(AbstractTable table, Store store) throws IOException {
+    private static void checkpoint(AbstractTable table, Store store, boolean closing) throws IOException {
         MappedFile file = store.file;
+        int blocks = table.blockCount();
+        if (store.checksums) {
+            sumChangedBlocks(table, store, blocks); // before the force, which then covers what they sum
+        }
         file.force();
         boolean bulk = table instanceof BulkTableImpl;
         int[] list = bulk ? table.index.listedSlots() : new int[0];
         int regions = file.regionCount();
-        int extra = 4 * list.length + 4 + 12 * regions + 32;
+        int sums = store.checksums ? blocks : 0;
+        int extra = 4 * sums + 4 * list.length + 4 + 12 * regions + 32;
         ByteBuffer meta = SnapshotFormat.metadata(table, extra);
         int s = (int) ((store.sequence + 1) & 1);
         long length = meta.capacity();
@@ -424,6 +706,8 @@ final class MappedFormat {
             store.areaCapacity[s] = MappedFile.align(length + length / 2);
             store.areaOffset[s] = file.appendArea(store.areaCapacity[s]);
         }
+        meta.asIntBuffer().put(store.crcs, 0, sums);
+        meta.position(meta.position() + 4 * sums);
         for (int slot : list) {
             meta.putInt(slot);
         }
@@ -442,13 +726,82 @@ final class MappedFormat {
         ByteBuffer header = ByteBuffer.allocate(SnapshotFormat.HEADER_BYTES).order(ByteOrder.nativeOrder());
         SnapshotFormat.startHeader(header,
                         table instanceof PackedTableImpl ? SnapshotFormat.KIND_PACKED : SnapshotFormat.KIND_BULK,
-                        SnapshotFormat.FLAG_MAPPED, length, table.blockCount(),
-                        SnapshotFormat.crc32c(meta.array(), 0, (int) length))
+                        SnapshotFormat.FLAG_MAPPED | (store.checksums ? SnapshotFormat.FLAG_BLOCK_CRCS : 0),
+                        length, blocks, SnapshotFormat.crc32c(meta.array(), 0, (int) length))
                 .putLong(AT_METADATA_OFFSET, store.areaOffset[s]).putLong(AT_SEQUENCE, store.sequence + 1);
         SnapshotFormat.sealHeader(header);
+        int headerCrc = header.getInt(SnapshotFormat.AT_HEADER_CRC);
         writeAt(channel, header, (long) s * SLOT_B);
         channel.force(true);
         store.sequence++;
+        // Evidence that the checkpoint completed, written once its header is on the device; the
+        // next checkpoint's first force (or the kernel's write-back) makes it durable.
+        writeCommit(channel, s, store.sequence, headerCrc, closing ? COMMIT_CLOSED : COMMIT_OPEN);
+    }
+
+    /**
+     * Computes the CRC32C of every block that may have changed since the last checkpoint (its
+     * change versions newer than the version that checkpoint marked, a byte written without a
+     * stamp, or a block it had no checksum for), and marks a version: writes from now on
+     * stamp newer.
+     */
+    private static void sumChangedBlocks(AbstractTable table, Store store, int blocks) {
+        int now = table.versions.mark();
+        if (store.crcs.length < blocks) {
+            store.crcs = Arrays.copyOf(store.crcs, Math.max(blocks, store.crcs.length + store.crcs.length / 2));
+        }
+        CRC32C crc = new CRC32C();
+        int summed = 0;
+        for (int b = 0; b < blocks; b++) {
+            if (store.due(table, b)) {
+                crc.reset();
+                crc.update(table.segments[b].asByteBuffer());
+                store.crcs[b] = (int) crc.getValue();
+                summed++;
+            }
+        }
+        store.known = blocks;
+        store.since = now;
+        Arrays.fill(store.pending, 0);
+        store.checksummed = summed;
+    }
+
+    /** Computes the CRC32C of the blocks whose bytes the table changed without a stamp, and clears them. */
+    private static void sumPending(AbstractTable table, Store store) {
+        CRC32C crc = new CRC32C();
+        for (int w = 0; w < store.pending.length; w++) {
+            for (long bits = store.pending[w]; bits != 0; bits &= bits - 1) {
+                int b = (w << 6) + Long.numberOfTrailingZeros(bits);
+                if (b < store.known) {
+                    crc.reset();
+                    crc.update(table.segments[b].asByteBuffer());
+                    store.crcs[b] = (int) crc.getValue();
+                }
+            }
+        }
+        Arrays.fill(store.pending, 0);
+    }
+
+    /**
+     * Checks every block unchanged since the last checkpoint against the CRC32C it stored; the
+     * caller holds the table's iteration guard. {@return the number of blocks checked}
+     */
+    static int verify(AbstractTable table) throws SnapshotException {
+        Store store = table.mapped;
+        CRC32C crc = new CRC32C();
+        int checked = 0;
+        for (int b = 0, blocks = Math.min(table.blockCount(), store.known); b < blocks; b++) {
+            if (!store.due(table, b)) {
+                crc.reset();
+                crc.update(table.segments[b].asByteBuffer());
+                if ((int) crc.getValue() != store.crcs[b]) {
+                    throw new SnapshotException(store.file.name, Reason.CHECKSUM,
+                            blockDamage(b, table.schema.slotsPerBlock(), store.file));
+                }
+                checked++;
+            }
+        }
+        return checked;
     }
 
     /** Writes {@code b} from its position to its limit at file offset {@code at}; returns the bytes written. */

@@ -97,6 +97,11 @@ final class SnapshotFormat {
     static final int AT_FILE_LENGTH = 56;
     /** The required flag of a mapped table's file ({@link MappedFormat}): its own layout after the header. */
     static final int FLAG_MAPPED = 1;
+    /**
+     * The required flag of a mapped table's file whose metadata holds a CRC32C per block
+     * ({@link MappedFormat}): a reader that does not keep them must not open it.
+     */
+    static final int FLAG_BLOCK_CRCS = 2;
 
     /** Metadata bytes before the schema. */
     static final int FIXED_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 10 * 4;
@@ -516,7 +521,8 @@ final class SnapshotFormat {
 
         /**
          * Checks what every header shares, in this order: magic, length, byte order, version,
-         * flags ({@link #FLAG_MAPPED} exactly for a mapped table's file, none for a snapshot),
+         * flags ({@link #FLAG_MAPPED}, and optionally {@link #FLAG_BLOCK_CRCS}, for a mapped
+         * table's file, none for a snapshot),
          * CRC. Leaves {@code h} in native byte order.
          *
          * @return the format version
@@ -550,7 +556,7 @@ final class SnapshotFormat {
                 throw fail(Reason.MALFORMED, "format version 0 does not exist");
             }
             int flags = h.getInt(AT_FLAGS);
-            if (!mapped && flags == FLAG_MAPPED) {
+            if (!mapped && (flags == FLAG_MAPPED || flags == (FLAG_MAPPED | FLAG_BLOCK_CRCS))) {
                 throw fail(Reason.KIND_MISMATCH, "it is the file of a mapped table, not a snapshot: open it with the"
                         + " table builder's mapped(path)");
             }
@@ -558,7 +564,7 @@ final class SnapshotFormat {
                 throw fail(Reason.KIND_MISMATCH, "it is a snapshot, not the file of a mapped table: load it with"
                         + " Snapshots.load");
             }
-            if (flags != (mapped ? FLAG_MAPPED : 0)) {
+            if (mapped ? flags != FLAG_MAPPED && flags != (FLAG_MAPPED | FLAG_BLOCK_CRCS) : flags != 0) {
                 throw fail(Reason.NEWER_VERSION, "it needs features (flags 0x" + Integer.toHexString(flags)
                         + ") that format version " + VERSION + " does not know");
             }

@@ -21,6 +21,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     HandleLayout handleLayout = HandleLayout.DEFAULT;
     int maxCapacity = Integer.MAX_VALUE;
     private int tag;
+    private CheckpointFallback fallback = CheckpointFallback.AFTER_CRASH;
+    private boolean blockChecksums;
 
     TableBuilder(Schema schema) {
         if (schema == null) {
@@ -80,6 +82,44 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     }
 
     /**
+     * Sets whether {@link #mapped(Path)} may open a file at the checkpoint before its newest
+     * one; default {@link CheckpointFallback#AFTER_CRASH} (after a crash during a checkpoint,
+     * never past a damaged one). {@link CheckpointFallback#NEVER} makes any fallback an
+     * error. Tables in memory ignore it.
+     *
+     * @param fallback when to fall back
+     * @return this builder
+     * @throws IllegalArgumentException if {@code fallback} is null
+     */
+    public B checkpointFallback(CheckpointFallback fallback) {
+        if (fallback == null) {
+            throw new IllegalArgumentException("checkpoint fallback is null; use CheckpointFallback.AFTER_CRASH");
+        }
+        this.fallback = fallback;
+        return self();
+    }
+
+    /**
+     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default
+     * off. A reopened file keeps what it was created with: the builder must ask for the same
+     * ({@link SnapshotException} {@code SCHEMA_MISMATCH} otherwise). With checksums, each
+     * {@link Table#checkpoint()} computes the checksums of the blocks changed since the last
+     * one (by the change versions, which such a table keeps from its open on, as if
+     * {@link Table#markVersion()} had been called: a set by handle then pays the stamp), opening
+     * a file that its last {@code close()} wrote checks every block (O(bytes): it reads the
+     * whole file), and {@link Table#verify()} checks the blocks unchanged since the last
+     * checkpoint. A damaged block throws {@link SnapshotException} ({@code CHECKSUM}) naming
+     * it. Tables in memory ignore it.
+     *
+     * @param on whether blocks carry checksums
+     * @return this builder
+     */
+    public B blockChecksums(boolean on) {
+        this.blockChecksums = on;
+        return self();
+    }
+
+    /**
      * Creates the table. It holds no native memory until the first add. The builder may build
      * again: each table is new, with its own tag.
      *
@@ -102,6 +142,21 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      * {@link Snapshots#load loading a snapshot} (give the table a fixed {@link #tag(int)}).
      * Everything else is an ordinary table of this kind.
      *
+     * <p><b>Tags.</b> A reopened table always keeps the tag it was created with, so that its
+     * handles stay valid. A file created with a fixed tag reopens only through a builder that
+     * names the same tag; a builder that names no tag or another tag is refused
+     * ({@code SCHEMA_MISMATCH}, naming the file's tag). A file created with an automatic tag
+     * reopens through a builder that names no tag, under the number it had (a
+     * {@code TAG_CONFLICT} if an open table holds it); a builder naming a fixed tag is refused.
+     *
+     * <p><b>Which checkpoint.</b> The file keeps the last two checkpoints. Opening takes the
+     * newest; after a crash during a checkpoint (its header torn) the one before, the last
+     * completed one; a completed checkpoint whose header or metadata no longer matches its
+     * CRC32C (damage, never a crash) throws {@code CHECKSUM}, unless
+     * {@link #checkpointFallback(CheckpointFallback)} allows that fallback too (or forbids
+     * every fallback). {@link Table#openedCheckpoint()} says which checkpoint was opened and
+     * why.
+     *
      * <p><b>Durability.</b> {@link Table#checkpoint()} makes everything written before it
      * durable; {@link Table#close()} checkpoints. After a crash (the process killed, the
      * machine down) the file reopens to exactly the structure of the last completed checkpoint:
@@ -118,7 +173,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      *
      * <p><b>Costs.</b> Opening reads the metadata (4 bytes per slot, 8 in a
      * {@code PackedTable}, plus 4 per row; in a {@code BulkTable} 4 per free slot, whose
-     * free-list links it writes back), never the blocks: O(slots), not O(bytes). The file
+     * free-list links it writes back), never the blocks: O(slots), not O(bytes) (with
+     * {@link #blockChecksums(boolean) block checksums}, a file its {@code close()} wrote is
+     * also checked block by block: O(bytes)). The file
      * grows by regions of 1 MiB doubling to 64 MiB, each mapped once. Reads and writes of
      * records are those of a table in memory once their pages are in memory.
      *
@@ -129,10 +186,14 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      *
      * @param file the table's file
      * @return the open table
-     * @throws SnapshotException if the file is not a mapped table's file, is damaged, holds
-     *     another kind, schema ({@code SCHEMA_MISMATCH}) or options (handle layout, reuse
-     *     order, capacity limit, or a fixed tag that differs), or its tag is taken
-     *     ({@code TAG_CONFLICT}), or another table holds the file ({@code LOCKED})
+     * @throws SnapshotException if the file is not a mapped table's file, is damaged
+     *     ({@code CHECKSUM} for a damaged newest checkpoint, a fallback the
+     *     {@link #checkpointFallback(CheckpointFallback) fallback option} forbids, or with
+     *     {@link #blockChecksums(boolean) checksums} a damaged block, named), holds another
+     *     kind, schema ({@code SCHEMA_MISMATCH}) or options (handle layout, reuse order,
+     *     capacity limit, block checksums, a tag other than the one it was created with), or
+     *     its tag is taken ({@code TAG_CONFLICT}), or another table holds the file
+     *     ({@code LOCKED})
      * @throws IOException if the file cannot be opened, read or written
      * @throws IllegalArgumentException if {@code file} is null
      * @throws IllegalStateException as {@link #build()} when the file is created
@@ -143,7 +204,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
             throw new IllegalArgumentException("file is null");
         }
         return (T) MappedFormat.open(file, new MappedFormat.Expected(kind(), schema, reuseOrder(), handleLayout,
-                maxCapacity, tag), () -> (AbstractTable) build());
+                maxCapacity, tag, fallback, blockChecksums), () -> (AbstractTable) build());
     }
 
     /** {@return the kind's code in the file format} */

@@ -317,6 +317,36 @@ public interface Table extends AutoCloseable {
     void checkpoint() throws java.io.IOException;
 
     /**
+     * Checks the blocks of a mapped table opened with
+     * {@link TableBuilder#blockChecksums(boolean) block checksums} against the CRC32C the last
+     * checkpoint stored for each: every block not changed since that checkpoint (by the change
+     * versions: a write through the table's API, a writable view taken, an add, removal or
+     * move). A block changed since is skipped, its checksum is the next checkpoint's; so is
+     * every block after an open that found the table not closed (a crash), until the next
+     * checkpoint. A write through a writable view taken before the last checkpoint and kept
+     * after it is not seen by the versions and is reported as damage: take views again after
+     * a checkpoint. O(bytes of the blocks checked). Holds the table's iteration guard, like
+     * {@link #checkpoint()}; call it while no other thread writes the table.
+     *
+     * @return the number of blocks checked
+     * @throws SnapshotException ({@code CHECKSUM}) naming the first block whose bytes no longer
+     *     match its checksum: the file was changed by something other than this table
+     * @throws java.io.IOException if reading the file fails
+     * @throws IllegalStateException if the table is closed, not mapped from a file, or its
+     *     file has no block checksums
+     */
+    int verify() throws java.io.IOException;
+
+    /**
+     * {@return which checkpoint of its file this mapped table was opened at, and why that one}
+     * ({@link OpenedCheckpoint}: created, closed cleanly, not closed, or a fallback past an
+     * interrupted or damaged checkpoint). O(1); answers also after {@link #close()}.
+     *
+     * @throws IllegalStateException if the table is not mapped from a file
+     */
+    OpenedCheckpoint openedCheckpoint();
+
+    /**
      * Frees all native memory and the table's tag. Idempotent. Always succeeds, also while an
      * iteration is open (its chunks then throw {@link IllegalStateException}) and on a corrupt
      * table. A mapped table is checkpointed first (unless corrupt: then the file keeps its last

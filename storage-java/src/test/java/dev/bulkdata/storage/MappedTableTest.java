@@ -440,7 +440,8 @@ class MappedTableTest {
         // Flip a bit of the newest header: the older checkpoint (same structure here) opens.
         byte[] h = read(file, newest + 30, 1);
         patch(file, newest + 30, new byte[] {(byte) (h[0] ^ 1)});
-        try (BulkTable t = BulkTable.builder(schema("crc", Layout.SOA)).tag(TAG).mapped(file)) {
+        try (BulkTable t = BulkTable.builder(schema("crc", Layout.SOA)).tag(TAG)
+                .checkpointFallback(CheckpointFallback.AFTER_CRASH_OR_DAMAGE).mapped(file)) {
             assertEquals(2_000 - 667, t.size());
         }
         // That open's close wrote a new checkpoint over the damaged slot; damage both now.
@@ -495,7 +496,8 @@ class MappedTableTest {
             int expected = range[0] == olderAt ? 38 : 39;
             for (long at = range[0]; at < range[1]; at++) {
                 patch(file, at, new byte[] {(byte) (pristine[(int) at] ^ (1 << (at % 8)))});
-                try (PackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
+                try (PackedTable t = PackedTable.builder(schema).tag(3996)
+                        .checkpointFallback(CheckpointFallback.AFTER_CRASH_OR_DAMAGE).mapped(file)) {
                     ((AbstractTable) t).checkInvariants();
                     assertEquals(expected, t.size(), "byte " + at + " flipped");
                 }
@@ -564,7 +566,7 @@ class MappedTableTest {
         try (BulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
                 .tag(TAG).build()) {
             SnapshotException e = assertThrows(SnapshotException.class,
-                    () -> BulkTable.builder(schema("tags", Layout.SOA)).mapped(file));
+                    () -> BulkTable.builder(schema("tags", Layout.SOA)).tag(TAG).mapped(file));
             assertEquals(Reason.TAG_CONFLICT, e.reason());
             assertTrue(holder.size() == 0);
         }

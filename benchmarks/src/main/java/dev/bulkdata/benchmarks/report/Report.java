@@ -193,6 +193,9 @@ public final class Report {
         c.add(new Comparison("checkpoint, 1 % of chunks changed", "checkpoint() (forced to disk)",
                 "MappedBenchmark.checkpointAfterOnePercentOfChunks", "Snapshots.save of the whole table (not forced)",
                 "SnapshotBenchmark.saveBulk", true, Double.NaN, million));
+        c.add(new Comparison("checkpoint, 1 % of chunks changed, block checksums", "checkpoint() with blockChecksums",
+                "MappedBenchmark.checkpointAfterOnePercentOfChunksSummed", "checkpoint() without",
+                "MappedBenchmark.checkpointAfterOnePercentOfChunks", false, Double.NaN, million));
         c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "raw FileChannel write",
                 "SnapshotBenchmark.rawWrite", false, 2, million));
         c.add(new Comparison("snapshot save", "Snapshots.save", "SnapshotBenchmark.saveBulk", "ObjectOutputStream",

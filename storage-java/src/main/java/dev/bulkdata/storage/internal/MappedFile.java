@@ -198,6 +198,35 @@ public final class MappedFile {
     }
 
     /**
+     * {@return the file offset of block {@code b}, for messages}
+     *
+     * @param b the block's number, below the regions' capacity
+     */
+    public long blockOffset(int b) {
+        int r = 0;
+        long first = 0;
+        while (first + regionBlocks[r] <= b) {
+            first += regionBlocks[r];
+            r++;
+        }
+        return regionOffsets[r] + (b - first) * STRIDE;
+    }
+
+    /**
+     * Reports the checkpoint a table was opened at to the flight recorder
+     * ({@code dev.bulkdata.MappedOpen}).
+     *
+     * @param tag the table's tag
+     * @param sequence the checkpoint's number
+     * @param state how the file was found ({@code OpenedCheckpoint.State})
+     * @param detail what was found
+     * @param checksums whether its blocks carry checksums
+     */
+    public void reportOpened(int tag, long sequence, String state, String detail, boolean checksums) {
+        TableEvents.mappedOpened(tag, name, sequence, state, detail, checksums);
+    }
+
+    /**
      * Writes every changed page of every region to the file and waits until the device has
      * them ({@link MemorySegment#force()}).
      */

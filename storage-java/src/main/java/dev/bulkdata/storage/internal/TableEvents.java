@@ -24,8 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * JDK Flight Recorder events of the tables, with the JDK's own {@code jdk.jfr} API:
  * {@code dev.bulkdata.TableOpen}, {@code dev.bulkdata.BlockAllocation},
- * {@code dev.bulkdata.TableClose} and the periodic {@code dev.bulkdata.TableStatistics}
- * (README, Observability). {@link BlockArena} calls the three hooks; nothing else does.
+ * {@code dev.bulkdata.TableClose}, the periodic {@code dev.bulkdata.TableStatistics}
+ * (README, Observability) and {@code dev.bulkdata.MappedOpen}. {@link BlockArena} calls the
+ * three table hooks; {@link MappedFile#reportOpened} the mapped one.
  *
  * <p>Cost when no recording runs. Until the flight recorder is initialized in this JVM (a
  * recording was started, by {@code -XX:StartFlightRecording}, {@code jcmd JFR.start} or the
@@ -55,6 +56,7 @@ final class TableEvents {
     private static volatile EventType openType;
     private static volatile EventType closeType;
     private static volatile EventType allocationType;
+    private static volatile EventType mappedOpenType;
 
     static {
         try {
@@ -76,6 +78,8 @@ final class TableEvents {
         FlightRecorder.register(TableOpenEvent.class);
         FlightRecorder.register(TableCloseEvent.class);
         FlightRecorder.register(BlockAllocationEvent.class);
+        FlightRecorder.register(MappedOpenEvent.class);
+        mappedOpenType = EventType.getEventType(MappedOpenEvent.class);
         FlightRecorder.addPeriodicEvent(TableStatisticsEvent.class, TableEvents::emitStatistics);
         allocationType = EventType.getEventType(BlockAllocationEvent.class);
         closeType = EventType.getEventType(TableCloseEvent.class);
@@ -119,6 +123,22 @@ final class TableEvents {
             TableCloseEvent event = new TableCloseEvent();
             event.of(tag, open, blocks, nativeBytes);
             event.reclaimed = reclaimed;
+            event.commit();
+        }
+    }
+
+    /** A mapped table was opened at a checkpoint of its file (its table is registered already). */
+    static void mappedOpened(int tag, String file, long sequence, String state, String detail, boolean checksums) {
+        EventType type = mappedOpenType;
+        if (type != null && type.isEnabled()) {
+            MappedOpenEvent event = new MappedOpenEvent();
+            event.of(tag, OPEN.get(tag));
+            event.file = file;
+            event.sequence = sequence;
+            event.state = state;
+            event.fallback = state.equals("INTERRUPTED") || state.equals("DAMAGED");
+            event.detail = detail;
+            event.checksums = checksums;
             event.commit();
         }
     }
@@ -218,6 +238,28 @@ final class TableEvents {
         @Description("The block's bytes")
         @DataAmount
         long bytes;
+    }
+
+    @Name("dev.bulkdata.MappedOpen")
+    @Label("Mapped Table Open")
+    @Category("bulkdata")
+    @Description("A mapped table was opened at a checkpoint of its file (Table.openedCheckpoint())")
+    static final class MappedOpenEvent extends TableEvent {
+        @Label("File")
+        String file;
+        @Label("Checkpoint")
+        @Description("The number of the checkpoint opened")
+        long sequence;
+        @Label("State")
+        @Description("CREATED, CLOSED, NOT_CLOSED, INTERRUPTED or DAMAGED (OpenedCheckpoint.State)")
+        String state;
+        @Label("Fallback")
+        @Description("Whether an older checkpoint than the newest the file shows was opened")
+        boolean fallback;
+        @Label("Detail")
+        String detail;
+        @Label("Block Checksums")
+        boolean checksums;
     }
 
     @Name("dev.bulkdata.TableStatistics")

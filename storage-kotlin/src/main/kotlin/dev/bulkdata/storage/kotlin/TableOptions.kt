@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
+import dev.bulkdata.storage.CheckpointFallback
 import dev.bulkdata.storage.HandleLayout
 import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.ReuseOrder
@@ -71,6 +72,22 @@ public class TableOptions internal constructor() {
      * default): a table in memory. [TableDef.open] with a path maps another file.
      */
     public var file: java.nio.file.Path? = null
+
+    /**
+     * Whether a mapped file made for this table keeps a CRC32C per block (the core
+     * `TableBuilder.blockChecksums`): written at [TypedTable.checkpoint], checked when a file
+     * closed cleanly is opened and by [TypedTable.verify]. `false` by default; a reopened file
+     * must be opened with what it was created with.
+     */
+    public var blockChecksums: Boolean = false
+
+    /**
+     * Whether opening a mapped file may take the checkpoint before its newest one (the core
+     * `TableBuilder.checkpointFallback`): [CheckpointFallback.AFTER_CRASH] by default,
+     * [CheckpointFallback.NEVER] makes any fallback an error. [TypedTable.openedCheckpoint]
+     * says which checkpoint was opened.
+     */
+    public var checkpointFallback: CheckpointFallback = CheckpointFallback.AFTER_CRASH
 
     /**
      * Sets [handleLayout] to `HandleLayout.of(indexBits, generationBits)`.

@@ -333,10 +333,14 @@ public abstract class TableDef<D : TableDef<D>>(
                 .reuseOrder(options.reuseOrder)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
+                .blockChecksums(options.blockChecksums)
+                .checkpointFallback(options.checkpointFallback)
                 .let { if (options.tag != 0) it.tag(options.tag) else it }
             TableKind.PACKED -> PackedTable.builder(schema)
                 .handleLayout(options.handleLayout)
                 .maxCapacity(options.maxCapacity)
+                .blockChecksums(options.blockChecksums)
+                .checkpointFallback(options.checkpointFallback)
                 .let { if (options.tag != 0) it.tag(options.tag) else it }
         }
     } catch (e: IllegalArgumentException) {

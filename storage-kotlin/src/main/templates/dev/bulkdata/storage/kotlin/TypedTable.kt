@@ -99,6 +99,24 @@ public class TypedTable<D : TableDef<D>> internal constructor(
         core.checkpoint()
     }
 
+    /**
+     * Checks the blocks unchanged since the last checkpoint against their checksums, for a
+     * table mapped with [TableOptions.blockChecksums]: the core `Table.verify`. Returns the
+     * number of blocks checked.
+     *
+     * @throws dev.bulkdata.storage.SnapshotException (`CHECKSUM`) naming the first damaged block
+     * @throws java.io.IOException if reading the file fails
+     * @throws IllegalStateException if the table is closed, not mapped, or has no block checksums
+     */
+    @Throws(java.io.IOException::class)
+    public fun verify(): Int = core.verify()
+
+    /**
+     * Which checkpoint of its file this mapped table was opened at, and why (the core
+     * `Table.openedCheckpoint`). Throws [IllegalStateException] if the table is not mapped.
+     */
+    public val openedCheckpoint: dev.bulkdata.storage.OpenedCheckpoint get() = core.openedCheckpoint()
+
     /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
     @get:JvmName("size")
     public val size: Int get() = core.size()
