@@ -22,6 +22,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -81,6 +87,71 @@ public class KernelBenchmark {
             bulk.close();
             packed.close();
             longs.close();
+        }
+    }
+
+    /**
+     * The floor: the update with no library, the same Vector API loop over the columns of
+     * 16 KiB native blocks laid out as a table's (one arena, the schema's column offsets, a
+     * {@code MemorySegment} per column). What the kernels cost above it is the library's
+     * (checks, views, change versions); what it costs above the {@code float[]} loop is the
+     * layout's (2 KiB runs of each column per block instead of one long array).
+     */
+    @State(Scope.Benchmark)
+    public static class Blocks {
+        MemorySegment[] columns;
+        Arena arena;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            int slots = Subjects.SOA.slotsPerBlock();
+            int blocks = (size.n + slots - 1) / slots;
+            arena = Arena.ofShared();
+            MemorySegment all = arena.allocate((long) blocks * Schema.BLOCK_BYTES, Schema.BLOCK_BYTES);
+            FloatField[] fields = {PX, PY, PZ, VX, VY, VZ};
+            columns = new MemorySegment[blocks * fields.length];
+            for (int b = 0; b < blocks; b++) {
+                for (int f = 0; f < fields.length; f++) {
+                    columns[b * fields.length + f] = all.asSlice((long) b * Schema.BLOCK_BYTES + fields[f].blockOffset(),
+                            (long) slots * Float.BYTES);
+                }
+            }
+            for (int b = 0; b < blocks; b++) {
+                for (int f = 3; f < 6; f++) {
+                    MemorySegment v = columns[b * fields.length + f];
+                    for (int s = 0; s < slots; s++) {
+                        v.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, s, f - 2);
+                    }
+                }
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            arena.close();
+        }
+    }
+
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+
+    private static void axpyFloor(MemorySegment a, MemorySegment b, float k) {
+        long step = FLOATS.vectorByteSize();
+        for (long off = 0, end = a.byteSize(); off < end; off += step) {
+            FloatVector.fromMemorySegment(FLOATS, a, off, ByteOrder.nativeOrder())
+                    .add(FloatVector.fromMemorySegment(FLOATS, b, off, ByteOrder.nativeOrder()).mul(k))
+                    .intoMemorySegment(a, off, ByteOrder.nativeOrder());
+        }
+    }
+
+    /** The update over raw blocks, the three axes per block as {@link #updateBulkChunks}. */
+    @Benchmark
+    @Fork(3)
+    public void updateFloorBlocks(Blocks s) {
+        MemorySegment[] c = s.columns;
+        for (int i = 0; i < c.length; i += 6) {
+            axpyFloor(c[i], c[i + 3], DT);
+            axpyFloor(c[i + 1], c[i + 4], DT);
+            axpyFloor(c[i + 2], c[i + 5], DT);
         }
     }
 

@@ -161,6 +161,11 @@ public final class Report {
                 c.add(new Comparison("update p += v*dt, SIMD kernels" + isa[1], subject[0], k + subject[1], "float[]",
                         k + "updateFloatArray", false, 1.5, n));
             }
+            c.add(new Comparison("update p += v*dt, SIMD kernels" + isa[1], "BulkTable SOA, Kernels.axpy (chunks)",
+                    k + "updateBulkChunks", "floor: the same vector loop over 16 KiB blocks, no library",
+                    k + "updateFloorBlocks", false, Double.NaN, n));
+            c.add(new Comparison("update p += v*dt, SIMD kernels" + isa[1], "floor: vector loop over 16 KiB blocks",
+                    k + "updateFloorBlocks", "float[]", k + "updateFloatArray", false, Double.NaN, n));
             for (String kernel : new String[] {"fill", "scale", "add", "axpy", "sum", "min", "max"}) {
                 c.add(new Comparison(kernel + ", SIMD kernel" + isa[1], "BulkTable SOA, Kernels." + kernel + " (table)",
                         k + kernel + "BulkTable", "float[]", k + kernel + "FloatArray", false, Double.NaN, n));
