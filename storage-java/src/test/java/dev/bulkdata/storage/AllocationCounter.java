@@ -26,6 +26,9 @@ import java.util.stream.Stream;
 final class AllocationCounter {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    /** The CPU flags that decide which vector instructions C2 may use (x86, then ARM). */
+    private static final List<String> VECTOR_FLAGS = List.of("sse4_2", "avx", "avx2", "fma", "avx512f",
+            "avx512dq", "avx512bw", "avx512vl", "asimd", "sve", "sve2");
     /** Keeps the probe's array reachable, so that escape analysis cannot remove it. */
     static volatile Object sink;
 
@@ -125,8 +128,7 @@ final class AllocationCounter {
         if (flags != null) {
             List<String> vector = new ArrayList<>();
             for (String flag : flags.split("\\s+")) {
-                if (flag.startsWith("avx") || flag.startsWith("sse4") || flag.equals("fma")
-                        || flag.equals("asimd") || flag.equals("sve") || flag.equals("sve2")) {
+                if (VECTOR_FLAGS.contains(flag)) {
                     vector.add(flag);
                 }
             }
