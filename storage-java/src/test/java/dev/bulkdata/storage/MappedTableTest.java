@@ -70,7 +70,7 @@ class MappedTableTest {
                 run(kind, layout, seed);
             }
         } catch (AssertionError | RuntimeException | IOException e) {
-            throw new AssertionError(Seeds.replay(seed) + ": " + e.getMessage(), e);
+            throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
         }
     }
 
