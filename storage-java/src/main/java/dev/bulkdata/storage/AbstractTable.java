@@ -631,6 +631,19 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         }
     }
 
+    /**
+     * {@link #checkChunkAccess()} again, on a slow path that may have raced a {@code close()} on
+     * another thread (a misuse): a volatile read, so that a close whose effects this thread met
+     * is reported as the closed table, not as what the effect looked like (a hole).
+     *
+     * @throws IllegalStateException if the chunks may not be used now
+     */
+    public final void recheckChunkAccess() {
+        if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {
+            throw chunkUnusable();
+        }
+    }
+
     private IllegalStateException chunkUnusable() {
         if (closed || corrupt) {
             return unusable();

@@ -111,8 +111,12 @@ final class BulkChunk extends SlotChunk {
         return slot;
     }
 
-    /** The slow path of {@link #position}: out of the chunk, or a hole. */
+    /**
+     * The slow path of {@link #position}: out of the chunk, or a hole, or the table closed by
+     * another thread after the check (its close clears the live bits).
+     */
     private RuntimeException hole(int slot) {
+        table.recheckChunkAccess();
         Objects.checkIndex(slot, slots);
         return new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + table.name()
                 + "' is a hole (no live record); visit live slots with nextLive() or liveBits()");

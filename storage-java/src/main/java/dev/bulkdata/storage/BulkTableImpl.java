@@ -241,6 +241,13 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         size = 0;
     }
 
+    /**
+     * {@inheritDoc} The chunk directory and the clean marks keep their arrays: a thread that
+     * passed its check just before a {@code close()} on another thread (a misuse, while an
+     * iteration hands out chunks or a chunk takes a writable view) then indexes an array of the
+     * old length and meets the closed table's {@link IllegalStateException} at its next check,
+     * instead of an index out of bounds in an array swapped for an empty one.
+     */
     @Override
     void onClose() {
         index.close();
@@ -251,8 +258,6 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 chunks[i].liveCount = 0;
             }
         }
-        chunks = NO_CHUNKS;
-        cleanGroups = new int[0];
         blockCount = 0;
     }
 

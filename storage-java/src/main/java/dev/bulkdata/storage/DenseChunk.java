@@ -26,6 +26,14 @@ final class DenseChunk extends SlotChunk {
          */
         void checkChunkAccess();
 
+        /**
+         * {@link #checkChunkAccess()} on a slow path that may have raced a {@code close()} on
+         * another thread, which empties the rows: reports the closed table, not a missing row.
+         */
+        default void recheckChunkAccess() {
+            checkChunkAccess();
+        }
+
         /** {@return the handle of the record in dense {@code row}, a live row} */
         long handleOfRow(int row);
 
@@ -66,6 +74,7 @@ final class DenseChunk extends SlotChunk {
         owner.checkChunkAccess();
         Objects.checkIndex(slot, slots);
         if (slot >= live()) {
+            owner.recheckChunkAccess();         // the table closed by another thread after the check: its rows are gone
             throw new IllegalArgumentException("slot " + slot + " of chunk " + index + " of table '" + owner.name()
                     + "' holds no record: this chunk's records are slots 0.." + (live() - 1)
                     + " (dense table; iterate slots below liveCount())");

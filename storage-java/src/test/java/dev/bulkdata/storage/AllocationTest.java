@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.lang.management.ManagementFactory;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,7 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * that allocates per operation never reaches zero. JMH's {@code -prof gc} in the benchmarks
  * module is the authoritative measurement; this is the regression guard. Every test runs on
  * both table kinds; a PackedTable's remove moves a record (swap-and-pop), and its defragment
- * steps are measured too.
+ * steps are measured too. The counter is {@link AllocationCounter}'s, which fails where the JVM
+ * cannot count (a test would otherwise see differences of 0 and pass); a failure names the
+ * machine (CPU, vector extensions, {@code UseAVX}).
  */
 class AllocationTest {
     private static final int OPS = 100_000;
@@ -29,26 +30,24 @@ class AllocationTest {
     private static final RecordVisitor MOVE =
             (chunk, slot) -> chunk.set(slot, PX, chunk.get(slot, PX) + chunk.get(slot, VX) * 0.5f);
 
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-
-    private static long allocatedBytes() {
-        return THREADS.getCurrentThreadAllocatedBytes();
-    }
-
-    /** Runs {@code round} until one call allocates nothing; returns the rounds it took. */
+    /**
+     * Runs {@code round} until one call allocates nothing; returns the rounds it took. Fails if
+     * the JVM cannot count allocations, or if no round reaches zero.
+     */
     static int roundsUntilAllocationFree(String what, LongSupplier round) {
+        AllocationCounter.requireCounting();
         long sink = 0;
+        long bytes = 0;
         for (int i = 1; i <= MAX_ROUNDS; i++) {
-            long before = allocatedBytes();
+            long before = AllocationCounter.allocatedBytes();
             sink += round.getAsLong();
-            long bytes = allocatedBytes() - before;
+            bytes = AllocationCounter.allocatedBytes() - before;
             if (bytes == 0) {
                 return i;
             }
         }
-        throw new AssertionError(what + " still allocates after " + MAX_ROUNDS + " rounds of " + OPS
-                + " operations (sink " + sink + ")");
+        throw new AssertionError(what + " still allocates after " + MAX_ROUNDS + " rounds (" + bytes
+                + " B in the last; sink " + sink + "); " + AllocationCounter.machine());
     }
 
     @ParameterizedTest

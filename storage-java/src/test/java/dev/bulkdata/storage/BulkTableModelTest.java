@@ -81,7 +81,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BulkTableModelTest {
 
     static final long DEFAULT_SEED = 20_240_601L;
-    static final String SEED_PROPERTY = "bulkdata.seed";
+    static final String SEED_PROPERTY = Seeds.PROPERTY;
     static final long REQUIRED_OPS = 1_000_000L;
     static final int CHECKPOINT_EVERY = 100;
     static final int REMOVED_WINDOW = 64;
@@ -189,15 +189,7 @@ class BulkTableModelTest {
     }
 
     static long baseSeed() {
-        String text = System.getProperty(SEED_PROPERTY);
-        if (text == null || text.isBlank()) {
-            return DEFAULT_SEED;
-        }
-        text = text.trim();
-        if (text.startsWith("0x") || text.startsWith("0X")) {
-            return Long.parseUnsignedLong(text.substring(2), 16);
-        }
-        return Long.parseLong(text);
+        return Seeds.fromProperty(DEFAULT_SEED);
     }
 
     static List<Config> configs() {

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ChangeVersionModelTest {
     static final long DEFAULT_SEED = 0xC4A9_6E5L;
-    static final long SEED = Long.getLong("bulkdata.seed", DEFAULT_SEED);
+    static final long SEED = Seeds.fromProperty(DEFAULT_SEED);
     static final int STEPS = 6_000;
     static final int MAX_RECORDS = 200;
 

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * predicted exactly; and the error table (every bad input throws and leaves the set unchanged).
  */
 class SparseSetTest {
-    static final long SEED = Long.getLong("bulkdata.seed", 0x5EED_5E75L);
+    static final long SEED = Seeds.fromProperty(0x5EED_5E75L);
     private static final int OPS = 200_000;
 
     /** A few dense key pages, plus keys far apart (each its own page) up to MAX_KEY. */

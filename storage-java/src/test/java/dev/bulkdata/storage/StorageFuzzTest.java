@@ -101,22 +101,22 @@ class StorageFuzzTest {
 
     @FuzzTest(maxDuration = CI_BUDGET)
     void bulkTable(FuzzedDataProvider data) {
-        Target.BULK_TABLE.run(Choices.fuzzed(data), MAX_STEPS);
+        Target.BULK_TABLE.runInput(Choices.fuzzed(data));
     }
 
     @FuzzTest(maxDuration = CI_BUDGET)
     void packedTable(FuzzedDataProvider data) {
-        Target.PACKED_TABLE.run(Choices.fuzzed(data), MAX_STEPS);
+        Target.PACKED_TABLE.runInput(Choices.fuzzed(data));
     }
 
     @FuzzTest(maxDuration = CI_BUDGET)
     void sparseSet(FuzzedDataProvider data) {
-        Target.SPARSE_SET.run(Choices.fuzzed(data), MAX_STEPS);
+        Target.SPARSE_SET.runInput(Choices.fuzzed(data));
     }
 
     @FuzzTest(maxDuration = CI_BUDGET)
     void componentTables(FuzzedDataProvider data) {
-        Target.COMPONENT_TABLES.run(Choices.fuzzed(data), MAX_STEPS);
+        Target.COMPONENT_TABLES.runInput(Choices.fuzzed(data));
     }
 
     /** What each fuzz test runs, on any source of choices (the first picks the configuration). */
@@ -157,6 +157,21 @@ class StorageFuzzTest {
         }
 
         abstract void run(Choices input, int maxSteps);
+
+        /**
+         * Runs one fuzzed input as a fresh JVM would: tag history of earlier inputs' closed
+         * tables forgotten first ({@link FuzzTags}), so that an input fails or passes alone,
+         * whatever ran before it in the JVM.
+         */
+        void runInput(Choices input) {
+            runInput(input, MAX_STEPS);
+        }
+
+        /** As {@link #runInput(Choices)}, for at most {@code maxSteps} steps. */
+        void runInput(Choices input, int maxSteps) {
+            FuzzTags.forgetClosedTables();
+            run(input, maxSteps);
+        }
     }
 
     private static void runTable(List<BulkTableModelTest.Config> configs, Choices input, int maxSteps) {
@@ -360,53 +375,6 @@ class StorageFuzzTest {
     static void check(boolean condition, String message) {
         if (!condition) {
             throw new AssertionError(message);
-        }
-    }
-
-    // -------------------------------------------------------------------------------------------
-    // Seed inputs
-
-    /**
-     * Writes seed inputs: for every target, configuration and seed, a seeded run of
-     * {@code bulkdata.fuzz.seedSteps} (default 300) steps, recorded as the input that makes the
-     * fuzzed run take the same choices ({@link Choices#recording}). Inputs of passing runs go to {@code <dir>/StorageFuzzTestInputs/<method>/}, of failing runs to
-     * {@code <dir>/StorageFuzzTestFailing/<method>/} with the failure printed. Run only on demand:
-     *
-     * <pre>{@code
-     * mvn -B -pl storage-java test -Dtest=StorageFuzzTest#writeSeedInputs \
-     *     -Dbulkdata.fuzz.writeSeeds=$PWD/storage-java/src/test/resources/dev/bulkdata/storage
-     * }</pre>
-     */
-    @org.junit.jupiter.api.Test
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "bulkdata.fuzz.writeSeeds", matches = ".+")
-    void writeSeedInputs() throws java.io.IOException {
-        java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("bulkdata.fuzz.writeSeeds"));
-        int steps = Integer.getInteger("bulkdata.fuzz.seedSteps", 300);
-        int seeds = Integer.getInteger("bulkdata.fuzz.seedsPerConfig", 1);
-        for (Target target : Target.values()) {
-            for (int config = 0; config < target.configs; config++) {
-                for (long seed = 1; seed <= seeds; seed++) {
-                    Choices.Recording recording = Choices.recording(config, Choices.seeded(seed));
-                    Throwable failure = outcome(target, recording, steps);
-                    byte[] input = recording.input();
-                    String name = "seed-" + config + "-" + seed;
-                    java.nio.file.Path file = dir.resolve(failure == null ? "StorageFuzzTestInputs" : "StorageFuzzTestFailing")
-                            .resolve(target.method).resolve(name);
-                    java.nio.file.Files.createDirectories(file.getParent());
-                    java.nio.file.Files.write(file, input);
-                    System.out.println("[StorageFuzzTest] " + file + " (" + input.length + " bytes)"
-                            + (failure == null ? "" : " FAILS: " + failure.getMessage()));
-                }
-            }
-        }
-    }
-
-    private static Throwable outcome(Target target, Choices input, int steps) {
-        try {
-            target.run(input, steps);
-            return null;
-        } catch (Throwable t) {
-            return t;
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.bulkdata.storage.ChangeFilter
 import dev.bulkdata.storage.Chunk
 import dev.bulkdata.storage.ChunkIteration
 import dev.bulkdata.storage.Table
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.ExperimentalCoroutinesApi
@@ -58,7 +59,9 @@ import java.lang.foreign.MemorySegment
  *   so writes to distinct records from the chunk coroutines never lose an update; writing a
  *   record of another chunk is a data race the table does not detect. A chunk is valid only
  *   during the call: kept past it (while no other iteration of the table is open), every method
- *   of the chunk throws [IllegalStateException].
+ *   of the chunk throws [IllegalStateException]. Closing the table before the call returns
+ *   (from [block], or another thread) is a bug: the memory is freed at once, and the call
+ *   throws an [IllegalStateException] naming the table.
  * - **Memory**: chunk coroutines touch the blocks from the dispatcher's threads, so the blocks
  *   must be accessible from any thread. Every core table allocates its blocks from a shared
  *   arena, so this always holds for tables opened by [TableDef.open]; a block that is confined to
@@ -69,7 +72,8 @@ import java.lang.foreign.MemorySegment
  * @param parallelism the most chunks processed at once, at least 1
  * @param block the work for one chunk; it must not add, remove or clear
  * @throws IllegalArgumentException if [parallelism] is less than 1
- * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
+ * @throws IllegalStateException if the table is closed (also while the call runs) or its memory
+ *   cannot be shared across threads
  */
 public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
@@ -163,9 +167,28 @@ private suspend fun Table.processIteration(
                 }
             }
         }
+    } catch (e: Throwable) {
+        throw closedDuringPass(e)
     } finally {
         iteration.close()
     }
+}
+
+/**
+ * What a pass that failed throws: [e] itself, unless the table was closed while the pass ran
+ * (a misuse: this call was still handing out chunks and other coroutines used theirs), and [e]
+ * does not already say so; then an [IllegalStateException] naming the table, with [e] as its
+ * cause, whatever [e] was (the memory's own "already closed", for instance).
+ */
+private fun Table.closedDuringPass(e: Throwable): Throwable {
+    if (e is CancellationException || !isClosed) return e
+    val name = name()
+    if (e is IllegalStateException && e.message?.contains("table '$name'") == true) return e
+    return IllegalStateException(
+        "table '$name' was closed while processChunks was running; close a table only when no other" +
+            " coroutine or thread uses it (after the processChunks call returns)",
+        e,
+    )
 }
 
 /**

@@ -169,8 +169,11 @@ public abstract class TableDef<D : TableDef<D>>(
      * @throws IllegalArgumentException if the declaration or an option is invalid; the message
      *   names the table and says how to fix it
      * @throws IllegalStateException if all 4095 table tags are in use by open tables
+     * @throws java.io.IOException with [TableOptions.file] set, as `open(file)` (a
+     *   [SnapshotException] for a bad file); never without it
      */
     @Suppress("UNCHECKED_CAST")
+    @Throws(java.io.IOException::class)
     public fun open(): TypedTable<D> = TypedTable(this as D)
 
     /**
@@ -202,6 +205,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * @throws java.io.IOException if reading fails
      */
     @Suppress("UNCHECKED_CAST")
+    @Throws(java.io.IOException::class)
     public fun load(path: Path, vararg options: Snapshots.LoadOption): TypedTable<D> {
         val kind = if (this.kind == TableKind.BULK) BulkTable::class.java else PackedTable::class.java
         return TypedTable(this as D, Snapshots.load(path, kind, schema, *options))
@@ -217,6 +221,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * @throws java.io.IOException if reading fails
      */
     @Suppress("UNCHECKED_CAST")
+    @Throws(java.io.IOException::class)
     public fun <E : TableDef<E>> loadComponents(path: Path, entities: TypedTable<E>): TypedComponentTable<E, D> =
         TypedComponentTable(this as D, entities, Snapshots.loadComponents(path, entities.core, schema))
 

@@ -85,6 +85,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
      * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
      * @throws IllegalStateException if the table is closed
      */
+    @Throws(java.io.IOException::class)
     public fun save(path: java.nio.file.Path) {
         dev.bulkdata.storage.Snapshots.save(core, path)
     }

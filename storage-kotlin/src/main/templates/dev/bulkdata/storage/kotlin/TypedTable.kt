@@ -66,6 +66,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     // one takes only the declaration and opens the core table itself (a new, empty table of
     // it), and the other (for a loaded table) refuses a core table of another schema.
 
+    @Throws(java.io.IOException::class)
     internal constructor(def: D) : this(def, def.openCore())
 
     init {
@@ -82,6 +83,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
      * @throws IllegalStateException if the table is closed
      */
+    @Throws(java.io.IOException::class)
     public fun save(path: Path) {
         Snapshots.save(core, path)
     }

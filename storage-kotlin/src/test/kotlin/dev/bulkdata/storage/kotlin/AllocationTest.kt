@@ -3,7 +3,6 @@ package dev.bulkdata.storage.kotlin
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.assertions.withClue
 import io.kotest.matchers.shouldBe
-import java.lang.management.ManagementFactory
 
 private const val OPS = 100_000
 private const val MAX_ROUNDS = 200
@@ -17,27 +16,28 @@ private const val VISITOR_BYTES = 24L
 /** Passes allowed until one allocates nothing: the JIT compiles a method after thousands of calls. */
 private const val MAX_PASSES = 20_000
 
-private val THREADS = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
-
 /**
- * Runs [round] until one call allocates nothing on this thread; fails if none does. Early
- * rounds run interpreted, where the JVM and the FFM runtime allocate; a path that allocates
- * per operation never reaches zero. Measures bytes, never time.
+ * Runs [round] until one call allocates nothing on this thread; fails if none does, or if the
+ * JVM cannot count ([AllocationCounter]). Early rounds run interpreted, where the JVM and the
+ * FFM runtime allocate; a path that allocates per operation never reaches zero. Measures bytes,
+ * never time.
  */
 private inline fun roundsUntilAllocationFree(what: String, maxRounds: Int = MAX_ROUNDS, round: () -> Long): Int =
     roundsUntilAllocationAtMost(what, 0, maxRounds, round)
 
 /** As [roundsUntilAllocationFree], until a round allocates at most [bytes]. */
-private inline fun roundsUntilAllocationAtMost(what: String, bytes: Long, maxRounds: Int, round: () -> Long): Int {
+internal inline fun roundsUntilAllocationAtMost(what: String, bytes: Long, maxRounds: Int, round: () -> Long): Int {
+    AllocationCounter.requireCounting()
     var sink = 0L
     var last = 0L
     for (i in 1..maxRounds) {
-        val before = THREADS.currentThreadAllocatedBytes
+        val before = AllocationCounter.allocatedBytes()
         sink += round()
-        last = THREADS.currentThreadAllocatedBytes - before
+        last = AllocationCounter.allocatedBytes() - before
         if (last <= bytes) return i
     }
-    throw AssertionError("$what still allocates more than $bytes B after $maxRounds rounds ($last B in the last; sink $sink)")
+    throw AssertionError("$what still allocates more than $bytes B after $maxRounds rounds ($last B in the last;" +
+        " sink $sink); ${AllocationCounter.machine()}")
 }
 
 /**

@@ -13,8 +13,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.management.ManagementFactory;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -44,11 +42,9 @@ class KernelsAllocationTest {
     static final LongField L = SCHEMA.longField("l");
     static final LongField LB = SCHEMA.longField("lb");
 
-    static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-
+    /** Bytes this thread allocated so far; fails where the JVM cannot count ({@link AllocationCounter}). */
     static long allocatedBytes() {
-        return THREADS.getCurrentThreadAllocatedBytes();
+        return AllocationCounter.allocatedBytes();
     }
 
     /** One pass of every kernel over the whole table; returns a sink of the results. */
@@ -85,6 +81,7 @@ class KernelsAllocationTest {
     @ValueSource(booleans = {false, true})
     void everyKernel_allocatesNothingPerRecordOnceCompiled_onEveryChunkShape(boolean packed) {
         Assumptions.assumeTrue(Kernels.vectorized(), "runs with --add-modules jdk.incubator.vector");
+        AllocationCounter.requireCounting();
         try (Table t = packed ? PackedTable.of(SCHEMA) : BulkTable.of(SCHEMA)) {
             long[] handles = new long[RECORDS];
             t.addAll(handles);
@@ -99,7 +96,7 @@ class KernelsAllocationTest {
                     return;
                 }
             }
-            throw new AssertionError("the kernels still allocate more than their iteration objects after " + MAX_ROUNDS + " passes (sink " + sink + ")");
+            throw new AssertionError("the kernels still allocate more than their iteration objects after " + MAX_ROUNDS + " passes (sink " + sink + "); " + AllocationCounter.machine());
         }
     }
 }
