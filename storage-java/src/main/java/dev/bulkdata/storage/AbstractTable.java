@@ -122,6 +122,12 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     long savedIdentity;
     int savedTag;
     int generationShift;
+    /**
+     * What holds this table open ({@link ChunkIteration#holdClose}): while it is not empty,
+     * {@link #close()} throws. Guarded by {@code this}: an iteration may be closed on another
+     * thread than the table's writer.
+     */
+    private final java.util.List<String> closeHolds = new java.util.ArrayList<>(0);
     /** The referrers {@link Snapshots#remap} has rewritten for this table, so that it runs once for each. */
     private java.util.Set<Object> remapped;
 
@@ -650,6 +656,27 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         OPEN_ITERATIONS.getAndAdd(this, -1);
     }
 
+    /** Makes {@link #close()} throw until {@link #releaseClose} of the same holder. */
+    final synchronized void holdClose(String holder) {
+        ensureOpen();
+        closeHolds.add(holder);
+    }
+
+    /** Ends one {@link #holdClose} of {@code holder}. */
+    final synchronized void releaseClose(String holder) {
+        closeHolds.remove(holder);
+    }
+
+    /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
+    private synchronized void checkNotHeld() {
+        if (!closeHolds.isEmpty()) {
+            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + closeHolds.size()
+                    + " open iteration(s) hold it open, whose memory is still read outside the table: "
+                    + String.join("; ", closeHolds) + ". Close them first (an Arrow export closes when its"
+                    + " consumer releases the stream); the table is unchanged");
+        }
+    }
+
     @Override
     public final ChunkIteration iterate() {
         beginIteration();
@@ -742,13 +769,15 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      * Frees the memory even if an iteration is open (its chunks then throw) or the table is
      * corrupt; a change running on another thread meanwhile fails at its end. A mapped table
      * that is not corrupt is checkpointed first; if that fails, the table is closed anyway
-     * and the failure thrown.
+     * and the failure thrown. Refuses, changing nothing, while an iteration holds the table
+     * open ({@link ChunkIteration#holdClose}).
      */
     @Override
     public final void close() {
         if (closed) {
             return;
         }
+        checkNotHeld();
         Throwable failure = null;
         if (mapped != null && !corrupt) {
             try {

@@ -21,6 +21,8 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
     private final ChangeFilter changes;
     private final int since;
     private boolean closed;
+    /** What {@link #holdClose} named, or null. */
+    private String holder;
 
     /**
      * An iteration over every chunk. Its signature does not name {@link ChangeFilter}: C2 does
@@ -109,11 +111,48 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
         };
     }
 
-    /** Ends the iteration; structural changes are allowed again once all iterations are closed. */
+    /**
+     * Holds the table open until this iteration is closed: meanwhile the table's
+     * {@link Table#close()} throws {@link IllegalStateException} naming {@code holder}, and
+     * changes nothing. For an iteration whose blocks are read by code the table cannot stop, as
+     * a foreign consumer of an Arrow export reads them through raw addresses: without the hold,
+     * {@code close()} would free that memory under it. O(1).
+     *
+     * @param holder who holds the table, for the message of {@code close()} (e.g. "Arrow export
+     *     of fields x, y, opened on thread main")
+     * @return this iteration
+     * @throws IllegalArgumentException if {@code holder} is null
+     * @throws IllegalStateException if this iteration is closed or already holds the table, or
+     *     the table is closed or corrupt
+     */
+    public ChunkIteration holdClose(String holder) {
+        if (holder == null) {
+            throw new IllegalArgumentException("holder is null (table '" + table.name() + "'); name who holds"
+                    + " the table open, for the message of its close()");
+        }
+        if (closed) {
+            throw new IllegalStateException("this iteration of table '" + table.name() + "' is closed");
+        }
+        if (this.holder != null) {
+            throw new IllegalStateException("this iteration of table '" + table.name() + "' already holds it"
+                    + " open, for " + this.holder);
+        }
+        table.holdClose(holder);
+        this.holder = holder;
+        return this;
+    }
+
+    /**
+     * Ends the iteration; structural changes are allowed again once all iterations are closed,
+     * and the table may be closed again once no iteration {@linkplain #holdClose holds} it.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
+            if (holder != null) {
+                table.releaseClose(holder);
+            }
             table.endIteration();
         }
     }
