@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArrowExportTest {
     static final long SEED = Long.getLong("arrow.seed", 20260611L);
 
-    private static Random random(String test) {
+    static Random random(String test) {
         System.out.println(test + ": seed " + SEED + " (-Darrow.seed=" + SEED + " to repeat)");
         return new Random(SEED);
     }
