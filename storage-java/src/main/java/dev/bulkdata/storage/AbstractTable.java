@@ -123,11 +123,17 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     int savedTag;
     int generationShift;
     /**
-     * What holds this table open ({@link ChunkIteration#holdClose}): while it is not empty,
-     * {@link #close()} throws. Guarded by {@code this}: an iteration may be closed on another
-     * thread than the table's writer.
+     * The iterations that hold this table open ({@link ChunkIteration#holdClose}), with what
+     * holds them: while there is one, {@link #close()} throws. Guarded by {@code this}: an
+     * iteration may be closed on another thread than the table's writer. Null until the first hold.
      */
-    private final java.util.List<String> closeHolds = new java.util.ArrayList<>(0);
+    private java.util.IdentityHashMap<ChunkIteration, String> holders;
+    /**
+     * The size of {@link #holders}; read without the lock by {@link ChunkIteration#close()} (a
+     * plain read: an iteration is closed by the thread that opened it or after a happens-before
+     * edge from it, as every use of its chunks requires).
+     */
+    int closeHolds;
     /** The referrers {@link Snapshots#remap} has rewritten for this table, so that it runs once for each. */
     private java.util.Set<Object> remapped;
 
@@ -656,24 +662,34 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         OPEN_ITERATIONS.getAndAdd(this, -1);
     }
 
-    /** Makes {@link #close()} throw until {@link #releaseClose} of the same holder. */
-    final synchronized void holdClose(String holder) {
+    /** Makes {@link #close()} throw until {@link #releaseClose} of the same iteration. */
+    final synchronized void holdClose(ChunkIteration iteration, String holder) {
         ensureOpen();
-        closeHolds.add(holder);
+        if (holders == null) {
+            holders = new java.util.IdentityHashMap<>();
+        }
+        String before = holders.putIfAbsent(iteration, holder);
+        if (before != null) {
+            throw new IllegalStateException("this iteration of table '" + name() + "' already holds it open, for "
+                    + before);
+        }
+        closeHolds = holders.size();
     }
 
-    /** Ends one {@link #holdClose} of {@code holder}. */
-    final synchronized void releaseClose(String holder) {
-        closeHolds.remove(holder);
+    /** Ends the {@link #holdClose} of {@code iteration}, if it holds the table. */
+    final synchronized void releaseClose(ChunkIteration iteration) {
+        if (holders != null && holders.remove(iteration) != null) {
+            closeHolds = holders.size();
+        }
     }
 
     /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
     private synchronized void checkNotHeld() {
-        if (!closeHolds.isEmpty()) {
-            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + closeHolds.size()
+        if (closeHolds != 0) {
+            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + closeHolds
                     + " open iteration(s) hold it open, whose memory is still read outside the table: "
-                    + String.join("; ", closeHolds) + ". Close them first (an Arrow export closes when its"
-                    + " consumer releases the stream); the table is unchanged");
+                    + String.join("; ", holders.values()) + ". Close them first (an Arrow export closes when"
+                    + " its consumer releases the stream); the table is unchanged");
         }
     }
 

@@ -21,8 +21,6 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
     private final ChangeFilter changes;
     private final int since;
     private boolean closed;
-    /** What {@link #holdClose} named, or null. */
-    private String holder;
 
     /**
      * An iteration over every chunk. Its signature does not name {@link ChangeFilter}: C2 does
@@ -133,12 +131,7 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("this iteration of table '" + table.name() + "' is closed");
         }
-        if (this.holder != null) {
-            throw new IllegalStateException("this iteration of table '" + table.name() + "' already holds it"
-                    + " open, for " + this.holder);
-        }
-        table.holdClose(holder);
-        this.holder = holder;
+        table.holdClose(this, holder);
         return this;
     }
 
@@ -150,8 +143,8 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            if (holder != null) {
-                table.releaseClose(holder);
+            if (table.closeHolds != 0) {            // no field here: the object stays 32 bytes
+                table.releaseClose(this);
             }
             table.endIteration();
         }
