@@ -123,17 +123,11 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     int savedTag;
     int generationShift;
     /**
-     * The iterations that hold this table open ({@link ChunkIteration#holdClose}), with what
+     * The iterations that hold this table open ({@link ChunkIteration#holding}), with what
      * holds them: while there is one, {@link #close()} throws. Guarded by {@code this}: an
      * iteration may be closed on another thread than the table's writer. Null until the first hold.
      */
     private java.util.IdentityHashMap<ChunkIteration, String> holders;
-    /**
-     * The size of {@link #holders}; read without the lock by {@link ChunkIteration#close()} (a
-     * plain read: an iteration is closed by the thread that opened it or after a happens-before
-     * edge from it, as every use of its chunks requires).
-     */
-    int closeHolds;
     /** The referrers {@link Snapshots#remap} has rewritten for this table, so that it runs once for each. */
     private java.util.Set<Object> remapped;
 
@@ -662,31 +656,34 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         OPEN_ITERATIONS.getAndAdd(this, -1);
     }
 
-    /** Makes {@link #close()} throw until {@link #releaseClose} of the same iteration. */
-    final synchronized void holdClose(ChunkIteration iteration, String holder) {
-        ensureOpen();
-        if (holders == null) {
-            holders = new java.util.IdentityHashMap<>();
+    /** Opens an iteration that holds this table open ({@link ChunkIteration#holding}). */
+    final ChunkIteration iterateHolding(ChangeFilter changes, int since, String holder) {
+        if (changes != null) {
+            checkFilter(changes);
         }
-        String before = holders.putIfAbsent(iteration, holder);
-        if (before != null) {
-            throw new IllegalStateException("this iteration of table '" + name() + "' already holds it open, for "
-                    + before);
+        beginIteration();
+        ChunkIteration it = changes == null ? new ChunkIteration.Holding(this)
+                : new ChunkIteration.Holding(this, changes, since);
+        synchronized (this) {
+            if (holders == null) {
+                holders = new java.util.IdentityHashMap<>();
+            }
+            holders.put(it, holder);
         }
-        closeHolds = holders.size();
+        return it;
     }
 
-    /** Ends the {@link #holdClose} of {@code iteration}, if it holds the table. */
+    /** Ends the hold of {@code iteration}, if it holds the table. */
     final synchronized void releaseClose(ChunkIteration iteration) {
-        if (holders != null && holders.remove(iteration) != null) {
-            closeHolds = holders.size();
+        if (holders != null) {
+            holders.remove(iteration);
         }
     }
 
     /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
     private synchronized void checkNotHeld() {
-        if (closeHolds != 0) {
-            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + closeHolds
+        if (holders != null && !holders.isEmpty()) {
+            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + holders.size()
                     + " open iteration(s) hold it open, whose memory is still read outside the table: "
                     + String.join("; ", holders.values()) + ". Close them first (an Arrow export closes when"
                     + " its consumer releases the stream); the table is unchanged");
@@ -786,7 +783,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      * corrupt; a change running on another thread meanwhile fails at its end. A mapped table
      * that is not corrupt is checkpointed first; if that fails, the table is closed anyway
      * and the failure thrown. Refuses, changing nothing, while an iteration holds the table
-     * open ({@link ChunkIteration#holdClose}).
+     * open ({@link ChunkIteration#holding}).
      */
     @Override
     public final void close() {

@@ -319,7 +319,7 @@ public interface Table extends AutoCloseable {
     /**
      * Frees all native memory and the table's tag. Idempotent. Succeeds also while an
      * iteration is open (its chunks then throw {@link IllegalStateException}) and on a corrupt
-     * table, unless an open iteration holds the table open ({@link ChunkIteration#holdClose},
+     * table, unless an open iteration holds the table open ({@link ChunkIteration#holding},
      * as an Arrow export does while its consumer may read the blocks). A mapped table is
      * checkpointed first (unless corrupt: then the file keeps its last checkpoint), then
      * unmapped and its file unlocked and closed.

@@ -133,10 +133,9 @@ public final class ArrowStream implements AutoCloseable {
         batchBytes = at;
         this.holder = "Arrow export #" + id + " " + export + ", opened on thread '" + Thread.currentThread().getName()
                 + "', not yet released by its consumer";
-        ChunkIteration it = changes == null ? table.iterate() : table.iterate(changes, since);
+        ChunkIteration it = ChunkIteration.holding(table, changes, since, holder);
         Arena shared = null;
         try {
-            it.holdClose(holder);
             shared = Arena.ofShared();
             this.struct = given != null ? given : Arena.ofAuto().allocate(STREAM);
         } catch (RuntimeException | Error e) {
