@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  *   <li>every published pom carries url, licenses, developers, scm and issueManagement, its own
  *       or inherited from bulkdata-parent, and all say the same;
  *   <li>the BOM manages exactly the published jars, at the project's version;
- *   <li>the jars hold what the README promises: storage-java's and storage-vector's module
+ *   <li>the jars hold what the README promises: storage-java's, storage-vector's and storage-arrow's module
  *       descriptors, storage-kotlin's Automatic-Module-Name, sources in -sources, HTML in -javadoc.
  * </ul>
  * Usage: java DeployCheck.java STAGING_DIR EXPECTED_LIST VERSION
@@ -161,6 +161,10 @@ public class DeployCheck {
                 } else if (id.equals("storage-vector")) {
                     if (jar.getEntry("module-info.class") == null) {
                         fail(path + ": no module-info.class (module dev.bulkdata.storage.vector)");
+                    }
+                } else if (id.equals("storage-arrow")) {
+                    if (jar.getEntry("module-info.class") == null) {
+                        fail(path + ": no module-info.class (module dev.bulkdata.storage.arrow)");
                     }
                 } else if (id.equals("storage-kotlin")) {
                     String name = jar.getManifest() == null ? null

@@ -122,6 +122,12 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     long savedIdentity;
     int savedTag;
     int generationShift;
+    /**
+     * The iterations that hold this table open ({@link ChunkIteration#holding}), with what
+     * holds them: while there is one, {@link #close()} throws. Guarded by {@code this}: an
+     * iteration may be closed on another thread than the table's writer. Null until the first hold.
+     */
+    private java.util.IdentityHashMap<ChunkIteration, String> holders;
     /** The referrers {@link Snapshots#remap} has rewritten for this table, so that it runs once for each. */
     private java.util.Set<Object> remapped;
 
@@ -663,6 +669,40 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         OPEN_ITERATIONS.getAndAdd(this, -1);
     }
 
+    /** Opens an iteration that holds this table open ({@link ChunkIteration#holding}). */
+    final ChunkIteration iterateHolding(ChangeFilter changes, int since, String holder) {
+        if (changes != null) {
+            checkFilter(changes);
+        }
+        beginIteration();
+        ChunkIteration it = changes == null ? new ChunkIteration.Holding(this)
+                : new ChunkIteration.Holding(this, changes, since);
+        synchronized (this) {
+            if (holders == null) {
+                holders = new java.util.IdentityHashMap<>();
+            }
+            holders.put(it, holder);
+        }
+        return it;
+    }
+
+    /** Ends the hold of {@code iteration}, if it holds the table. */
+    final synchronized void releaseClose(ChunkIteration iteration) {
+        if (holders != null) {
+            holders.remove(iteration);
+        }
+    }
+
+    /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
+    private synchronized void checkNotHeld() {
+        if (holders != null && !holders.isEmpty()) {
+            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + holders.size()
+                    + " open iteration(s) hold it open, whose memory is still read outside the table: "
+                    + String.join("; ", holders.values()) + ". Close them first (an Arrow export closes when"
+                    + " its consumer releases the stream); the table is unchanged");
+        }
+    }
+
     @Override
     public final ChunkIteration iterate() {
         beginIteration();
@@ -781,13 +821,15 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      * Frees the memory even if an iteration is open (its chunks then throw) or the table is
      * corrupt; a change running on another thread meanwhile fails at its end. A mapped table
      * that is not corrupt is checkpointed first; if that fails, the table is closed anyway
-     * and the failure thrown.
+     * and the failure thrown. Refuses, changing nothing, while an iteration holds the table
+     * open ({@link ChunkIteration#holding}).
      */
     @Override
     public final void close() {
         if (closed) {
             return;
         }
+        checkNotHeld();
         Throwable failure = null;
         if (mapped != null && !corrupt) {
             try {

@@ -14,7 +14,7 @@ import java.util.NoSuchElementException;
  * write their records concurrently. The iteration itself is closed once, by one thread, after
  * all tasks are done.
  */
-public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
+public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable permits ChunkIteration.Holding {
     private final AbstractTable table;
     private final int count;
     /** The filter of {@link Table#iterate(ChangeFilter, int)}, or null for every chunk. */
@@ -107,6 +107,64 @@ public final class ChunkIteration implements Iterable<Chunk>, AutoCloseable {
                 return chunk(next++);
             }
         };
+    }
+
+    /**
+     * Opens an iteration, as {@link Table#iterate()} or (if {@code changes} is not null)
+     * {@link Table#iterate(ChangeFilter, int)}, that also holds the table open until it is
+     * closed: meanwhile the table's {@link Table#close()} throws {@link IllegalStateException}
+     * naming {@code holder}, and changes nothing. For an iteration whose blocks are read by code
+     * the table cannot stop, as a foreign consumer of an Arrow export reads them through raw
+     * addresses: without the hold, {@code close()} would free that memory under it. O(1).
+     * Closing it releases the hold; close it on the thread that opened it, or after a
+     * happens-before edge from that thread.
+     *
+     * @param table a {@link BulkTable} or {@link PackedTable}
+     * @param changes what counts as a change, or null for every chunk
+     * @param since a version from {@link Table#markVersion()}; ignored without {@code changes}
+     * @param holder who holds the table, for the message of {@code close()}
+     * @return the open iteration
+     * @throws IllegalArgumentException if {@code table} or {@code holder} is null, the table is
+     *     not a {@code BulkTable} or {@code PackedTable}, or {@code changes} names fields of
+     *     another schema
+     * @throws IllegalStateException if the table is closed or corrupt
+     */
+    public static ChunkIteration holding(Table table, ChangeFilter changes, int since, String holder) {
+        if (!(table instanceof AbstractTable t)) {
+            throw new IllegalArgumentException("ChunkIteration.holding: " + table + " is not a BulkTable or"
+                    + " PackedTable");
+        }
+        if (holder == null) {
+            throw new IllegalArgumentException("holder is null (table '" + t.name() + "'); name who holds"
+                    + " the table open, for the message of its close()");
+        }
+        return t.iterateHolding(changes, since, holder);
+    }
+
+    /** An iteration that holds its table open ({@link #holding}) until it is closed. */
+    static final class Holding extends ChunkIteration {
+        private boolean released;
+
+        Holding(AbstractTable table, ChangeFilter changes, int since) {
+            super(table, changes, since);
+        }
+
+        Holding(AbstractTable table) {
+            super(table);
+        }
+
+        @Override
+        public void close() {
+            if (!released) {
+                released = true;
+                table().releaseClose(this);
+            }
+            super.close();
+        }
+    }
+
+    AbstractTable table() {
+        return table;
     }
 
     /** Ends the iteration; structural changes are allowed again once all iterations are closed. */

@@ -347,11 +347,15 @@ public interface Table extends AutoCloseable {
     OpenedCheckpoint openedCheckpoint();
 
     /**
-     * Frees all native memory and the table's tag. Idempotent. Always succeeds, also while an
+     * Frees all native memory and the table's tag. Idempotent. Succeeds also while an
      * iteration is open (its chunks then throw {@link IllegalStateException}) and on a corrupt
-     * table. A mapped table is checkpointed first (unless corrupt: then the file keeps its last
-     * checkpoint), then unmapped and its file unlocked and closed.
+     * table, unless an open iteration holds the table open ({@link ChunkIteration#holding},
+     * as an Arrow export does while its consumer may read the blocks). A mapped table is
+     * checkpointed first (unless corrupt: then the file keeps its last checkpoint), then
+     * unmapped and its file unlocked and closed.
      *
+     * @throws IllegalStateException if an open iteration holds the table open, naming its
+     *     holders; the table is then unchanged and still open
      * @throws java.io.UncheckedIOException if the checkpoint of a mapped table fails; the table
      *     is closed all the same and its file holds the checkpoint before
      */

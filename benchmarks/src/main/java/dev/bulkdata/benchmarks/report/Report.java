@@ -175,6 +175,14 @@ public final class Report {
             c.add(new Comparison("count t < 500, SIMD kernels" + isa[1], "BulkTable SOA, Kernels.lessThan",
                     k + "expireBulkChunks", "float[]", k + "expireFloatArray", false, Double.NaN, n));
         }
+        c.add(new Comparison("SQL GROUP BY in DuckDB", "Arrow export + query", "ArrowBenchmark.exportAndQuery",
+                "DuckDB's own table, query only", "ArrowBenchmark.duckDbTableQuery", false, 1.5, n));
+        c.add(new Comparison("SQL GROUP BY in DuckDB", "Arrow export + query", "ArrowBenchmark.exportAndQuery",
+                "DuckDB's own table, appender included", "ArrowBenchmark.duckDbAppendAndQuery", true, 10, n));
+        c.add(new Comparison("SQL GROUP BY in DuckDB", "Arrow export + query", "ArrowBenchmark.exportAndQuery",
+                "the aggregate in a Java loop", "ArrowBenchmark.javaLoop", false, Double.NaN, n));
+        c.add(new Comparison("Arrow export (1 % of chunks changed)", "incremental (ChangeFilter)",
+                "ArrowBenchmark.incrementalExport", "full export", "ArrowBenchmark.fullExport", true, 20, n));
         c.add(new Comparison("pass over changed chunks (1 % written)", "BulkTable, ChangeFilter", "ChangeVersionBenchmark.filteredPass",
                 "full pass", "ChangeVersionBenchmark.fullPass", true, 20, n));
         for (String percent : new String[] {"100", "50", "1"}) {

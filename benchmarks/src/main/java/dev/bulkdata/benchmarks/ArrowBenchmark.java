@@ -1,0 +1,235 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.ChangeFilter;
+import dev.bulkdata.storage.Chunk;
+import dev.bulkdata.storage.ChunkIteration;
+import dev.bulkdata.storage.FieldType;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.IntField;
+import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.arrow.ArrowExport;
+import dev.bulkdata.storage.arrow.ArrowStream;
+import dev.bulkdata.storage.arrow.DuckDbViews;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * SQL over a table through the Arrow C stream of storage-arrow, at {@code n} 32-byte records
+ * (seven floats and an int {@code region} of 16): {@code SELECT region, sum(x), count(*) ...
+ * GROUP BY region}.
+ * <ul>
+ * <li>{@link #exportAndQuery}: register the table as a DuckDB view (export) and run the query;
+ * <li>{@link #duckDbTableQuery}: the same query over a DuckDB table holding the same records
+ *     (filled once, with DuckDB's appender);
+ * <li>{@link #duckDbAppendAndQuery}: that table made, filled with the appender and queried;
+ * <li>{@link #javaLoop}: the same aggregate in a plain loop over the table's chunks;
+ * <li>{@link #fullExport} and {@link #incrementalExport}: an export consumed by a C-interface
+ *     consumer (every array taken and released), of every chunk, and of the chunks changed since
+ *     the last export after a frame that wrote 1 % of them.
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "--enable-native-access=ALL-UNNAMED"})
+public class ArrowBenchmark {
+    static final String QUERY = "SELECT region, sum(x), count(*) FROM %s GROUP BY region";
+    static final Schema SCHEMA = Schema.builder("particles")
+            .add(FieldType.FLOAT, "x", "y", "z", "vx", "vy", "vz", "t").add(FieldType.INT, "region").build();
+    static final FloatField X = SCHEMA.floatField("x");
+    static final IntField REGION = SCHEMA.intField("region");
+
+    @State(Scope.Benchmark)
+    public static class Db {
+        BulkTable table;
+        long[] firstOfChunk;
+        DuckDBConnection db;
+        DuckDbViews views;
+        Statement sql;
+        ArrowExport export;
+        ChangeFilter changes = ChangeFilter.of(X);
+        int since;
+        int cursor;
+        Arena arena;
+        MemorySegment array;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) throws SQLException {
+            table = BulkTable.of(SCHEMA);
+            Random random = new Random(42);
+            for (int i = 0; i < size.n; i++) {
+                long h = table.add();
+                table.set(h, X, random.nextFloat());
+                table.set(h, REGION, random.nextInt(16));
+            }
+            try (ChunkIteration chunks = table.iterate()) {
+                firstOfChunk = new long[chunks.count()];
+                for (Chunk c : chunks) {
+                    firstOfChunk[c.index()] = c.handle(c.nextLive(0));
+                }
+            }
+            db = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+            views = new DuckDbViews(db);
+            sql = db.createStatement();
+            append("native");
+            export = ArrowExport.of(table);
+            since = table.markVersion();
+            arena = Arena.ofConfined();
+            array = arena.allocate(80, 8);
+        }
+
+        void append(String name) throws SQLException {
+            sql.execute("CREATE OR REPLACE TABLE " + name
+                    + " (x FLOAT, y FLOAT, z FLOAT, vx FLOAT, vy FLOAT, vz FLOAT, t FLOAT, region INTEGER)");
+            try (DuckDBAppender appender = db.createAppender(DuckDBConnection.DEFAULT_SCHEMA, name)) {
+                table.forEach((chunk, s) -> {
+                    try {
+                        appender.beginRow();
+                        appender.append(chunk.get(s, X));
+                        for (int f = 1; f < 7; f++) {
+                            appender.append(0f);
+                        }
+                        appender.append(chunk.get(s, REGION));
+                        appender.endRow();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+            }
+        }
+
+        double query(String table) throws SQLException {
+            double checksum = 0;
+            try (ResultSet r = sql.executeQuery(String.format(QUERY, table))) {
+                while (r.next()) {
+                    checksum += r.getDouble(2) + r.getLong(3);
+                }
+            }
+            return checksum;
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws SQLException {
+            views.close();
+            sql.close();
+            db.close();
+            table.close();
+            arena.close();
+        }
+    }
+
+    @Benchmark
+    public double exportAndQuery(Db d) throws SQLException {
+        d.views.register("particles", d.table);
+        return d.query("particles");
+    }
+
+    @Benchmark
+    public double duckDbTableQuery(Db d) throws SQLException {
+        return d.query("native");
+    }
+
+    @Benchmark
+    public double duckDbAppendAndQuery(Db d) throws SQLException {
+        d.append("appended");
+        return d.query("appended");
+    }
+
+    @Benchmark
+    public double javaLoop(Db d) {
+        double[] sum = new double[16];
+        long[] count = new long[16];
+        try (ChunkIteration chunks = d.table.iterate()) {
+            for (Chunk chunk : chunks) {
+                MemorySegment x = chunk.column(X);
+                MemorySegment region = chunk.column(REGION);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long live = chunk.liveBits(w);
+                    while (live != 0) {
+                        int s = (w << 6) + Long.numberOfTrailingZeros(live);
+                        live &= live - 1;
+                        int r = region.getAtIndex(ValueLayout.JAVA_INT, s);
+                        sum[r] += x.getAtIndex(ValueLayout.JAVA_FLOAT, s);
+                        count[r]++;
+                    }
+                }
+            }
+        }
+        double checksum = 0;
+        for (int r = 0; r < 16; r++) {
+            checksum += sum[r] + count[r];
+        }
+        return checksum;
+    }
+
+    private static final MethodHandle GET_NEXT = Linker.nativeLinker().downcallHandle(
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+    private static final MethodHandle RELEASE = Linker.nativeLinker().downcallHandle(
+            FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+
+    /** Takes and releases every array of the stream, as a C consumer would; returns their rows. */
+    static long consume(ArrowStream stream, MemorySegment array) throws Throwable {
+        MemorySegment s = stream.struct();
+        long rows = 0;
+        while (true) {
+            int rc = (int) GET_NEXT.invokeExact(s.get(ValueLayout.ADDRESS, 8), s, array);
+            if (rc != 0) {
+                throw new IllegalStateException("get_next: " + rc);
+            }
+            MemorySegment release = array.get(ValueLayout.ADDRESS, 64);
+            if (release.address() == 0) {
+                break;
+            }
+            rows += array.get(ValueLayout.JAVA_LONG, 0);
+            RELEASE.invokeExact(release, array);
+        }
+        RELEASE.invokeExact(s.get(ValueLayout.ADDRESS, 24), s);
+        return rows;
+    }
+
+    @Benchmark
+    public long fullExport(Db d) throws Throwable {
+        return consume(d.export.open(), d.array);
+    }
+
+    /** A frame that writes 1 % of the chunks (one record each), then the export of what changed. */
+    @Benchmark
+    public long incrementalExport(Db d) throws Throwable {
+        int writes = Math.max(1, d.firstOfChunk.length / 100);
+        for (int i = 0; i < writes; i++) {
+            long h = d.firstOfChunk[d.cursor];
+            d.cursor = (d.cursor + 97) % d.firstOfChunk.length;
+            d.table.set(h, X, d.table.get(h, X) + 1f);
+        }
+        long rows = consume(d.export.open(d.changes, d.since), d.array);
+        d.since = d.table.markVersion();
+        return rows;
+    }
+}
