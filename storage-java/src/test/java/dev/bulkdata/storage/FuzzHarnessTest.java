@@ -55,7 +55,7 @@ class FuzzHarnessTest {
                 + "Random\\(\\s*System\\.(nanoTime|currentTimeMillis)|getLong\\(\"[^\"]*seed[^\"]*\",\\s*System\\.");
         List<String> found = new ArrayList<>();
         Path root = Path.of("..").toAbsolutePath().normalize();
-        for (String module : List.of("storage-java", "storage-kotlin", "samples")) {
+        for (String module : List.of("storage-java", "storage-kotlin", "storage-vector", "storage-arrow", "samples")) {
             Path tests = root.resolve(module).resolve("src/test");
             if (!Files.isDirectory(tests)) {
                 continue;

@@ -32,10 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The export read by {@link CConsumer}, a foreign consumer that sees only the C structs. */
 class ArrowExportTest {
-    static final long SEED = Long.getLong("arrow.seed", 20260611L);
+    static final long SEED = Long.getLong("bulkdata.seed", 20260611L);
 
     static Random random(String test) {
-        System.out.println(test + ": seed " + SEED + " (-Darrow.seed=" + SEED + " to repeat)");
+        System.out.println(test + ": seed " + SEED + " (-Dbulkdata.seed=" + SEED + " to repeat)");
         return new Random(SEED);
     }
 
