@@ -83,7 +83,8 @@ public final class ParticleSql {
      * @param recordedChunks chunks in the Parquet recording
      * @param chunks chunks of the table at the end
      * @param recordedRows rows in the Parquet file (the live records of the recorded chunks)
-     * @param checksum the recorded handles xor-ed, as Java and the Parquet file both give it
+     * @param checksum the recorded particles' positions: the sum over them of their {@code px},
+     *     {@code py} and {@code pz} bits
      */
     public record Outcome(int frames, int queries, long rowsCompared, int live, int recordedChunks, int chunks,
                           long recordedRows, long checksum) {
@@ -116,6 +117,7 @@ public final class ParticleSql {
 
     private static final class Run {
         final Params p;
+        final long seed;
         final SplittableRandom random;
         final Schema schema = Schema.builder("particles")
                 .add(FieldType.FLOAT, "px", "py", "pz", "vx", "vy", "vz")
@@ -137,6 +139,7 @@ public final class ParticleSql {
 
         Run(Params p, long seed) {
             this.p = p;
+            this.seed = seed;
             this.random = new SplittableRandom(seed);
             this.ring = new long[p.particles()];
         }
@@ -198,7 +201,7 @@ public final class ParticleSql {
                 views.registerChanged("changed", export, changed, recordSince);
                 sql.execute("COPY (SELECT * FROM changed) TO '" + file.toString().replace("'", "''")
                         + "' (FORMAT parquet)");
-                long[] java = new long[5];                   // chunks, rows, xor of handles, in the air, min born
+                long[] java = new long[6];    // chunks, rows, xor of handles, in the air, min born, checksum
                 java[4] = Integer.MAX_VALUE;
                 particles.forEachChunk(changed, recordSince, chunk -> {
                     java[0]++;
@@ -207,6 +210,8 @@ public final class ParticleSql {
                         java[2] ^= chunk.handle(s);
                         java[3] += chunk.get(s, py) > 0 ? 1 : 0;
                         java[4] = Math.min(java[4], chunk.get(s, born));
+                        java[5] += Float.floatToRawIntBits(chunk.get(s, px)) * 31L
+                                + Float.floatToRawIntBits(chunk.get(s, py)) * 17L + Float.floatToRawIntBits(chunk.get(s, pz));
                     }
                 });
                 long[] file4 = new long[4];
@@ -226,7 +231,7 @@ public final class ParticleSql {
                         + " read back equal to Java's", p.queryEvery(), java[0], chunks, java[1], Files.size(file),
                         file.getFileName());
                 return new Outcome(p.frames(), queries, rowsCompared, particles.size(), (int) java[0], chunks, java[1],
-                        java[2]);
+                        java[5]);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
