@@ -334,10 +334,10 @@ public final class ParticleSql {
                 air += inAir[r];
                 top = Math.max(top, highest[r]);
             }
-            StringBuilder line = new StringBuilder(String.format("frame %d: %,d in the air (highest %.2f), ages",
-                    frame, air, top));
+            StringBuilder line = new StringBuilder(String.format("frame %d: %,d in the air (highest %.2f), ages by %d frames:",
+                    frame, air, top, bucket));
             for (List<Object> row : javaAges) {
-                line.append(' ').append(row.get(1));
+                line.append(String.format(" %,d", (Long) row.get(1)));
             }
             return line.toString();
         }
