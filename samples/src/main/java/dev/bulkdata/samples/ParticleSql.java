@@ -25,8 +25,8 @@ import java.util.SplittableRandom;
 
 /**
  * SQL over a live simulation (storage-arrow): a field of sparks and the debris they leave, in a
- * {@link BulkTable}. Every frame the oldest debris fades (is removed) and as many new sparks
- * fly up from the ground into the holes it leaves; a spark falls back under gravity and settles
+ * {@link BulkTable}. Every frame the oldest particles fade (are removed) and as many new sparks
+ * fly up from the ground into the holes they leave; a spark falls back under gravity and settles
  * where it lands. Every few frames the program asks DuckDB about the table's live state through
  * {@link DuckDbViews} (the table registered as a view, its SOA columns read in place): the
  * particles, the sparks in the air and the highest one in each region of a 4 x 4 grid, and a
