@@ -11,6 +11,17 @@ import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.arrow.ArrowExport;
 import dev.bulkdata.storage.arrow.ArrowStream;
 import dev.bulkdata.storage.arrow.DuckDbViews;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,6 +37,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -36,6 +48,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -48,6 +62,10 @@ import java.util.concurrent.TimeUnit;
  * <li>{@link #duckDbTableQuery}: the same query over a DuckDB table holding the same records
  *     (filled once, with DuckDB's appender);
  * <li>{@link #duckDbAppendAndQuery}: that table made, filled with the appender and queried;
+ * <li>{@link #vectorSchemaRootCopyAndQuery}: the table copied into an Arrow Java
+ *     {@code VectorSchemaRoot} (one vector per field, filled with {@code set(row, value)}),
+ *     handed to DuckDB as an Arrow stream by Arrow Java's C Data bridge, and queried; its fork
+ *     opens {@code java.nio} to Arrow Java's allocator, which needs it on JDK 25;
  * <li>{@link #javaLoop}: the same aggregate in a plain loop over the table's chunks;
  * <li>{@link #fullExport} and {@link #incrementalExport}: an export consumed by a C-interface
  *     consumer (every array taken and released), of every chunk, and of the chunks changed since
@@ -58,8 +76,13 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 1, jvmArgsAppend = {ArrowBenchmark.XMX, ArrowBenchmark.NATIVE_ACCESS})
 public class ArrowBenchmark {
+    static final String XMX = "-Xmx4g";
+    /** storage-arrow's upcalls and DuckDB's native library, without the JVM's warning. */
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    /** Arrow Java's allocator reads a direct buffer's address field, which JDK 25 keeps closed. */
+    static final String OPEN_NIO = "--add-opens=java.base/java.nio=ALL-UNNAMED";
     static final String QUERY = "SELECT region, sum(x), count(*) FROM %s GROUP BY region";
     static final Schema SCHEMA = Schema.builder("particles")
             .add(FieldType.FLOAT, "x", "y", "z", "vx", "vy", "vz", "t").add(FieldType.INT, "region").build();
@@ -160,6 +183,121 @@ public class ArrowBenchmark {
     public double duckDbAppendAndQuery(Db d) throws SQLException {
         d.append("appended");
         return d.query("appended");
+    }
+
+    /** Arrow Java's allocator, made only in the fork of {@link #vectorSchemaRootCopyAndQuery}. */
+    @State(Scope.Benchmark)
+    public static class ArrowJava {
+        BufferAllocator allocator;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            allocator = new RootAllocator();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            allocator.close();                      // fails if a copy was not freed
+        }
+    }
+
+    /**
+     * (b): the table copied into a {@code VectorSchemaRoot}, exported to DuckDB through Arrow
+     * Java's C Data bridge and queried; the copy, the export and the release are in the time.
+     */
+    @Benchmark
+    // JMH takes each @Fork attribute from the method if it sets it, else from the class: a
+    // method's jvmArgsAppend replaces the class's, which are therefore repeated here.
+    @Fork(jvmArgsAppend = {XMX, NATIVE_ACCESS, OPEN_NIO})
+    public double vectorSchemaRootCopyAndQuery(Db d, ArrowJava a) throws SQLException {
+        VectorSchemaRoot root = copy(d.table, a.allocator);
+        try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(a.allocator)) {
+            // The reader owns the root from here: DuckDB's release of the stream closes both.
+            Data.exportArrayStream(a.allocator, new RootReader(a.allocator, root), stream);
+            d.db.registerArrowStream("rootcopy", stream);
+            return d.query("rootcopy");
+        }
+    }
+
+    /** The live records of the table, copied into one Arrow Java vector per field. */
+    static VectorSchemaRoot copy(BulkTable table, BufferAllocator allocator) {
+        int n = table.size();
+        List<FieldVector> vectors = new ArrayList<>();
+        FloatField[] floatFields = new FloatField[7];
+        Float4Vector[] floats = new Float4Vector[7];
+        for (int f = 0; f < 7; f++) {
+            floatFields[f] = (FloatField) SCHEMA.fields().get(f);
+            floats[f] = new Float4Vector(floatFields[f].name(), allocator);
+            floats[f].allocateNew(n);
+            vectors.add(floats[f]);
+        }
+        IntVector region = new IntVector(REGION.name(), allocator);
+        region.allocateNew(n);
+        vectors.add(region);
+        MemorySegment[] columns = new MemorySegment[7];
+        int row = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (Chunk chunk : chunks) {
+                for (int f = 0; f < 7; f++) {
+                    columns[f] = chunk.column(floatFields[f]);
+                }
+                MemorySegment regions = chunk.column(REGION);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long live = chunk.liveBits(w);
+                    while (live != 0) {
+                        int s = (w << 6) + Long.numberOfTrailingZeros(live);
+                        live &= live - 1;
+                        for (int f = 0; f < 7; f++) {
+                            floats[f].set(row, columns[f].getAtIndex(ValueLayout.JAVA_FLOAT, s));
+                        }
+                        region.set(row, regions.getAtIndex(ValueLayout.JAVA_INT, s));
+                        row++;
+                    }
+                }
+            }
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+        root.setRowCount(row);
+        return root;
+    }
+
+    /** One batch: a {@code VectorSchemaRoot} as an {@code ArrowReader}, for Arrow Java's stream export. */
+    static final class RootReader extends ArrowReader {
+        private final VectorSchemaRoot source;
+        private boolean read;
+
+        RootReader(BufferAllocator allocator, VectorSchemaRoot source) {
+            super(allocator);
+            this.source = source;
+        }
+
+        @Override
+        public boolean loadNextBatch() throws IOException {
+            prepareLoadNextBatch();
+            if (read) {
+                return false;
+            }
+            read = true;
+            try (ArrowRecordBatch batch = new VectorUnloader(source).getRecordBatch()) {
+                loadRecordBatch(batch);             // the reader's root takes the buffers, no copy
+            }
+            return true;
+        }
+
+        @Override
+        public long bytesRead() {
+            return 0;
+        }
+
+        @Override
+        protected void closeReadSource() {
+            source.close();
+        }
+
+        @Override
+        protected org.apache.arrow.vector.types.pojo.Schema readSchema() {
+            return source.getSchema();
+        }
     }
 
     @Benchmark

@@ -2,9 +2,15 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.ReuseOrder;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * Runs every sample in turn: the README's first quick-start command. Each sample prints a
@@ -72,6 +78,21 @@ public final class Samples {
                     JavaParticles.Outcome r = JavaParticles.run(small ? 2_000 : 100_000, small ? 30 : 120, 7L, o);
                     return String.format("%,d particles over %d frames, %d frames off, stale handle: %s, checksum %016x",
                             r.spawned(), r.frames(), r.lateOrEarly(), r.staleReason(), r.checksum());
+                }),
+                new Sample("sql", "SQL over live particles: DuckDB views, changed chunks to Parquet", o -> {
+                    Path dir = null;
+                    try {
+                        dir = Files.createTempDirectory("bulkdata-particle-sql");
+                        ParticleSql.Outcome r = ParticleSql.run(small ? ParticleSql.Params.SMALL
+                                : ParticleSql.Params.FULL, 30L, dir, o);
+                        return String.format("%d SQL answers equal to Java's (%,d rows), %,d of %,d chunks to Parquet,"
+                                + " checksum %016x", r.queries(), r.rowsCompared(), r.recordedChunks(), r.chunks(),
+                                r.checksum());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } finally {
+                        deleteTree(dir);
+                    }
                 }));
     }
 
@@ -102,6 +123,20 @@ public final class Samples {
      */
     public static void main(String[] args) {
         runAll(all(small(args)), SampleOutput.console());
+    }
+
+    /** Deletes a sample's temporary directory and what it wrote there. */
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static boolean small(String[] args) {

@@ -180,6 +180,9 @@ public final class Report {
         c.add(new Comparison("SQL GROUP BY in DuckDB", "Arrow export + query", "ArrowBenchmark.exportAndQuery",
                 "DuckDB's own table, appender included", "ArrowBenchmark.duckDbAppendAndQuery", true, 10, n));
         c.add(new Comparison("SQL GROUP BY in DuckDB", "Arrow export + query", "ArrowBenchmark.exportAndQuery",
+                "Arrow Java VectorSchemaRoot copy, copy included", "ArrowBenchmark.vectorSchemaRootCopyAndQuery", true,
+                Double.NaN, n));
+        c.add(new Comparison("SQL GROUP BY in DuckDB", "Arrow export + query", "ArrowBenchmark.exportAndQuery",
                 "the aggregate in a Java loop", "ArrowBenchmark.javaLoop", false, Double.NaN, n));
         c.add(new Comparison("Arrow export (1 % of chunks changed)", "incremental (ChangeFilter)",
                 "ArrowBenchmark.incrementalExport", "full export", "ArrowBenchmark.fullExport", true, 20, n));
