@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "-Xmx8g")
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--enable-native-access=ALL-UNNAMED"})
 public class JoinBenchmark {
     static final Schema ENTITY = Schema.builder("entity").add(FieldType.INT, "kind").build();
     static final Schema A = Schema.builder("a").add(FieldType.FLOAT, "x", "y").build();

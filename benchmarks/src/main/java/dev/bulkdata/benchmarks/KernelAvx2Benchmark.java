@@ -10,6 +10,6 @@ import org.openjdk.jmh.annotations.Fork;
  * class's JVM options).
  */
 @Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--add-modules", "jdk.incubator.vector",
-    "-XX:+IgnoreUnrecognizedVMOptions", "-XX:UseAVX=2"})
+    "--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions", "-XX:UseAVX=2"})
 public class KernelAvx2Benchmark extends KernelBenchmark {
 }

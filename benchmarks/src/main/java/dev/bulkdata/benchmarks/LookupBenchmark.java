@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "-Xmx8g")
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "--enable-native-access=ALL-UNNAMED"})
 public class LookupBenchmark {
 
     /** A table, its handles in shuffled order, and handles of removed records. */
@@ -154,6 +154,10 @@ public class LookupBenchmark {
         int[][] meta;
         float[] t;
         MemorySegment[] blocks;
+        /** The same blocks in one reserved range on huge pages, block b at b * 16 KiB. */
+        MemorySegment region;
+        /** The meta words in one reserved range on huge pages, slot s at 4 s. */
+        MemorySegment metaRegion;
         long tOffset;
         long[] shuffled;
         Arena arena;
@@ -169,12 +173,16 @@ public class LookupBenchmark {
             for (int b = 0; b < blocks.length; b++) {
                 blocks[b] = arena.allocate(16384, 64);
             }
+            region = Reserved.range((long) blocks.length << 14, arena);
+            metaRegion = Reserved.range((n + 1L) * 4, arena);
             long[] handles = new long[n];
             for (int i = 0; i < n; i++) {
                 int slot = i + 1;
                 meta[slot >>> 12][slot & 4095] = GENERATION << 1 | 1;
                 t[slot] = Subjects.t(i);
                 blocks[slot >>> 9].set(ValueLayout.JAVA_FLOAT, tOffset + (slot & 511) * 4L, Subjects.t(i));
+                region.set(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + tOffset + (slot & 511) * 4L, Subjects.t(i));
+                metaRegion.set(ValueLayout.JAVA_INT, slot * 4L, GENERATION << 1 | 1);
                 handles[i] = (long) TAG << 56 | (long) GENERATION << 32 | slot;
             }
             shuffled = Subjects.shuffled(handles);
@@ -256,6 +264,38 @@ public class LookupBenchmark {
         for (long h : s.shuffled) {
             int slot = s.slot(h);
             sum += s.blocks[slot >>> 9].get(ValueLayout.JAVA_FLOAT, s.tOffset + (slot & 511) * 4L);
+        }
+        return sum;
+    }
+
+    /**
+     * The floor of a checked lookup in a BulkTable's layout with its blocks reserved at once:
+     * meta words as {@link #floorBlocks}, the record at {@code base + (slot / 512) * 16 KiB} of
+     * one range on huge pages (see {@link Floor}).
+     */
+    @Benchmark
+    public float floorRegion(Floor s) {
+        float sum = 0;
+        MemorySegment region = s.region;
+        for (long h : s.shuffled) {
+            int slot = s.slot(h);
+            sum += region.get(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + s.tOffset + (slot & 511) * 4L);
+        }
+        return sum;
+    }
+
+    /** As {@link #floorRegion} with the meta words in a reserved range of their own too. */
+    @Benchmark
+    public float floorRegionMeta(Floor s) {
+        float sum = 0;
+        MemorySegment region = s.region;
+        MemorySegment meta = s.metaRegion;
+        for (long h : s.shuffled) {
+            int slot = (int) h;
+            if ((h >>> 56) != Floor.TAG || meta.get(ValueLayout.JAVA_INT, slot * 4L) != (((int) (h >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                throw new IllegalArgumentException("stale");
+            }
+            sum += region.get(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + s.tOffset + (slot & 511) * 4L);
         }
         return sum;
     }

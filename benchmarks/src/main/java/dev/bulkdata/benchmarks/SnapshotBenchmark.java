@@ -46,7 +46,7 @@ import java.util.stream.Stream;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = "-Xmx6g")
+@Fork(value = 1, jvmArgsAppend = {"-Xmx6g", "--enable-native-access=ALL-UNNAMED"})
 public class SnapshotBenchmark {
 
     /** The subjects and their files. */

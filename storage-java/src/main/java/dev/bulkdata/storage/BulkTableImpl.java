@@ -62,6 +62,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         super(schema, handles, reuseOrder, maxCapacity, lease);
         this.reuseOrder = reuseOrder;
         this.slotsPerBlock = schema.slotsPerBlock();
+        arena.plan(((long) index.maxSlot >>> recordShift) + 1);
     }
 
     /** Links in the records' own link words. */
@@ -124,6 +125,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 segments[blockCount] = data;
             }
             blockCount++;
+        }
+        if (region == null) {
+            adoptRegion(arena);
         }
     }
 

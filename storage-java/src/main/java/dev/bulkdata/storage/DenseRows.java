@@ -84,6 +84,7 @@ final class DenseRows {
         this.mask = rowsPerBlock - 1;
         this.maxRows = maxRows;
         this.stored = schema.storedFields();
+        arena.plan(((long) maxRows + mask) >>> shift);
     }
 
     Schema schema() {

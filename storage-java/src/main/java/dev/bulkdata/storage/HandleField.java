@@ -37,4 +37,13 @@ public final class HandleField extends Field {
     void set(MemorySegment block, int slot, long value) {
         block.set(LAYOUT, offset(slot), value);
     }
+
+    /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
+    long get(MemorySegment region, long block, int slot) {
+        return region.get(LAYOUT, block + offset(slot));
+    }
+
+    void set(MemorySegment region, long block, int slot, long value) {
+        region.set(LAYOUT, block + offset(slot), value);
+    }
 }

@@ -86,6 +86,9 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         rows.reserve((long) size + count);
         segments = rows.segments();
         back.ensure(rows.capacity() - 1L);
+        if (region == null) {
+            adoptRegion(arena);
+        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -304,6 +307,9 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         rows.reserve(Math.min((long) (b + 1) * schema.slotsPerBlock(), rows.maxRows()));
         segments = rows.segments();
         back.ensure(rows.capacity() - 1L);
+        if (region == null) {
+            adoptRegion(arena);
+        }
         return segments[b];
     }
 

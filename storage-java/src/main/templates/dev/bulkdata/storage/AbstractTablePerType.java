@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.BlockArena;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -18,6 +20,14 @@ abstract sealed class AbstractTablePerType implements Table permits AbstractTabl
     final Schema schema;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
+    /**
+     * The address space holding the blocks of records {@code [0, regionRecords)}, block
+     * {@code b} at byte {@code b << BlockArena.BLOCK_SHIFT}, or null ({@code regionRecords} 0):
+     * a lookup reads such a record from this one segment, without loading its block's segment.
+     * Set by the kind when its first block is allocated ({@link #adoptRegion}).
+     */
+    MemorySegment region;
+    int regionRecords;
     /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
     final int recordShift;
     final int recordMask;
@@ -40,11 +50,20 @@ abstract sealed class AbstractTablePerType implements Table permits AbstractTabl
      */
     abstract int recordOf(long handle);
 
+    /** Takes the arena's reserved range, if it has one, for the lookups by handle. */
+    final void adoptRegion(BlockArena arena) {
+        region = arena.region();
+        regionRecords = (int) Math.min(arena.regionBlocks() << recordShift, Integer.MAX_VALUE);
+    }
+
     // @each-type
     @Override
     public final float get(long handle, FloatField field) {
         schema.check(field);
         int record = recordOf(handle);
+        if (record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
         return field.get(segments[record >>> recordShift], record & recordMask);
     }
 
@@ -52,7 +71,11 @@ abstract sealed class AbstractTablePerType implements Table permits AbstractTabl
     public final void set(long handle, FloatField field, float value) {
         schema.check(field);
         int record = recordOf(handle);
-        field.set(segments[record >>> recordShift], record & recordMask, value);
+        if (record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
         versions.stampField(record >>> recordShift, field.index());
     }
     // @end

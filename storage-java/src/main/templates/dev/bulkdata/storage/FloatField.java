@@ -20,4 +20,13 @@ public final class FloatField extends Field {
     void set(MemorySegment block, int slot, float value) {
         block.set(LAYOUT, offset(slot), value);
     }
+
+    /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
+    float get(MemorySegment region, long block, int slot) {
+        return region.get(LAYOUT, block + offset(slot));
+    }
+
+    void set(MemorySegment region, long block, int slot, float value) {
+        region.set(LAYOUT, block + offset(slot), value);
+    }
 }

@@ -41,6 +41,14 @@ public final class BlockArena {
     private long aheadAt;
     /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
+    /** Blocks the owner may ever hold ({@link #plan}), 0 until planned. */
+    private long plannedBlocks;
+    /** Whether a reservation was tried (on the first block). */
+    private boolean reserveTried;
+    /** Address space for the first {@link #regionBlocks} blocks, block {@code b} at {@code b << BLOCK_SHIFT}; or null. */
+    private MemorySegment region;
+    private long regionBlocks;
+    private boolean hugePagesAdvised;
 
     /**
      * Opens the arena of a new table.
@@ -54,6 +62,58 @@ public final class BlockArena {
         this.tag = lease.tag;
         this.cleanable = CLEANER.register(owner, new Release(arena, lease, this));
         TableEvents.opened(owner, tag, this);
+    }
+
+    /** log2 of the bytes from one block to the next in a {@link #region()}: 16 KiB. */
+    public static final int BLOCK_SHIFT = 14;
+    /** At most this much address space is reserved per table (64 GiB); blocks past it are allocated one by one. */
+    private static final long MAX_RESERVATION = 1L << 36;
+
+    /**
+     * Says how many blocks the owner may ever hold, so that its first block reserves address
+     * space for all of them at once ({@link AddressSpace}), capped at 64 GiB. Without a call, or
+     * where reservations are not available, blocks are allocated one by one.
+     *
+     * @param blocks the most blocks the owner can hold
+     */
+    public void plan(long blocks) {
+        this.plannedBlocks = blocks;
+    }
+
+    /**
+     * {@return the reserved range holding blocks {@code [0, regionBlocks())} at
+     * {@code block << BLOCK_SHIFT}, or null while there is none (before the first block, for a
+     * mapped table, or where reservations are not available)}
+     */
+    public MemorySegment region() {
+        return region;
+    }
+
+    /** {@return how many blocks, from block 0, lie in {@link #region()}; 0 without one} */
+    public long regionBlocks() {
+        return regionBlocks;
+    }
+
+    private void tryReserve() {
+        reserveTried = true;
+        long blocks = Math.min(plannedBlocks, MAX_RESERVATION >>> BLOCK_SHIFT);
+        if (blocks > 0) {
+            region = AddressSpace.reserve(blocks << BLOCK_SHIFT, arena);
+            regionBlocks = region == null ? 0 : blocks;
+        }
+    }
+
+    /** Block {@code block} of the region; blocks come in order, each once. */
+    private MemorySegment regionBlock(Schema schema, int block) {
+        if (block != blocks) {
+            throw new IllegalStateException("block " + block + " allocated out of order (" + blocks + " allocated)");
+        }
+        if (!hugePagesAdvised && ((long) (block + 1) << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
+            // Large enough for huge pages to pay: from now on the kernel may back the range with them.
+            hugePagesAdvised = true;
+            AddressSpace.adviseHugePages(region);
+        }
+        return region.asSlice((long) block << BLOCK_SHIFT, schema.blockBytes());
     }
 
     private MemorySegment counted(MemorySegment segment, long size) {
@@ -81,6 +141,12 @@ public final class BlockArena {
                 throw new CapacityExceededException("table '" + table + "' could not grow its file " + file.name
                         + " for block " + block + ": " + e.getMessage(), e);
             }
+        }
+        if (!reserveTried) {
+            tryReserve();
+        }
+        if (block < regionBlocks) {
+            return counted(regionBlock(schema, block), schema.blockBytes());
         }
         if (ahead != null) {
             MemorySegment data = ahead.asSlice(aheadAt, schema.blockBytes());
@@ -114,8 +180,13 @@ public final class BlockArena {
         if (ahead != null) {
             throw new IllegalStateException("blocks allocated ahead are still unused");
         }
-        if (file == null && count > 1) {
-            ahead = nativeMemory(stride(schema) * count, table, "blocks " + block + " to " + (block + count - 1));
+        if (!reserveTried && file == null) {
+            tryReserve();
+        }
+        long past = Math.max(block, regionBlocks); // the first block the region does not hold
+        long outside = (long) block + count - past;
+        if (file == null && outside > 1) {
+            ahead = nativeMemory(stride(schema) * outside, table, "blocks " + past + " to " + (block + count - 1));
             aheadAt = 0;
         }
     }
