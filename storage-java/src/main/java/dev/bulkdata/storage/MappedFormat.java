@@ -21,65 +21,12 @@ import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
 /**
- * The file of a mapped table: the snapshot format's header and metadata ({@link SnapshotFormat})
- * in a layout whose blocks are regions of the file mapped into memory, and the checkpoint
- * protocol that keeps it crash-safe.
- *
- * <pre>
- * offset 0       header slot A, 64 bytes (zeros to 4096)
- * offset 4096    header slot B, 64 bytes (zeros to 8192)
- * offset 8192    commit record of slot A, 24 bytes (zeros to 12288)
- * offset 12288   commit record of slot B, 24 bytes (zeros to 16384)
- * offset 16384   regions of blocks and the two metadata areas, each at a multiple of 16384,
- *                in the order they were appended
- *
- * header slot: bytes 0..23 as a snapshot's header (magic, byte order, kind, version 2,
- *              required flags = 1 (FLAG_MAPPED), | 2 (FLAG_BLOCK_CRCS) with block checksums,
- *              header CRC32C), then
- *   24  metadata length  u64
- *   32  metadata offset  u64      the area this checkpoint's metadata is in
- *   40  block count      u32      the table's blocks: the first blocks of the regions, in order
- *   44  block stride     u32      16384
- *   48  metadata CRC32C  u32
- *   52  reserved         u32      0
- *   56  sequence         u64      the checkpoint's number; slot A holds even ones, B odd ones
- *
- * commit record: 0 magic u32 "CMIT" | 4 state u32 (1 completed, 2 completed by close()) |
- *   8 sequence u64 | 16 the header's CRC32C u32 | 20 CRC32C of bytes 0..19 u32
- *
- * metadata: a snapshot's metadata (identity .. back-links), then
- *   FLAG_BLOCK_CRCS only: the CRC32C of each block, block count x u32
- *   BulkTable only: the free list, head to tail, free-list length x u32
- *   region count u32, per region: file offset u64, block count u32
- *   area A: file offset u64, capacity u64; area B: the same
- * </pre>
- *
- * <p>Checkpoint {@code n}: with block checksums, sum the blocks changed since checkpoint
- * {@code n - 1} (their change versions, which such a table stamps from its open on, are newer
- * than the version that checkpoint marked, or bytes were written without a stamp); force every
- * mapped region to the device; write the metadata into area {@code n & 1} (appending a larger
- * area at the end of the file if it has outgrown its own); force the file; write header slot
- * {@code n & 1}; force the file; write slot {@code n & 1}'s commit record (not forced: the next
- * checkpoint's first force, or the kernel, writes it back, always after the header). The other
- * slot's header and metadata, the previous checkpoint, are never touched, so a crash at any
- * moment leaves at least one slot whose header and metadata checksums match.
- *
- * <p>Opening reads both header slots and takes the valid one with the higher sequence. A slot
- * whose header does not verify either held a checkpoint that completed (its commit record
- * names a higher sequence, or the header verifies but does not fit the file): damage; or it
- * was being written when a crash came (no such record): interrupted. The newest valid header's
- * metadata must match its CRC (it was forced before the header was written), or that is damage
- * too. Damage throws unless {@link CheckpointFallback#AFTER_CRASH_OR_DAMAGE}; an interruption
- * opens the checkpoint before unless {@link CheckpointFallback#NEVER}. When the newest was
- * written by {@code close()}, a bad older header is damage of the older checkpoint, not an
- * interruption. File space past every region and area the checkpoint names (a region or area
- * appended after it) is cut off. With block checksums, a file opened at a checkpoint written by
- * {@code close()} has every block checked first; then the commit record is rewritten as
- * "completed" and forced, so that a crash later never passes for a clean close. A BulkTable's
- * free-list links live in its records, which the program keeps writing after a checkpoint, so
- * the checkpoint saves the list in the metadata and opening writes it back into the free slots
- * (and sums those blocks again); it also zeroes the slots past the checkpoint's {@code limit}
- * in its blocks, and every block past its block count as it is handed out again.
+ * The file of a mapped table and its checkpoint protocol: two header slots and their commit
+ * records, then block regions and two metadata areas; checkpoint {@code n} writes slot and area
+ * {@code n & 1}, so a crash leaves checkpoint {@code n - 1} intact. Specified in
+ * {@code docs/format.md} (sections 11 and 12). The fields a header slot shares with a
+ * snapshot's header, and the metadata before this file's own sections, are read and written by
+ * {@link SnapshotFormat}.
  */
 final class MappedFormat {
     static final int SLOT_B = 4096;
@@ -366,7 +313,7 @@ final class MappedFormat {
                 ? new Commit(c.getLong(at + 8), c.getInt(at + 16), state) : null;
     }
 
-    /** Writes slot {@code s}'s commit record (not forced: see the class comment). */
+    /** Writes slot {@code s}'s commit record (not forced: docs/format.md, section 12). */
     private static void writeCommit(FileChannel channel, int s, long sequence, int headerCrc, int state)
             throws IOException {
         ByteBuffer c = ByteBuffer.allocate(COMMIT_BYTES).order(ByteOrder.nativeOrder());
@@ -671,7 +618,7 @@ final class MappedFormat {
     }
 
     /**
-     * Makes a checkpoint of a mapped table (see the class comment). The caller holds no
+     * Makes a checkpoint of a mapped table (docs/format.md, section 12). The caller holds no
      * iteration; this method holds one while it runs, so structural changes wait for it (they
      * throw {@link java.util.ConcurrentModificationException} meanwhile).
      *

@@ -18,6 +18,8 @@ package dev.bulkdata.storage;
  *     generation already advanced past every handle made for it;
  * <li><b>retired</b> ({@code R} set): the generation ran out; never handed out again.
  * </ul>
+ *
+ * <p>Snapshots and mapped files store the words as they are ({@code docs/format.md}, section 7).
  */
 final class SlotMeta {
     /** Bit 0: the slot holds a record. */

@@ -20,58 +20,11 @@ import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
- * The snapshot file format, version 2: its one description and its reader and writer. Every
- * number is in the writer's byte order, which the header names; a reader refuses the other.
- *
- * <pre>
- * offset 0: header, 64 bytes
- *    0  magic            8 bytes  0x89 'B' 'U' 'L' 'K' '\r' '\n' 0x1A
- *    8  byte order       u8       'L' little-endian, 'B' big-endian
- *    9  kind             u8       1 BulkTable, 2 PackedTable
- *   10  reserved         u16      0
- *   12  format version   u32      2 (a reader also reads 1: the same, without HANDLE fields)
- *   16  required flags   u32      0; a reader refuses a bit it does not know
- *   20  header CRC32C    u32      of the 64 header bytes with this field 0
- *   24  metadata length  u64      the metadata starts at 64
- *   32  blocks offset    u64      a multiple of 16384, after the metadata
- *   40  block count      u32
- *   44  block stride     u32      16384: block i is at blocks offset + i * 16384
- *   48  metadata CRC32C  u32
- *   52  reserved         u32      0
- *   56  file length      u64      blocks offset + count * 16384 + count * 4 + 4
- * offset 64: metadata
- *       identity u64, tag u16, index bits u8, generation bits u8,
- *       reuse order u8 (0 FIFO, 1 LIFO, 2 SWEEP), layout u8 (0 SOA, 1 AOS), reserved u16,
- *       max capacity u32, floor u32, limit u32, size u32, retired u32,
- *       free-list length u32, free-list tail u32, entry count u32,
- *       sweep start u32, sweep end u32 (free slots not linked, left by a clear; 0 and 0 if none;
- *               SWEEP, whose list holds every free slot: the slot the next add looks at first
- *               and 0),
- *       schema: name length u16, name (UTF-8), field count u16, per field: type u8 (FieldType
- *               ordinal), name length u8, name, HANDLE only: target table name length u8,
- *               target table name, then block offset u32, slot stride u32;
- *               slot bytes u32, slots per block u32, block bytes u32
- *       meta words: entry count x u32             (slot 0 first; see SlotMeta)
- *       PackedTable only: payloads: entry count x u32 (row if live, free-list link if free),
- *                         back-links: size x u32  (the slot of each row)
- *       zero padding to the blocks offset
- * blocks: block count x (block bytes of the block's memory, as it is, then zeros to 16384)
- * trailer: block count x u32 (CRC32C of each block's bytes), u32 CRC32C of those
- * </pre>
- *
- * <p>A BulkTable's free list is in its blocks (each free slot's link word) and the header slot's
- * link in slot 0; a PackedTable's in the payloads. The entry count is {@code limit + 1} (slot
- * {@code limit}'s meta word keeps the generation a cancelled add left), or 0 or 2 for a table
- * that never opened a slot. Blocks sit at 16 KiB-aligned offsets and the metadata apart from
- * them, so that a later version can map blocks from the file.
- *
- * <p>Compatibility: bytes 0 to 19 keep their meaning in every version. A reader refuses a
- * version above its own and any required flag it does not know ({@link Reason#NEWER_VERSION});
- * a new version that only adds optional data puts it after the fields above and raises the
- * version. Readers check, in this order: magic, byte order, version and flags, the header
- * CRC, lengths against the file size, the metadata CRC, the metadata's consistency, each
- * block's CRC, then the blocks' consistency; every length and count is checked against the
- * bytes actually present before anything is allocated for it.
+ * The snapshot file format's writer and reader: a 64-byte header, the metadata (identity, tag,
+ * handle layout, counters, schema, meta words), the blocks at 16 KiB-aligned offsets, a CRC32C
+ * per block. The bytes, what a reader checks and the compatibility rule are specified in
+ * {@code docs/format.md} (sections 3 to 10 and 13), which {@code FileFormatSpecTest} holds
+ * against what this class writes: a change here is a change there.
  */
 final class SnapshotFormat {
     static final byte[] MAGIC = {(byte) 0x89, 'B', 'U', 'L', 'K', '\r', '\n', 0x1A};

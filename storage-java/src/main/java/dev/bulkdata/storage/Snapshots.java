@@ -46,12 +46,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * name other records in it.
  *
  * <h2>Files</h2>
- * The format is one header, the metadata (schema, handle layout, tag, identity, slot states,
- * free list), then the blocks, each at a 16 KiB-aligned offset, and a CRC32C per block; every
- * section is checked when loading. The numbers are in the saving machine's byte order; another
- * byte order is refused. {@code save(table, path)} writes a temporary file beside {@code path}
- * and moves it into place, so an interrupted save leaves any earlier file at {@code path} as it
- * was; it does not force the data to the disk.
+ * A header, the metadata (schema, handle layout, tag, identity, slot states, free list), the
+ * blocks and a CRC32C per block, in the saving machine's byte order (another byte order is
+ * refused); every section is checked when loading. The format is specified in
+ * {@code docs/format.md} of the source repository. {@code save(table, path)} writes a
+ * temporary file beside {@code path} and moves it into place, so an interrupted save leaves
+ * any earlier file at {@code path} as it was; it does not force the data to the disk.
  *
  * <h2>Costs and threads</h2>
  * Save and load are O(slots + blocks): block memory goes to and from the channel directly,

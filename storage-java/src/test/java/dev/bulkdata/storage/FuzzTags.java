@@ -8,8 +8,8 @@ import java.lang.reflect.Field;
  * Lets every fuzzed input start from the table tags of a fresh JVM.
  *
  * <p>The tag registry is global to the JVM and remembers, per tag, the generations every closed
- * table handed out, so that a later table under the tag starts above them (ARCHITECTURE.md, Tag
- * reuse). A fuzzing JVM runs thousands of inputs, each opening tables with tiny handle layouts
+ * table handed out, so that a later table under the tag starts above them (ARCHITECTURE.md,
+ * Handles and tags). A fuzzing JVM runs thousands of inputs, each opening tables with tiny handle layouts
  * (4 generations) that wear a tag out in one table; after about 3,800 such tables no automatic
  * tag is left and every table open throws {@link CapacityExceededException}. Which input met
  * that depended on how many had run before it (the executions per second, the corpus), and the
