@@ -152,6 +152,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         this.index = new SlotIndex(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
                 newLinks());
         this.arena = new BlockArena(this, lease);
+        index.reserveRange(arena);
     }
 
     /** {@return the number of chunks an iteration visits} */

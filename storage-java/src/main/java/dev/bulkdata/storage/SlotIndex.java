@@ -1,6 +1,11 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.AddressSpace;
+import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagRegistry;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 import java.util.Arrays;
 import java.util.BitSet;
@@ -105,6 +110,18 @@ final class SlotIndex {
      * Slot {@code i}'s meta word is {@code pages[i >>> PAGE_SHIFT][(i & PAGE_MASK) << strideShift]}.
      */
     private int[][] pages;
+    /**
+     * The entries in one reserved range of the table's arena ({@link #reserveRange}), slot
+     * {@code s}'s at byte {@code s << entryShift}; null while the entries are in {@link #pages}
+     * (where ranges are not available). One or the other holds them, never both.
+     */
+    private MemorySegment range;
+    /** log2 of the bytes per entry: 2 (meta) or 3 (meta, payload). */
+    private final int entryShift;
+    /** Whether the range was advised to use huge pages (once its entries pass 2 MiB). */
+    private boolean rangeAdvised;
+    /** A page of the range's entries copied out for a pass over them ({@link #releaseAllLive}); made on first use. */
+    private int[] scratch;
     private final Links links;
     private final boolean fifo;
     /** {@link ReuseOrder#SWEEP}: the free slots are bits in {@link #holeBits}, taken from {@link #cursor} on. */
@@ -170,6 +187,7 @@ final class SlotIndex {
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
         this.floor = floor;
         this.strideShift = links == null ? 1 : 0;
+        this.entryShift = 2 + strideShift;
         this.entries = new PagedInts(PAGE_SHIFT + strideShift, 0);
         this.pages = entries.pages();
         this.links = links != null ? links : new PayloadLinks();
@@ -204,7 +222,10 @@ final class SlotIndex {
         if ((handle & ~payloadMask) == tagBits && index < limit) {
             int slot = (int) index;
             int expected = SlotMeta.live((int) (handle >>> indexBits) & generationMask);
-            if (pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] == expected) {
+            MemorySegment r = range;
+            int meta = r != null ? r.get(ValueLayout.JAVA_INT, (long) slot << entryShift)
+                    : pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
+            if (meta == expected) {
                 return slot;
             }
         }
@@ -221,9 +242,20 @@ final class SlotIndex {
         long index = handle & indexMask;
         if ((handle & ~payloadMask) == tagBits && index < limit) {
             int slot = (int) index;
+            int expected = SlotMeta.live((int) (handle >>> indexBits) & generationMask);
+            MemorySegment r = range;
+            if (r != null) {
+                // One 8-byte read: the meta word and the payload beside it.
+                long entry = r.get(ValueLayout.JAVA_LONG, (long) slot << 3);
+                int meta = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? (int) entry : (int) (entry >>> 32);
+                if (meta == expected) {
+                    return java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? (int) (entry >>> 32) : (int) entry;
+                }
+                return -1;
+            }
             int[] page = pages[slot >>> PAGE_SHIFT];
             int offset = (slot & PAGE_MASK) << 1;
-            if (page[offset] == SlotMeta.live((int) (handle >>> indexBits) & generationMask)) {
+            if (page[offset] == expected) {
                 return page[offset + 1];
             }
         }
@@ -244,20 +276,68 @@ final class SlotIndex {
     // Entries
 
     int meta(int slot) {
+        MemorySegment r = range;
+        if (r != null) {
+            return r.get(ValueLayout.JAVA_INT, (long) slot << entryShift);
+        }
         return pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
     }
 
     void setMeta(int slot, int meta) {
-        pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] = meta;
+        MemorySegment r = range;
+        if (r != null) {
+            r.set(ValueLayout.JAVA_INT, (long) slot << entryShift, meta);
+        } else {
+            pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] = meta;
+        }
     }
 
     /** {@return the payload of a slot; stride 2 only} */
     int payload(int slot) {
+        MemorySegment r = range;
+        if (r != null) {
+            return r.get(ValueLayout.JAVA_INT, ((long) slot << 3) + 4);
+        }
         return pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1];
     }
 
     void setPayload(int slot, int value) {
-        pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1] = value;
+        MemorySegment r = range;
+        if (r != null) {
+            r.set(ValueLayout.JAVA_INT, ((long) slot << 3) + 4, value);
+        } else {
+            pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1] = value;
+        }
+    }
+
+    /**
+     * Moves the entries into one range reserved in {@code arena} for every slot the index may
+     * open ({@link AddressSpace}), if reservations are available; otherwise they stay in heap
+     * pages. Called once, on a new index, before any slot is opened.
+     */
+    void reserveRange(BlockArena arena) {
+        if (limit != 0 || range != null) {
+            throw new IllegalStateException("the index of '" + name + "' already has entries");
+        }
+        range = arena.reserve(((long) maxSlot + 2) << entryShift); // slot limit's entry too, which a snapshot reads
+    }
+
+    /** Copies page {@code p} of the range's entries into {@code page} (zeros past the reserved range). */
+    private int[] loadPage(int p, int[] page) {
+        MemorySegment.copy(range, ValueLayout.JAVA_INT, (long) p << (PAGE_SHIFT + entryShift), page, 0,
+                pageInts(p));
+        return page;
+    }
+
+    /** Copies {@code page} back into page {@code p} of the range. */
+    private void storePage(int p, int[] page) {
+        MemorySegment.copy(page, 0, range, ValueLayout.JAVA_INT, (long) p << (PAGE_SHIFT + entryShift), pageInts(p));
+    }
+
+    /** Ints of page {@code p} that lie in the range. */
+    private int pageInts(int p) {
+        long start = (long) p << (PAGE_SHIFT + entryShift);
+        return (int) Math.min(1 << (PAGE_SHIFT + strideShift), (range.byteSize() - start) >>> 2);
     }
 
     /** Marks a taken slot live and returns its handle: one read and one write of the meta word. */
@@ -314,6 +394,13 @@ final class SlotIndex {
             return -1;
         }
         long highest = (limit == 0 ? 1 : limit) + fresh - 1;
+        if (range != null) {
+            if (!rangeAdvised && (highest << entryShift) >= AddressSpace.HUGE_PAGE) {
+                rangeAdvised = true;
+                AddressSpace.adviseHugePages(range);
+            }
+            return highest;
+        }
         entries.ensure((highest << strideShift) + (1 << strideShift) - 1);
         pages = entries.pages();
         return highest;
@@ -423,8 +510,11 @@ final class SlotIndex {
     void releaseAllLive() {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
+        if (range != null && scratch == null) {
+            scratch = new int[1 << (PAGE_SHIFT + strideShift)];
+        }
         for (int first = 0; first < limit; first += 1 << PAGE_SHIFT) {
-            int[] page = pages[first >>> PAGE_SHIFT];
+            int[] page = range != null ? loadPage(first >>> PAGE_SHIFT, scratch) : pages[first >>> PAGE_SHIFT];
             int end = Math.min(limit - first, 1 << PAGE_SHIFT) << strideShift;
             int from = first == 0 ? 1 << strideShift : 0;
             if (!holds(page, from, end, maxLive)) {
@@ -451,6 +541,9 @@ final class SlotIndex {
                         page[at] = meta == maxLive ? retire() : meta + advance;
                     }
                 }
+            }
+            if (range != null) {
+                storePage(first >>> PAGE_SHIFT, page);
             }
         }
         tail = 0;
@@ -844,6 +937,15 @@ final class SlotIndex {
      * at stride 2, the payloads.
      */
     void restoreEntries(SavedMetas metas, int[] payloads) {
+        if (range != null) {
+            for (int slot = 0; slot < metas.length; slot++) {
+                setMeta(slot, metas.get(slot));
+                if (strideShift == 1) {
+                    setPayload(slot, payloads[slot]);
+                }
+            }
+            return;
+        }
         if (strideShift == 0) {
             entries.adopt(metas.pages);
             pages = entries.pages();
@@ -873,11 +975,20 @@ final class SlotIndex {
      * ({@link PagedInts#putTo}; for a snapshot's metadata).
      */
     void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
+        if (range != null) {
+            for (int slot = 0; slot < count; slot++) {
+                out.put(payloads ? payload(slot) : meta(slot));
+            }
+            return;
+        }
         entries.putTo(out, payloads ? 1 : 0, 1 << strideShift, count);
     }
 
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
     int savedMeta(int slot) {
+        if (range != null) {
+            return meta(slot);
+        }
         return entries.getOrFill((long) slot << strideShift);
     }
 

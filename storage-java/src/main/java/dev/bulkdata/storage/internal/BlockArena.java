@@ -94,6 +94,17 @@ public final class BlockArena {
         return regionBlocks;
     }
 
+    /**
+     * Reserves {@code bytes} of address space in this arena for something other than blocks (a
+     * table's slot entries), zero where first read, unmapped when the arena closes.
+     *
+     * @param bytes the size
+     * @return the range, or null where reservations are not available or {@code bytes} exceeds 64 GiB
+     */
+    public MemorySegment reserve(long bytes) {
+        return bytes > MAX_RESERVATION ? null : AddressSpace.reserve((bytes + 4095) & -4096L, arena);
+    }
+
     private void tryReserve() {
         reserveTried = true;
         long blocks = Math.min(plannedBlocks, MAX_RESERVATION >>> BLOCK_SHIFT);
