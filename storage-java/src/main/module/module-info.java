@@ -11,6 +11,6 @@
 module dev.bulkdata.storage {
     exports dev.bulkdata.storage;
 
-    // Flight recorder events of the tables (internal.TableEvents; README, Observability).
+    // Flight recorder events of the tables (internal.TableEvents; docs/observability.md).
     requires jdk.jfr;
 }

@@ -10,7 +10,7 @@ module dev.bulkdata.storage.vector {
 
     requires transitive dev.bulkdata.storage;
     // Incubating: a module that requires it resolves it; the class path needs
-    // --add-modules jdk.incubator.vector (README, storage-vector). Without it the kernels run
+    // --add-modules jdk.incubator.vector (docs/simd-kernels.md). Without it the kernels run
     // their scalar loops (Kernels.vectorized()).
     requires static jdk.incubator.vector;
 }

@@ -1,6 +1,9 @@
 package dev.bulkdata.storage;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
@@ -8,10 +11,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -21,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * got under way the table marks itself corrupt and refuses every access. Every race ends in
  * one of the outcomes {@link Outcome} names, checked
  * against the handles each thread holds: invariants, sizes, and one distinct record per handle
- * (no handle of one thread reads the other's record). Runs in a child JVM ({@link Child}) so
- * that a table left broken by a bug cannot disturb other tests.
+ * (no handle of one thread reads the other's record). The races run in a child JVM
+ * ({@link Child}) so that a table left broken by a bug cannot disturb other tests; the refusal
+ * itself, with one thread held inside its change, is checked here.
  */
 class ConcurrentWritersTest {
     static final int RACES = 600;
@@ -35,8 +42,8 @@ class ConcurrentWritersTest {
         REFUSED,
         /**
          * Both changes got under way and the one that ended second found out: the table says it
-         * is corrupt on every call but close and reads no record (the rare case README's
-         * Threads section names: the writer's own changes take the table without an atomic
+         * is corrupt on every call but close and reads no record (the rare case the threads
+         * guide, docs/errors-and-threads.md, names: the writer's own changes take the table without an atomic
          * instruction, so a thread preempted between reading and writing the writer word can
          * start a change after another thread's hand-over wait).
          */
@@ -55,6 +62,56 @@ class ConcurrentWritersTest {
         assertTrue(count(out, "REFUSED") > 0, "no race was detected; the test did not make threads overlap:\n" + out);
         // Rare, detected, and checked in race() to read nothing: at most 2 % of the races.
         assertTrue(count(out, "CORRUPT") <= RACES / 50, "too many races left the table corrupt:\n" + out);
+    }
+
+    /**
+     * The deterministic case: a structural change that starts while another thread's change
+     * runs throws ConcurrentModificationException naming the table and that thread, and changes
+     * nothing; the table carries on afterwards.
+     */
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void aChangeWhileAnotherThreadsChangeRuns_isRefusedNamingTableAndThread(TableKind kind) throws Exception {
+        Schema s = Schema.builder("raced_" + kind).add(FieldType.INT, "a").add(FieldType.LONG, "b").build();
+        try (Table t = kind.of(s)) {
+            long[] hs = new long[100];
+            t.addAll(hs);
+            t.remove(hs[10]);
+            t.set(hs[3], s.intField("a"), 33);
+            TableSnapshot before = TableSnapshot.of(t);
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    long me = ((AbstractTable) t).beginChange("test a change of");
+                    inside.countDown();
+                    assertTrue(release.await(30, TimeUnit.SECONDS));
+                    ((AbstractTable) t).endChange(me);
+                } catch (Throwable e) {
+                    failure.set(e);
+                    inside.countDown();
+                }
+            }, "the-other-writer");
+            writer.start();
+            assertTrue(inside.await(30, TimeUnit.SECONDS));
+            try {
+                List<Executable> changes = List.of(t::add, () -> t.remove(hs[0]), t::clear,
+                        () -> t.cancelAdd(hs[1]), () -> t.removeAll(new long[] {hs[2]}));
+                for (Executable change : changes) {
+                    ConcurrentModificationException e = assertThrows(ConcurrentModificationException.class, change);
+                    assertTrue(e.getMessage().contains("'raced_" + kind + "'"), e.getMessage());
+                    assertTrue(e.getMessage().contains("the-other-writer"), e.getMessage());
+                }
+            } finally {
+                release.countDown();
+                writer.join(30_000);
+            }
+            assertEquals(null, failure.get());
+            assertEquals(before, TableSnapshot.of(t), "a refused change changes nothing");
+            long h = t.add();
+            assertTrue(t.contains(h), "the table carries on");
+        }
     }
 
     private static int count(String out, String outcome) {

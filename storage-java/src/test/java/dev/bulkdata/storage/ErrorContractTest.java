@@ -30,9 +30,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every row of the README's "Errors" table, for both table kinds ({@link BulkTable},
- * {@link PackedTable}) and both layouts: the bad call throws the documented exception with a
- * useful message, and the table is exactly as it was before the call ({@link TableSnapshot}
+ * What a bad call throws (the error table of docs/errors-and-threads.md), for both table kinds
+ * ({@link BulkTable}, {@link PackedTable}) and both layouts: the documented exception with a
+ * useful message, and the table exactly as it was before the call ({@link TableSnapshot}
  * before equals after, which includes the row order of a PackedTable). Tests about holes and
  * the free list written through views are BulkTable's alone (a PackedTable has no holes); the
  * PackedTable's own errors (defragment's arguments) are in {@link PackedTableTest}.
@@ -240,7 +240,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 1: null handle
+    // Null handles
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -264,7 +264,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 1: stale handle
+    // Stale handles
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -323,7 +323,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 1: forged handle
+    // Forged handles
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -391,7 +391,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 1: out-of-range handle
+    // Out-of-range handles
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -451,7 +451,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 2: handle of another table
+    // Handles of another table, open or closed
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -501,7 +501,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 3: field of another schema or of the wrong type
+    // Fields of another schema or of the wrong type
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -594,7 +594,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 4: schema errors at build time
+    // Schemas and options refused when they are built
 
     @ParameterizedTest
     @EnumSource(Layout.class)
@@ -735,7 +735,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 5: capacity exhausted
+    // Capacity exhausted
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -822,7 +822,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 6: use after close
+    // Use after close
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
@@ -916,7 +916,7 @@ class ErrorContractTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Row 7: structural change while an iteration is running
+    // Structural changes while an iteration is open
 
     private static List<Executable> structuralChanges(Fixture fx) {
         List<Executable> changes = new ArrayList<>(List.of(

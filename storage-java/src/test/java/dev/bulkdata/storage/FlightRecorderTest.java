@@ -1,6 +1,10 @@
 package dev.bulkdata.storage;
 
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
+import jdk.jfr.SettingDescriptor;
+import jdk.jfr.ValueDescriptor;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
@@ -12,7 +16,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The flight recorder events (README, Observability), recorded in this JVM with
+ * The flight recorder events (docs/observability.md), recorded in this JVM with
  * {@link Recording}, dumped and read back with {@link RecordingFile}: a table of known size is
  * opened, grows block by block, is seen by the periodic statistics event with its exact counts
  * once its writer is done, and is closed.
@@ -174,5 +181,40 @@ class FlightRecorderTest {
     private static int openAndDrop() {
         BulkTable table = BulkTable.of(Schema.builder("jfr-dropped").add(FieldType.LONG, "v").build());
         return Handles.tag(table.add());
+    }
+
+    /**
+     * The five event types, once the recorder is initialized: each in the category "bulkdata"
+     * with the fields the observability guide lists; the statistics every second by default.
+     */
+    @Test
+    void everyEventType_isInTheCategoryBulkdata_withItsFields_andStatisticsEverySecond() {
+        Map<String, Set<String>> expected = Map.of(
+                "dev.bulkdata.TableOpen", Set.of("table", "tag", "kind"),
+                "dev.bulkdata.BlockAllocation", Set.of("table", "tag", "kind", "bytes", "blocks", "nativeBytes"),
+                "dev.bulkdata.TableClose", Set.of("table", "tag", "kind", "blocks", "nativeBytes", "reclaimed"),
+                "dev.bulkdata.TableStatistics", Set.of("table", "tag", "kind", "live", "holes", "retired",
+                        "capacity", "blocks", "nativeBytes"),
+                "dev.bulkdata.MappedOpen", Set.of("table", "tag", "kind", "file", "sequence", "state", "fallback",
+                        "detail", "checksums"));
+        try (Recording recording = recording();
+             BulkTable table = BulkTable.of(Schema.builder("jfr-types").add(FieldType.INT, "a").build())) {
+            recording.start();
+            table.add();
+            Map<String, EventType> types = FlightRecorder.getFlightRecorder().getEventTypes().stream()
+                    .filter(t -> t.getName().startsWith("dev.bulkdata."))
+                    .collect(Collectors.toMap(EventType::getName, t -> t));
+            assertEquals(expected.keySet(), types.keySet());
+            expected.forEach((name, fields) -> {
+                EventType type = types.get(name);
+                assertEquals(List.of("bulkdata"), type.getCategoryNames(), name);
+                assertTrue(type.getFields().stream().map(ValueDescriptor::getName).collect(Collectors.toSet())
+                        .containsAll(fields), name + " fields " + type.getFields());
+            });
+            String period = types.get("dev.bulkdata.TableStatistics").getSettingDescriptors().stream()
+                    .filter(d -> d.getName().equals("period")).map(SettingDescriptor::getDefaultValue)
+                    .findFirst().orElseThrow();
+            assertEquals("1 s", period, "every second by default");
+        }
     }
 }

@@ -359,4 +359,27 @@ class HandleFieldTest {
         assertThrows(IllegalStateException.class, () -> Snapshots.danglingReferences(t));
         assertFalse(t.contains(99L));
     }
+
+    /** danglingReferences counts and changes nothing: neither table, nor the referrer's iteration guard. */
+    @Test
+    void danglingReferences_countsWithoutChangingAnything() {
+        Schema sounds = Schema.builder("d_sounds").add(FieldType.FLOAT, "volume").build();
+        Schema voices = Schema.builder("d_voices").addHandle("sound", "d_sounds").build();
+        HandleField sound = voices.handleField("sound");
+        try (BulkTable s = BulkTable.of(sounds); BulkTable v = BulkTable.of(voices)) {
+            long live = s.add();
+            long gone = s.add();
+            s.remove(gone);
+            v.set(v.add(), sound, live);
+            v.set(v.add(), sound, gone);
+            v.add();                                                  // the null handle: never dangling
+            TableSnapshot before = TableSnapshot.of(v);
+            TableSnapshot soundsBefore = TableSnapshot.of(s);
+            assertEquals(1, Snapshots.danglingReferences(v, s));
+            assertEquals(2, Snapshots.danglingReferences(v), "no target given: both non-null values");
+            assertEquals(before, TableSnapshot.of(v));
+            assertEquals(soundsBefore, TableSnapshot.of(s));
+            assertTrue(v.add() != 0, "no iteration guard left held");
+        }
+    }
 }

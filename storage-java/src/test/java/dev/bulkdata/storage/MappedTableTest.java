@@ -574,4 +574,45 @@ class MappedTableTest {
             assertTrue(c.tryLock() != null, "a refused open left the file locked");
         }
     }
+
+    /** Reopening with another capacity limit, or none, is refused naming the file; the limit holds after reopening. */
+    @Test
+    void reopeningWithAnotherCapacityLimit_isRefused() throws IOException {
+        Schema s = schema("mapped_cap", Layout.SOA);
+        Path file = dir.resolve("cap.bulk");
+        int tag = 4055;
+        try (BulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
+            t.addAll(new long[50]);
+        }
+        for (int other : new int[] {0, 51}) {
+            BulkTable.Builder b = BulkTable.builder(s).tag(tag);
+            if (other > 0) {
+                b.maxCapacity(other);
+            }
+            SnapshotException e = assertThrows(SnapshotException.class, () -> b.mapped(file));
+            assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+        }
+        try (BulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
+            assertEquals(50, t.size());
+            assertThrows(CapacityExceededException.class, t::add, "the limit holds after reopening");
+        }
+    }
+
+    /** The file is created if absent, and reopens as the empty table it holds. */
+    @Test
+    void theFileIsCreatedIfAbsent_andReopensEmpty() throws IOException {
+        Schema s = schema("mapped_new", Layout.SOA);
+        Path file = dir.resolve("absent.bulk");
+        assertTrue(Files.notExists(file));
+        int tag = 4056;
+        try (PackedTable t = PackedTable.builder(s).tag(tag).mapped(file)) {
+            assertTrue(Files.exists(file));
+            assertEquals(0, t.size());
+        }
+        try (PackedTable t = PackedTable.builder(s).tag(tag).mapped(file)) {
+            assertEquals(0, t.size());
+            assertEquals(tag, Handles.tag(t.add()));
+        }
+    }
 }

@@ -11,15 +11,20 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -503,6 +508,163 @@ class SnapshotTest {
         assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(file)));
         try (var files = Files.list(dir)) {
             assertEquals(1, files.count(), "no temporary file is left behind");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // What a load keeps and does not keep; the save's guard and file
+
+    /** Fixed tags of the tests below, used by no other test. */
+    private static final int KEPT_TAG = 4052;
+
+    private static Schema intAndLong(String name) {
+        return Schema.builder(name).add(FieldType.INT, "a").add(FieldType.LONG, "b").build();
+    }
+
+    /**
+     * Reuse order, handle layout, capacity limit, tag and schema come back; the loaded table is
+     * an ordinary in-memory table (checkpoint refuses it: not mapped).
+     */
+    @Test
+    void load_keepsReuseOrderLayoutCapacityLimitTagAndSchema() throws IOException {
+        Schema s = intAndLong("exact_opts");
+        HandleLayout layout = HandleLayout.of(20, 8);
+        int tag = KEPT_TAG;
+        Path file = dir.resolve("exact-options.bulk");
+        long[] next = new long[10];
+        TableSnapshot before;
+        TableStats stats;
+        try (BulkTable t = BulkTable.builder(s).reuseOrder(ReuseOrder.LIFO).handleLayout(layout).maxCapacity(100)
+                .tag(tag).build()) {
+            long[] hs = new long[100];
+            t.addAll(hs);
+            for (int i = 0; i < 100; i += 10) {
+                t.remove(hs[i]);
+            }
+            before = TableSnapshot.of(t);
+            stats = t.stats();
+            Snapshots.save(t, file);
+            t.addAll(next);                                           // fills the 10 holes, LIFO
+            assertThrows(CapacityExceededException.class, t::add);
+        }
+        try (BulkTable loaded = Snapshots.load(file, BulkTable.class, null)) {
+            assertEquals(ReuseOrder.LIFO, loaded.reuseOrder());
+            assertEquals(layout, loaded.handleLayout());
+            assertEquals(s.toString(), loaded.schema().toString());
+            assertEquals(stats, loaded.stats());
+            long[] again = new long[10];
+            loaded.addAll(again);
+            assertEquals(java.util.Arrays.toString(next), java.util.Arrays.toString(again), "same handles, LIFO");
+            assertEquals(tag, Handles.tag(again[0]));
+            assertThrows(CapacityExceededException.class, loaded::add, "the capacity limit of 100 is kept");
+            IllegalStateException notMapped = assertThrows(IllegalStateException.class, loaded::checkpoint);
+            assertTrue(notMapped.getMessage().contains("not mapped"), notMapped.getMessage());
+        }
+        try (Table loaded = Snapshots.load(file, s)) {
+            assertSame(s, loaded.schema(), "the expected schema itself is used");
+            assertEquals(before, TableSnapshot.of(loaded));
+        }
+    }
+
+    /** Not kept: the add that cancelAdd could undo exactly is a plain remove after a load. */
+    @Test
+    void load_doesNotKeepTheUndoableAdd_cancelAddIsThenAPlainRemove() throws IOException {
+        Schema s = intAndLong("cancel_kept");
+        Path file = dir.resolve("cancel.bulk");
+        long last;
+        try (BulkTable t = BulkTable.builder(s).tag(KEPT_TAG + 1).build()) {
+            t.addAll(new long[5]);
+            last = t.add();
+            Snapshots.save(t, file);
+            TableStats beforeAdd = new TableStats("cancel_kept", 5, 0, 0, t.stats().capacity(), t.stats().blocks(),
+                    t.stats().nativeBytes());
+            assertTrue(t.cancelAdd(last), "in the original the add is undone exactly");
+            assertEquals(beforeAdd, t.stats());
+        }
+        try (BulkTable loaded = Snapshots.load(file, BulkTable.class, s)) {
+            assertTrue(loaded.contains(last));
+            assertFalse(loaded.cancelAdd(last), "after a load it is a remove");
+            assertFalse(loaded.contains(last));
+            assertEquals(5, loaded.size());
+            assertEquals(1, loaded.stats().holes(), "the slot is a hole, as after remove");
+        }
+    }
+
+    /** Not kept: a PackedTable's last defragment order; the loaded table starts fragmented. */
+    @Test
+    void load_ofAPackedTable_startsFragmented() throws IOException {
+        Schema s = intAndLong("packed_order");
+        IntField a = s.intField("a");
+        Path file = dir.resolve("packed.bulk");
+        AtomicReference<Table> current = new AtomicReference<>();
+        AtomicLong comparisons = new AtomicLong();
+        RecordOrder byA = (x, y) -> {
+            comparisons.incrementAndGet();
+            return Integer.compare(current.get().get(x, a), current.get().get(y, a));
+        };
+        try (PackedTable t = PackedTable.builder(s).tag(KEPT_TAG + 2).build()) {
+            current.set(t);
+            long[] hs = new long[300];
+            t.addAll(hs);
+            for (int i = 0; i < hs.length; i++) {
+                t.set(hs[i], a, (i * 7919) % 300);
+            }
+            t.markFragmented();
+            while (t.defragment(byA, Long.MAX_VALUE) > 0) {
+                // until a pass completes
+            }
+            comparisons.set(0);
+            assertEquals(0, t.defragment(byA, Long.MAX_VALUE));
+            assertEquals(0, comparisons.get(), "after a completed pass the same order returns at once");
+            Snapshots.save(t, file);
+        }
+        try (PackedTable loaded = Snapshots.load(file, PackedTable.class, s)) {
+            current.set(loaded);
+            comparisons.set(0);
+            assertEquals(0, loaded.defragment(byA, Long.MAX_VALUE), "the rows are in order");
+            assertTrue(comparisons.get() > 0, "the loaded table is fragmented: defragment makes a pass");
+        }
+    }
+
+    /**
+     * A save holds the table's iteration guard: adds, removes and clears meanwhile throw
+     * ConcurrentModificationException; the table is writable again after the save.
+     */
+    @ParameterizedTest
+    @EnumSource(TableKind.class)
+    void save_holdsTheIterationGuard(TableKind kind) throws IOException {
+        Schema s = intAndLong("save_guard_" + kind);
+        try (Table t = kind.of(s)) {
+            long h = t.add();
+            int[] refused = {0};
+            WritableByteChannel sneaky = SnapshotBytes.discardingChannel(() -> {
+                assertThrows(ConcurrentModificationException.class, t::add);
+                assertThrows(ConcurrentModificationException.class, () -> t.remove(h));
+                assertThrows(ConcurrentModificationException.class, t::clear);
+                refused[0]++;
+            });
+            Snapshots.save(t, sneaky);
+            assertTrue(refused[0] > 0);
+            assertEquals(1, t.size());
+            t.remove(h);                                             // after the save: allowed again
+            assertEquals(0, t.size());
+        }
+    }
+
+    /** save(table, path) replaces what the path held and leaves no temporary file. */
+    @Test
+    void save_toAPath_replacesTheFile_andLeavesNoTemporaryFile() throws IOException {
+        Path file = dir.resolve("replace.bulk");
+        Files.writeString(file, "an older file");
+        try (BulkTable t = BulkTable.of(intAndLong("replace"))) {
+            t.addAll(new long[3]);
+            Snapshots.save(t, file);
+        }
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(file), files.toList());
+        }
+        try (Table loaded = Snapshots.load(file, LoadOption.NEW_TAG)) {
+            assertEquals(3, loaded.size());
         }
     }
 }

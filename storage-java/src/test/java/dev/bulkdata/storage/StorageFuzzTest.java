@@ -28,7 +28,8 @@ import java.util.List;
  * order, handle layout, capacity). A failure prints the configuration and every operation of
  * the input. Without {@code JAZZER_FUZZ} (plain {@code mvn verify}) every method runs once per
  * committed input under {@code src/test/resources/dev/bulkdata/storage/StorageFuzzTestInputs/
- * <method>/}; the pom then fuzzes each method for {@value #CI_BUDGET} (see README, Build).
+ * <method>/}; the pom then fuzzes each method for {@value #CI_BUDGET} (see
+ * docs/building-and-releases.md, Fuzzing).
  */
 class StorageFuzzTest {
     /** Fuzzing time per method in {@code mvn verify}: 4 methods, 60 s in all. */

@@ -2,10 +2,15 @@ package dev.bulkdata.storage;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -13,8 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * opened and closed since and whatever their kinds and handle layouts; when the tags are worn
  * out for a layout, opening fails with {@link CapacityExceededException}.
  *
- * <p>The scenarios use up every tag of the process-wide registry, so they run in a child JVM
- * ({@link Child}), leaving this JVM's registry to the other tests.
+ * <p>The scenarios that wear out every tag of the process-wide registry run in a child JVM
+ * ({@link Child}), leaving this JVM's registry to the other tests; the others run here: the
+ * message that names the closed table, and what happens while every automatic tag is held.
  */
 class TagReuseTest {
     /** More than twice the tags there are: every tag is reused at least twice. */
@@ -27,6 +33,98 @@ class TagReuseTest {
         assertTrue(result.output().contains("reuse: " + TABLES + " tables"), result::output);
         assertTrue(result.output().contains("repro: rejected"), result::output);
         assertTrue(result.output().contains("worn out: CapacityExceededException"), result::output);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // In this JVM: fixed tags 4050, 4051 and 4057, used by no other test
+
+    private static Schema schema(String name) {
+        return Schema.builder(name).add(FieldType.INT, "a").add(FieldType.LONG, "b").build();
+    }
+
+    /**
+     * A handle of a closed table is FORGED by every later table, also when another table holds
+     * its tag again (here a fixed tag, reused at once): not FOREIGN to the new holder, which
+     * never made it. The message names the closed table.
+     */
+    @Test
+    void aClosedTablesHandle_isForgedByEveryLaterTable_evenWhenItsTagIsHeldAgain() {
+        int tag = 4050;
+        long orphan;
+        try (BulkTable gone = BulkTable.builder(schema("tag_gone")).tag(tag).build()) {
+            orphan = gone.add();
+        }
+        try (BulkTable heir = BulkTable.builder(schema("tag_heir")).tag(tag).build();
+             BulkTable third = BulkTable.of(schema("tag_third"))) {
+            heir.add();
+            third.add();
+            InvalidHandleException byHeir = assertThrows(InvalidHandleException.class, () -> heir.remove(orphan));
+            assertEquals(InvalidHandleException.Reason.FORGED, byHeir.reason(), byHeir.getMessage());
+            InvalidHandleException e = assertThrows(InvalidHandleException.class, () -> third.remove(orphan));
+            assertEquals(InvalidHandleException.Reason.FORGED, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().contains("'tag_gone'"), e.getMessage());
+        }
+    }
+
+    /**
+     * After a second table used and closed the same tag, a later table still rejects the first
+     * table's handle as FORGED, naming the last closed table that held the tag.
+     */
+    @Test
+    void aClosedTablesHandle_namesTheLastClosedHolder_afterTheTagWasReusedAndClosedAgain() {
+        int tag = 4051;
+        long orphan;
+        try (BulkTable first = BulkTable.builder(schema("tag_first")).tag(tag).build()) {
+            orphan = first.add();
+        }
+        try (BulkTable second = BulkTable.builder(schema("tag_second")).tag(tag).build()) {
+            second.add();
+        }
+        try (BulkTable later = BulkTable.of(schema("tag_later"))) {
+            later.add();
+            InvalidHandleException e = assertThrows(InvalidHandleException.class, () -> later.remove(orphan));
+            assertEquals(InvalidHandleException.Reason.FORGED, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().contains("'tag_second'"), e.getMessage());
+            assertFalse(e.getMessage().contains("tag_later#"), "formatted with the rejecting table's name: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Automatic tags are 1 to 3,839, fixed ones 3,840 to 4,095; with every automatic tag held,
+     * opening throws CapacityExceededException (an IllegalStateException); a fixed tag still
+     * opens, and closing frees the tags.
+     */
+    @Test
+    void noAutomaticTagLeft_throwsCapacityExceeded_andAutomaticTagsStayBelowTheFixedRange() {
+        assertEquals(3840, HandleLayout.MIN_FIXED_TAG);
+        assertEquals(4095, HandleLayout.MAX_TAG);
+        Schema s = schema("tag_hog");
+        List<Table> open = new ArrayList<>();
+        try {
+            CapacityExceededException e = null;
+            for (int i = 0; i < HandleLayout.MIN_FIXED_TAG && e == null; i++) {
+                try {
+                    open.add(BulkTable.of(s));
+                } catch (CapacityExceededException full) {
+                    e = full;
+                }
+            }
+            assertTrue(e != null, "opened " + open.size() + " tables without running out of tags");
+            assertTrue(e instanceof IllegalStateException);
+            assertTrue(open.size() <= HandleLayout.MIN_FIXED_TAG - 1, "more tables than automatic tags: " + open.size());
+            for (int tag = HandleLayout.MIN_FIXED_TAG; tag <= HandleLayout.MAX_TAG; tag++) {
+                assertNotEquals("tag_hog", dev.bulkdata.storage.internal.TagRegistry.nameOf(tag),
+                        "an automatic table took fixed tag " + tag);
+            }
+            try (BulkTable fixed = BulkTable.builder(s).tag(4057).build()) {
+                assertEquals(4057, Handles.tag(fixed.add()), "a fixed tag still opens");
+            }
+        } finally {
+            open.forEach(Table::close);
+        }
+        try (BulkTable again = BulkTable.of(s)) {
+            assertFalse(again.isClosed(), "closing frees the tags");
+        }
     }
 
     /** The child: each scenario throws {@link AssertionError} on the first handle wrongly accepted. */

@@ -21,11 +21,17 @@ import java.util.Map;
 
 /**
  * Turns a JMH JSON result file (and optionally {@code MemoryFootprint}'s JSON) into markdown
- * tables of ratios and a chart, and can splice the tables into the README between
+ * tables of ratios and a chart, and can splice a short summary of them into the README between
  * {@code <!-- benchmarks:begin -->} and {@code <!-- benchmarks:end -->}.
  *
  * <p>Usage: {@code Report <jmh.json> <memory.json or -> <out-dir> [README.md]}. Writes
- * {@code <out-dir>/results.md} and {@code <out-dir>/speedup.png}.
+ * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}.
+ *
+ * <p>JMH's JSON does not say which machine ran it, so the first report over a result file
+ * describes the machine it runs on (the full run's command runs it right after JMH, on the same
+ * machine) in {@code machine.txt} beside the JSON, with the JSON's SHA-256; later reports over
+ * the same file read the description from there, so a report made elsewhere from committed
+ * results still names the machine that measured them.
  *
  * <p>Every ratio compares two scores of the same run. Its error combines the two JMH 99.9 %
  * confidence half-widths as relative errors: {@code r * sqrt((e1/s1)^2 + (e2/s2)^2)}.
@@ -241,46 +247,115 @@ public final class Report {
         Path out = Path.of(args[2]);
         Files.createDirectories(out);
         List<Row> rows = rows(results);
-        String markdown = header(jmhJson) + "\n" + markdown(rows, results, memory)
-                + "\n![speed-up of bulkdata over heap collections](benchmarks/results/speedup.png)\n";
+        String machine = machine(Path.of(args[0]), jmhJson);
+        String markdown = header(jmhJson, machine) + "\n" + markdown(rows, results, memory)
+                + "\n![speed-up of bulkdata over heap collections](speedup.png)\n";
         Files.writeString(out.resolve("results.md"), "# Benchmark results\n\n" + markdown);
         chart(rows, out.resolve("speedup.png"));
         if (args.length > 3) {
-            splice(Path.of(args[3]), summary(jmhJson, rows));
+            splice(Path.of(args[3]), summary(jmhJson, machine, rows, memory));
         }
         System.out.println(markdown);
     }
 
     /**
-     * The README's part: how the run was made, one row per workload (the first comparison of
-     * each, which is the BulkTable against its main peer), the chart, and a link to the full
-     * tables in {@code benchmarks/results/results.md}.
+     * The README's rows: (workload, subject, peer) of the comparisons the summary shows, the
+     * first question each kind of user asks. The full tables are in results.md.
      */
-    static String summary(String jmhJson, List<Row> rows) {
-        StringBuilder md = new StringBuilder(header(jmhJson)).append('\n');
-        md.append("| workload | bulkdata | vs | ratio |\n|---|---|---|---:|\n");
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        for (Row r : rows) {
-            Comparison c = r.comparison();
-            if (seen.add(c.workload())) {
-                md.append("| ").append(c.workload()).append(" | ").append(c.subject()).append(" | ")
-                        .append(c.peerName()).append(" | ").append(r.ratio().format()).append(' ')
-                        .append(c.speedup() ? "× faster" : "× the time").append(" |\n");
+    static final String[][] HEADLINES = {
+            {"iterate", "BulkTable SOA", "float[]"},
+            {"lookup", "BulkTable", "HashMap"},
+            {"create", "BulkTable", "HashMap"},
+            {"churn (half)", "BulkTable SOA", "fastutil"},
+            {"update p += v*dt, SIMD kernels", "BulkTable SOA, Kernels.axpy (table)", "float[]"},
+            {"pass over changed chunks (1 % written)", "BulkTable, ChangeFilter", "full pass"},
+            {"snapshot load", "Snapshots.load", "ObjectInputStream"},
+    };
+
+    /**
+     * The README's part: which run, the {@link #HEADLINES} rows and the memory per record of a
+     * BulkTable against a HashMap, links to the full tables and to the guide, and the chart.
+     */
+    static String summary(String jmhJson, String machine, List<Row> rows, String memoryJson) {
+        JsonArray all = JsonParser.parseString(jmhJson).getAsJsonArray();
+        StringBuilder md = new StringBuilder();
+        if (!all.isEmpty()) {
+            JsonObject o = all.get(0).getAsJsonObject();
+            md.append(String.format(Locale.ROOT, "The committed run at %,d records of 32 bytes: %d benchmarks, JMH %s,"
+                            + " %s %s, %s.%n%n", Integer.parseInt(N), all.size(), str(o, "jmhVersion"),
+                    str(o, "vmName"), str(o, "jdkVersion"), machine));
+        }
+        md.append("| workload | bulkdata | against | result |\n|---|---|---|---:|\n");
+        for (String[] headline : HEADLINES) {
+            for (Row r : rows) {
+                Comparison c = r.comparison();
+                if (c.workload().equals(headline[0]) && c.subject().equals(headline[1])
+                        && c.peerName().equals(headline[2])) {
+                    md.append("| ").append(c.workload()).append(" | ").append(c.subject()).append(" | ")
+                            .append(c.peerName()).append(" | ").append(r.ratio().format()).append(' ')
+                            .append(c.speedup() ? "× faster" : "× the time").append(" |\n");
+                    break;
+                }
             }
         }
-        md.append("\nEvery comparison, the hole, thread, allocation and memory tables: ")
-                .append("[benchmarks/results/results.md](benchmarks/results/results.md).\n")
+        if (memoryJson != null) {
+            Double bulk = bytesPerRecord(memoryJson, "BulkTable SOA", 32);
+            Double hashMap = bytesPerRecord(memoryJson, "HashMap<Long, Particle>", 32);
+            if (bulk != null && hashMap != null) {
+                md.append(String.format(Locale.ROOT, "| memory per record | BulkTable SOA | HashMap<Long, Particle> |"
+                        + " %.1f B against %.1f B |%n", bulk, hashMap));
+            }
+        }
+        md.append("\nEvery comparison, and the hole, thread, allocation and memory tables:"
+                        + " [benchmarks/results/results.md](benchmarks/results/results.md); how to run them and what"
+                        + " the rows mean: [Benchmarks](docs/benchmarks.md).\n")
                 .append("\n![speed-up of bulkdata over heap collections](benchmarks/results/speedup.png)\n");
         return md.toString();
     }
 
-    /** One line on how the run was made: JDK, JMH settings, machine. */
-    static String header(String json) {
-        JsonArray all = JsonParser.parseString(json).getAsJsonArray();
-        if (all.isEmpty()) {
-            return "";
+    /** Native plus heap bytes per record of a subject of MemoryFootprint's JSON, or null. */
+    static Double bytesPerRecord(String memoryJson, String subject, int recordBytes) {
+        for (JsonElement e : JsonParser.parseString(memoryJson).getAsJsonArray()) {
+            JsonObject o = e.getAsJsonObject();
+            if (o.get("subject").getAsString().equals(subject) && o.get("recordBytes").getAsInt() == recordBytes) {
+                return (double) (o.get("nativeBytes").getAsLong() + o.get("heapBytes").getAsLong())
+                        / o.get("records").getAsInt();
+            }
         }
-        JsonObject o = all.get(0).getAsJsonObject();
+        return null;
+    }
+
+    /**
+     * The machine that ran {@code jmhJson}: from {@code machine.txt} beside it when that file
+     * was written for this very JSON (same SHA-256), otherwise this machine, which is then
+     * written there.
+     */
+    static String machine(Path jmhFile, String jmhJson) throws IOException {
+        String sha = sha256(jmhJson);
+        Path file = jmhFile.toAbsolutePath().resolveSibling("machine.txt");
+        String prefix = jmhFile.getFileName() + " sha-256: ";
+        if (Files.exists(file)) {
+            List<String> lines = Files.readAllLines(file);
+            if (lines.size() >= 2 && lines.get(0).equals(prefix + sha)) {
+                return lines.get(1);
+            }
+        }
+        String machine = thisMachine();
+        Files.writeString(file, prefix + sha + "\n" + machine + "\n");
+        return machine;
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Cores, CPU, its widest vector instruction set and the vector width the kernels use here. */
+    static String thisMachine() {
         String cpu = "unknown CPU";
         String flags = "";
         try {
@@ -296,16 +371,45 @@ public final class Report {
         }
         String isa = flags.contains(" avx512f ") ? "AVX-512" : flags.contains(" avx2 ") ? "AVX2" : "no AVX2";
         int bits = Kernels.vectorBits();
-        return String.format(Locale.ROOT,
-                "Run of %d benchmarks with JMH %s on %s %s; %d fork(s), warm-up %d × %s, measurement %d × %s"
-                        + " per benchmark (the kernel update rows: 3 forks); %d cores (%s, %s). Vectors: %s"
-                        + " (FloatVector.SPECIES_PREFERRED, as Kernels.vectorBits() reports); the rows marked"
-                        + " AVX2 ran with -XX:UseAVX=2 (256 bits). Times are averages per operation (one pass"
-                        + " over all records unless the workload says otherwise).%n",
-                all.size(), str(o, "jmhVersion"), str(o, "vmName"), str(o, "jdkVersion"), o.get("forks").getAsInt(),
-                o.get("warmupIterations").getAsInt(), str(o, "warmupTime"), o.get("measurementIterations").getAsInt(),
-                str(o, "measurementTime"), Runtime.getRuntime().availableProcessors(), cpu, isa,
+        return String.format(Locale.ROOT, "%d cores (%s, %s); vectors: %s (FloatVector.SPECIES_PREFERRED, as"
+                        + " Kernels.vectorBits() reports)", Runtime.getRuntime().availableProcessors(), cpu, isa,
                 bits == 0 ? "none (the report ran without --add-modules jdk.incubator.vector)" : bits + " bits");
+    }
+
+    /** One line on how the run was made: JDK, JMH settings as the JSON records them, machine. */
+    static String header(String json, String machine) {
+        JsonArray all = JsonParser.parseString(json).getAsJsonArray();
+        if (all.isEmpty()) {
+            return "";
+        }
+        JsonObject o = all.get(0).getAsJsonObject();
+        Map<Integer, List<String>> byForks = new java.util.TreeMap<>();
+        java.util.Set<String> iterations = new java.util.TreeSet<>();
+        boolean avx2 = false;
+        for (JsonElement e : all) {
+            JsonObject b = e.getAsJsonObject();
+            String name = b.get("benchmark").getAsString().substring(PKG.length());
+            byForks.computeIfAbsent(b.get("forks").getAsInt(), k -> new ArrayList<>()).add(name);
+            iterations.add(String.format(Locale.ROOT, "warm-up %d × %s, measurement %d × %s",
+                    b.get("warmupIterations").getAsInt(), str(b, "warmupTime"),
+                    b.get("measurementIterations").getAsInt(), str(b, "measurementTime")));
+            avx2 |= name.startsWith("KernelAvx2Benchmark.");
+        }
+        int usual = byForks.entrySet().stream().max(Map.Entry.comparingByValue(java.util.Comparator.comparingInt(List::size)))
+                .orElseThrow().getKey();
+        StringBuilder forks = new StringBuilder().append(usual).append(" fork(s)");
+        byForks.forEach((count, names) -> {
+            if (count != usual) {
+                forks.append(String.format(Locale.ROOT, " (%d for %s)", count,
+                        String.join(", ", new java.util.TreeSet<>(names))));
+            }
+        });
+        return String.format(Locale.ROOT,
+                "Run of %d benchmarks with JMH %s on %s %s; %s, %s per benchmark; %s.%s Times are averages"
+                        + " per operation (one pass over all records unless the workload says otherwise).%n",
+                all.size(), str(o, "jmhVersion"), str(o, "vmName"), str(o, "jdkVersion"), forks,
+                String.join(" or ", iterations), machine,
+                avx2 ? " The rows marked AVX2 ran with -XX:UseAVX=2 (256 bits)." : "");
     }
 
     private static String str(JsonObject o, String key) {

@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * JDK Flight Recorder events of the tables, with the JDK's own {@code jdk.jfr} API:
  * {@code dev.bulkdata.TableOpen}, {@code dev.bulkdata.BlockAllocation},
  * {@code dev.bulkdata.TableClose}, the periodic {@code dev.bulkdata.TableStatistics}
- * (README, Observability) and {@code dev.bulkdata.MappedOpen}. {@link BlockArena} calls the
+ * (docs/observability.md) and {@code dev.bulkdata.MappedOpen}. {@link BlockArena} calls the
  * three table hooks; {@link MappedFile#reportOpened} the mapped one.
  *
  * <p>Cost when no recording runs. Until the flight recorder is initialized in this JVM (a

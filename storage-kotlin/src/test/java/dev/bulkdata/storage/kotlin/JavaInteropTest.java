@@ -87,10 +87,10 @@ class JavaInteropTest {
     }
 
     @Test
-    void readmeExample_fromJava() {
+    void aKotlinTable_fromJava_withLongHandlesAndTheCoreApi() {
         float x;
         boolean stale;
-        // README:begin
+        // doc:begin docs/kotlin.md
         try (TypedTable<Particles> table = Particles.openTable()) {   // one static call
             long h = table.add();                                      // handles are longs
             table.set(h, Particles.X, 1f);                             // columns: static fields typed by table
@@ -100,7 +100,7 @@ class JavaInteropTest {
             table.remove(h);
             stale = !table.contains(h);                                // true
         }
-        // README:end
+        // doc:end
         assertEquals(2f, x);
         assertTrue(stale);
     }

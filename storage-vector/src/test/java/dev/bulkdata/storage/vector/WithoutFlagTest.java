@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the README promises about the flag: on the class path, without
+ * What docs/simd-kernels.md promises about the flag: on the class path, without
  * {@code --add-modules jdk.incubator.vector} the kernels run their scalar loops and compute
  * the same results (nothing fails); with it they are vectorised. Child JVMs run
  * {@link FlagProgram} both ways.

@@ -15,7 +15,7 @@ import java.util.Map;
  * its two tables was opened, allocated its blocks, was seen by the periodic statistics event
  * with its final counts, and was closed, the close event's counts equal to the allocations.
  * The second argument is what {@code jfr print --events dev.bulkdata.TableStatistics} printed
- * for the same recording (README, Observability).
+ * for the same recording (docs/observability.md).
  */
 public final class Check {
     public static void main(String[] args) throws IOException {

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage.kotlin.readme
+package dev.bulkdata.storage.kotlin.docs
 
 import dev.bulkdata.storage.InvalidHandleException
 import dev.bulkdata.storage.Layout
@@ -17,7 +17,7 @@ import kotlinx.coroutines.Dispatchers
 import java.nio.file.Files
 import java.nio.file.Path
 
-// README:begin
+// doc:begin README.md
 object Particles : TableDef<Particles>("particles", {
     layout = Layout.SOA                  // or AOS
     reuseOrder = ReuseOrder.SWEEP        // hole reuse order (the default); kind = TableKind.PACKED for dense rows
@@ -28,23 +28,30 @@ object Particles : TableDef<Particles>("particles", {
     @JvmStatic fun openTable(): TypedTable<Particles> = open()  // Java: Particles.openTable()
 }
 typealias ParticleId = Handle<Particles> // a Handle<Sounds> does not compile where this is expected
-// README:end
+// doc:end
 
-// README:begin
+// doc:begin docs/kotlin.md
 object Position : TableDef<Position>("position") { @JvmField val X = float("x") }
 object Velocity : TableDef<Velocity>("velocity") { @JvmField val DX = float("dx") }
-// README:end
+// doc:end
 
-// README:begin
+// doc:begin docs/kotlin.md
 object Ships : TableDef<Ships>("ships", { tag = 4001 }) {  // a fixed tag: savable
     @JvmField val X = float("x")
 }
-// README:end
+// doc:end
 
-class ReadmeExampleTest : FunSpec({
-    test("the README's Kotlin example runs and does what its comments say") {
+/**
+ * The Kotlin code blocks of the README and of docs/kotlin.md, compiled and run here, each followed by
+ * checks of what its comments say; and the check that each document shows the snippets of this module
+ * (here and in JavaInteropTest) exactly. A snippet is the lines between `// doc:begin <document>` and
+ * `// doc:end`; storage-java's DocSnippetsTest checks that every Java and Kotlin block of the documents
+ * is a snippet of some module's tests.
+ */
+class DocSnippetsTest : FunSpec({
+    test("a typed table: add, get and set, forEach, remove, a stale handle") {
         var stale = false
-        // README:begin
+        // doc:begin README.md
         Particles.open().use { table ->
             val id: ParticleId = table.add { it[Particles.VX] = 2f }   // inlined, no allocation
             table[id, Particles.X] += table[id, Particles.VX] * 0.5f  // operator get/set
@@ -54,7 +61,7 @@ class ReadmeExampleTest : FunSpec({
             stale = id !in table                                      // true, for good
             // table[id, Particles.X] throws InvalidHandleException (stale)
         }
-        // README:end
+        // doc:end
         stale shouldBe true
         Particles.open().use { table ->
             val id: ParticleId = table.add { it[Particles.VX] = 2f }
@@ -65,11 +72,11 @@ class ReadmeExampleTest : FunSpec({
         }
     }
 
-    test("the README's coroutine example processes every chunk") {
+    test("processChunks visits every chunk, one coroutine each") {
         Particles.open().use { table ->
             repeat(5000) { table.add { h -> h[Particles.VX] = 1f } }
             val dt = 0.5f
-            // README:begin
+            // doc:begin docs/kotlin.md
             table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
                 var s = chunk.nextLive(0)                 // one coroutine per 16 KiB block
                 while (s >= 0) {
@@ -77,35 +84,35 @@ class ReadmeExampleTest : FunSpec({
                     s = chunk.nextLive(s + 1)
                 }
             }
-            // README:end
+            // doc:end
             var sum = 0f
             table.forEach { sum += it[Particles.X] }
             sum shouldBe 2500f
         }
     }
 
-    test("the README's filtered pass visits only the chunks changed since the version") {
+    test("a filtered processChunks visits only the chunks changed since the version") {
         Particles.open().use { table ->
             val ids = List(10_000) { table.add() }                    // 10 chunks of 1024
             val seen = table.markVersion()
             table[ids[7500], Particles.X] = 1f                         // chunk 7
             val uploaded = HashSet<Int>()
             var nextSeen = 0
-            // README:begin
+            // doc:begin docs/kotlin.md
             val moved = changeFilter(Particles.X, Particles.VX)        // make once, keep
             table.processChunks(moved, seen, Dispatchers.Default) { chunk ->
                 uploaded.add(chunk.index())                            // chunks where X or VX changed
             }                                                          // since seen: chunk 7 only
             nextSeen = table.markVersion()                             // for the next frame
-            // README:end
+            // doc:end
             uploaded shouldBe setOf(7)
             table.forEachChunk(moved, nextSeen) { error("nothing changed since") }
         }
     }
 
-    test("the README's component and join example moves the ship") {
+    test("components by entity and a typed join move the ship") {
         var shipX = 0f
-        // README:begin
+        // doc:begin docs/kotlin.md
         Particles.open().use { ships ->
             Position.openComponents(ships).use { positions ->          // a Position for some ships
                 Velocity.openComponents(ships).use { velocities ->
@@ -120,14 +127,14 @@ class ReadmeExampleTest : FunSpec({
                 }
             }
         }
-        // README:end
+        // doc:end
         shipX shouldBe 2f
     }
 
-    test("the README's save and load example keeps every typed handle") {
+    test("save and load keep every typed handle") {
         val file = Files.createTempFile("ships", ".bulk")
         var x = 0f
-        // README:begin
+        // doc:begin docs/kotlin.md
         val ship: Handle<Ships>
         Ships.open().use { ships ->
             ship = ships.add { it[Ships.X] = 7f }
@@ -136,31 +143,67 @@ class ReadmeExampleTest : FunSpec({
         Ships.load(file).use { ships ->
             x = ships[ship, Ships.X]                       // 7.0: typed handles survive the reload
         }
-        // README:end
+        // doc:end
         x shouldBe 7f
         Files.delete(file)
     }
 
-    test("README.md shows every Kotlin and Java example exactly as compiled") {
-        val readme = Files.readString(Path.of("../README.md"))
-        val begin = "// README" + ":begin"
-        val end = "// README" + ":end"
+    test("every snippet of this module is a code block of its document") {
         var snippets = 0
-        for (file in listOf(
-            "src/test/kotlin/dev/bulkdata/storage/kotlin/readme/ReadmeExampleTest.kt",
-            "src/test/java/dev/bulkdata/storage/kotlin/JavaInteropTest.java",
-        )) {
-            val source = Files.readString(Path.of(file))
-            var at = source.indexOf(begin)
-            while (at >= 0) {
-                val indent = at - (source.lastIndexOf('\n', at) + 1)
-                val body = source.substring(source.indexOf('\n', at) + 1, source.lastIndexOf('\n', source.indexOf(end, at)))
-                val dedented = body.lines().joinToString("\n") { if (it.length >= indent) it.substring(indent) else it.trim() }
-                check(readme.contains(dedented)) { "README.md must contain this example of $file exactly:\n$dedented" }
-                snippets++
-                at = source.indexOf(begin, at + 1)
+        for (root in listOf("src/test/kotlin", "src/test/java")) {
+            Files.walk(Path.of(root)).use { files ->
+                for (file in files.filter { it.toString().endsWith(".kt") || it.toString().endsWith(".java") }.toList()) {
+                    val language = if (file.toString().endsWith(".kt")) "kotlin" else "java"
+                    val lines = Files.readAllLines(file)
+                    var i = 0
+                    while (i < lines.size) {
+                        val begin = lines[i].trim()
+                        if (begin.startsWith("// doc:begin")) {
+                            val doc = begin.removePrefix("// doc:begin").trim()
+                            val indent = lines[i].indexOf('/')
+                            val text = StringBuilder()
+                            var j = i + 1
+                            while (j < lines.size && lines[j].trim() != "// doc:end") {
+                                val line = lines[j]
+                                text.append(if (line.length >= indent) line.substring(indent) else line.trim()).append('\n')
+                                j++
+                            }
+                            check(j < lines.size) { "$file:${i + 1}: a snippet needs '// doc:end'" }
+                            check(codeBlocks(Path.of("..").resolve(doc), language).contains(text.toString())) {
+                                "$file:${i + 1}: $doc must show this $language block exactly:\n$text"
+                            }
+                            snippets++
+                            i = j
+                        }
+                        i++
+                    }
+                }
             }
         }
         snippets shouldBe 9
     }
 })
+
+/** The code blocks of a markdown file fenced as [language], each dedented by its fence's indentation. */
+private fun codeBlocks(markdown: Path, language: String): List<String> {
+    val lines = Files.readAllLines(markdown)
+    val blocks = mutableListOf<String>()
+    var i = 0
+    while (i < lines.size) {
+        if (lines[i].trim().startsWith("```")) {
+            val wanted = lines[i].trim() == "```$language"
+            val indent = lines[i].indexOf('`')
+            val text = StringBuilder()
+            var j = i + 1
+            while (j < lines.size && lines[j].trim() != "```") {
+                val line = lines[j]
+                text.append(if (line.length >= indent) line.substring(indent) else line.trim()).append('\n')
+                j++
+            }
+            if (wanted) blocks.add(text.toString())
+            i = j
+        }
+        i++
+    }
+    return blocks
+}
