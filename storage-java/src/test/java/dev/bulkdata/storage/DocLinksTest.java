@@ -27,12 +27,6 @@ class DocLinksTest {
     /** A markdown link or image: {@code [text](target)} or {@code [text](target "title")}. */
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
 
-    /**
-     * Files linked before they exist: the file format specification is written in parallel with
-     * the guides that point to it. Remove an entry once its file is on the main branch.
-     */
-    static final Set<String> PENDING = Set.of("docs/format.md");
-
     @Test
     void everyRelativeLink_leadsToAFile_andEveryAnchorToAHeading() throws IOException {
         List<String> broken = new ArrayList<>();
@@ -51,9 +45,7 @@ class DocLinksTest {
                 String repoPath = DocSnippetsTest.ROOT.toAbsolutePath().normalize()
                         .relativize(to.toAbsolutePath().normalize()).toString().replace('\\', '/');
                 if (!Files.exists(to)) {
-                    if (!PENDING.contains(repoPath)) {
-                        broken.add(doc + ": " + target + " (no file " + repoPath + ")");
-                    }
+                    broken.add(doc + ": " + target + " (no file " + repoPath + ")");
                     continue;
                 }
                 if (anchor != null && isDocument(repoPath) && !anchors(to).contains(anchor)) {
