@@ -223,7 +223,7 @@ final class SlotIndex {
             int slot = (int) index;
             int expected = SlotMeta.live((int) (handle >>> indexBits) & generationMask);
             MemorySegment r = range;
-            int meta = r != null ? r.get(ValueLayout.JAVA_INT, (long) slot << entryShift)
+            int meta = r != null ? r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift)
                     : pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
             if (meta == expected) {
                 return slot;
@@ -246,7 +246,7 @@ final class SlotIndex {
             MemorySegment r = range;
             if (r != null) {
                 // One 8-byte read: the meta word and the payload beside it.
-                long entry = r.get(ValueLayout.JAVA_LONG, (long) slot << 3);
+                long entry = r.get(ValueLayout.JAVA_LONG_UNALIGNED, (long) slot << 3);
                 int meta = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? (int) entry : (int) (entry >>> 32);
                 if (meta == expected) {
                     return java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? (int) (entry >>> 32) : (int) entry;
@@ -278,7 +278,7 @@ final class SlotIndex {
     int meta(int slot) {
         MemorySegment r = range;
         if (r != null) {
-            return r.get(ValueLayout.JAVA_INT, (long) slot << entryShift);
+            return r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift);
         }
         return pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
     }
@@ -286,7 +286,7 @@ final class SlotIndex {
     void setMeta(int slot, int meta) {
         MemorySegment r = range;
         if (r != null) {
-            r.set(ValueLayout.JAVA_INT, (long) slot << entryShift, meta);
+            r.set(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift, meta);
         } else {
             pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] = meta;
         }
@@ -296,7 +296,7 @@ final class SlotIndex {
     int payload(int slot) {
         MemorySegment r = range;
         if (r != null) {
-            return r.get(ValueLayout.JAVA_INT, ((long) slot << 3) + 4);
+            return r.get(ValueLayout.JAVA_INT_UNALIGNED, ((long) slot << 3) + 4);
         }
         return pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1];
     }
@@ -304,7 +304,7 @@ final class SlotIndex {
     void setPayload(int slot, int value) {
         MemorySegment r = range;
         if (r != null) {
-            r.set(ValueLayout.JAVA_INT, ((long) slot << 3) + 4, value);
+            r.set(ValueLayout.JAVA_INT_UNALIGNED, ((long) slot << 3) + 4, value);
         } else {
             pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1] = value;
         }
@@ -324,14 +324,14 @@ final class SlotIndex {
 
     /** Copies page {@code p} of the range's entries into {@code page} (zeros past the reserved range). */
     private int[] loadPage(int p, int[] page) {
-        MemorySegment.copy(range, ValueLayout.JAVA_INT, (long) p << (PAGE_SHIFT + entryShift), page, 0,
+        MemorySegment.copy(range, ValueLayout.JAVA_INT_UNALIGNED, (long) p << (PAGE_SHIFT + entryShift), page, 0,
                 pageInts(p));
         return page;
     }
 
     /** Copies {@code page} back into page {@code p} of the range. */
     private void storePage(int p, int[] page) {
-        MemorySegment.copy(page, 0, range, ValueLayout.JAVA_INT, (long) p << (PAGE_SHIFT + entryShift), pageInts(p));
+        MemorySegment.copy(page, 0, range, ValueLayout.JAVA_INT_UNALIGNED, (long) p << (PAGE_SHIFT + entryShift), pageInts(p));
     }
 
     /** Ints of page {@code p} that lie in the range. */
