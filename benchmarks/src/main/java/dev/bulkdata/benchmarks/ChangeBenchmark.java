@@ -143,6 +143,75 @@ public class ChangeBenchmark {
         }
     }
 
+    /**
+     * Batch create: a handle array of {@code n}, a table kept for the whole trial (cleared and
+     * refilled by every call), and the no-library floor's memory: {@code n} meta words in
+     * native memory, live bits, and blocks of 512 32-byte SOA records.
+     */
+    @State(Scope.Benchmark)
+    public static class Batch {
+        BulkTable cleared;
+        long[] handles;
+        java.lang.foreign.Arena arena;
+        java.lang.foreign.MemorySegment meta;
+        java.lang.foreign.MemorySegment records;
+        long[] live;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            handles = new long[size.n];
+            cleared = BulkTable.of(Subjects.SOA);
+            cleared.addAll(handles);
+            arena = java.lang.foreign.Arena.ofShared();
+            meta = arena.allocate((size.n + 1L) * 4, 64);
+            int blocks = (size.n >>> 9) + 1;
+            records = arena.allocate((long) blocks << 14, 64);
+            live = new long[blocks * 8];
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            cleared.close();
+            arena.close();
+        }
+    }
+
+    /** {@code addAll} of {@code n} records into a new, empty table (its memory first touched here). */
+    @Benchmark
+    public long addAllFresh(Batch s) {
+        try (BulkTable table = BulkTable.of(Subjects.SOA)) {
+            table.addAll(s.handles);
+            return s.handles[s.handles.length - 1];
+        }
+    }
+
+    /** {@code addAll} of {@code n} records into a table just cleared: every record zeroed again. */
+    @Benchmark
+    public long addAllCleared(Batch s) {
+        s.cleared.clear();
+        s.cleared.addAll(s.handles);
+        return s.handles[s.handles.length - 1];
+    }
+
+    /**
+     * The floor of a batch add, no library: what {@link #addAllCleared} writes for {@code n}
+     * records of the same layout (a meta word made live, the live bits a word at a time, the
+     * 32-byte records zeroed, a handle from slot and generation), into memory already touched.
+     */
+    @Benchmark
+    public long floorAddAll(Batch s) {
+        int n = s.handles.length;
+        java.lang.foreign.MemorySegment meta = s.meta;
+        for (int slot = 1; slot <= n; slot++) {
+            int m = meta.get(java.lang.foreign.ValueLayout.JAVA_INT, slot * 4L) | 1;
+            meta.set(java.lang.foreign.ValueLayout.JAVA_INT, slot * 4L, m);
+            s.handles[slot - 1] = (7L << 56) | ((long) (m >>> 1) << 32) | slot;
+        }
+        java.util.Arrays.fill(s.live, -1L);
+        s.records.asSlice(0, (long) ((n >>> 9) + 1) << 14).fill((byte) 0);
+        return s.handles[n - 1];
+    }
+
     /** A filled SOA table kept for the whole trial, cleared and refilled by every call. */
     @State(Scope.Benchmark)
     public static class Refill {

@@ -210,6 +210,16 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     abstract long activate(int slot);
 
     /**
+     * Adds the first records of a batch at once where the kind can ({@link #addAll}): makes
+     * live and counts in as many as it can of the {@code to - from} records reserved, writing
+     * their handles to {@code handlesOut} from {@code from}, and returns the index after the
+     * last one written; the rest are added one by one. By default none.
+     */
+    int addRun(long[] handlesOut, int from, int to) {
+        return from;
+    }
+
+    /**
      * Drops the record of a slot whose live state is already cleared (a packed table moves its
      * last row into the gap) and counts it out of {@code size}. No record byte needs zeroing:
      * {@link #activate} zeroes a reused record. The slot's meta word is left to the caller.
@@ -272,7 +282,11 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         long me = beginChange("add to");
         try {
             reserve(to - from);
-            for (int i = from; i < to; i++) {
+            int run = addRun(handlesOut, from, to);
+            for (int i = from; i < run; i++) {
+                issue(handlesOut[i]);
+            }
+            for (int i = run; i < to; i++) {
                 long handle = activate(index.take());
                 issue(handle);
                 handlesOut[i] = handle;

@@ -61,6 +61,19 @@ final class BulkChunk extends SlotChunk {
         liveCount++;
     }
 
+    /** Marks slots {@code [from, from + count)}, all dead, live: whole words at a time. */
+    void markLiveRun(int from, int count) {
+        int end = from + count;
+        for (int s = from; s < end; ) {
+            int word = s >>> 6;
+            int upTo = Math.min(end, (word + 1) << 6);
+            long bits = (-1L >>> (Long.SIZE - (upTo - s))) << s;
+            live[word] |= bits;
+            s = upTo;
+        }
+        liveCount += count;
+    }
+
     void markDead(int slot) {
         live[slot >>> 6] &= ~(1L << slot);
         liveCount--;

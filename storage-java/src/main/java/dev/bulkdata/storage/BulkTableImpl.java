@@ -145,6 +145,46 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     }
 
     /**
+     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their
+     * records zeroed a run per block and column; then fresh slots, whose records are zero
+     * already. Live bits are set a word at a time.
+     */
+    @Override
+    int addRun(long[] handlesOut, int from, int to) {
+        if (to - from < 2) {
+            return from;
+        }
+        int at = from;
+        if (size == 0 && index.holes() != 0) {
+            int reopened = index.reopenRun(to - at, handlesOut, at);
+            liveRun(1, reopened, true);
+            at += reopened;
+        }
+        if (at < to && index.holes() == 0) {
+            int count = to - at;
+            liveRun(index.openRun(count, handlesOut, at), count, false);
+            at = to;
+        }
+        return at;
+    }
+
+    /** Counts in {@code count} slots from {@code first} that the index made live; zeroes their records if {@code reused}. */
+    private void liveRun(int first, int count, boolean reused) {
+        for (int slot = first, end = first + count; slot < end; ) {
+            int block = slot >>> recordShift;
+            int s = slot & recordMask;
+            int n = Math.min(end - slot, slotsPerBlock - s);
+            if (reused) {
+                schema.wipeRun(segments[block], s, n);
+            }
+            chunks[block].markLiveRun(s, n);
+            versions.stampAll(block);
+            slot += n;
+        }
+        size += count;
+    }
+
+    /**
      * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean;
      * the whole group, up to the first never-opened slot (past which every record is zero
      * already), if the group holds no record, which makes it clean (an add after a clear or

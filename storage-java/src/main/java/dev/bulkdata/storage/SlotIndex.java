@@ -443,6 +443,78 @@ final class SlotIndex {
         return slot;
     }
 
+    /**
+     * Opens {@code count} fresh slots at once, live, for a batch add into an index with no
+     * holes ({@link #holes()} 0), and writes their handles to {@code out[at, at + count)}: what
+     * {@code count} calls of {@link #take()} and {@link #activate} would do, in one pass over
+     * the meta words. The caller reserved them.
+     *
+     * @return the first slot opened
+     */
+    int openRun(int count, long[] out, int at) {
+        if (holes() != 0) {
+            throw new IllegalStateException("the index of '" + name + "' has holes to reuse first");
+        }
+        if (limit == 0) {
+            limit = 1;
+        }
+        int first = limit;
+        for (int k = 0; k < count; k++) {
+            int slot = first + k;
+            int generation = Math.max(floor, SlotMeta.generation(meta(slot)));
+            setMeta(slot, SlotMeta.live(generation));
+            out[at + k] = handle(slot, generation);
+        }
+        limit = first + count;
+        cursorBefore = cursor;
+        cursor = limit;
+        reused = false;
+        tookSwept = false;
+        return first;
+    }
+
+    /**
+     * Takes, at once and live, the first {@code min(count, limit - 1)} slots of an index whose
+     * every opened slot is free and none retired, in the order {@link #take()} would (slot 1
+     * up: after a clear, or after every record was removed in slot order), and writes their
+     * handles to {@code out} from {@code at}. Does nothing, and returns 0, in any other state.
+     *
+     * @return the slots taken, from slot 1
+     */
+    int reopenRun(int count, long[] out, int at) {
+        int opened = limit - 1;
+        if (opened <= 0 || retired != 0 || holes() != opened
+                || (sweepOrder ? cursor > 1 : length != 0 || sweep != 1 || swept != opened)) {
+            return 0;
+        }
+        int taken = Math.min(count, opened);
+        for (int k = 0; k < taken; k++) {
+            int slot = 1 + k;
+            int meta = meta(slot);
+            setMeta(slot, meta | SlotMeta.LIVE);
+            out[at + k] = handle(slot, SlotMeta.generation(meta));
+        }
+        cursorBefore = cursor;
+        if (sweepOrder) {
+            int lastWord = taken >>> 6;
+            Arrays.fill(holeBits, 0, lastWord, 0L);
+            holeBits[lastWord] &= (taken & 63) == 63 ? 0L : -1L << ((taken & 63) + 1);
+            for (int w = 0; w <= lastWord; w++) {
+                if (holeBits[w] == 0) {
+                    holeWords[w >>> 6] &= ~(1L << w);
+                }
+            }
+            length -= taken;
+            cursor = taken + 1;
+        } else {
+            sweep = taken + 1;
+            swept -= taken;
+        }
+        reused = true;
+        tookSwept = !sweepOrder;
+        return taken;
+    }
+
     /** Takes the first free slot of the sweep, or returns 0 if it has none. */
     private int takeSwept() {
         if (swept == 0) {
