@@ -647,6 +647,10 @@ final class SnapshotFormat {
             if (reuseCode < 0 || reuseCode >= REUSE_CODES.size() || layoutCode < 0 || layoutCode > 1) {
                 throw fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
             }
+            if (header.kind != KIND_BULK && reuseCode != 0) {
+                throw fail(Reason.MALFORMED, "a " + kindName(header.kind) + " reuses its slots in FIFO order (code 0);"
+                        + " the file says " + REUSE_CODES.get(reuseCode));
+            }
             boolean sweepOrder = REUSE_CODES.get(reuseCode) == ReuseOrder.SWEEP;
             if (sweepOrder && (sweepEnd != 0 || sweep < 1 || sweep > Math.max(1, limit))) {
                 throw fail(Reason.MALFORMED, "a table that reuses in SWEEP order lists every free slot and saves where"

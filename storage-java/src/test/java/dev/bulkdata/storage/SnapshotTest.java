@@ -481,6 +481,24 @@ class SnapshotTest {
     }
 
     @Test
+    void aPackedTableFile_withAReuseOrderOtherThanFifo_isMalformed() throws IOException {
+        Path good = goodFile(TableKind.PACKED, "packed_reuse");
+        int meta = SnapshotFormat.HEADER_BYTES;
+        assertEquals(0, Files.readAllBytes(good)[meta + 12], "a PackedTable writes FIFO's code");
+        Path bad = dir.resolve("packed_reuse_bad.packed");
+        for (byte code : new byte[] {1, 2}) {
+            Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.put(meta + 12, code))));
+            SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(bad));
+            assertEquals(Reason.MALFORMED, e.reason(), e.getMessage());
+            assertTrue(e.getMessage().contains("FIFO order"), e.getMessage());
+        }
+        try (Table loaded = Snapshots.load(good)) {
+            assertTrue(loaded instanceof PackedTable);
+        }
+        assertNoTableNamed("packed_reuse");
+    }
+
+    @Test
     void schemaMismatch_namesTheDifference() throws IOException {
         Path good = goodFile(TableKind.BULK, "schema_cases");
         Schema other = Schema.builder("schema_cases").add(FieldType.LONG, "id").add(FieldType.INT, "x")
