@@ -19,7 +19,8 @@ import java.util.BitSet;
  * rule.
  *
  * <pre>
- *  entries (PagedInts, never moved), per slot:   [ meta ]            stride 1 (BulkTable)
+ *  entries (one reserved range, or PagedInts; never moved), per slot:
+ *                                                [ meta ]            stride 1 (BulkTable)
  *                                                [ meta ][ payload ] stride 2 (PackedTable:
  *                                                                     row if live)
  *
@@ -67,7 +68,9 @@ import java.util.BitSet;
  * returns was opened before, so that the kind zeroes that record before handing it out. A
  * never-opened slot's record is zero already.
  *
- * <p>Memory per slot: 4 bytes (stride 1) or 8 bytes (stride 2) in 16 KiB pages of 4,096 slots.
+ * <p>Memory per slot: 4 bytes (stride 1) or 8 bytes (stride 2), in one range reserved for every
+ * slot the index may open ({@link #reserveRange}; backed as it is touched) or, where ranges are
+ * not available, in heap pages of 4,096 slots.
  * Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
  * many threads while nothing changes.
  */

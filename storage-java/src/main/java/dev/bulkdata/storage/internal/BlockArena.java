@@ -11,7 +11,10 @@ import java.lang.ref.Cleaner;
  * The memory backend of one table: a shared {@link Arena} that every block of the table comes
  * from, with a count of the bytes handed out. The blocks are native memory, or, once
  * {@link #mapFrom} made it the arena of a mapped table, 16 KiB-strided slices of regions of the
- * table's file mapped into the same arena ({@link MappedFile}). Blocks are never freed one by one; closing frees
+ * table's file mapped into the same arena ({@link MappedFile}). Where {@link AddressSpace}
+ * reservations are available, the native blocks are the 16 KiB-strided slices of one range
+ * reserved for every block the owner may hold ({@link #plan}, {@link #region()}), so that block
+ * {@code b} lies at {@code b << BLOCK_SHIFT} of it. Blocks are never freed one by one; closing frees
  * them all at once (a shared arena's close costs a thread handshake, so it happens once per
  * table, never per block).
  *
