@@ -11,10 +11,13 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 public class KotlinTable {
     TypedTable<KParticles> table;
+    /** px, py, pz, vx, vy, vz of the table ({@link UpdateBenchmark#fields}), for the column loop over its chunks. */
+    dev.bulkdata.storage.Field[] fields;
 
     @Setup(Level.Trial)
     public void setUp(Size size) {
         table = KotlinWorkloads.open(size.n, new long[size.n]);
+        fields = UpdateBenchmark.fields(table.core().schema());
     }
 
     @TearDown(Level.Trial)

@@ -60,7 +60,11 @@ public class UpdateBenchmark {
     }
 
     static void updateColumns(Chunk chunk, Schema schema) {
-        Field[] f = schema == Subjects.SOA ? SOA_FIELDS : fields(schema);
+        updateColumns(chunk, schema == Subjects.SOA ? SOA_FIELDS : fields(schema));
+    }
+
+    /** The column update of one chunk, with {@code f} = {@link #fields(Schema)} of its table. */
+    static void updateColumns(Chunk chunk, Field[] f) {
         MemorySegment px = chunk.writableColumn(f[0]);
         MemorySegment py = chunk.writableColumn(f[1]);
         MemorySegment pz = chunk.writableColumn(f[2]);
@@ -320,6 +324,16 @@ public class UpdateBenchmark {
     @Benchmark
     public float kotlin(KotlinTable s) {
         return KotlinWorkloads.update(s.table);
+    }
+
+    /** The Java column loop ({@link #bulkSoa}'s) over the chunks of {@link #kotlin}'s table: the pair for its ratio. */
+    @Benchmark
+    public void kotlinColumns(KotlinTable s) {
+        try (ChunkIteration chunks = s.table.core().iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                updateColumns(chunks.chunk(c), s.fields);
+            }
+        }
     }
 
     /** AOS: the same pass as {@link #holes}, reading t from each live record. */

@@ -158,6 +158,8 @@ public final class Report {
                 "UpdateBenchmark.floatArray", false, Double.NaN, n));
         c.add(new Comparison("update p += v*dt", "Kotlin typed forEach", "UpdateBenchmark.kotlin", "column loop",
                 "UpdateBenchmark.bulkSoa", false, 2, n));
+        c.add(new Comparison("update p += v*dt", "Kotlin typed forEach", "UpdateBenchmark.kotlin",
+                "column loop, same chunks", "UpdateBenchmark.kotlinColumns", false, 1.3, n));
         // The kernels on the machine's own vectors and with C2 limited to AVX2 (-XX:UseAVX=2).
         for (String[] isa : new String[][] {{"KernelBenchmark.", ""}, {"KernelAvx2Benchmark.", " (AVX2)"}}) {
             String k = isa[0];

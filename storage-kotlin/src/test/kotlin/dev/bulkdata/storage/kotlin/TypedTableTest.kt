@@ -123,6 +123,34 @@ class TypedTableTest : FunSpec({
         }
     }
 
+    test("forEach visits every live record once, in chunk order and slot order within a chunk, both kinds") {
+        fun <D : TableDef<D>> check(def: D, holes: (Int) -> Boolean) {
+            def.open().use { table ->
+                // Three and a half chunks: full words, words with holes, whole empty words, a part chunk.
+                val n = def.schema.slotsPerBlock() * 7 / 2
+                val ids = List(n) { table.add() }
+                ids.filterIndexed { i, _ -> holes(i) }.forEach { table.remove(it) }
+                val visited = ArrayList<Long>()
+                table.forEach { visited += it.handle.raw }
+                val walked = ArrayList<Long>()
+                table.forEachChunk { chunk ->
+                    var s = chunk.nextLive(0)
+                    while (s >= 0) {
+                        walked += chunk.handle(s).raw
+                        s = chunk.nextLive(s + 1)
+                    }
+                }
+                visited shouldBe walked
+                visited.size shouldBe table.size
+                visited.toSet() shouldBe ids.filterIndexed { i, _ -> !holes(i) }.map { it.raw }.toSet()
+            }
+        }
+        val slots = Particles.schema.slotsPerBlock()
+        check(Particles) { i -> i % 3 == 0 || (i in slots + 64 until slots + 192) || i % slots == slots - 1 }
+        check(Bullets) { i -> i % 5 == 1 || i in 100 until 300 }
+        check(Particles) { false }
+    }
+
     test("add or remove during forEach fails fast and changes nothing") {
         Particles.open().use { table ->
             val id = table.add()
