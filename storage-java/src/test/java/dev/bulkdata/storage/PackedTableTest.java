@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a {@link PackedTable} does beyond the shared {@link TableContract}: dense rows (no
+ * What a {@link PackedTable} does beyond the shared {@link TableContractTest}: dense rows (no
  * holes, contiguous chunks), swap-and-pop that keeps every handle valid, the same rejections as
  * a {@link BulkTable}, and {@code defragment}.
  */

@@ -1,6 +1,9 @@
 package dev.bulkdata.storage;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -8,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,16 +22,46 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The behaviour every table kind and layout must share. Subclasses say which table to build;
- * every test here runs once per subclass.
+ * The behaviour every table kind and layout must share: every test here runs once per
+ * {@link Kind}, and is reported per kind.
  */
-abstract class TableContract {
+@ParameterizedClass(name = "{0}")
+@EnumSource
+class TableContractTest {
+    /** The tables the contract runs on: each kind with both layouts, and a BulkTable reusing holes LIFO. */
+    enum Kind {
+        /** A {@link BulkTable} with the default SOA layout and SWEEP reuse. */
+        BULK_SOA(Layout.SOA, BulkTable::of),
+        /** A {@link BulkTable} with the AOS layout. */
+        BULK_AOS(Layout.AOS, BulkTable::of),
+        /** A {@link BulkTable} reusing holes last-in first-out. */
+        BULK_LIFO(Layout.SOA, schema -> BulkTable.builder(schema).reuseOrder(ReuseOrder.LIFO).build()),
+        /** A {@link PackedTable} with the default SOA layout. */
+        PACKED_SOA(Layout.SOA, PackedTable::of),
+        /** A {@link PackedTable} with the AOS layout. */
+        PACKED_AOS(Layout.AOS, PackedTable::of);
+
+        final Layout layout;
+        final Function<Schema, Table> build;
+
+        Kind(Layout layout, Function<Schema, Table> build) {
+            this.layout = layout;
+            this.build = build;
+        }
+    }
+
+    @Parameter
+    Kind kind;
 
     /** The layout this run uses. */
-    abstract Layout layout();
+    Layout layout() {
+        return kind.layout;
+    }
 
     /** A new, empty table of the kind under test. */
-    abstract Table newTable(Schema schema);
+    Table newTable(Schema schema) {
+        return kind.build.apply(schema);
+    }
 
     // ---- add, get, set ---------------------------------------------------------------------
 

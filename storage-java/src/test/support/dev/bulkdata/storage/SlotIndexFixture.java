@@ -1,0 +1,97 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.AddressSpace;
+import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.TagRegistry;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A {@link SlotIndex} on its own, for its unit and model tests: under a tag registered for it,
+ * its entries in heap pages ({@link Entries#HEAP}) or in a range reserved in a
+ * {@link BlockArena} ({@link SlotIndex#reserveRange}, {@link Entries#RANGE}), and its free-list
+ * links either beside each meta word (stride 2, as a {@link PackedTable}'s) or in an array here
+ * (stride 1, as a {@link BulkTable}'s links in its dead records). Closing releases the tag.
+ */
+final class SlotIndexFixture implements AutoCloseable {
+    /** Where the index keeps its entries. */
+    enum Entries {
+        HEAP, RANGE
+    }
+
+    final TagLease lease;
+    final HandleLayout layout;
+    /** Stride 2: a payload beside each meta word, which also holds the free slots' links. */
+    final boolean payloads;
+    /** The arena the range is reserved in; null for {@link Entries#HEAP}. */
+    private final BlockArena arena;
+    /** Stride 1: each slot's link; null at stride 2 (links in the payloads). */
+    private int[] links;
+    final SlotIndex index;
+
+    /**
+     * @param payloads stride 2 (meta word and payload per slot, links in the payloads) if true,
+     *     stride 1 (links here) if false
+     * @param floor the generation never-opened slots start at; -1 for the tag's own floor
+     */
+    SlotIndexFixture(Entries entries, HandleLayout layout, int floor, int maxCapacity, ReuseOrder order,
+                     boolean payloads) {
+        if (entries == Entries.RANGE) {
+            assumeTrue(AddressSpace.AVAILABLE, "reserved ranges need Linux and native access (this suite has it)");
+        }
+        this.layout = layout;
+        this.payloads = payloads;
+        this.lease = TagRegistry.register("slot-index-test", layout);
+        this.arena = entries == Entries.RANGE ? new BlockArena(this, lease) : null;
+        this.links = payloads ? null : new int[16];
+        SlotIndex.Links arrayLinks = payloads ? null : new SlotIndex.Links() {
+            @Override
+            public int link(int slot) {
+                return slot < links.length ? links[slot] : 0;
+            }
+
+            @Override
+            public void setLink(int slot, int next) {
+                if (slot >= links.length) {
+                    links = Arrays.copyOf(links, Math.max(slot + 1, links.length * 2));
+                }
+                links[slot] = next;
+            }
+        };
+        this.index = new SlotIndex("slot-index-test", layout, lease.tag, floor < 0 ? lease.floor : floor, maxCapacity,
+                order, arrayLinks);
+        if (arena != null) {
+            index.reserveRange(arena);
+        }
+        assertEquals(entries == Entries.RANGE, inRange(index), "where the entries are");
+    }
+
+    /** {@return slot {@code slot}'s free-list link, where the index keeps it} */
+    int link(int slot) {
+        return links == null ? index.payload(slot) : slot < links.length ? links[slot] : 0;
+    }
+
+    /** {@return whether the index keeps its entries in a reserved range (read from its private field)} */
+    static boolean inRange(SlotIndex index) {
+        try {
+            java.lang.reflect.Field range = SlotIndex.class.getDeclaredField("range");
+            range.setAccessible(true);
+            return range.get(index) != null;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("SlotIndex's field 'range' changed: update SlotIndexFixture", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (arena != null) {
+            arena.close();  // releases the tag too
+        } else {
+            TagRegistry.release(lease);
+        }
+    }
+}
