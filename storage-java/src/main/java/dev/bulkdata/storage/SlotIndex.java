@@ -478,9 +478,11 @@ final class SlotIndex {
 
     /**
      * Takes, at once and live, the first {@code min(count, limit - 1)} slots of an index whose
-     * every opened slot is free and none retired, in the order {@link #take()} would (slot 1
-     * up: after a clear, or after every record was removed in slot order), and writes their
-     * handles to {@code out} from {@code at}. Does nothing, and returns 0, in any other state.
+     * every opened slot is free and none retired, and which takes them from slot 1 up (after a
+     * clear: SWEEP's cursor at slot 1, or FIFO's and LIFO's sweep holding them all), in the
+     * order {@link #take()} would, and writes their handles to {@code out} from {@code at}.
+     * Does nothing, and returns 0, in any other state (a table emptied by removals, whose
+     * slots are in the list).
      *
      * @return the slots taken, from slot 1
      */
