@@ -28,7 +28,7 @@ public final class FileLayout {
     /** The reuse orders by their code in the file (a PackedTable writes 0). */
     public static final List<ReuseOrder> REUSE_CODES = List.of(ReuseOrder.FIFO, ReuseOrder.LIFO, ReuseOrder.SWEEP);
 
-    // The header (docs/format.md, section 4); a mapped file's header slot uses the same offsets.
+    // The header (docs/format.md, section 3); a mapped file's header slot uses the same offsets.
     public static final int AT_ORDER = 8;
     public static final int AT_KIND = 9;
     public static final int AT_FORMAT_VERSION = 12;

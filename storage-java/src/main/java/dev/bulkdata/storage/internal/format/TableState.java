@@ -8,7 +8,7 @@ import dev.bulkdata.storage.Schema;
  * A table's saved state before its slot sections: what the engine reports when a table is
  * saved ({@link StoredTable#state()}) and what the reader parses and checks, then hands back
  * to restore a table ({@link StoredTable#restore}). Each component is one field of the
- * metadata ({@code docs/format.md}, section 6, under the same name), besides {@code kind},
+ * metadata ({@code docs/format.md}, section 5, under the same name), besides {@code kind},
  * which the header holds.
  *
  * @param kind {@link FileLayout#KIND_BULK} or {@link FileLayout#KIND_PACKED}
