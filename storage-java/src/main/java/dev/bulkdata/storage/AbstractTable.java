@@ -3,6 +3,7 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.format.MappedStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -111,8 +112,8 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     /** removeAll's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
     private int[] removeScratch = new int[0];
     private int lastAddLimit;
-    /** The file and checkpoint state of a mapped table ({@link MappedFormat}); null for a table in memory. */
-    MappedFormat.Store mapped;
+    /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
+    MappedStore mapped;
     private int lastAddBlocks;
     /**
      * A table loaded from a snapshot under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the
@@ -788,20 +789,34 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it has nothing to"
                     + " checkpoint; open it with the builder's mapped(path), or save it with Snapshots.save");
         }
-        MappedFormat.checkpoint(this, false);
+        checkpoint(false);
+    }
+
+    /**
+     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an
+     * iteration, so structural changes wait for it (they throw
+     * {@link ConcurrentModificationException} meanwhile).
+     */
+    private void checkpoint(boolean closing) throws IOException {
+        beginIteration();
+        try {
+            mapped.checkpoint(closing);
+        } finally {
+            endIteration();
+        }
     }
 
     @Override
     public final int verify() throws IOException {
         ensureOpen();
-        if (mapped == null || !mapped.checksums) {
+        if (mapped == null || !mapped.checksums()) {
             throw new IllegalStateException("table '" + name() + "' has no block checksums to verify: "
                     + (mapped == null ? "it is not mapped from a file" : "its file was created without them")
                     + "; open it with the builder's blockChecksums(true) and mapped(path)");
         }
         beginIteration();
         try {
-            return MappedFormat.verify(this);
+            return mapped.verify();
         } finally {
             endIteration();
         }
@@ -809,12 +824,12 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
 
     @Override
     public final OpenedCheckpoint openedCheckpoint() {
-        MappedFormat.Store store = mapped;
+        MappedStore store = mapped;
         if (store == null) {
             throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it was opened at"
                     + " no checkpoint");
         }
-        return store.opened;
+        return store.opened();
     }
 
     /** @throws IllegalArgumentException if the filter is null or names fields of another schema */
@@ -848,7 +863,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         Throwable failure = null;
         if (mapped != null && !corrupt) {
             try {
-                MappedFormat.checkpoint(this, true);
+                checkpoint(true);
             } catch (IOException | RuntimeException e) {
                 failure = e;
             }

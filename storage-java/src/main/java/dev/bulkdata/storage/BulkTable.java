@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 /**
  * A table with stable slots (an "array with holes"): a record's slot never changes while it
  * lives, removing leaves a hole, and adding reuses holes before growing. Lookup by handle is
@@ -80,7 +82,7 @@ public interface BulkTable extends Table {
 
         @Override
         byte kind() {
-            return SnapshotFormat.KIND_BULK;
+            return FileLayout.KIND_BULK;
         }
 
         @Override

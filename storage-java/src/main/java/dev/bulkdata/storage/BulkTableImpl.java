@@ -1,6 +1,7 @@
 package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.format.MetaWords;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -364,7 +365,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Snapshots (SnapshotFormat)
+    // Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     MemorySegment restoreBlock(int b) {
@@ -374,10 +375,10 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
     /**
      * Sets the live bits and the size of a restored table from its live words:
-     * {@link #liveWords}' result, a bitmap word per {@link #liveStep} slots from slot 0.
+     * a bitmap word per {@link MetaWords#liveStep} slots from slot 0 ({@link MetaWords}).
      */
     void restoreLive(long[] words) {
-        int step = liveStep(slotsPerBlock);
+        int step = MetaWords.liveStep(slotsPerBlock);
         for (int w = 0; w < words.length; w++) {
             long bits = words[w];
             if (bits != 0) {
@@ -389,67 +390,6 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 size += n;
             }
         }
-    }
-
-    /** {@return the slots per word of live bits: 64, or a whole smaller block} */
-    static int liveStep(int slotsPerBlock) {
-        return Math.min(64, slotsPerBlock);
-    }
-
-    /**
-     * Computes the live words of {@code count} meta words of a page, from slot {@code base}
-     * (a multiple of 4096, so of the step), into {@code words} (for {@link #restoreLive}): done
-     * page by page while the metadata is parsed, so each page is read while still in cache. A
-     * page whose slots are all live, or none, takes its whole words at once. The live bit is
-     * bit 0 of the meta word ({@link SlotMeta#LIVE}).
-     *
-     * @param live how many of the {@code count} meta words are live
-     */
-    static void liveWords(int[] page, int base, int count, int live, int slotsPerBlock, long[] words) {
-        int step = liveStep(slotsPerBlock);
-        int at = 0;
-        if (live == 0 || live == count) {
-            at = count - count % step;  // whole words; a last, partial one below
-            if (live != 0) {
-                Arrays.fill(words, base / step, (base + at) / step, step == 64 ? -1L : (1L << step) - 1);
-            }
-        }
-        for (; at < count; at += step) {
-            int n = Math.min(count - at, step);
-            long bits = n == 64 ? wholeWord(page, at) : MIXED;
-            if (bits == MIXED) {
-                bits = liveBits(page, at, n);
-            }
-            words[(base + at) / step] = bits;
-        }
-    }
-
-    /** {@link #wholeWord}'s answer for a word of live and free slots (as a bitmap it would be slot 0 alone). */
-    private static final long MIXED = 1L;
-
-    /**
-     * The live bits of 64 meta words when they are all live (-1) or all not live (0), by an and-
-     * and an or-reduction that C2 vectorises: the common case on restore. Otherwise
-     * {@link #MIXED}, for {@link #liveBits} to compute.
-     */
-    private static long wholeWord(int[] page, int at) {
-        int all = -1;
-        int any = 0;
-        for (int i = 0; i < 64; i++) {
-            int meta = page[at + i];
-            all &= meta;
-            any |= meta;
-        }
-        return (all & SlotMeta.LIVE) != 0 ? -1L : (any & SlotMeta.LIVE) == 0 ? 0L : 1L;
-    }
-
-    /** The live bits of {@code count} meta words from {@code page[at]}, one by one. */
-    private static long liveBits(int[] page, int at, int count) {
-        long bits = 0;
-        for (int i = 0; i < count; i++) {
-            bits |= (long) (page[at + i] & SlotMeta.LIVE) << i;
-        }
-        return bits;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 /**
  * A table whose records are always packed: the live records occupy dense rows
  * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
@@ -107,7 +109,7 @@ public interface PackedTable extends Table {
 
         @Override
         byte kind() {
-            return SnapshotFormat.KIND_PACKED;
+            return FileLayout.KIND_PACKED;
         }
 
         @Override

@@ -299,7 +299,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     }
 
     // ---------------------------------------------------------------------------------------
-    // Snapshots (SnapshotFormat)
+    // Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     java.lang.foreign.MemorySegment restoreBlock(int b) {

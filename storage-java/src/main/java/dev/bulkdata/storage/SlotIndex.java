@@ -3,6 +3,7 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.AddressSpace;
 import dev.bulkdata.storage.internal.BlockArena;
 import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.format.MetaWords;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -130,7 +131,7 @@ final class SlotIndex {
     /** {@link ReuseOrder#SWEEP}: the free slots are bits in {@link #holeBits}, taken from {@link #cursor} on. */
     private final boolean sweepOrder;
 
-    // The counters below are package-private for SnapshotFormat, which saves and checks them.
+    // The counters below are package-private for StoredTables, which saves and restores them.
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
@@ -826,11 +827,11 @@ final class SlotIndex {
     }
 
     /**
-     * {@return what a snapshot saves as the sweep's start}: the sweep's, or for
+     * {@return what a snapshot saves as its reuse cursor}: the sweep's start, or for
      * {@link ReuseOrder#SWEEP} (which has no sweep) the cursor, so that a restored table takes
      * the slots a saved one would have
      */
-    int savedSweep() {
+    int reuseCursor() {
         return sweepOrder ? cursor : sweep;
     }
 
@@ -975,62 +976,42 @@ final class SlotIndex {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Snapshots (SnapshotFormat): export and restore of the whole state
-
-    /**
-     * Meta words read from a file (a snapshot or a mapped table's metadata), in pages of the
-     * index's size (4096 slots), so that a BulkTable's index can take the pages as they are.
-     */
-    static final class SavedMetas {
-        final int[][] pages;
-        final int length;
-
-        /** Room for {@code length} meta words; {@link #copyPage} fills it page by page. */
-        SavedMetas(int length) {
-            this.length = length;
-            this.pages = new int[(length + PAGE_MASK) >>> PAGE_SHIFT][];
-        }
-
-        /** {@return page {@code p}, made and filled from {@code in}, which holds the {@link #length} words} */
-        int[] copyPage(int p, java.nio.IntBuffer in) {
-            int[] page = new int[1 << PAGE_SHIFT];
-            in.get(p << PAGE_SHIFT, page, 0, Math.min(1 << PAGE_SHIFT, length - (p << PAGE_SHIFT)));
-            pages[p] = page;
-            return page;
-        }
-
-        int get(int slot) {
-            return pages[slot >>> PAGE_SHIFT][slot & PAGE_MASK];
-        }
-
-        void set(int slot, int meta) {
-            pages[slot >>> PAGE_SHIFT][slot & PAGE_MASK] = meta;
-        }
-    }
+    // Saved state (StoredTables, for internal.format): export and restore of the whole state
 
     /**
      * Sets every restored entry at once, after {@link #restore}: the meta words (a BulkTable's
-     * index takes their pages, so opening a large mapped table copies its meta words once) and,
-     * at stride 2, the payloads.
+     * heap pages are {@code metas}' pages, so opening a large mapped table copies its meta words
+     * once; a range takes a bulk copy per page) and, at stride 2, the payloads.
      */
-    void restoreEntries(SavedMetas metas, int[] payloads) {
+    void restoreEntries(MetaWords metas, int[] payloads) {
+        int length = metas.length();
+        int[][] made = metas.pages();
         if (range != null) {
-            for (int slot = 0; slot < metas.length; slot++) {
-                setMeta(slot, metas.get(slot));
-                if (strideShift == 1) {
-                    setPayload(slot, payloads[slot]);
+            int[] page = strideShift == 1 ? new int[2 << PAGE_SHIFT] : null;
+            for (int p = 0; p < made.length; p++) {
+                int base = p << PAGE_SHIFT;
+                int n = Math.min(1 << PAGE_SHIFT, length - base);
+                long at = (long) base << entryShift;
+                if (strideShift == 0) {
+                    MemorySegment.copy(made[p], 0, range, ValueLayout.JAVA_INT_UNALIGNED, at, n);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        page[2 * i] = made[p][i];
+                        page[2 * i + 1] = payloads[base + i];
+                    }
+                    MemorySegment.copy(page, 0, range, ValueLayout.JAVA_INT_UNALIGNED, at, 2 * n);
                 }
             }
             return;
         }
         if (strideShift == 0) {
-            entries.adopt(metas.pages);
+            entries.adopt(made);
             pages = entries.pages();
             return;
         }
-        entries.ensure(((long) metas.length << strideShift) - 1);
+        entries.ensure(((long) length << strideShift) - 1);
         pages = entries.pages();
-        for (int slot = 0; slot < metas.length; slot++) {
+        for (int slot = 0; slot < length; slot++) {
             int[] page = pages[slot >>> PAGE_SHIFT];
             page[(slot & PAGE_MASK) << 1] = metas.get(slot);
             page[((slot & PAGE_MASK) << 1) + 1] = payloads[slot];
@@ -1049,16 +1030,27 @@ final class SlotIndex {
     /**
      * Writes the meta words (or, {@code payloads}, the payloads: stride 2 only) of slots
      * {@code [0, count)} into {@code out} from its position, 0 for an entry never made
-     * ({@link PagedInts#putTo}; for a snapshot's metadata).
+     * ({@link PagedInts#putTo}; for a snapshot's metadata). From a range: one bulk copy of the
+     * meta words at stride 1, a bulk copy per page at stride 2.
      */
     void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
-        if (range != null) {
-            for (int slot = 0; slot < count; slot++) {
-                out.put(payloads ? payload(slot) : meta(slot));
-            }
+        if (range == null) {
+            entries.putTo(out, payloads ? 1 : 0, 1 << strideShift, count);
             return;
         }
-        entries.putTo(out, payloads ? 1 : 0, 1 << strideShift, count);
+        if (strideShift == 0) {
+            MemorySegment.copy(range, 0, MemorySegment.ofBuffer(out), 0, 4L * count);
+            out.position(out.position() + count);
+            return;
+        }
+        int[] page = new int[2 << PAGE_SHIFT];
+        for (int p = 0, base = 0; base < count; p++, base += 1 << PAGE_SHIFT) {
+            int n = Math.min(1 << PAGE_SHIFT, count - base);
+            MemorySegment.copy(range, ValueLayout.JAVA_INT_UNALIGNED, (long) base << entryShift, page, 0, 2 * n);
+            for (int i = payloads ? 1 : 0, end = 2 * n; i < end; i += 2) {
+                out.put(page[i]);
+            }
+        }
     }
 
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
@@ -1072,7 +1064,7 @@ final class SlotIndex {
     /**
      * Sets the counters, the free list ({@code list}, head to tail, checked by the caller) and
      * the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}; {@link ReuseOrder#SWEEP}:
-     * {@code sweep} is the cursor, see {@link #savedSweep()}) of a restored index;
+     * {@code sweep} is the cursor, see {@link #reuseCursor()}) of a restored index;
      * the caller then sets its entries with {@link #restoreEntries}. Only on a new index, before
      * its table is used.
      */

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
@@ -189,7 +191,7 @@ public final class Snapshots {
         Objects.requireNonNull(path, "path");
         AbstractTable owner = checked(entities);
         try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
-            return SnapshotFormat.readComponents(in, in.size(), path.toString(), owner, expected);
+            return StoredTables.readComponents(in, in.size(), path.toString(), owner, expected);
         }
     }
 
@@ -208,14 +210,14 @@ public final class Snapshots {
     public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
                                                 Schema expected) throws IOException {
         AbstractTable owner = checked(entities);
-        return SnapshotFormat.readComponents(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), owner,
+        return StoredTables.readComponents(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), owner,
                 expected);
     }
 
     private static void write(AbstractTable table, WritableByteChannel out) throws IOException {
         table.beginIteration();
         try {
-            SnapshotFormat.write(table, out);
+            StoredTables.write(table, out);
         } finally {
             table.endIteration();
         }
@@ -501,8 +503,8 @@ public final class Snapshots {
 
     private static <T extends Table> T read(ReadableByteChannel in, long size, String source, Class<T> kind,
                                             Schema expected, LoadOption... options) throws IOException {
-        int code = kind == BulkTable.class ? SnapshotFormat.KIND_BULK
-                : kind == PackedTable.class ? SnapshotFormat.KIND_PACKED : 0;
+        int code = kind == BulkTable.class ? FileLayout.KIND_BULK
+                : kind == PackedTable.class ? FileLayout.KIND_PACKED : 0;
         if (code == 0 && kind != Table.class) {
             throw new IllegalArgumentException("kind=" + kind + ": use BulkTable.class, PackedTable.class or Table.class");
         }
@@ -510,6 +512,6 @@ public final class Snapshots {
         for (LoadOption option : options) {
             newTag |= option == LoadOption.NEW_TAG;
         }
-        return kind.cast(SnapshotFormat.read(in, size, source, expected, code, newTag));
+        return kind.cast(StoredTables.read(in, size, source, expected, code, newTag));
     }
 }

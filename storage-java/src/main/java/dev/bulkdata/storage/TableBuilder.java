@@ -2,6 +2,7 @@ package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.TagLease;
 import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.format.MappedOpen;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -198,12 +199,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      * @throws IllegalArgumentException if {@code file} is null
      * @throws IllegalStateException as {@link #build()} when the file is created
      */
-    @SuppressWarnings("unchecked") // MappedFormat makes the kind of this builder
+    @SuppressWarnings("unchecked") // StoredTables.openMapped makes the kind of this builder
     public final T mapped(Path file) throws IOException {
         if (file == null) {
             throw new IllegalArgumentException("file is null");
         }
-        return (T) MappedFormat.open(file, new MappedFormat.Expected(kind(), schema, reuseOrder(), handleLayout,
+        return (T) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), handleLayout,
                 maxCapacity, tag, fallback, blockChecksums), () -> (AbstractTable) build());
     }
 

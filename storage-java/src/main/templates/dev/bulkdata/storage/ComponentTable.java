@@ -431,14 +431,14 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Snapshots (SnapshotFormat)
+    // Snapshots (StoredTables)
 
     /** Writes a snapshot to {@code out} with structural changes refused (as during a loop), the table open. */
     void save(java.nio.channels.WritableByteChannel out) throws java.io.IOException {
         ensureOpen();
         set.beginJoin();
         try {
-            SnapshotFormat.write(this, out);
+            StoredTables.write(this, out);
         } finally {
             set.endJoin();
         }

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import java.io.IOException;
@@ -153,22 +155,22 @@ class MappedFuzzTest {
      * the header's offset and length lie in the file) and the header's own.
      */
     static void reseal(byte[] file) {
-        for (int slot : new int[] {0, MappedFormat.SLOT_B}) {
-            if (file.length < slot + SnapshotFormat.HEADER_BYTES) {
+        for (int slot : new int[] {0, FileLayout.SLOT_B}) {
+            if (file.length < slot + FileLayout.HEADER_BYTES) {
                 continue;
             }
-            ByteBuffer h = ByteBuffer.wrap(file, slot, SnapshotFormat.HEADER_BYTES).slice().order(ByteOrder.nativeOrder());
-            long length = h.getLong(SnapshotFormat.AT_META_LENGTH);
-            long offset = h.getLong(MappedFormat.AT_METADATA_OFFSET);
+            ByteBuffer h = ByteBuffer.wrap(file, slot, FileLayout.HEADER_BYTES).slice().order(ByteOrder.nativeOrder());
+            long length = h.getLong(FileLayout.AT_META_LENGTH);
+            long offset = h.getLong(FileLayout.AT_METADATA_OFFSET);
             if (offset >= 0 && length >= 0 && offset + length <= file.length) {
                 CRC32C crc = new CRC32C();
                 crc.update(file, (int) offset, (int) length);
-                h.putInt(SnapshotFormat.AT_META_CRC, (int) crc.getValue());
+                h.putInt(FileLayout.AT_META_CRC, (int) crc.getValue());
             }
-            h.putInt(SnapshotFormat.AT_HEADER_CRC, 0);
+            h.putInt(FileLayout.AT_HEADER_CRC, 0);
             CRC32C crc = new CRC32C();
-            crc.update(file, slot, SnapshotFormat.HEADER_BYTES);
-            h.putInt(SnapshotFormat.AT_HEADER_CRC, (int) crc.getValue());
+            crc.update(file, slot, FileLayout.HEADER_BYTES);
+            h.putInt(FileLayout.AT_HEADER_CRC, (int) crc.getValue());
         }
     }
 }

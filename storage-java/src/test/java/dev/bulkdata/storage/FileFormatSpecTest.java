@@ -91,8 +91,8 @@ class FileFormatSpecTest {
             check("meta.freeLength", 3, m);
             check("meta.freeTail", 5, m);
             check("meta.entryCount", 602, m);
-            check("meta.sweepStart", 0, m);
-            check("meta.sweepEnd", 0, m);
+            check("meta.reuseCursor", 0, m);
+            check("meta.reuseEnd", 0, m);
             assertEquals(save(table).length, file.length);
             assertEquals(m.num("meta.identity"), walkSnapshot(save(table)).struct("meta").num("meta.identity"),
                     "the identity is the table's, the same in every snapshot");
@@ -180,7 +180,7 @@ class FileFormatSpecTest {
         }
     }
 
-    /** LIFO's code; SWEEP's cursor in the sweep start and its list in take order; a FIFO clear's sweep. */
+    /** LIFO's code; SWEEP's cursor in the reuse cursor and its list in take order; a FIFO clear's cleared range. */
     @Test
     void reuseOrdersAndTheSweep() throws IOException {
         Schema schema = Schema.builder("spec_reuse").add(FieldType.INT, "n").build();
@@ -200,15 +200,15 @@ class FileFormatSpecTest {
             byte[] file = save(sweep);
             Values m = walkSnapshot(file).struct("meta");
             checkConst("reuse.sweep", m.num("meta.reuseOrder"));
-            assertEquals(21, m.num("meta.sweepStart"), "the cursor: after the last slot taken");
-            assertEquals(0, m.num("meta.sweepEnd"));
+            assertEquals(21, m.num("meta.reuseCursor"), "the cursor: after the last slot taken");
+            assertEquals(0, m.num("meta.reuseEnd"));
             assertEquals(15, m.num("meta.freeTail"));
             assertEquals(List.of(4, 9, 15), links(file, "n"), "take order from the cursor, wrapping");
             long taken = sweep.add();
             assertEquals(4, sweep.handleLayout().index(taken));
             file = save(sweep);
             m = walkSnapshot(file).struct("meta");
-            assertEquals(5, m.num("meta.sweepStart"));
+            assertEquals(5, m.num("meta.reuseCursor"));
             assertEquals(List.of(9, 15), links(file, "n"));
         }
         try (BulkTable fifo = BulkTable.builder(schema).reuseOrder(ReuseOrder.FIFO).build()) {
@@ -218,8 +218,8 @@ class FileFormatSpecTest {
             fifo.clear();
             fifo.add();        // takes slot 1 from the sweep
             Values m = walkSnapshot(save(fifo)).struct("meta");
-            assertEquals(2, m.num("meta.sweepStart"));
-            assertEquals(9, m.num("meta.sweepEnd"), "the limit when the table was cleared");
+            assertEquals(2, m.num("meta.reuseCursor"));
+            assertEquals(9, m.num("meta.reuseEnd"), "the limit when the table was cleared");
             assertEquals(0, m.num("meta.freeLength"));
             assertEquals(0, m.num("meta.freeTail"));
         }
@@ -287,7 +287,7 @@ class FileFormatSpecTest {
             assertEquals(0, m.num("meta.limit"));
             assertEquals(0, m.num("meta.entryCount"));
             assertEquals(0, v.num("header.blockCount"));
-            assertEquals(1, m.num("meta.sweepStart"), "SWEEP's cursor before any add");
+            assertEquals(1, m.num("meta.reuseCursor"), "SWEEP's cursor before any add");
             long h = table.add();
             assertTrue(table.cancelAdd(h));
             m = walkSnapshot(save(table)).struct("meta");
@@ -480,10 +480,10 @@ class FileFormatSpecTest {
             good = save(a);
             withHandle = save(b);
         }
-        int version = SPEC.offset("header.version");
+        int version = SPEC.offset("header.formatVersion");
         int flags = SPEC.offset("header.flags");
         int order = SPEC.offset("header.byteOrder");
-        long current = SPEC.constant("version");
+        long current = SPEC.constant("formatVersion");
         assertReason(SnapshotException.Reason.NEWER_VERSION, patchU32(good, version, current + 1, false));
         assertReason(SnapshotException.Reason.NEWER_VERSION, patchU32(good, flags, 4, false));
         assertReason(SnapshotException.Reason.KIND_MISMATCH, patchU32(good, flags, SPEC.constant("flag.mapped"), false));
@@ -555,8 +555,8 @@ class FileFormatSpecTest {
         checkConst(kind, v.num("header.kind"));
         checked.add("header.kind");
         check("header.reserved10", 0, v);
-        checkConst("version", v.num("header.version"));
-        checked.add("header.version");
+        checkConst("formatVersion", v.num("header.formatVersion"));
+        checked.add("header.formatVersion");
         check("header.flags", flags, v);
         byte[] header = Arrays.copyOfRange(file, base, base + (int) SPEC.constant("headerBytes"));
         int at = SPEC.offset("header.headerCrc");

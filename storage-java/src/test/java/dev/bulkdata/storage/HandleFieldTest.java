@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 import dev.bulkdata.storage.SnapshotException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import org.junit.jupiter.api.Test;
@@ -327,7 +329,7 @@ class HandleFieldTest {
             withHandles = SnapshotBytes.save(h);
         }
         for (byte[] bytes : List.of(plain, withHandles)) {
-            ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).putInt(SnapshotFormat.AT_VERSION, 1);
+            ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).putInt(FileLayout.AT_FORMAT_VERSION, 1);
             SnapshotBytes.reseal(bytes);
         }
         try (Table t = SnapshotBytes.load(plain, null)) {
@@ -336,7 +338,7 @@ class HandleFieldTest {
         SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(withHandles, null));
         assertEquals(Reason.MALFORMED, e.reason());
         assertTrue(e.getMessage().contains("format version 1"), e.getMessage());
-        ByteBuffer.wrap(plain).order(ByteOrder.nativeOrder()).putInt(SnapshotFormat.AT_VERSION, SnapshotFormat.VERSION + 1);
+        ByteBuffer.wrap(plain).order(ByteOrder.nativeOrder()).putInt(FileLayout.AT_FORMAT_VERSION, FileLayout.FORMAT_VERSION + 1);
         SnapshotBytes.reseal(plain);
         e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(plain, null));
         assertEquals(Reason.NEWER_VERSION, e.reason());

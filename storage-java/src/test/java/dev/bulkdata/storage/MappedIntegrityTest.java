@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.MappedStore;
+
 import dev.bulkdata.storage.OpenedCheckpoint.State;
 import dev.bulkdata.storage.SnapshotException.Reason;
 import jdk.jfr.Recording;
@@ -261,8 +264,8 @@ class MappedIntegrityTest {
     @Test
     void aFileWithoutCommitRecords_opensItsNewest_andFallsBackPastAnyBadHeader() throws IOException {
         Path file = twoCheckpoints("legacy", 4048);
-        patch(file, MappedFormat.COMMIT_AT[0], new byte[MappedFormat.COMMIT_BYTES]);
-        patch(file, MappedFormat.COMMIT_AT[1], new byte[MappedFormat.COMMIT_BYTES]);
+        patch(file, FileLayout.COMMIT_AT[0], new byte[FileLayout.COMMIT_BYTES]);
+        patch(file, FileLayout.COMMIT_AT[1], new byte[FileLayout.COMMIT_BYTES]);
         byte[] pristine = Files.readAllBytes(file);
         try (BulkTable t = open(file, "legacy", 4048, CheckpointFallback.NEVER)) {
             assertEquals(29, t.size());
@@ -436,7 +439,7 @@ class MappedIntegrityTest {
         MemorySegment segment = ((AbstractTable) t).segments[block];
         long at = random.nextLong(segment.byteSize());
         byte was = segment.get(ValueLayout.JAVA_BYTE, at);
-        long fileAt = ((AbstractTable) t).mapped.file.blockOffset(block) + at;
+        long fileAt = ((AbstractTable) t).mapped.file().blockOffset(block) + at;
         patch(file, fileAt, new byte[] {(byte) (was ^ 0x20)});  // through the file: the mapping shows it
         assertEquals((byte) (was ^ 0x20), segment.get(ValueLayout.JAVA_BYTE, at), "the mapping is shared");
         SnapshotException e = assertThrows(SnapshotException.class, t::verify, "step " + step);
@@ -459,7 +462,7 @@ class MappedIntegrityTest {
             for (long h : hs) {
                 t.set(h, schema.longField("v"), h);
             }
-            block1At = ((AbstractTable) t).mapped.file.blockOffset(1);
+            block1At = ((AbstractTable) t).mapped.file().blockOffset(1);
         }
         byte[] pristine = Files.readAllBytes(file);
         flip(file, block1At + 100, 0);
@@ -515,15 +518,15 @@ class MappedIntegrityTest {
             long[] hs = new long[10 * schema.slotsPerBlock() - 1];      // slot 0 is no record's: 10 blocks
             t.addAll(hs);
             t.checkpoint();
-            MappedFormat.Store store = ((AbstractTable) t).mapped;
-            assertEquals(10, store.checksummed);
+            MappedStore store = ((AbstractTable) t).mapped;
+            assertEquals(10, store.checksummed());
             t.checkpoint();
-            assertEquals(0, store.checksummed);
+            assertEquals(0, store.checksummed());
             t.set(hs[3 * schema.slotsPerBlock() + 5], schema.intField("id"), 7);
             t.markVersion();                                 // the user's marks change nothing
             t.set(hs[8 * schema.slotsPerBlock()], schema.longField("v"), 7L);
             t.checkpoint();
-            assertEquals(2, store.checksummed);
+            assertEquals(2, store.checksummed());
             assertEquals(10, t.verify());
         }
     }

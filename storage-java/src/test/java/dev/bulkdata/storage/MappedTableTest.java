@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.MappedStore;
+
 import dev.bulkdata.storage.SnapshotException.Reason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -202,29 +205,29 @@ class MappedTableTest {
         long[] hs = new long[50_000];
         Map<String, Object> before;
         try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3930 + kind.ordinal()).mapped(file)) {
-            MappedFormat.Store store = ((AbstractTable) t).mapped;
+            MappedStore store = ((AbstractTable) t).mapped;
             t.addAll(hs);
             t.checkpoint();
-            long whole = store.metadataWritten;
+            long whole = store.metadataWritten();
             assertTrue(whole >= 4L * hs.length, "a new area takes the whole metadata: " + whole);
             t.checkpoint();             // the other area is new too (it held only the empty table)
             t.checkpoint();             // the areas no longer move: the counters at the end change once more
             t.checkpoint();
-            assertEquals(0, store.metadataWritten, "nothing changed since the checkpoint two back");
+            assertEquals(0, store.metadataWritten(), "nothing changed since the checkpoint two back");
             for (int i = 0; i < hs.length; i += 3) {
                 t.set(hs[i], schema.intField("id"), i); // field writes: blocks only
             }
             t.checkpoint();
-            assertEquals(0, store.metadataWritten, "field writes change no metadata");
+            assertEquals(0, store.metadataWritten(), "field writes change no metadata");
             t.remove(hs[hs.length / 2]);
             t.checkpoint();
-            assertTrue(store.metadataWritten > 0 && store.metadataWritten <= 8L * MappedFormat.PAGE,
-                    "one removal rewrites a few pages, not " + store.metadataWritten + " of " + whole + " bytes");
+            assertTrue(store.metadataWritten() > 0 && store.metadataWritten() <= 8L * FileLayout.PAGE,
+                    "one removal rewrites a few pages, not " + store.metadataWritten() + " of " + whole + " bytes");
             t.checkpoint();             // the area two back lacks the removal too
-            assertTrue(store.metadataWritten > 0 && store.metadataWritten <= 8L * MappedFormat.PAGE,
-                    "written " + store.metadataWritten);
+            assertTrue(store.metadataWritten() > 0 && store.metadataWritten() <= 8L * FileLayout.PAGE,
+                    "written " + store.metadataWritten());
             t.checkpoint();
-            assertEquals(0, store.metadataWritten);
+            assertEquals(0, store.metadataWritten());
             t.remove(hs[7]);
             long added = t.add();
             t.set(added, schema.longField("v"), 99L);

@@ -121,7 +121,7 @@ class SlotIndexTest {
             assertArrayEquals(new int[] {30, 63, 64, 4_096, 5_000, 9_000, 10}, index.freeSlots(),
                     "from the cursor (21) up, then from slot 1");
             assertEquals(10, index.tail());
-            assertEquals(21, index.savedSweep(), "a snapshot saves the cursor");
+            assertEquals(21, index.reuseCursor(), "a snapshot saves the cursor");
             assertArrayEquals(new int[] {30, 63, 64, 4_096, 5_000, 9_000, 10, 10_001}, adds(index, 8),
                     "the holes, then a fresh slot");
             assertEquals(1, generation(index, 4_096), "a reused slot is one generation on");
@@ -279,7 +279,7 @@ class SlotIndexTest {
             remove(index, 4);   // in the list (FIFO, LIFO) or the bits (SWEEP) before the clear
             index.releaseAllLive();
             assertEquals(6, index.holes());
-            assertEquals(1, index.savedSweep(), "the sweep (FIFO, LIFO) or the cursor (SWEEP) starts at slot 1");
+            assertEquals(1, index.reuseCursor(), "the sweep (FIFO, LIFO) or the cursor (SWEEP) starts at slot 1");
             assertArrayEquals(range(1, 6), index.freeSlots());
             for (int slot = 1; slot <= 6; slot++) {
                 assertEquals(1, generation(index, slot), "slot " + slot + ": live ones advance, the free one stays");

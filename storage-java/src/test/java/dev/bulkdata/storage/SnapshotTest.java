@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 import dev.bulkdata.storage.SnapshotException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import dev.bulkdata.storage.internal.TagRegistry;
@@ -371,14 +373,14 @@ class SnapshotTest {
         assertFails(bad, Reason.NOT_A_SNAPSHOT, null);
         Files.write(bad, "hello, I am a text file".getBytes());
         assertFails(bad, Reason.NOT_A_SNAPSHOT, null);
-        Files.write(bad, changed(good, b -> b.putInt(SnapshotFormat.AT_VERSION, SnapshotFormat.VERSION + 1)));
+        Files.write(bad, changed(good, b -> b.putInt(FileLayout.AT_FORMAT_VERSION, FileLayout.FORMAT_VERSION + 1)));
         assertFails(bad, Reason.NEWER_VERSION, null);
-        Files.write(bad, changed(good, b -> b.putInt(SnapshotFormat.AT_FLAGS, 4)));
+        Files.write(bad, changed(good, b -> b.putInt(FileLayout.AT_FLAGS, 4)));
         assertFails(bad, Reason.NEWER_VERSION, null);
         byte other = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'B' : (byte) 'L';
-        Files.write(bad, changed(good, b -> b.put(SnapshotFormat.AT_ORDER, other)));
+        Files.write(bad, changed(good, b -> b.put(FileLayout.AT_ORDER, other)));
         assertFails(bad, Reason.BYTE_ORDER, null);
-        Files.write(bad, changed(good, b -> b.put(SnapshotFormat.AT_ORDER, (byte) '?')));
+        Files.write(bad, changed(good, b -> b.put(FileLayout.AT_ORDER, (byte) '?')));
         assertFails(bad, Reason.MALFORMED, null);
         assertNoTableNamed("header_cases");
     }
@@ -389,8 +391,8 @@ class SnapshotTest {
         Path good = goodFile(kind, "flip_" + kind);
         byte[] bytes = Files.readAllBytes(good);
         ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
-        long blocksOffset = header.getLong(SnapshotFormat.AT_BLOCKS_OFFSET);
-        int[] offsets = {SnapshotFormat.AT_META_CRC, SnapshotFormat.HEADER_BYTES + 3, SnapshotFormat.HEADER_BYTES + 100,
+        long blocksOffset = header.getLong(FileLayout.AT_BLOCKS_OFFSET);
+        int[] offsets = {FileLayout.AT_META_CRC, FileLayout.HEADER_BYTES + 3, FileLayout.HEADER_BYTES + 100,
                 (int) blocksOffset + 5, (int) blocksOffset + 5000, bytes.length - 2, bytes.length - 7};
         Path bad = dir.resolve("flip.bulk");
         for (int at : offsets) {
@@ -409,11 +411,11 @@ class SnapshotTest {
         // a stream, the reader only grows its buffer as bytes arrive.
         byte[] huge = changed(good, b -> {
             long meta = (long) Integer.MAX_VALUE - 100;
-            b.putLong(SnapshotFormat.AT_META_LENGTH, meta);
-            long offset = SnapshotFormat.alignUp(SnapshotFormat.HEADER_BYTES + meta);
-            b.putLong(SnapshotFormat.AT_BLOCKS_OFFSET, offset);
-            b.putLong(SnapshotFormat.AT_FILE_LENGTH, offset + 4);
-            b.putInt(SnapshotFormat.AT_BLOCK_COUNT, 0);
+            b.putLong(FileLayout.AT_META_LENGTH, meta);
+            long offset = FileLayout.alignUp(FileLayout.HEADER_BYTES + meta);
+            b.putLong(FileLayout.AT_BLOCKS_OFFSET, offset);
+            b.putLong(FileLayout.AT_FILE_LENGTH, offset + 4);
+            b.putInt(FileLayout.AT_BLOCK_COUNT, 0);
         });
         resealHeader(huge);
         Path bad = dir.resolve("huge.bulk");
@@ -423,9 +425,9 @@ class SnapshotTest {
         assertEquals(Reason.TRUNCATED, e.reason());
         // A huge block count: refused by the lengths or the metadata, never allocated.
         byte[] blocks = changed(good, b -> {
-            b.putInt(SnapshotFormat.AT_BLOCK_COUNT, Integer.MAX_VALUE);
-            b.putLong(SnapshotFormat.AT_FILE_LENGTH, b.getLong(SnapshotFormat.AT_BLOCKS_OFFSET)
-                    + (long) Integer.MAX_VALUE * (SnapshotFormat.BLOCK_STRIDE + 4) + 4);
+            b.putInt(FileLayout.AT_BLOCK_COUNT, Integer.MAX_VALUE);
+            b.putLong(FileLayout.AT_FILE_LENGTH, b.getLong(FileLayout.AT_BLOCKS_OFFSET)
+                    + (long) Integer.MAX_VALUE * (FileLayout.BLOCK_STRIDE + 4) + 4);
         });
         resealHeader(blocks);
         Files.write(bad, blocks);
@@ -437,14 +439,14 @@ class SnapshotTest {
 
     private static void resealHeader(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
-        b.putInt(SnapshotFormat.AT_HEADER_CRC, 0);
-        b.putInt(SnapshotFormat.AT_HEADER_CRC, SnapshotFormat.crc32c(bytes, 0, SnapshotFormat.HEADER_BYTES));
+        b.putInt(FileLayout.AT_HEADER_CRC, 0);
+        b.putInt(FileLayout.AT_HEADER_CRC, FileLayout.crc32c(bytes, 0, FileLayout.HEADER_BYTES));
     }
 
     @Test
     void inconsistentContent_behindValidChecksums_isMalformed() throws IOException {
         Path good = goodFile(TableKind.BULK, "inconsistent");
-        int meta = SnapshotFormat.HEADER_BYTES;
+        int meta = FileLayout.HEADER_BYTES;
         Path bad = dir.resolve("inconsistent.bulk");
         // size (at metadata offset 28) one more than the live slots
         Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 28, b.getInt(meta + 28) + 1))));
@@ -458,7 +460,7 @@ class SnapshotTest {
     @Test
     void sweepOrder_savesItsCode_andACursorOutOfRangeOrASweep_isMalformed() throws IOException {
         Path good = goodFile(TableKind.BULK, "sweep_cases");     // BulkTable's default order, SWEEP
-        int meta = SnapshotFormat.HEADER_BYTES;
+        int meta = FileLayout.HEADER_BYTES;
         ByteBuffer saved = ByteBuffer.wrap(Files.readAllBytes(good)).order(ByteOrder.nativeOrder());
         assertEquals(2, saved.get(meta + 12), "reuse order code");
         int limit = saved.getInt(meta + 24);
@@ -483,7 +485,7 @@ class SnapshotTest {
     @Test
     void aPackedTableFile_withAReuseOrderOtherThanFifo_isMalformed() throws IOException {
         Path good = goodFile(TableKind.PACKED, "packed_reuse");
-        int meta = SnapshotFormat.HEADER_BYTES;
+        int meta = FileLayout.HEADER_BYTES;
         assertEquals(0, Files.readAllBytes(good)[meta + 12], "a PackedTable writes FIFO's code");
         Path bad = dir.resolve("packed_reuse_bad.packed");
         for (byte code : new byte[] {1, 2}) {

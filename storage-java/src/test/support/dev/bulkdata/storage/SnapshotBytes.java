@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.format.FileLayout;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -63,29 +65,29 @@ final class SnapshotBytes {
      * to bytes too short or inconsistent to find the sections in.
      */
     static byte[] reseal(byte[] bytes) {
-        if (bytes.length < SnapshotFormat.HEADER_BYTES) {
+        if (bytes.length < FileLayout.HEADER_BYTES) {
             return bytes;
         }
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
-        long metaLength = b.getLong(SnapshotFormat.AT_META_LENGTH);
-        long blocksOffset = b.getLong(SnapshotFormat.AT_BLOCKS_OFFSET);
-        long blocks = Integer.toUnsignedLong(b.getInt(SnapshotFormat.AT_BLOCK_COUNT));
-        int stride = SnapshotFormat.BLOCK_STRIDE;
+        long metaLength = b.getLong(FileLayout.AT_META_LENGTH);
+        long blocksOffset = b.getLong(FileLayout.AT_BLOCKS_OFFSET);
+        long blocks = Integer.toUnsignedLong(b.getInt(FileLayout.AT_BLOCK_COUNT));
+        int stride = FileLayout.BLOCK_STRIDE;
         long trailer = blocksOffset + blocks * stride;
-        if (metaLength < 0 || SnapshotFormat.HEADER_BYTES + metaLength > bytes.length || blocksOffset < 0
+        if (metaLength < 0 || FileLayout.HEADER_BYTES + metaLength > bytes.length || blocksOffset < 0
                 || trailer + 4 * blocks + 4 > bytes.length || blocksOffset > bytes.length) {
             return bytes;
         }
-        b.putInt(SnapshotFormat.AT_META_CRC, SnapshotFormat.crc32c(bytes, SnapshotFormat.HEADER_BYTES, (int) metaLength));
-        b.putInt(SnapshotFormat.AT_HEADER_CRC, 0);
-        b.putInt(SnapshotFormat.AT_HEADER_CRC, SnapshotFormat.crc32c(bytes, 0, SnapshotFormat.HEADER_BYTES));
+        b.putInt(FileLayout.AT_META_CRC, FileLayout.crc32c(bytes, FileLayout.HEADER_BYTES, (int) metaLength));
+        b.putInt(FileLayout.AT_HEADER_CRC, 0);
+        b.putInt(FileLayout.AT_HEADER_CRC, FileLayout.crc32c(bytes, 0, FileLayout.HEADER_BYTES));
         // The block CRCs cover the block's bytes only, not the padding to the stride.
         int blockBytes = blockBytes(bytes, metaLength);
         for (int i = 0; i < blocks; i++) {
-            int crc = SnapshotFormat.crc32c(bytes, (int) (blocksOffset + (long) i * stride), blockBytes);
+            int crc = FileLayout.crc32c(bytes, (int) (blocksOffset + (long) i * stride), blockBytes);
             b.putInt((int) (trailer + 4L * i), crc);
         }
-        b.putInt((int) (trailer + 4 * blocks), SnapshotFormat.crc32c(bytes, (int) trailer, (int) (4 * blocks)));
+        b.putInt((int) (trailer + 4 * blocks), FileLayout.crc32c(bytes, (int) trailer, (int) (4 * blocks)));
         return bytes;
     }
 
@@ -93,7 +95,7 @@ final class SnapshotBytes {
     private static int blockBytes(byte[] bytes, long metaLength) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
         try {
-            b.position(SnapshotFormat.HEADER_BYTES + SnapshotFormat.FIXED_METADATA);
+            b.position(FileLayout.HEADER_BYTES + FileLayout.FIXED_METADATA);
             int nameLength = Short.toUnsignedInt(b.getShort());
             b.position(b.position() + nameLength);
             int fields = Short.toUnsignedInt(b.getShort());
@@ -109,9 +111,9 @@ final class SnapshotBytes {
             b.getInt();
             b.getInt();
             int blockBytes = b.getInt();
-            return blockBytes > 0 && blockBytes <= SnapshotFormat.BLOCK_STRIDE ? blockBytes : SnapshotFormat.BLOCK_STRIDE;
+            return blockBytes > 0 && blockBytes <= FileLayout.BLOCK_STRIDE ? blockBytes : FileLayout.BLOCK_STRIDE;
         } catch (RuntimeException e) {
-            return SnapshotFormat.BLOCK_STRIDE;
+            return FileLayout.BLOCK_STRIDE;
         }
     }
 }

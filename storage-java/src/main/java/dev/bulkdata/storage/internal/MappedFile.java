@@ -12,7 +12,7 @@ import java.util.Arrays;
  * The space of a mapped table's file: its channel and lock, the block regions mapped from it,
  * and where the next region or metadata area goes. The file format (headers, metadata, the
  * checkpoint protocol) is specified in {@code docs/format.md} and read and written by
- * {@code dev.bulkdata.storage.MappedFormat}; this class only hands out 16 KiB-strided blocks
+ * {@code internal.format.MappedStore}; this class only hands out 16 KiB-strided blocks
  * of large mapped regions and appends space at the end of the file.
  *
  * <p>Regions are mapped with {@link FileChannel#map(FileChannel.MapMode, long, long, Arena)}

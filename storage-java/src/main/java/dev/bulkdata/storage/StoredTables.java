@@ -1,0 +1,288 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.format.Engine;
+import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.MappedOpen;
+import dev.bulkdata.storage.internal.format.MappedStore;
+import dev.bulkdata.storage.internal.format.MetaWords;
+import dev.bulkdata.storage.internal.format.SnapshotReader;
+import dev.bulkdata.storage.internal.format.SnapshotWriter;
+import dev.bulkdata.storage.internal.format.StoredComponents;
+import dev.bulkdata.storage.internal.format.StoredTable;
+import dev.bulkdata.storage.internal.format.TableState;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.IntBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * The engine's side of the seam to the file format ({@code internal.format}): adapts a table to
+ * {@link StoredTable} (its {@link TableState}, slot index and blocks, read and restored through
+ * the package-private members here only) and a component table to {@link StoredComponents},
+ * makes tables of a kind and the library's {@link SnapshotException}s ({@link Engine}), and
+ * is the engine's one route into the format: {@link Snapshots}, {@link TableBuilder#mapped},
+ * {@link ComponentTable} and a mapped table's checkpoints call the format through it.
+ */
+final class StoredTables implements Engine {
+    static final StoredTables ENGINE = new StoredTables();
+
+    private StoredTables() {
+    }
+
+    /** Writes a snapshot of {@code table}; the caller holds its iteration guard. */
+    static void write(AbstractTable table, WritableByteChannel out) throws IOException {
+        SnapshotWriter.write(new Stored(table), out);
+    }
+
+    /** Writes a snapshot of {@code table}; the caller holds its join guard. */
+    static void write(ComponentTable table, WritableByteChannel out) throws IOException {
+        SnapshotWriter.write(new Components(table), out);
+    }
+
+    /** Reads a snapshot of a BulkTable or PackedTable ({@link SnapshotReader#read}). */
+    static AbstractTable read(ReadableByteChannel in, long fileSize, String source, Schema expected, int kind,
+                              boolean newTag) throws IOException {
+        return ((Stored) SnapshotReader.read(in, fileSize, source, expected, kind, newTag, ENGINE)).table;
+    }
+
+    /** Reads a component table's snapshot for {@code entities} ({@link SnapshotReader#readComponents}). */
+    static ComponentTable readComponents(ReadableByteChannel in, long fileSize, String source, AbstractTable entities,
+                                         Schema expected) throws IOException {
+        return ((Components) SnapshotReader.readComponents(in, fileSize, source, new Stored(entities), expected,
+                ENGINE)).table;
+    }
+
+    /** Opens a mapped table ({@link MappedOpen#open}), made by {@code create} if the file is new. */
+    static AbstractTable openMapped(Path path, MappedOpen.Expected expected, Supplier<AbstractTable> create)
+            throws IOException {
+        return ((Stored) MappedOpen.open(path, expected, () -> new Stored(create.get()), ENGINE)).table;
+    }
+
+    @Override
+    public StoredTable create(TableState s, TagLease lease) {
+        return new Stored(s.kind() == FileLayout.KIND_BULK
+                ? new BulkTableImpl(s.schema(), s.reuse(), s.handles(), s.maxSlot(), lease)
+                : new PackedTableImpl(s.schema(), s.handles(), s.maxSlot(), lease));
+    }
+
+    @Override
+    public StoredComponents createComponents(StoredTable entities, Schema schema) {
+        return new Components(new ComponentTable(((Stored) entities).table, schema));
+    }
+
+    @Override
+    public SnapshotException failure(String source, SnapshotException.Reason reason, String what, Throwable cause) {
+        return cause == null ? new SnapshotException(source, reason, what)
+                : new SnapshotException(source, reason, what, cause);
+    }
+
+    /** A BulkTable or PackedTable as the format sees it. */
+    private static final class Stored implements StoredTable {
+        final AbstractTable table;
+        private final SlotIndex index;
+
+        Stored(AbstractTable table) {
+            this.table = table;
+            this.index = table.index;
+        }
+
+        private boolean bulk() {
+            return table instanceof BulkTableImpl;
+        }
+
+        @Override
+        public TableState state() {
+            int limit = index.limit;
+            int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
+            return new TableState(bulk() ? FileLayout.KIND_BULK : FileLayout.KIND_PACKED, table.lease.identity,
+                    index.tag(), table.handles, table instanceof BulkTable b ? b.reuseOrder() : ReuseOrder.FIFO,
+                    table.schema, index.maxSlot, index.floor, limit, table.size, index.retired, index.length,
+                    index.tail(), entries, index.reuseCursor(), index.sweepEnd);
+        }
+
+        @Override
+        public void writeLinks() {
+            index.writeLinks();
+        }
+
+        @Override
+        public void putSlots(IntBuffer out, int entryCount) {
+            index.putSaved(out, entryCount, false);
+            if (table instanceof PackedTableImpl packed) {
+                index.putSaved(out, entryCount, true);
+                packed.putSlotsOfRows(out);
+            }
+        }
+
+        @Override
+        public MemorySegment[] segments() {
+            return table.segments;
+        }
+
+        @Override
+        public int blockCount() {
+            return table.blockCount();
+        }
+
+        @Override
+        public int[] listedSlots() {
+            return index.listedSlots();
+        }
+
+        @Override
+        public BlockArena arena() {
+            return table.arena;
+        }
+
+        @Override
+        public MemorySegment restoreBlock(int b) {
+            return table instanceof BulkTableImpl bulk ? bulk.restoreBlock(b) : ((PackedTableImpl) table).restoreBlock(b);
+        }
+
+        @Override
+        public int link(int slot) {
+            return table.schema.link().get(table.segments[slot >>> table.recordShift], slot & table.recordMask);
+        }
+
+        @Override
+        public void setLink(int slot, int next) {
+            table.schema.link().set(table.segments[slot >>> table.recordShift], slot & table.recordMask, next);
+        }
+
+        @Override
+        public void restore(TableState s, int[] list, int swept, MetaWords metas, int[] payloads, long[] liveWords,
+                            int[] backLinks) {
+            if (table instanceof BulkTableImpl bulk) {
+                // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but
+                // a slot never opened must read zero, since an add hands it out as it is: make it so.
+                // (A PackedTable's rows past the last may keep removed records' bytes: DenseRows
+                // zeroes them on reuse.)
+                int spb = s.schema().slotsPerBlock();
+                for (long slot = s.limit(), end = (long) table.blockCount() * spb; slot < end; slot++) {
+                    s.schema().wipe(table.segments[(int) (slot / spb)], (int) (slot % spb));
+                }
+                index.restore(s.limit(), s.retired(), list, s.reuseCursor(), s.reuseEnd(), swept);
+                index.restoreEntries(metas, payloads);
+                bulk.restoreLive(liveWords);
+            } else {
+                index.restore(s.limit(), s.retired(), list, s.reuseCursor(), s.reuseEnd(), swept);
+                index.restoreEntries(metas, payloads);
+                ((PackedTableImpl) table).restoreRows(s.size(), backLinks);
+            }
+        }
+
+        @Override
+        public void loadedFrom(long identity, int tag, int generationShift) {
+            table.savedIdentity = identity;
+            table.savedTag = tag;
+            table.generationShift = generationShift;
+        }
+
+        @Override
+        public void close() {
+            table.close();
+        }
+
+        @Override
+        public void attach(MappedStore store) {
+            table.mapped = store;
+        }
+
+        @Override
+        public int markVersion() {
+            return table.versions.mark();
+        }
+
+        @Override
+        public boolean changedSince(int block, int version) {
+            return table.versions.anyChangedSince(block, version);
+        }
+
+        @Override
+        public Entities entities() {
+            return new Entities(table.name(), table.lease.identity, index.tag(), table.handles, index.maxSlot,
+                    index.limit, table.savedIdentity, table.generationShift);
+        }
+
+        @Override
+        public int savedMeta(int slot) {
+            return index.savedMeta(slot);
+        }
+
+        @Override
+        public Schema schema() {
+            return table.schema;
+        }
+    }
+
+    /** A ComponentTable as the format sees it. */
+    private static final class Components implements StoredComponents {
+        final ComponentTable table;
+
+        Components(ComponentTable table) {
+            this.table = table;
+        }
+
+        @Override
+        public StoredTable entities() {
+            return new Stored(table.entities);
+        }
+
+        @Override
+        public Schema schema() {
+            return table.schema();
+        }
+
+        @Override
+        public int rows() {
+            return table.set.size();
+        }
+
+        @Override
+        public void putRows(IntBuffer out) {
+            int rows = table.set.size();
+            for (int row = 0; row < rows; row++) {
+                out.put(table.set.keyAtUnchecked(row));
+            }
+            for (int row = 0; row < rows; row++) {
+                out.put(table.generation(row));
+            }
+        }
+
+        @Override
+        public MemorySegment[] segments() {
+            return table.rows.segments();
+        }
+
+        @Override
+        public int blockCount() {
+            return table.rows.blockCount();
+        }
+
+        @Override
+        public BlockArena arena() {
+            return table.arena;
+        }
+
+        @Override
+        public MemorySegment restoreBlock(int b) {
+            return table.restoreBlock(b);
+        }
+
+        @Override
+        public void restoreRows(int[] keys, int[] owners) {
+            table.restoreRows(keys, owners);
+        }
+
+        @Override
+        public void close() {
+            table.close();
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.bulkdata.storage.internal.format;
+
+import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.SnapshotException;
+import dev.bulkdata.storage.internal.TagLease;
+
+/**
+ * What the format asks of the engine besides a table's own state: to make a table of a kind,
+ * and the library's exceptions. Implemented by {@code dev.bulkdata.storage.StoredTables}, which
+ * passes itself to every entry point of this package (the package knows no engine class).
+ */
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public interface Engine {
+    /**
+     * {@return a new, empty table of {@code state}'s kind, schema, reuse order, handle layout
+     * and {@code maxSlot}, under {@code lease}}, for the reader to restore
+     */
+    StoredTable create(TableState state, TagLease lease);
+
+    /** {@return a new, empty component table of {@code schema} for {@code entities}, for the reader to restore} */
+    StoredComponents createComponents(StoredTable entities, Schema schema);
+
+    /** {@return the exception that reports why {@code source} cannot be read or opened} */
+    SnapshotException failure(String source, SnapshotException.Reason reason, String what, Throwable cause);
+}

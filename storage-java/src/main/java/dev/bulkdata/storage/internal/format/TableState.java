@@ -1,0 +1,30 @@
+package dev.bulkdata.storage.internal.format;
+
+import dev.bulkdata.storage.HandleLayout;
+import dev.bulkdata.storage.ReuseOrder;
+import dev.bulkdata.storage.Schema;
+
+/**
+ * A table's saved state before its slot sections: what the engine reports when a table is
+ * saved ({@link StoredTable#state()}) and what the reader parses and checks, then hands back
+ * to restore a table ({@link StoredTable#restore}). Each component is one field of the
+ * metadata ({@code docs/format.md}, section 5, under the same name), besides {@code kind},
+ * which the header holds.
+ *
+ * @param kind {@link FileLayout#KIND_BULK} or {@link FileLayout#KIND_PACKED}
+ * @param reuse the reuse order (a PackedTable's is FIFO)
+ * @param maxSlot the largest slot index the table may open
+ * @param floor the generation a never-opened slot starts at
+ * @param limit slots {@code [0, limit)} are opened
+ * @param freeLength the free slots in the list
+ * @param freeTail the list's last slot, 0 if it is empty
+ * @param entryCount the meta words saved: {@code limit + 1}, or 2 or 0 while {@code limit} is 0
+ * @param reuseCursor FIFO and LIFO: where the takes from the range a clear freed go on;
+ *     SWEEP: the slot the next take looks at first
+ * @param reuseEnd FIFO and LIFO: the end of the range a clear freed (0 and 0 for none); SWEEP: 0
+ */
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public record TableState(byte kind, long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
+                         int maxSlot, int floor, int limit, int size, int retired, int freeLength, int freeTail,
+                         int entryCount, int reuseCursor, int reuseEnd) {
+}

@@ -1,0 +1,18 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.format.MetaWords;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The file format reads meta words with its own constants: they must be the slot index's. */
+class MetaWordsTest {
+    @Test
+    void theFormatsMetaWordEncoding_isTheSlotIndexs() {
+        assertEquals(SlotMeta.LIVE, MetaWords.LIVE);
+        assertEquals(SlotMeta.RETIRED, MetaWords.RETIRED);
+        assertEquals(SlotMeta.GENERATION_SHIFT, MetaWords.GENERATION_SHIFT);
+        assertEquals(SlotMeta.GENERATION_MASK, MetaWords.GENERATION_MASK);
+        assertEquals(SlotIndex.PAGE_SHIFT, MetaWords.PAGE_SHIFT);
+    }
+}
