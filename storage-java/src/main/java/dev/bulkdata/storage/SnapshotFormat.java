@@ -214,8 +214,8 @@ final class SnapshotFormat {
                 .put((byte) (table instanceof BulkTable b ? REUSE_CODES.indexOf(b.reuseOrder()) : 0))
                 .put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(index.maxSlot).putInt(index.floor).putInt(limit).putInt(size).putInt(index.retired)
-                .putInt(index.length).putInt(index.tail()).putInt(entries)
-                .putInt(index.savedSweep()).putInt(index.sweepEnd);
+                .putInt(index.listLength()).putInt(index.tail()).putInt(entries)
+                .putInt(index.savedSweep()).putInt(index.reopen.end);
         putSchema(meta, schema);
         java.nio.IntBuffer ints = meta.slice().order(ByteOrder.nativeOrder()).asIntBuffer();
         index.putSaved(ints, entries, false);
