@@ -7,8 +7,6 @@ import dev.bulkdata.storage.internal.format.MappedStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
@@ -27,86 +25,47 @@ import java.util.Objects;
  *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
  *     accessors by handle are written once, in {@link AbstractTablePerType} (generated).
  * </ul>
- * The kind's hooks are about records only: make room, activate a slot, drop a record, clear,
- * chunks for iteration.
+ * The kind's hooks are about records only: make room, activate a slot, drop a record, undo
+ * an add's growth, clear, forget them on close, chunks for iteration, and the audit; what is
+ * data (where free slots keep their links, how many blocks the kind holds) the kind passes in
+ * or keeps in fields here.
  *
- * <p>The iteration guard is a counter of open iterations, changed atomically so that several
- * threads may each open an iteration at once; structural operations read it and throw
- * {@link ConcurrentModificationException} while it is non-zero. It is also what makes a chunk
- * valid: every chunk access checks that the counter is positive ({@link #checkChunkAccess()}),
- * so a chunk kept after the last iteration ended throws instead of reaching a slot whose
- * record may have changed since. Closing sets the counter to {@link #ENDED}, far below zero,
- * so that it never becomes positive again.
- *
- * <h2>Structural changes and the writer claim</h2>
- * Every structural change (add, remove, clear, cancelAdd, defragment) runs between
- * {@link #beginChange} and {@link #endChange}, over the writer word ({@code threadId << 1},
- * bit 0 set while a change runs). The writer thread's own changes use opaque reads and writes
- * only; another thread takes the table over in {@link #claim} (a compare-and-set, then a short
- * wait for the previous writer's last stores), so a change that starts while another thread's
- * runs throws {@link ConcurrentModificationException} and changes nothing. If the word is found
- * changed at the end (another writer, or a concurrent {@code close()}), or a change fails with
- * an internal exception that only a broken structure explains, the table is marked <em>corrupt</em> ({@link #poison}):
- * {@code limit} drops to 0, so every access by handle takes the slow path, which throws
- * {@link IllegalStateException}, as do every chunk and every later change; only {@code close()}
- * still works. Field reads and writes are not claimed: one racing a structural change on
- * another thread is a data race the table does not detect.
+ * <p>Every structural change (add, remove, clear, cancelAdd, defragment) runs between
+ * {@link #beginChange} and {@link AccessGuard#endChange}; iterations open and close in
+ * {@link AccessGuard} too, which holds the writer claim and the iteration guard. A change that
+ * overlapped another thread's, or failed with an internal exception that only a broken
+ * structure explains, marks the table <em>corrupt</em> ({@link #poison}): {@code limit} drops
+ * to 0, so every access by handle takes the slow path, which throws
+ * {@link IllegalStateException}, as do every chunk and every later change; only
+ * {@code close()} still works.
  */
 abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTableImpl, PackedTableImpl {
-    private static final VarHandle OPEN_ITERATIONS;
-    private static final VarHandle WRITER;
-    /** The writer word's bit for "a change is running"; the rest is the writer thread's id. */
-    private static final long CHANGING = 1L;
-    /** The writer word of a corrupt or closed table: no thread's own, and marked changing. */
-    private static final long NO_WRITER = -1L;
-    /** How long a thread taking a table over from another thread waits for that thread's last stores. */
-    private static final long HANDOFF_NANOS = 5_000;
-    /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
-    static final int ENDED = Integer.MIN_VALUE / 2;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            OPEN_ITERATIONS = lookup.findVarHandle(AbstractTable.class, "openIterations", int.class);
-            WRITER = lookup.findVarHandle(AbstractTable.class, "writer", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** How this table's handles split into tag, generation and slot index. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */
     final TagLease lease;
     final BlockArena arena;
-    /** The slots: created by the kind's constructor with {@link #newIndex}. */
+    /** The slots, with the links the kind passed in. */
     final SlotIndex index;
+    /** The writer claim and the iteration guard. */
+    final AccessGuard guard = new AccessGuard(this);
     /** Live records. */
     int size;
+    /**
+     * The blocks the table holds (what {@link TableStats#blocks()} reports and a snapshot
+     * writes), spares set aside not counted; the kind keeps it current.
+     */
+    int blockCount;
     /** Set once by {@link #close()}; never cleared. */
     boolean closed;
     /** Set once by {@link #poison}: two threads changed the structure at once. */
     boolean corrupt;
     /** What {@link #poison} detected, for messages. */
     private String corruption;
-    /** Iterations open right now; structural changes require 0; {@link #ENDED} once closed. */
-    @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
-    private volatile int openIterations;
-    /**
-     * The writer word: {@code threadId << 1} of the thread that made the last structural
-     * change (0 before the first), with {@link #CHANGING} set while one runs;
-     * {@link #NO_WRITER} once corrupt or closed.
-     */
-    @SuppressWarnings("unused") // accessed through WRITER
-    private long writer;
-    /**
-     * The name of the thread whose id is in {@code writer}, for messages; no reference to the
-     * thread itself, so a table never keeps a finished thread's objects reachable.
-     */
-    private String writerName;
     /**
      * The handle returned by the last structural change if it was {@link #add()}, else 0; with
-     * what {@link #cancelAdd} needs to undo it: {@code limit} and the kind's block count before.
+     * what {@link #cancelAdd} needs to undo it: {@code limit} before (the kind remembers its
+     * block count before, {@link #unreserve}).
      */
     private long lastAdd;
     /** removeAll's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
@@ -114,7 +73,6 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     private int lastAddLimit;
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
-    private int lastAddBlocks;
     /**
      * A table loaded from a snapshot under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the
      * identity and tag the snapshot held and by how much the load moved every generation up, for
@@ -123,12 +81,6 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     long savedIdentity;
     int savedTag;
     int generationShift;
-    /**
-     * The iterations that hold this table open ({@link ChunkIteration#holding}), with what
-     * holds them: while there is one, {@link #close()} throws. Guarded by {@code this}: an
-     * iteration may be closed on another thread than the table's writer. Null until the first hold.
-     */
-    private java.util.IdentityHashMap<ChunkIteration, String> holders;
     /** The referrers {@link Snapshots#remap} has rewritten for this table, so that it runs once for each. */
     private java.util.Set<Object> remapped;
 
@@ -145,13 +97,20 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         remapped.add(referrer);
     }
 
-    /** A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). */
-    AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease) {
+    /**
+     * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}).
+     *
+     * @param links where free slots keep their free-list links, made from the new table (which
+     *     the links may keep but must not use yet), or null to keep them beside the meta
+     *     words (see {@link SlotIndex})
+     */
+    AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
+                  java.util.function.Function<AbstractTable, SlotIndex.Links> links) {
         super(schema);
         this.handles = handles;
         this.lease = lease;
         this.index = new SlotIndex(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
-                newLinks());
+                links == null ? null : links.apply(this));
         this.arena = new BlockArena(this, lease);
         index.reserveRange(arena);
     }
@@ -160,48 +119,24 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     abstract int chunkCount();
 
     /** {@return chunk {@code index}, {@code 0 <= index < chunkCount()}} */
-    abstract Chunk chunkAt(int index);
+    abstract SlotChunk chunkAt(int index);
 
-    /** Visits the live records of one chunk in slot order. */
-    abstract void forEachLive(Chunk chunk, RecordVisitor visitor);
-
-    /** Releases what the table kind holds besides the arena; called once by {@link #close()}. */
+    /** Forgets the records (every later chunk access sees none); called once by {@link #close()}, after the index forgot its slots. */
     abstract void onClose();
 
     /** Removes every record, every slot's generation advanced; the caller holds the writer mark. */
     abstract void clearRecords();
-
-    /** {@return the blocks the table holds (the number {@link TableStats#blocks()} reports)} */
-    abstract int blockCount();
-
-    /**
-     * Gives back the blocks past the first {@code count}, which hold no record, as zeroed
-     * spares for the next growth ({@link BlockArena#setAside}).
-     */
-    abstract void trimBlocks(int count);
-
-    /**
-     * Where free slots keep their free-list links, or null to keep them beside the meta words
-     * (see {@link SlotIndex}). Called once, by the constructor: the result may keep a
-     * reference to the table but must not use it yet.
-     */
-    abstract SlotIndex.Links newLinks();
 
     /** @return the slot of {@code handle} if it is live in this table, else -1 */
     final int findSlot(long handle) {
         return index.find(handle);
     }
 
-    /** Clears the live state of a live slot; {@link #releaseDead(int)} or {@link #markLive} follows. */
-    abstract void markDead(int slot);
-
-    /** Undoes {@link #markDead(int)}. */
-    abstract void markLive(int slot);
-
     /**
      * Makes room for {@code count} more records, so that {@code count} activations cannot fail:
      * record storage for every slot up to {@code highestSlot} (a BulkTable's blocks; -1 if no
-     * fresh slot is needed) or for {@code count} more rows (a PackedTable's).
+     * fresh slot is needed) or for {@code count} more rows (a PackedTable's). Remembers the
+     * {@link #blockCount} before, for {@link #unreserve}.
      *
      * @throws CapacityExceededException if memory runs out; no record is added
      */
@@ -221,24 +156,27 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     }
 
     /**
-     * Drops the record of a slot whose live state is already cleared (a packed table moves its
-     * last row into the gap) and counts it out of {@code size}. No record byte needs zeroing:
-     * {@link #activate} zeroes a reused record. The slot's meta word is left to the caller.
+     * Drops the record of a slot whose meta word is no longer live (a bulk table clears the
+     * record's live bit; a packed table moves its last row into the gap) and counts it out of
+     * {@code size}. No record byte needs zeroing: {@link #activate} zeroes a reused record.
+     * The slot's meta word is left to the caller.
      */
     abstract void dropRecord(int slot);
 
     /**
-     * Restores the kind's invariant for records of never-opened slots after {@link #undoAdd}
-     * gave {@code slot} back ({@link SlotIndex#untake}): a BulkTable zeroes the record if the
-     * slot is now past the index's limit.
+     * Undoes what the last {@link #reserveRecords} made, after {@link #undoAdd} gave
+     * {@code slot} back ({@link SlotIndex#undoTake}): sets aside, as zeroed spares, the blocks
+     * it allocated ({@link BlockArena#setAside}), and restores the kind's invariant for
+     * records of never-opened slots (a BulkTable zeroes the record if the slot is now past
+     * the index's limit).
      */
-    abstract void wipeUntaken(int slot);
+    abstract void unreserve(int slot);
 
     // ---------------------------------------------------------------------------------------
     // Structure, shared by every kind
 
     /**
-     * Finishes removing a slot whose live state is already cleared: drops its record, then the
+     * Finishes removing a slot whose meta word is no longer live: drops its record, then the
      * index advances or retires its generation and frees the slot.
      */
     final void releaseDead(int slot) {
@@ -263,17 +201,15 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         long handle;
         try {
             int limitBefore = index.limit;
-            int blocksBefore = blockCount();
             reserve(1);
             handle = activate(index.take());
             issue(handle);
             lastAdd = handle;
             lastAddLimit = limitBefore;
-            lastAddBlocks = blocksBefore;
         } catch (Throwable t) {
-            throw abortChange(me, t, false);
+            throw guard.abortChange(me, t, false);
         }
-        endChange(me);
+        guard.endChange(me);
         return handle;
     }
 
@@ -293,9 +229,9 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                 handlesOut[i] = handle;
             }
         } catch (Throwable t) {
-            throw abortChange(me, t, false);
+            throw guard.abortChange(me, t, false);
         }
-        endChange(me);
+        guard.endChange(me);
     }
 
     @Override
@@ -306,7 +242,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         try {
             int slot = findSlot(handle);
             if (slot >= 0) {
-                markDead(slot);
+                index.markDead(slot);
                 if (handle == last && SlotMeta.generation(index.meta(slot)) < index.maxGeneration) {
                     undoAdd(slot);
                     exact = true;
@@ -315,9 +251,9 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                 }
             }
         } catch (Throwable t) {
-            throw abortChange(me, t, false);
+            throw guard.abortChange(me, t, false);
         }
-        endChange(me);
+        guard.endChange(me);
         return exact;
     }
 
@@ -328,9 +264,8 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
      */
     private void undoAdd(int slot) {
         dropRecord(slot);
-        index.untake(slot, lastAddLimit);
-        wipeUntaken(slot);
-        trimBlocks(lastAddBlocks);
+        index.undoTake(slot, lastAddLimit);
+        unreserve(slot);
     }
 
     @Override
@@ -338,12 +273,12 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         long me = beginChange("remove from");
         try {
             int slot = slotOf(handle);
-            markDead(slot);
+            index.markDead(slot);
             releaseDead(slot);
         } catch (Throwable t) {
-            throw abortChange(me, t, false);
+            throw guard.abortChange(me, t, false);
         }
-        endChange(me);
+        guard.endChange(me);
     }
 
     @Override
@@ -352,9 +287,9 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         try {
             clearRecords();
         } catch (Throwable t) {
-            throw abortChange(me, t, false);
+            throw guard.abortChange(me, t, false);
         }
-        endChange(me);
+        guard.endChange(me);
     }
 
     @Override
@@ -375,9 +310,9 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         try {
             removeChecked(handles, from, to);
         } catch (Throwable t) {
-            throw abortChange(me, t, false);
+            throw guard.abortChange(me, t, false);
         }
-        endChange(me);
+        guard.endChange(me);
     }
 
     private void removeChecked(long[] handles, int from, int to) {
@@ -388,7 +323,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             if (slot < 0) {
                 RuntimeException e = rejection(handles[i]);
                 for (int j = from; j < i; j++) {
-                    markLive((int) (handles[j] & index.indexMask));
+                    index.markLive((int) (handles[j] & index.indexMask));
                 }
                 if (findSlot(handles[i]) >= 0) {
                     // Valid once the earlier marks are undone: it repeats an earlier handle, and
@@ -403,7 +338,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
                 }
                 throw e;
             }
-            markDead(slot);
+            index.markDead(slot);
         }
         // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
         // is touched in address order and FIFO reuse hands the slots out again in that order
@@ -445,7 +380,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         if (closed || corrupt) {
             return unusable();
         }
-        return index.rejection(handle, lease.previousName);
+        return SlotRejections.rejection(index, handle, lease.previousName);
     }
 
     @Override
@@ -492,138 +427,47 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     }
 
     /**
-     * Starts a structural change: checks that the table is open, that no iteration is open and
-     * that no other thread is inside a change, then marks this thread's change as running.
-     * Every change ends with {@link #endChange} or, if it throws, {@link #abortChange}.
-     *
-     * <p>The writer thread's own changes cost two opaque reads and two opaque writes of
-     * {@code writer} and no fence; another thread takes the table over in {@link #claim}.
+     * Starts a structural change ({@link AccessGuard#beginChange}) and forgets the last add:
+     * only a change that is an add sets it again.
      *
      * @param operation what the caller is about to do, for the message
-     * @return this change's writer word ({@code threadId << 1 | CHANGING}), for {@link #endChange}
-     * @throws IllegalStateException if the table is closed or corrupt
-     * @throws ConcurrentModificationException if an iteration is open or another thread is
-     *     changing the table
+     * @return this change's writer word, for {@link AccessGuard#endChange} or
+     *     {@link AccessGuard#abortChange}
      */
     final long beginChange(String operation) {
-        ensureOpen();
-        int open = openIterations;
-        if (open != 0) {
-            throw new ConcurrentModificationException("cannot " + operation + " table '" + name() + "' while "
-                    + open + " iteration(s) of it are open; finish or close the iteration first");
-        }
-        long idle = Thread.currentThread().threadId() << 1;
-        long word = (long) WRITER.getOpaque(this);
-        if (word == idle) {
-            WRITER.setOpaque(this, idle | CHANGING);
-            // The mark must reach memory before any store of the change (x86: orders the compiler only).
-            VarHandle.storeStoreFence();
-        } else {
-            claim(word, idle, operation);
-        }
+        long me = guard.beginChange(operation);
         lastAdd = 0;
-        return idle | CHANGING;
+        return me;
     }
 
-    /**
-     * Takes the table over for this thread ({@code idle}, its idle writer word) from the
-     * writer word {@code seen}: one compare-and-set that succeeds only if no change of the
-     * previous writer is visible, then a wait of {@link #HANDOFF_NANOS} so that the previous
-     * writer's last stores, if it is still running, have landed, and a check that they did not
-     * take the table back. Costs a few microseconds once per hand-over between threads.
-     */
-    private void claim(long seen, long idle, String operation) {
-        if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
-            throw unusable();
-        }
-        if (seen == (idle | CHANGING)) {
-            throw refused(operation, "this thread is already changing it (a change called back into the table)");
-        }
-        if ((seen & CHANGING) != 0 || !WRITER.compareAndSet(this, seen, idle | CHANGING)) {
-            throw refused(operation, writerName() + " is changing it right now");
-        }
-        String previous = writerName;
-        writerName = Thread.currentThread().getName();
-        if (seen != 0) {
-            // Another thread made the last change: let its last stores land.
-            long deadline = System.nanoTime() + HANDOFF_NANOS;
-            while (System.nanoTime() - deadline < 0) {
-                Thread.onSpinWait();
-            }
-            if ((long) WRITER.getVolatile(this) != (idle | CHANGING)) {
-                // The previous writer's change was still running: its mark landed over ours.
-                writerName = previous;
-                throw refused(operation, "thread '" + previous + "' is changing it right now");
-            }
-        }
+    /** Checks that chunks of this table may be used now ({@link AccessGuard#checkChunkAccess()}). */
+    public final void checkChunkAccess() {
+        guard.checkChunkAccess();
     }
 
-    private String writerName() {
-        String name = writerName;
-        return name == null ? "another thread" : "thread '" + name + "'";
+    /** {@link AccessGuard#recheckChunkAccess()}: the slow path's check. */
+    public final void recheckChunkAccess() {
+        guard.recheckChunkAccess();
     }
 
-    private ConcurrentModificationException refused(String operation, String why) {
-        return new ConcurrentModificationException("cannot " + operation + " table '" + name() + "': " + why
-                + "; a table has a single writer for add, remove, clear and defragment. Nothing was changed.");
+    final void beginIteration() {
+        guard.beginIteration();
     }
 
-    /**
-     * Ends a structural change that completed.
-     *
-     * @throws ConcurrentModificationException if another thread changed the table meanwhile;
-     *     the table is then corrupt
-     */
-    final void endChange(long me) {
-        // A thread that read the writer word just before another thread poisoned the table can
-        // have overwritten the poisoned word with its own: `corrupt` catches that case.
-        if ((long) WRITER.getOpaque(this) != me || corrupt) {
-            throw concurrentChange(null);
-        }
-        WRITER.setRelease(this, me & ~CHANGING);
+    final void endIteration() {
+        guard.endIteration();
     }
 
-    /**
-     * Ends a structural change that threw {@code failure}, returning what to throw: the failure
-     * itself, unless another thread changed the table meanwhile (then a
-     * {@link ConcurrentModificationException}, the table corrupt, the failure suppressed) or the
-     * failure is an internal error that only a broken structure explains, such as a
-     * {@link NullPointerException} or {@link ArrayIndexOutOfBoundsException} (then the table is
-     * corrupt too; with {@code fromCallback}, a {@link NullPointerException} may come from user
-     * code the change called, a {@link RecordOrder}, and is not taken for a broken structure).
-     */
-    final RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
-        if ((long) WRITER.getOpaque(this) != me || corrupt) {
-            return concurrentChange(failure);
+    /** Opens an iteration that holds this table open ({@link ChunkIteration#holding}). */
+    final ChunkIteration iterateHolding(ChangeFilter changes, int since, String holder) {
+        if (changes != null) {
+            checkFilter(changes);
         }
-        if (!fromCallback && failure instanceof NullPointerException || failure instanceof ArrayIndexOutOfBoundsException
-                || failure instanceof ClassCastException || failure instanceof NegativeArraySizeException) {
-            poison("an internal " + failure.getClass().getSimpleName() + " during a change");
-            IllegalStateException e = unusable();
-            e.initCause(failure);
-            return e;
-        }
-        WRITER.setRelease(this, me & ~CHANGING);
-        if (failure instanceof RuntimeException runtime) {
-            return runtime;
-        }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        return new IllegalStateException(failure);
-    }
-
-    /** Marks the table corrupt after a detected concurrent change and returns the exception for it. */
-    private ConcurrentModificationException concurrentChange(Throwable failure) {
-        poison("two threads changed its structure at the same time");
-        ConcurrentModificationException e = new ConcurrentModificationException("table '" + name()
-                + "' was changed by another thread during this change: a table has a single writer for add,"
-                + " remove, clear and defragment. The table is now marked corrupt and throws"
-                + " IllegalStateException on every call but close()");
-        if (failure != null) {
-            e.addSuppressed(failure);
-        }
-        return e;
+        beginIteration();
+        ChunkIteration it = changes == null ? new ChunkIteration.Holding(this)
+                : new ChunkIteration.Holding(this, changes, since);
+        guard.hold(it, holder);
+        return it;
     }
 
     /**
@@ -636,87 +480,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         }
         corrupt = true;
         index.close();
-        OPEN_ITERATIONS.setVolatile(this, ENDED);
-        WRITER.setVolatile(this, NO_WRITER);
-    }
-
-    /**
-     * Checks that chunks of this table may be used now: an iteration is open (so the structure
-     * cannot change under the chunk) and the table is open. One plain read of the iteration
-     * counter on the fast path.
-     *
-     * @throws IllegalStateException otherwise, naming the reason
-     */
-    public final void checkChunkAccess() {
-        if ((int) OPEN_ITERATIONS.get(this) <= 0) {
-            throw chunkUnusable();
-        }
-    }
-
-    /**
-     * {@link #checkChunkAccess()} again, on a slow path that may have raced a {@code close()} on
-     * another thread (a misuse): a volatile read, so that a close whose effects this thread met
-     * is reported as the closed table, not as what the effect looked like (a hole).
-     *
-     * @throws IllegalStateException if the chunks may not be used now
-     */
-    public final void recheckChunkAccess() {
-        if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {
-            throw chunkUnusable();
-        }
-    }
-
-    private IllegalStateException chunkUnusable() {
-        if (closed || corrupt) {
-            return unusable();
-        }
-        return new IllegalStateException("a chunk of table '" + name() + "' was used after its iteration ended:"
-                + " a chunk is valid only while an iteration of its table is open (inside forEach or forEachChunk,"
-                + " or before ChunkIteration.close()), because once it ends records may be added, removed and"
-                + " moved; keep handles (chunk.handle(slot)) instead of chunks");
-    }
-
-    final void beginIteration() {
-        ensureOpen();
-        OPEN_ITERATIONS.getAndAdd(this, 1);
-    }
-
-    final void endIteration() {
-        OPEN_ITERATIONS.getAndAdd(this, -1);
-    }
-
-    /** Opens an iteration that holds this table open ({@link ChunkIteration#holding}). */
-    final ChunkIteration iterateHolding(ChangeFilter changes, int since, String holder) {
-        if (changes != null) {
-            checkFilter(changes);
-        }
-        beginIteration();
-        ChunkIteration it = changes == null ? new ChunkIteration.Holding(this)
-                : new ChunkIteration.Holding(this, changes, since);
-        synchronized (this) {
-            if (holders == null) {
-                holders = new java.util.IdentityHashMap<>();
-            }
-            holders.put(it, holder);
-        }
-        return it;
-    }
-
-    /** Ends the hold of {@code iteration}, if it holds the table. */
-    final synchronized void releaseClose(ChunkIteration iteration) {
-        if (holders != null) {
-            holders.remove(iteration);
-        }
-    }
-
-    /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
-    private synchronized void checkNotHeld() {
-        if (holders != null && !holders.isEmpty()) {
-            throw new IllegalStateException("table '" + name() + "' cannot be closed: " + holders.size()
-                    + " open iteration(s) hold it open, whose memory is still read outside the table: "
-                    + String.join("; ", holders.values()) + ". Close them first (an Arrow export closes when"
-                    + " its consumer releases the stream); the table is unchanged");
-        }
+        guard.end();
     }
 
     @Override
@@ -774,7 +538,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         try {
             for (int i = 0, n = chunkCount(); i < n; i++) {
                 if (changes == null || changes.selects(versions, i, since)) {
-                    forEachLive(chunkAt(i), visitor);
+                    chunkAt(i).forEachLive(visitor);
                 }
             }
         } finally {
@@ -859,7 +623,7 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
         if (closed) {
             return;
         }
-        checkNotHeld();
+        guard.checkNotHeld();
         Throwable failure = null;
         if (mapped != null && !corrupt) {
             try {
@@ -869,9 +633,9 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
             }
         }
         closed = true;
-        OPEN_ITERATIONS.setVolatile(this, ENDED);
-        WRITER.setVolatile(this, NO_WRITER);
+        guard.end();
         lastAdd = 0;
+        index.close();
         onClose();
         arena.close();
         if (failure instanceof IOException e) {
@@ -895,6 +659,11 @@ abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTab
     /** The free list from head to tail. O(holes). */
     final int[] freeSlots() {
         return index.freeSlots();
+    }
+
+    /** {@return {@link #blockCount}} */
+    final int blockCount() {
+        return blockCount;
     }
 
     static void check(boolean condition, String message) {

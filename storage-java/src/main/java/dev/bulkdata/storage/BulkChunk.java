@@ -111,6 +111,26 @@ final class BulkChunk extends SlotChunk {
         table.checkChunkAccess();
     }
 
+    /** The set bits of the live bitmap, a word at a time. */
+    @Override
+    void forEachLive(RecordVisitor visitor) {
+        long[] live = this.live;
+        for (int w = 0; w < live.length; w++) {
+            long bits = live[w];
+            if (bits == -1L) {      // no hole: a counted loop, in which the JIT can hoist the visitor's checks
+                for (int s = w << 6, end = s + 64; s < end; s++) {
+                    visitor.visit(this, s);
+                }
+                continue;
+            }
+            while (bits != 0) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                visitor.visit(this, s);
+            }
+        }
+    }
+
     /** Checks that the chunk may be used and {@code slot} is in this block and live, returning it. */
     @Override
     int position(int slot) {

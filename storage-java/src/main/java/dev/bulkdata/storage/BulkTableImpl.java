@@ -43,7 +43,8 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     private final int slotsPerBlock;
 
     private BulkChunk[] chunks = NO_CHUNKS;
-    private int blockCount;
+    /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
+    private int blocksBefore;
     /**
      * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word
      * {@code g}) is all zero, so an add that reuses one writes no byte. Set when such an add
@@ -60,7 +61,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity, TagLease lease) {
-        super(schema, handles, reuseOrder, maxCapacity, lease);
+        super(schema, handles, reuseOrder, maxCapacity, lease, table -> ((BulkTableImpl) table).new RecordLinks());
         this.reuseOrder = reuseOrder;
         this.slotsPerBlock = schema.slotsPerBlock();
         arena.plan(((long) index.maxSlot >>> recordShift) + 1);
@@ -81,11 +82,6 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             }
             schema.link().set(segments[slot >>> recordShift], slot & recordMask, next);
         }
-    }
-
-    @Override
-    SlotIndex.Links newLinks() {
-        return new RecordLinks();
     }
 
     // ---------------------------------------------------------------------------------------
@@ -109,6 +105,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     @Override
     void reserveRecords(int count, long highestSlot) {
         int needed = (int) (highestSlot >>> recordShift) + 1;
+        blocksBefore = blockCount;
         versions.ensureChunks(needed);
         while (blockCount < needed) {
             if (blockCount == chunks.length) {
@@ -230,43 +227,26 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         }
     }
 
-    @Override
-    void markLive(int slot) {
-        index.markLive(slot);
-        chunk(slot).markLive(slot & recordMask);
-    }
-
-    @Override
-    void markDead(int slot) {
-        index.markDead(slot);
-        chunk(slot).markDead(slot & recordMask);
-        dirty(slot);
-    }
-
-    /** Counts out a slot whose live bit is already clear; its bytes stay until the slot is reused. */
+    /** Clears the slot's live bit and counts it out; its bytes stay until the slot is reused. */
     @Override
     void dropRecord(int slot) {
+        chunk(slot).markDead(slot & recordMask);
+        dirty(slot);
         versions.stampStructure(slot >>> recordShift);
         size--;
     }
 
-    /** A slot given back to the never-opened slots must be all zero again. */
+    /**
+     * A slot given back to the never-opened slots must be all zero again; blocks past those
+     * before the last reservation stay in the directory as spares, reused by
+     * {@link #reserveRecords}.
+     */
     @Override
-    void wipeUntaken(int slot) {
+    void unreserve(int slot) {
         if (slot >= index.limit) {
             schema.wipe(segments[slot >>> recordShift], slot & recordMask);
         }
-    }
-
-    @Override
-    int blockCount() {
-        return blockCount;
-    }
-
-    /** Blocks past {@code count} stay in the directory as spares, reused by {@link #reserveRecords}. */
-    @Override
-    void trimBlocks(int count) {
-        while (blockCount > count) {
+        while (blockCount > blocksBefore) {
             blockCount--;
             arena.setAside(schema.blockBytes());
         }
@@ -295,7 +275,6 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
      */
     @Override
     void onClose() {
-        index.close();
         // Null-safe: close must free the memory even of a table a bug left inconsistent.
         for (int i = 0; i < Math.min(blockCount, chunks.length); i++) {
             if (chunks[i] != null) {
@@ -339,29 +318,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     }
 
     @Override
-    Chunk chunkAt(int i) {
+    BulkChunk chunkAt(int i) {
         ensureOpen();
         return chunks[i];
-    }
-
-    @Override
-    void forEachLive(Chunk chunk, RecordVisitor visitor) {
-        BulkChunk c = (BulkChunk) chunk;
-        long[] live = c.live;
-        for (int w = 0; w < live.length; w++) {
-            long bits = live[w];
-            if (bits == -1L) {      // no hole: a counted loop, in which the JIT can hoist the visitor's checks
-                for (int s = w << 6, end = s + 64; s < end; s++) {
-                    visitor.visit(c, s);
-                }
-                continue;
-            }
-            while (bits != 0) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                visitor.visit(c, s);
-            }
-        }
     }
 
     // ---------------------------------------------------------------------------------------

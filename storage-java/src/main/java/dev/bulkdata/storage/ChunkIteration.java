@@ -157,7 +157,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         public void close() {
             if (!released) {
                 released = true;
-                table().releaseClose(this);
+                table().guard.releaseClose(this);
             }
             super.close();
         }

@@ -63,6 +63,14 @@ final class DenseChunk extends SlotChunk {
         owner.checkChunkAccess();
     }
 
+    /** The rows of the block, from 0. */
+    @Override
+    void forEachLive(RecordVisitor visitor) {
+        for (int s = 0, n = rows.rowsInBlock(index()); s < n; s++) {
+            visitor.visit(this, s);
+        }
+    }
+
     /** Live rows of this block; 0 once the owner is closed (its rows are forgotten then). */
     private int live() {
         return rows.rowsInBlock(index);

@@ -27,7 +27,9 @@ public final class Handles {
     }
 
     /**
-     * {@return its slot index (unsigned 32 bits)}
+     * {@return its slot index (unsigned 32 bits), read in {@link HandleLayout#DEFAULT}}: right
+     * only for a handle of a table with the default layout (the builder's unless it was given
+     * another); for any table, {@code table.handleLayout().index(handle)} is right
      *
      * @param handle a handle of the default layout
      */
@@ -36,7 +38,8 @@ public final class Handles {
     }
 
     /**
-     * {@return its generation (20 bits)}
+     * {@return its generation (20 bits), read in {@link HandleLayout#DEFAULT}}: right only for a
+     * handle of a table with the default layout, like {@link #index}
      *
      * @param handle a handle of the default layout
      */

@@ -24,7 +24,14 @@ public final class InvalidHandleException extends IllegalArgumentException {
          * The handle was never handed out by this table: unknown tag, bits outside the layout,
          * the reserved slot 0, or a generation the slot has not reached yet.
          */
-        FORGED
+        FORGED,
+        /**
+         * The handle was made by a table that is closed now, under a tag an open table holds
+         * again (this table or another): its generation is below those the holder hands out,
+         * so no open table accepts it. A handle whose tag no open table holds is
+         * {@link #FORGED}: nothing tells a closed table's handle from a forged one then.
+         */
+        CLOSED
     }
 
     /** The rejected handle. */

@@ -33,6 +33,8 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     private final DenseRows rows;
     /** Back-links: the slot of the record in each row, a page per block of rows. */
     private final PagedInts back;
+    /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
+    private int blocksBefore;
     /** Set by every structural change; cleared by a complete defragment pass. */
     private boolean fragmented;
     /** The order the last complete pass sorted by; null if none. */
@@ -56,15 +58,9 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity, TagLease lease) {
-        super(schema, handles, ReuseOrder.FIFO, maxCapacity, lease);
+        super(schema, handles, ReuseOrder.FIFO, maxCapacity, lease, null);
         this.rows = new DenseRows(schema, arena, this, index.maxSlot);
         this.back = new PagedInts(recordShift, 0);
-    }
-
-    /** Links in the payload beside each meta word (the row's place while the slot is free). */
-    @Override
-    SlotIndex.Links newLinks() {
-        return null;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -83,7 +79,9 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     @Override
     void reserveRecords(int count, long highestSlot) {
         versions.ensureChunks((int) ((size + (long) count + recordMask) >>> recordShift));
+        blocksBefore = blockCount;
         rows.reserve((long) size + count);
+        blockCount = rows.blockCount();
         segments = rows.segments();
         back.ensure(rows.capacity() - 1L);
         if (region == null) {
@@ -129,16 +127,6 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         return index.activate(slot);
     }
 
-    @Override
-    void markDead(int slot) {
-        index.markDead(slot);
-    }
-
-    @Override
-    void markLive(int slot) {
-        index.markLive(slot);
-    }
-
     /** Swap-and-pop of the slot's row; the slot's entry no longer names a row. */
     @Override
     void dropRecord(int slot) {
@@ -162,14 +150,11 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         fragmented = true;
     }
 
+    /** Blocks past those before the last reservation are set aside ({@link DenseRows#trimBlocks}). */
     @Override
-    int blockCount() {
-        return rows.blockCount();
-    }
-
-    @Override
-    void trimBlocks(int count) {
-        rows.trimBlocks(count);
+    void unreserve(int slot) {
+        rows.trimBlocks(blocksBefore);
+        blockCount = rows.blockCount();
     }
 
     /** One pass over the index's meta words; no row byte and no back-link is written. */
@@ -184,14 +169,8 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         fragmented = true;
     }
 
-    /** Rows keep their own never-used invariant ({@link DenseRows}); nothing to do per slot. */
-    @Override
-    void wipeUntaken(int slot) {
-    }
-
     @Override
     void onClose() {
-        index.close();
         rows.forget();
     }
 
@@ -209,7 +188,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         }
         long me = beginChange("defragment");
         if (!fragmented && order == sortedBy) {
-            endChange(me);
+            guard.endChange(me);
             return 0;
         }
         long swaps;
@@ -225,7 +204,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
                 fragmented = true;
                 sortedBy = null;
             }
-            throw abortChange(me, t, true);
+            throw guard.abortChange(me, t, true);
         } finally {
             sorting = null;
             endIteration();
@@ -237,7 +216,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
             // An unfinished pass by another order has moved rows: no order's pass holds any more.
             fragmented = true;
         }
-        endChange(me);
+        guard.endChange(me);
         return swaps;
     }
 
@@ -286,16 +265,9 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     }
 
     @Override
-    Chunk chunkAt(int index) {
+    DenseChunk chunkAt(int index) {
         ensureOpen();
         return rows.chunk(index);
-    }
-
-    @Override
-    void forEachLive(Chunk chunk, RecordVisitor visitor) {
-        for (int s = 0, n = rows.rowsInBlock(chunk.index()); s < n; s++) {
-            visitor.visit(chunk, s);
-        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -305,6 +277,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     java.lang.foreign.MemorySegment restoreBlock(int b) {
         versions.ensureChunks(b + 1);
         rows.reserve(Math.min((long) (b + 1) * schema.slotsPerBlock(), rows.maxRows()));
+        blockCount = rows.blockCount();
         segments = rows.segments();
         back.ensure(rows.capacity() - 1L);
         if (region == null) {

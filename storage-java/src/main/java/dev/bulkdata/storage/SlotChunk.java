@@ -31,6 +31,9 @@ abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, Dens
     /** {@return the table's name, for messages} */
     abstract String tableName();
 
+    /** Visits the live records of this chunk in slot order (a table's {@code forEach}), while an iteration is open. */
+    abstract void forEachLive(RecordVisitor visitor);
+
     /**
      * Throws {@link IllegalStateException} unless the chunk may be used: its table is open and
      * an iteration of it is open.

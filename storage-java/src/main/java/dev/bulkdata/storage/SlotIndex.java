@@ -13,8 +13,8 @@ import java.util.BitSet;
 
 /**
  * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word}
- * (live, retired, generation), the circular free list of free slots, the open limit,
- * retirement, and why a handle is rejected. A {@link BulkTable} keeps its record in its slot; a
+ * (live, retired, generation), the sources of free slots, the open limit and retirement
+ * (why it refuses: {@link SlotRejections}). A {@link BulkTable} keeps its record in its slot; a
  * {@link PackedTable} keeps, beside each slot's meta word, the row its record is in. A handle
  * resolves to a slot here, by one route ({@link #find(long)}), then to a record by the kind's
  * rule.
@@ -24,14 +24,6 @@ import java.util.BitSet;
  *                                                [ meta ]            stride 1 (BulkTable)
  *                                                [ meta ][ payload ] stride 2 (PackedTable:
  *                                                                     row if live)
- *
- *  holeBits (long[]), SWEEP's free list: bit s set where slot s is free; takes go up from the cursor
- *  ring (int[], power-of-two size), FIFO's and LIFO's free list in order:
- *        +----+----+----+----+----+----+----+----+
- *        |  . |  . | 17 |  4 |  9 |  . |  . |  . |      first = 2, length = 3, tail = 9
- *        +----+----+----+----+----+----+----+----+
- *                  head           tail              FIFO: pop at first, push after the tail
- *                                                   LIFO: pop and push at first
  * </pre>
  *
  * <p><b>Slots</b>: {@code [1, limit)} have been opened; slot 0 is the header of the list's
@@ -41,28 +33,24 @@ import java.util.BitSet;
  * whichever is higher. Removing advances a slot's generation; at the layout's last generation
  * the slot is retired instead.
  *
- * <p><b>Free list</b>: {@link ReuseOrder#SWEEP} keeps a bit per slot and a summary bit per
- * word of them; a take returns the first free slot at or after {@link #cursor} (the slot after
- * the last take's), wrapping to slot 1, so holes are refilled in slot order whatever the order
- * of the removals. FIFO and LIFO keep the free slots in a circular buffer of slot numbers on
- * the heap (4 bytes per hole, grown by doubling, never shrunk). Pops take the head;
- * {@link ReuseOrder#FIFO} pushes at the tail (the hole freed longest ago is reused first, which
- * spreads generations over all holes), {@link ReuseOrder#LIFO} at the head (the hole freed last
- * is reused first, while it is warm in cache); both O(1), and neither reads the free records,
- * so a run of adds into holes costs independent misses, not a chain of dependent ones (a list
- * linked through the records made each pop wait for the previous one's miss). A hole's record
- * bytes belong to nobody: writing them through a column view cannot disturb the list. A pop
- * still checks that the slot it takes is free (its meta word). <b>Saved form</b>: a snapshot
- * saves the list as links ({@link #writeLinks()} writes each listed slot's successor into its
- * {@link Links link}: a BulkTable's 4-byte link word in the dead record, a PackedTable's entry
- * payload; slot 0's link names the head), and a restore reads the list back from them.
+ * <p><b>Free slots</b> come from three sources, each a final class of its own held in a final
+ * field: {@link ReuseOrder#SWEEP} keeps them in {@link FreeBits} and a take returns the first
+ * free slot at or after {@link #cursor} (the slot after the last take's), wrapping to slot 1;
+ * {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO} keep them in a {@link FreeRing}
+ * (FIFO reuses the hole freed longest ago, which spreads generations over all holes; LIFO the
+ * hole freed last, while it is warm in cache) and, after a clear, in a {@link ReopenRange}.
+ * Neither reads the free records, and a hole's record bytes belong to nobody: writing them
+ * through a column view cannot disturb the list. A take still checks that the slot it takes
+ * is free (its meta word). <b>Saved form</b>: a snapshot saves the list as links
+ * ({@link #writeLinks()} writes each listed slot's successor into its {@link Links link}: a
+ * BulkTable's 4-byte link word in the dead record, a PackedTable's entry payload; slot 0's
+ * link names the head), and a restore reads the list back from them.
  *
- * <p><b>Sweep</b>: {@link #releaseAllLive()} (a table's clear) frees every live slot at once
- * without linking them (SWEEP sets their bits and starts the cursor at slot 1; FIFO and LIFO
- * leave a sweep): slots {@code [sweep, sweepEnd)} are then free or retired, and
- * {@code swept} counts the free ones. They were freed before any later removal, so a FIFO take
- * uses them before the list and a LIFO take after it; a take skips retired ones. Clearing thus
- * costs one pass over the meta words, with no link written.
+ * <p><b>Clear</b>: {@link #releaseAllLive()} frees every live slot at once in one pass over
+ * the meta words, without linking them: SWEEP adds every opened slot to its bits and starts
+ * the cursor at slot 1; FIFO and LIFO empty the ring and reopen {@code [1, limit)}, whose
+ * slots were freed before any later removal, so a FIFO take uses them before the ring and a
+ * LIFO take after it.
  *
  * <p><b>Reused records</b>: a slot freed by a removal or a clear keeps its old record bytes
  * (nothing is wiped on removal); {@link #take()} says, in {@link #reused}, whether the slot it
@@ -87,11 +75,9 @@ final class SlotIndex {
     static final int PAGE_SHIFT = 12;
     private static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
     private static final int HEADER = 0;
-    private static final int[] NO_RING = new int[0];
-    private static final long[] NO_BITS = new long[0];
 
     /** The table's name, for messages. */
-    private final String name;
+    final String name;
     final HandleLayout layout;
     final long indexMask;
     final int indexBits;
@@ -120,16 +106,22 @@ final class SlotIndex {
      * (where ranges are not available). One or the other holds them, never both.
      */
     private MemorySegment range;
+    /** Whether an 8-byte read of an entry holds the meta word in its low half (little-endian). */
+    private static final boolean META_LOW = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
     /** log2 of the bytes per entry: 2 (meta) or 3 (meta, payload). */
     private final int entryShift;
     /** Whether the range was advised to use huge pages (once its entries pass 2 MiB). */
     private boolean rangeAdvised;
-    /** A page of the range's entries copied out for a pass over them ({@link #releaseAllLive}); made on first use. */
-    private int[] scratch;
     private final Links links;
     private final boolean fifo;
-    /** {@link ReuseOrder#SWEEP}: the free slots are bits in {@link #holeBits}, taken from {@link #cursor} on. */
+    /** {@link ReuseOrder#SWEEP}: the free slots are in {@link #freeBits}, taken from {@link #cursor} on. */
     private final boolean sweepOrder;
+    /** {@link ReuseOrder#SWEEP}'s free slots; empty in the other orders. */
+    private final FreeBits freeBits;
+    /** {@link ReuseOrder#FIFO}'s and {@link ReuseOrder#LIFO}'s free list; empty in SWEEP. */
+    private final FreeRing ring = new FreeRing();
+    /** FIFO's and LIFO's slots freed by the last clear and not taken since; empty in SWEEP. */
+    final ReopenRange reopen = new ReopenRange();
 
     // The counters below are package-private for StoredTables, which saves and restores them.
 
@@ -137,43 +129,17 @@ final class SlotIndex {
     int limit;
     /** Slots retired at the last generation. */
     int retired;
-    /** The last slot of the free list, or 0 when the list is empty. */
-    private int tail;
-    /** Free slots in the list. */
-    int length;
-    /**
-     * The free list's slots in list order, {@code length} of them from {@code ring[first]}, in
-     * a ring whose size is a power of two (grown by doubling, empty until the first push). Pops
-     * and pushes work here, so that taking slots one after another is never a chain of
-     * dependent cache misses through the free records; the links are the list's saved form,
-     * written by {@link #writeLinks()} when a snapshot is taken and read back on restore.
-     */
-    private int[] ring = NO_RING;
-    private int first;
-    /**
-     * {@link ReuseOrder#SWEEP}'s free list: bit {@code s % 64} of word {@code s / 64} is set
-     * where slot {@code s} is free (not retired, not in the sweep); empty until the first
-     * release, grown by doubling to cover the slots released, never shrunk.
-     */
-    private long[] holeBits = NO_BITS;
-    /** Bit {@code w % 64} of word {@code w / 64} is set where {@code holeBits[w]} is not 0: a take skips 4,096 slots per word. */
-    private long[] holeWords = NO_BITS;
     /**
      * {@link ReuseOrder#SWEEP}: the slot the next take looks at first, the one after the slot
      * the last take returned (fresh or not); takes go up from it and wrap at the end.
      */
     private int cursor = 1;
-    /** The cursor before the last {@link #take()}, for {@link #untake}. */
+    /** The cursor before the last {@link #take()}, for {@link #undoTake}. */
     private int cursorBefore = 1;
-    /** The next slot a sweep take looks at: slots {@code [sweep, sweepEnd)} are free or retired, not linked. */
-    int sweep;
-    int sweepEnd;
-    /** Free (not retired) slots in {@code [sweep, sweepEnd)}. */
-    private int swept;
     /** Whether the last {@link #take()} returned a slot opened before (its record bytes are stale). */
     boolean reused;
-    /** Whether the last {@link #take()} came from the sweep, for {@link #untake}. */
-    private boolean tookSwept;
+    /** Whether the last {@link #take()} came from {@link #reopen}, for {@link #undoTake}. */
+    private boolean tookReopened;
 
     /**
      * @param links where free slots keep their links, or null to keep them in a payload int
@@ -197,6 +163,7 @@ final class SlotIndex {
         this.links = links != null ? links : new PayloadLinks();
         this.fifo = order == ReuseOrder.FIFO;
         this.sweepOrder = order == ReuseOrder.SWEEP;
+        this.freeBits = new FreeBits(name);
     }
 
     /** Links kept in the entry's payload int. */
@@ -326,24 +293,6 @@ final class SlotIndex {
         range = arena.reserve(((long) maxSlot + 2) << entryShift); // slot limit's entry too, which a snapshot reads
     }
 
-    /** Copies page {@code p} of the range's entries into {@code page} (zeros past the reserved range). */
-    private int[] loadPage(int p, int[] page) {
-        MemorySegment.copy(range, ValueLayout.JAVA_INT_UNALIGNED, (long) p << (PAGE_SHIFT + entryShift), page, 0,
-                pageInts(p));
-        return page;
-    }
-
-    /** Copies {@code page} back into page {@code p} of the range. */
-    private void storePage(int p, int[] page) {
-        MemorySegment.copy(page, 0, range, ValueLayout.JAVA_INT_UNALIGNED, (long) p << (PAGE_SHIFT + entryShift), pageInts(p));
-    }
-
-    /** Ints of page {@code p} that lie in the range. */
-    private int pageInts(int p) {
-        long start = (long) p << (PAGE_SHIFT + entryShift);
-        return (int) Math.min(1 << (PAGE_SHIFT + strideShift), (range.byteSize() - start) >>> 2);
-    }
-
     /** Marks a taken slot live and returns its handle: one read and one write of the meta word. */
     long activate(int slot) {
         int meta = meta(slot) | SlotMeta.LIVE;
@@ -367,9 +316,14 @@ final class SlotIndex {
         return (meta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
     }
 
-    /** {@return free slots waiting to be reused: in the list and in the sweep} */
+    /** {@return free slots waiting to be reused: in the list and in the reopen range} */
     int holes() {
-        return length + swept;
+        return listLength() + reopen.free;
+    }
+
+    /** {@return the free slots in the list: the ring's or, for SWEEP, the bits'} */
+    int listLength() {
+        return sweepOrder ? freeBits.count : ring.length;
     }
 
     /** {@return slots never opened that may still be opened} */
@@ -392,7 +346,7 @@ final class SlotIndex {
         long fromHoles = Math.min(count, holes());
         long fresh = count - fromHoles;
         if (fresh > freshSlots()) {
-            throw full(count, size);
+            throw SlotRejections.full(this, count, size);
         }
         if (fresh == 0) {
             return -1;
@@ -411,7 +365,7 @@ final class SlotIndex {
     }
 
     /**
-     * Takes a free slot (from the sweep and the list, in reuse order), or opens a fresh one if
+     * Takes a free slot (from the reopen range and the list, in reuse order), or opens a fresh one if
      * there is none; its meta word has the live bit clear and its current generation. Sets
      * {@link #reused}. The caller reserved it.
      *
@@ -419,20 +373,20 @@ final class SlotIndex {
      *     index); nothing changes
      */
     int take() {
-        tookSwept = false;
+        tookReopened = false;
         cursorBefore = cursor;
         int slot;
         if (sweepOrder) {
-            slot = takeHole();
+            slot = takeBit();
         } else if (fifo) {
-            slot = takeSwept();
+            slot = takeReopened();
             if (slot == 0) {
                 slot = pop();
             }
         } else {
             slot = pop();
             if (slot == 0) {
-                slot = takeSwept();
+                slot = takeReopened();
             }
         }
         reused = slot != 0;
@@ -473,14 +427,14 @@ final class SlotIndex {
         cursorBefore = cursor;
         cursor = limit;
         reused = false;
-        tookSwept = false;
+        tookReopened = false;
         return first;
     }
 
     /**
      * Takes, at once and live, the first {@code min(count, limit - 1)} slots of an index whose
      * every opened slot is free and none retired, and which takes them from slot 1 up (after a
-     * clear: SWEEP's cursor at slot 1, or FIFO's and LIFO's sweep holding them all), in the
+     * clear: SWEEP's cursor at slot 1, or FIFO's and LIFO's reopen range holding them all), in the
      * order {@link #take()} would, and writes their handles to {@code out} from {@code at}.
      * Does nothing, and returns 0, in any other state (a table emptied by removals, whose
      * slots are in the list).
@@ -490,7 +444,7 @@ final class SlotIndex {
     int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
         if (opened <= 0 || retired != 0 || holes() != opened
-                || (sweepOrder ? cursor > 1 : length != 0 || sweep != 1 || swept != opened)) {
+                || (sweepOrder ? cursor > 1 : ring.length != 0 || reopen.from != 1 || reopen.free != opened)) {
             return 0;
         }
         int taken = Math.min(count, opened);
@@ -502,37 +456,28 @@ final class SlotIndex {
         }
         cursorBefore = cursor;
         if (sweepOrder) {
-            int lastWord = taken >>> 6;
-            Arrays.fill(holeBits, 0, lastWord, 0L);
-            holeBits[lastWord] &= (taken & 63) == 63 ? 0L : -1L << ((taken & 63) + 1);
-            for (int w = 0; w <= lastWord; w++) {
-                if (holeBits[w] == 0) {
-                    holeWords[w >>> 6] &= ~(1L << w);
-                }
-            }
-            length -= taken;
+            freeBits.removeFirst(taken);
             cursor = taken + 1;
         } else {
-            sweep = taken + 1;
-            swept -= taken;
+            reopen.tookFirst(taken);
         }
         reused = true;
-        tookSwept = !sweepOrder;
+        tookReopened = !sweepOrder;
         return taken;
     }
 
-    /** Takes the first free slot of the sweep, or returns 0 if it has none. */
-    private int takeSwept() {
-        if (swept == 0) {
+    /** Takes the first free slot of the reopen range, skipping retired ones, or returns 0 if it has none. */
+    private int takeReopened() {
+        ReopenRange r = reopen;
+        if (r.free == 0) {
             return 0;
         }
-        int slot = sweep;
+        int slot = r.from;
         while (SlotMeta.isRetired(meta(slot))) {
             slot++;
         }
-        sweep = slot + 1;
-        swept--;
-        tookSwept = true;
+        r.took(slot);
+        tookReopened = true;
         return slot;
     }
 
@@ -561,21 +506,20 @@ final class SlotIndex {
 
     /**
      * Undoes the {@link #take()} of a dead slot: its generation advances (the handle made for
-     * it stays stale), and it goes back where take found it: the head of the free list, or the
-     * never-opened slots if {@code limit} was {@code limitBefore} then. The caller checked that
+     * it stays stale), and it goes back where take found it: the head of the free list (or its place in the bits, or the reopen range), or the
+     * never-opened slots if {@code limit} was {@code limitBefore} then (for a cancelled add). The caller checked that
      * the generation is not the last.
      */
-    void untake(int slot, int limitBefore) {
+    void undoTake(int slot, int limitBefore) {
         setMeta(slot, SlotMeta.free(SlotMeta.generation(meta(slot)) + 1));
         if (limit > limitBefore) {
             limit = limitBefore;
         } else if (sweepOrder) {
-            hole(slot);
-        } else if (tookSwept) {
-            sweep = slot;
-            swept++;
+            freeBits.add(slot);
+        } else if (tookReopened) {
+            reopen.giveBack(slot);
         } else {
-            pushHead(slot);
+            ring.pushHead(slot);
         }
         cursor = cursorBefore;
     }
@@ -583,57 +527,106 @@ final class SlotIndex {
     /**
      * Frees every live slot at once, for a table's clear: each advances its generation (or
      * retires at the last), and every opened slot that is not retired becomes free, in the
-     * sweep, in slot order; the list empties. One pass over the meta words, no link written.
+     * reopen range (SWEEP: in the bits), in slot order; the ring empties. One pass over the meta words, no link written.
      */
     void releaseAllLive() {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
-        if (range != null && scratch == null) {
-            scratch = new int[1 << (PAGE_SHIFT + strideShift)];
-        }
+        MemorySegment r = range;
         for (int first = 0; first < limit; first += 1 << PAGE_SHIFT) {
-            int[] page = range != null ? loadPage(first >>> PAGE_SHIFT, scratch) : pages[first >>> PAGE_SHIFT];
             int end = Math.min(limit - first, 1 << PAGE_SHIFT) << strideShift;
             int from = first == 0 ? 1 << strideShift : 0;
-            if (!holds(page, from, end, maxLive)) {
-                // No slot retires (a payload equal to maxLive only sends its page the slow way):
-                // branch-free and at stride 1 (the live bit is bit 0; a payload, at an odd index
-                // of stride 2, is left as it is), so that C2 vectorises it.
-                int payloadBit = strideShift;
-                for (int at = from; at < end; at++) {
-                    int meta = page[at];
-                    page[at] = meta + (meta & SlotMeta.LIVE & ~(at & payloadBit)) * advance;
-                }
-            } else if (strideShift == 0) {
-                // Two loops with a constant stride: C2 unrolls them, where a variable stride kept it to one slot a turn.
-                for (int at = from; at < end; at++) {
-                    int meta = page[at];
-                    if ((meta & SlotMeta.LIVE) != 0) {
-                        page[at] = meta == maxLive ? retire() : meta + advance;
-                    }
-                }
+            if (r != null) {
+                releaseLive(r, (long) first << entryShift, from, end, maxLive, advance);
             } else {
-                for (int at = from; at < end; at += 2) {
-                    int meta = page[at];
-                    if ((meta & SlotMeta.LIVE) != 0) {
-                        page[at] = meta == maxLive ? retire() : meta + advance;
-                    }
-                }
-            }
-            if (range != null) {
-                storePage(first >>> PAGE_SHIFT, page);
+                releaseLive(pages[first >>> PAGE_SHIFT], from, end, maxLive, advance);
             }
         }
-        tail = 0;
-        length = 0;
-        first = 0;
+        ring.clear();
         if (sweepOrder) {
-            holeAll();
+            freeAllOpened();
             return;
         }
-        sweep = 1;
-        sweepEnd = limit;
-        swept = Math.max(0, limit - 1) - retired;
+        reopen.open(1, limit, Math.max(0, limit - 1) - retired);
+    }
+
+    /** {@link #releaseAllLive()} on ints {@code [from, end)} of a heap page of entries. */
+    private void releaseLive(int[] page, int from, int end, int maxLive, int advance) {
+        if (!holds(page, from, end, maxLive)) {
+            // No slot retires (a payload equal to maxLive only sends its page the slow way):
+            // branch-free and at stride 1 (the live bit is bit 0; a payload, at an odd index
+            // of stride 2, is left as it is), so that C2 vectorises it.
+            int payloadBit = strideShift;
+            for (int at = from; at < end; at++) {
+                int meta = page[at];
+                page[at] = meta + (meta & SlotMeta.LIVE & ~(at & payloadBit)) * advance;
+            }
+        } else if (strideShift == 0) {
+            // Two loops with a constant stride: C2 unrolls them, where a variable stride kept it to one slot a turn.
+            for (int at = from; at < end; at++) {
+                int meta = page[at];
+                if ((meta & SlotMeta.LIVE) != 0) {
+                    page[at] = meta == maxLive ? retire() : meta + advance;
+                }
+            }
+        } else {
+            for (int at = from; at < end; at += 2) {
+                int meta = page[at];
+                if ((meta & SlotMeta.LIVE) != 0) {
+                    page[at] = meta == maxLive ? retire() : meta + advance;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #releaseAllLive()} on ints {@code [from, end)} of a page of the range, from byte
+     * {@code base}, in place: two ints per 8-byte read and write. With no slot at the last
+     * generation, a live meta word gains {@code advance} (its live bit is bit 0, and adding
+     * cannot carry out of it: a live word has bit 31, retired, clear); a payload, and a word
+     * that is not live, stays as it is. The header (slot 0) is never live, so the first page's
+     * pairs start at slot 0.
+     */
+    private void releaseLive(MemorySegment r, long base, int from, int end, int maxLive, int advance) {
+        int pairs = end >>> 1;
+        if (!holds(r, base, pairs, maxLive)) {
+            long liveBits = strideShift == 0 ? 0x0000_0001_0000_0001L : META_LOW ? 1L : 1L << 32;
+            for (int i = 0; i < pairs; i++) {
+                long at = base + ((long) i << 3);
+                long entry = r.get(ValueLayout.JAVA_LONG_UNALIGNED, at);
+                r.set(ValueLayout.JAVA_LONG_UNALIGNED, at, entry + (entry & liveBits) * advance);
+            }
+            if ((end & 1) != 0) {   // stride 1, an odd number of slots: the last alone
+                long at = base + ((long) (end - 1) << 2);
+                int meta = r.get(ValueLayout.JAVA_INT_UNALIGNED, at);
+                r.set(ValueLayout.JAVA_INT_UNALIGNED, at, meta + (meta & SlotMeta.LIVE) * advance);
+            }
+            return;
+        }
+        for (int at = from; at < end; at += 1 << strideShift) {
+            long offset = base + ((long) at << 2);
+            int meta = r.get(ValueLayout.JAVA_INT_UNALIGNED, offset);
+            if ((meta & SlotMeta.LIVE) != 0) {
+                r.set(ValueLayout.JAVA_INT_UNALIGNED, offset, meta == maxLive ? retire() : meta + advance);
+            }
+        }
+    }
+
+    /**
+     * {@return whether one of the {@code pairs} pairs of ints from byte {@code base} of the
+     * range (and the int after them) holds {@code meta}}: branch-free, so that C2 vectorises it
+     */
+    private static boolean holds(MemorySegment r, long base, int pairs, int meta) {
+        long both = (meta & 0xFFFF_FFFFL) | (long) meta << 32;
+        int found = 0;
+        for (int i = 0; i < pairs; i++) {
+            long x = r.get(ValueLayout.JAVA_LONG_UNALIGNED, base + ((long) i << 3)) ^ both;
+            int low = (int) x;
+            int high = (int) (x >>> 32);
+            found |= ~(low | -low) | ~(high | -high); // sign bit set where a half is 0
+        }
+        int last = r.get(ValueLayout.JAVA_INT_UNALIGNED, base + ((long) pairs << 3)) ^ meta;
+        return (found | ~(last | -last)) < 0;
     }
 
     /** {@return whether {@code page[from, end)} holds {@code meta}}: branch-free, so that C2 vectorises it */
@@ -661,178 +654,70 @@ final class SlotIndex {
     // The free list
 
     /**
-     * Takes the head of the list.
+     * Takes the head of the ring.
      *
-     * @return a free slot, or 0 if the list is empty
-     * @throws IllegalStateException if the list names a slot that is not free; nothing changes
+     * @return a free slot, or 0 if the ring is empty
+     * @throws IllegalStateException if the ring names a slot that is not free; nothing changes
      */
     private int pop() {
-        if (length == 0) {
+        FreeRing r = ring;
+        if (r.length == 0) {
             return 0;
         }
-        int head = ring[first];
+        int head = r.head();
         if (!isFree(head)) {
             throw corrupt(head);
         }
-        first = (first + 1) & (ring.length - 1);
-        if (--length == 0) {
-            tail = 0;
-        }
+        r.removeHead();
         return head;
     }
 
-    /** Puts a free slot into the list, at the tail (FIFO) or the head (LIFO). */
+    /** Puts a free slot into the list: into the bits (SWEEP), at the tail (FIFO) or the head (LIFO). */
     private void push(int slot) {
         if (sweepOrder) {
-            hole(slot);
+            freeBits.add(slot);
         } else if (fifo) {
-            append(slot);
+            ring.append(slot);
         } else {
-            pushHead(slot);
+            ring.pushHead(slot);
         }
     }
 
-    /** Puts a free slot at the head, whatever the reuse order: the next pop takes it. */
-    private void pushHead(int slot) {
-        if (length == ring.length) {
-            growRing();
-        }
-        first = (first - 1) & (ring.length - 1);
-        ring[first] = slot;
-        if (length++ == 0) {
-            tail = slot;
-        }
-    }
-
-    /** Puts a free slot at the tail, whatever the reuse order. */
-    private void append(int slot) {
-        if (length == ring.length) {
-            growRing();
-        }
-        ring[(first + length) & (ring.length - 1)] = slot;
-        tail = slot;
-        length++;
-    }
-
-    /** Doubles the ring (16 entries at first), the list moved to its start. */
-    private void growRing() {
-        int[] grown = new int[Math.max(16, ring.length * 2)];
-        for (int i = 0; i < length; i++) {
-            grown[i] = ring[(first + i) & (ring.length - 1)];
-        }
-        ring = grown;
-        first = 0;
-    }
-
-    // SWEEP: the free list as bits; a take scans from the cursor up, wrapping at the end.
-
-    /** Takes the first free slot at or after the cursor (wrapping), or returns 0 if there is none. */
-    private int takeHole() {
-        if (length == 0) {
+    /** SWEEP: takes the first free slot at or after the cursor (wrapping), or returns 0 if there is none. */
+    private int takeBit() {
+        FreeBits bits = freeBits;
+        if (bits.count == 0) {
             return 0;
         }
-        int slot = nextHole(cursor);
+        int slot = bits.next(cursor);
         if (!isFree(slot)) {
             throw corrupt(slot);
         }
-        unhole(slot);
+        bits.remove(slot);
         cursor = slot + 1;
-        length--;
         return slot;
     }
 
-    /**
-     * {@return the first free slot at or after {@code from}, wrapping to slot 1 past the last}:
-     * the word of {@code from}, then the summary, at most one step per 4,096 slots. The list is
-     * not empty.
-     */
-    private int nextHole(int from) {
-        int w = from >>> 6;
-        long bits = w < holeBits.length ? holeBits[w] & (-1L << from) : 0;
-        if (bits == 0) {
-            int next = w + 1;
-            int s = next >>> 6;
-            long words = s < holeWords.length ? holeWords[s] & (-1L << next) : 0;
-            for (int steps = 0; words == 0; steps++) {
-                if (steps > holeWords.length) {
-                    throw new IllegalStateException("free list of table '" + name + "' is corrupt: it counts "
-                            + length + " free slots but holds none");
-                }
-                s = s + 1 < holeWords.length ? s + 1 : 0;
-                words = holeWords[s];
-            }
-            w = (s << 6) | Long.numberOfTrailingZeros(words);
-            bits = holeBits[w];
-        }
-        return (w << 6) | Long.numberOfTrailingZeros(bits);
-    }
-
-    /** Lists a free slot. */
-    private void hole(int slot) {
-        int w = slot >>> 6;
-        if (w >= holeBits.length) {
-            growHoles(w);
-        }
-        holeBits[w] |= 1L << slot;
-        holeWords[w >>> 6] |= 1L << w;
-        length++;
-    }
-
-    /** Takes a listed slot out of the bits. */
-    private void unhole(int slot) {
-        int w = slot >>> 6;
-        long bits = holeBits[w] & ~(1L << slot);
-        holeBits[w] = bits;
-        if (bits == 0) {
-            holeWords[w >>> 6] &= ~(1L << w);
-        }
-    }
-
-    /** Grows the bits to hold word {@code w}, doubling. */
-    private void growHoles(int w) {
-        int words = Math.max(Math.max(16, holeBits.length * 2), w + 1);
-        holeBits = Arrays.copyOf(holeBits, words);
-        holeWords = Arrays.copyOf(holeWords, (words + 63) >>> 6);
-    }
-
-    /** After a clear: every opened slot but the header and the retired ones is listed, the cursor at slot 1. */
-    private void holeAll() {
-        Arrays.fill(holeBits, 0L);
-        Arrays.fill(holeWords, 0L);
+    /** SWEEP, after a clear: every opened slot but the header and the retired ones is free, the cursor at slot 1. */
+    private void freeAllOpened() {
+        freeBits.fillOpened(limit);
         cursor = 1;
-        if (limit <= 1) {
-            return;
-        }
-        int last = limit - 1;
-        int lastWord = last >>> 6;
-        if (lastWord >= holeBits.length) {
-            growHoles(lastWord);
-        }
-        Arrays.fill(holeBits, 0, lastWord, -1L);
-        holeBits[lastWord] = -1L >>> (63 - (last & 63));
-        holeBits[0] &= ~1L;     // the header
-        for (int w = 0; w <= lastWord; w++) {
-            if (holeBits[w] != 0) {
-                holeWords[w >>> 6] |= 1L << w;
-            }
-        }
         if (retired > 0) {
             for (int slot = 1; slot < limit; slot++) {
                 if (SlotMeta.isRetired(meta(slot))) {
-                    unhole(slot);
+                    freeBits.remove(slot);
                 }
             }
         }
-        length = limit - 1 - retired;
     }
 
     /**
-     * {@return what a snapshot saves as its reuse cursor}: the sweep's start, or for
-     * {@link ReuseOrder#SWEEP} (which has no sweep) the cursor, so that a restored table takes
+     * {@return what a snapshot saves as its reuse cursor}: the start of a clear's reopen range, or for
+     * {@link ReuseOrder#SWEEP} the cursor of its bits, so that a restored table takes
      * the slots a saved one would have
      */
     int reuseCursor() {
-        return sweepOrder ? cursor : sweep;
+        return sweepOrder ? cursor : reopen.from;
     }
 
     /**
@@ -840,13 +725,14 @@ final class SlotIndex {
      * list order, which {@link ReuseOrder#SWEEP} does not keep (for a snapshot and the audit).
      */
     int tail() {
+        int length = listLength();
         if (!sweepOrder || length == 0) {
-            return tail;
+            return ring.tail();
         }
-        int slot = nextHole(cursor);
+        int slot = freeBits.next(cursor);
         int last = slot;
         for (int i = 1; i < length; i++) {
-            last = nextHole(last + 1);
+            last = freeBits.next(last + 1);
         }
         return last;
     }
@@ -857,12 +743,13 @@ final class SlotIndex {
      * is only read, so that a table saved twice dirties nothing the second time.
      */
     void writeLinks() {
+        int length = listLength();
         if (length == 0) {
             return;     // an empty list's header link is never read
         }
         int previous = HEADER;
         for (int i = 0; i <= length; i++) {
-            int slot = i < length ? listed(i, previous) : HEADER;
+            int slot = i < length ? listAt(i, previous) : HEADER;
             if (links.link(previous) != slot) {
                 links.setLink(previous, slot);
             }
@@ -875,8 +762,8 @@ final class SlotIndex {
      * slot at {@code i - 1} (ignored for the head)}: O(1) from the ring, a scan up from
      * {@code before} in {@link ReuseOrder#SWEEP}
      */
-    private int listed(int i, int before) {
-        return sweepOrder ? nextHole(i == 0 ? cursor : before + 1) : ring[(first + i) & (ring.length - 1)];
+    private int listAt(int i, int before) {
+        return sweepOrder ? freeBits.next(i == 0 ? cursor : before + 1) : ring.get(i);
     }
 
     private IllegalStateException corrupt(int slot) {
@@ -887,92 +774,6 @@ final class SlotIndex {
     /** {@return the table's tag} */
     int tag() {
         return (int) (tagBits >>> HandleLayout.TAG_SHIFT);
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Rejections
-
-    CapacityExceededException full(long requested, int size) {
-        return new CapacityExceededException("table '" + name + "' is full: " + requested
-                + " record(s) requested, room for " + (length + freshSlots()) + "; size=" + size
-                + ", holes=" + length + ", retired=" + retired + ", maxSlot=" + maxSlot + " (" + layout + ")");
-    }
-
-    /**
-     * Explains why {@code handle} is not live here; the slow path of every access.
-     *
-     * @param previousName the last closed table that held this tag, or null
-     */
-    InvalidHandleException rejection(long handle, String previousName) {
-        String tableName = name;
-        int tag = tag();
-        String text = layout.format(tableName, handle);
-        if (handle == Handles.NULL) {
-            return invalid(tableName, handle, InvalidHandleException.Reason.NULL,
-                    "null handle passed to table '" + tableName + "'");
-        }
-        int handleTag = layout.tag(handle);
-        if (handleTag != tag) {
-            String owner = TagRegistry.nameOf(handleTag);
-            String closedOwner = TagRegistry.closedNameOf(handleTag);
-            if (owner != null && !TagRegistry.predatesHolder(handleTag, handle)) {
-                return invalid(tableName, handle, InvalidHandleException.Reason.FOREIGN, "handle "
-                        + Handles.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
-                        + "), not to table '" + tableName + "' (tag " + tag + ")");
-            }
-            String maker = layout.format(closedOwner == null ? "tag" + handleTag : closedOwner, handle);
-            if (owner != null) {
-                return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + maker
-                        + " was made by an earlier table with tag " + handleTag
-                        + (closedOwner == null ? "" : " (the last was '" + closedOwner + "')") + ", closed since;"
-                        + " table '" + owner + "' holds the tag now and never accepts those handles, nor does table '"
-                        + tableName + "' (tag " + tag + ")");
-            }
-            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + maker + " has tag "
-                    + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no open table has tag "
-                    + handleTag + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
-                    + "', is closed, and no later table accepts its handles"));
-        }
-        long index = layout.index(handle);
-        int generation = layout.generation(handle);
-        if (layout.hasStrayBits(handle)) {
-            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle 0x"
-                    + Long.toHexString(handle) + " (slot " + index + ", generation " + generation
-                    + ") has bits set outside " + layout + " of table '" + tableName + "'; no table made it");
-        }
-        if (index == 0) {
-            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text
-                    + " names slot 0, the free-list header of table '" + tableName + "', which never holds a record");
-        }
-        if (generation < floor) {
-            String earlier = layout.format(previousName == null ? "tag" + tag : previousName, handle);
-            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + earlier
-                    + " (generation " + generation + ") was made by an earlier table with tag " + tag
-                    + (previousName == null ? "" : " (the last was '" + previousName + "')")
-                    + ", closed since; table '" + tableName + "' reuses the tag and starts every slot at generation "
-                    + floor + ", so it never accepts those tables' handles");
-        }
-        if (index >= limit) {
-            String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
-            return invalid(tableName, handle, InvalidHandleException.Reason.OUT_OF_RANGE, "handle " + text
-                    + " names slot " + index + " (generation " + generation + "), but table '" + tableName + "' "
-                    + opened);
-        }
-        int meta = meta((int) index);
-        int current = SlotMeta.generation(meta);
-        String where = " (table '" + tableName + "', slot " + index + "): handle generation " + generation
-                + ", slot generation " + current + ", slot is " + SlotMeta.state(meta);
-        if (generation < current || (generation == current && SlotMeta.isRetired(meta))) {
-            return invalid(tableName, handle, InvalidHandleException.Reason.STALE, "stale handle " + text + where
-                    + "; its record was removed");
-        }
-        return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + where
-                + "; this table never handed it out");
-    }
-
-    private static InvalidHandleException invalid(String table, long handle, InvalidHandleException.Reason reason,
-                                                  String message) {
-        return new InvalidHandleException(table, handle, reason, message);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -1018,11 +819,12 @@ final class SlotIndex {
         }
     }
 
-    /** {@return the slots of the free list from head to tail, without the sweep (for a mapped table's checkpoint)} */
+    /** {@return the slots of the free list from head to tail, without a clear's reopen range (for a mapped table's checkpoint)} */
     int[] listedSlots() {
+        int length = listLength();
         int[] slots = new int[length];
         for (int i = 0; i < length; i++) {
-            slots[i] = listed(i, i == 0 ? 0 : slots[i - 1]);
+            slots[i] = listAt(i, i == 0 ? 0 : slots[i - 1]);
         }
         return slots;
     }
@@ -1063,42 +865,43 @@ final class SlotIndex {
 
     /**
      * Sets the counters, the free list ({@code list}, head to tail, checked by the caller) and
-     * the sweep ({@code swept} free slots in {@code [sweep, sweepEnd)}; {@link ReuseOrder#SWEEP}:
-     * {@code sweep} is the cursor, see {@link #reuseCursor()}) of a restored index;
+     * a clear's reopen range ({@code reopened} free slots in {@code [reuseCursor, reuseEnd)};
+     * {@link ReuseOrder#SWEEP}: {@code reuseCursor} is the cursor, see {@link #reuseCursor()})
+     * of a restored index;
      * the caller then sets its entries with {@link #restoreEntries}. Only on a new index, before
      * its table is used.
      */
-    void restore(int limit, int retired, int[] list, int sweep, int sweepEnd, int swept) {
+    void restore(int limit, int retired, int[] list, int reuseCursor, int reuseEnd, int reopened) {
         this.limit = limit;
         this.retired = retired;
         for (int slot : list) {
             if (sweepOrder) {
-                hole(slot);
+                freeBits.add(slot);
             } else {
-                append(slot);
+                ring.append(slot);
             }
         }
         if (sweepOrder) {
-            cursor = sweep;
+            cursor = reuseCursor;
             return;
         }
-        this.sweep = sweep;
-        this.sweepEnd = sweepEnd;
-        this.swept = swept;
+        reopen.open(reuseCursor, reuseEnd, reopened);
     }
 
     // ---------------------------------------------------------------------------------------
     // Audit, for tests
 
-    /** The free slots in the order takes will use them: the list from head to tail and the sweep. O(holes). */
+    /** The free slots in the order takes will use them: the list from head to tail and the reopen range. O(holes). */
     int[] freeSlots() {
-        int[] slots = new int[length + swept];
-        int at = fifo ? swept : 0;
+        int length = listLength();
+        int reopened = reopen.free;
+        int[] slots = new int[length + reopened];
+        int at = fifo ? reopened : 0;
         for (int i = 0; i < length; i++) {
-            slots[at + i] = listed(i, i == 0 ? 0 : slots[at + i - 1]);
+            slots[at + i] = listAt(i, i == 0 ? 0 : slots[at + i - 1]);
         }
         at = fifo ? 0 : length;
-        for (int slot = sweep; at < slots.length && slot < sweepEnd; slot++) {
+        for (int slot = reopen.from; at < slots.length && slot < reopen.end; slot++) {
             if (!SlotMeta.isRetired(meta(slot))) {
                 slots[at++] = slot;
             }
@@ -1130,12 +933,12 @@ final class SlotIndex {
         check(liveSlots == live, "meta words say " + liveSlots + " live slots, the kind counts " + live);
         check(live == size, "size " + size + " but " + live + " live slots");
         check(retiredSlots == retired, "retired " + retired + " but " + retiredSlots + " retired slots");
-        int inSweep = 0;
-        for (int slot = sweep; slot < sweepEnd; slot++) {
-            check(!SlotMeta.isLive(meta(slot)), "live slot " + slot + " in the sweep");
-            inSweep += SlotMeta.isRetired(meta(slot)) ? 0 : 1;
+        int reopened = 0;
+        for (int slot = reopen.from; slot < reopen.end; slot++) {
+            check(!SlotMeta.isLive(meta(slot)), "live slot " + slot + " in the reopen range");
+            reopened += SlotMeta.isRetired(meta(slot)) ? 0 : 1;
         }
-        check(inSweep == swept, "sweep counts " + swept + " free slots, holds " + inSweep);
+        check(reopened == reopen.free, "the reopen range counts " + reopen.free + " free slots, holds " + reopened);
         int[] free = freeSlots();
         BitSet seen = new BitSet();
         for (int slot : free) {
@@ -1143,17 +946,13 @@ final class SlotIndex {
             check(!seen.get(slot), "free list holds slot " + slot + " twice");
             seen.set(slot);
         }
+        int length = listLength();
         int listTail = length == 0 ? 0 : free[fifo ? free.length - 1 : length - 1];
         int tail = tail();
         check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
         if (sweepOrder) {
-            int bits = 0;
-            for (int w = 0; w < holeBits.length; w++) {
-                bits += Long.bitCount(holeBits[w]);
-                check((holeBits[w] != 0) == ((holeWords[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w + " is wrong");
-            }
-            check(bits == length, "the list counts " + length + " slots, its bits " + bits);
-            check(sweep == sweepEnd, "a SWEEP index has a sweep range");
+            freeBits.checkInvariants();
+            check(reopen.from == reopen.end, "a SWEEP index has a reopen range");
         }
         int opened = Math.max(0, limit - 1);
         check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live

@@ -102,8 +102,8 @@ final class StoredTables implements Engine {
             int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
             return new TableState(bulk() ? FileLayout.KIND_BULK : FileLayout.KIND_PACKED, table.lease.identity,
                     index.tag(), table.handles, table instanceof BulkTable b ? b.reuseOrder() : ReuseOrder.FIFO,
-                    table.schema, index.maxSlot, index.floor, limit, table.size, index.retired, index.length,
-                    index.tail(), entries, index.reuseCursor(), index.sweepEnd);
+                    table.schema, index.maxSlot, index.floor, limit, table.size, index.retired, index.listLength(),
+                    index.tail(), entries, index.reuseCursor(), index.reopen.end);
         }
 
         @Override

@@ -87,7 +87,7 @@ class ConcurrentWritersTest {
                     long me = ((AbstractTable) t).beginChange("test a change of");
                     inside.countDown();
                     assertTrue(release.await(30, TimeUnit.SECONDS));
-                    ((AbstractTable) t).endChange(me);
+                    ((AbstractTable) t).guard.endChange(me);
                 } catch (Throwable e) {
                     failure.set(e);
                     inside.countDown();

@@ -33,7 +33,7 @@ class CorruptTableTest {
         // ...and finds its claim gone at its end.
         ((AbstractTable) table).poison("two threads changed its structure at the same time");
         ConcurrentModificationException e = assertThrows(ConcurrentModificationException.class,
-                () -> ((AbstractTable) table).endChange(me));
+                () -> ((AbstractTable) table).guard.endChange(me));
         assertTrue(e.getMessage().contains("'particles'"), e.getMessage());
         List<Executable> calls = List.of(
                 () -> table.get(h, t),

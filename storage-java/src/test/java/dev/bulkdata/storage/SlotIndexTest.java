@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@link SlotIndex}'s parts on their own, each with the entries in heap pages and in a range
  * reserved in a {@link BlockArena} ({@link SlotIndexFixture}): SWEEP's hole bits and cursor,
- * the FIFO and LIFO ring, the slots a clear frees, {@link SlotIndex#untake}, the runs of a
+ * the FIFO and LIFO ring, the slots a clear frees, {@link SlotIndex#undoTake}, the runs of a
  * batch add ({@link SlotIndex#openRun}, {@link SlotIndex#reopenRun}), {@link SlotIndex#reserve},
  * {@link SlotIndex#find} and {@link SlotIndex#findPayload}, and the reasons a handle is
  * rejected. {@code SlotIndexModelTest} runs random operations against a model.
@@ -160,7 +160,7 @@ class SlotIndexTest {
             assertEquals(11, index.take());
             index.activate(11);
             index.markDead(11);
-            index.untake(11, 11);
+            index.undoTake(11, 11);
             assertEquals(11, index.limit);
             assertEquals(11, add(index), "the same slot, opened again");
             assertFalse(index.reused, "never handed out: its record was not used");
@@ -173,7 +173,7 @@ class SlotIndexTest {
             assertTrue(index.reused);
             index.activate(3);
             index.markDead(3);
-            index.untake(3, index.limit);
+            index.undoTake(3, index.limit);
             assertEquals(2, generation(index, 3));
             assertArrayEquals(new int[] {3, 7}, index.freeSlots(), "the cursor is back at 12: slot 3 comes first again");
             index.checkInvariants(9, 9);
@@ -241,7 +241,7 @@ class SlotIndexTest {
             assertEquals(head, index.take());
             index.activate(head);
             index.markDead(head);
-            index.untake(head, index.limit);
+            index.undoTake(head, index.limit);
             assertEquals(2, generation(index, head), "the cancelled handle stays stale");
             assertEquals(head, index.freeSlots()[0], "back at the head, in FIFO too");
             index.checkInvariants(3, 3);
@@ -317,7 +317,7 @@ class SlotIndexTest {
             assertArrayEquals(new int[] {1, 2, 4, 5, 6}, adds(index, 5));
             long retiredHandle = oneBit.pack(f.lease.tag, 1, 3);
             assertEquals(-1, index.find(retiredHandle));
-            assertEquals(Reason.STALE, index.rejection(retiredHandle, null).reason());
+            assertEquals(Reason.STALE, SlotRejections.rejection(index, retiredHandle, null).reason());
             index.checkInvariants(5, 5);
         }
     }
@@ -377,7 +377,7 @@ class SlotIndexTest {
             assertEquals(1, index.take());
             index.activate(1);
             index.markDead(1);
-            index.untake(1, 0);
+            index.undoTake(1, 0);
             assertEquals(0, index.limit, "the cancelled add opened the first slot");
             long[] out = new long[7];
             index.reserve(5, 0);
@@ -579,7 +579,7 @@ class SlotIndexTest {
 
     private static void rejected(SlotIndex index, long handle, String previousName, Reason reason, String... says) {
         assertEquals(-1, index.find(handle));
-        InvalidHandleException e = index.rejection(handle, previousName);
+        InvalidHandleException e = SlotRejections.rejection(index, handle, previousName);
         assertEquals(reason, e.reason(), e.getMessage());
         assertEquals(handle, e.handle());
         assertEquals("slot-index-test", e.table());
@@ -620,7 +620,7 @@ class SlotIndexTest {
             TagLease holder = TagRegistry.registerFixed("slot-index-holder", HandleLayout.DEFAULT, fixed);
             try {
                 assertTrue(holder.floor > made);
-                rejected(index, HandleLayout.DEFAULT.pack(fixed, made, 3), null, Reason.FORGED,
+                rejected(index, HandleLayout.DEFAULT.pack(fixed, made, 3), null, Reason.CLOSED,
                         "was made by an earlier table with tag " + fixed, "(the last was 'slot-index-earlier')",
                         "table 'slot-index-holder' holds the tag now");
             } finally {
@@ -629,7 +629,7 @@ class SlotIndexTest {
 
             rejected(index, LAYOUT.pack(tag, 2, 1) | 1L << 40, null, Reason.FORGED, "has bits set outside");
             rejected(index, LAYOUT.pack(tag, 2, 0), null, Reason.FORGED, "names slot 0, the free-list header");
-            rejected(index, LAYOUT.pack(tag, 1, 1), "slot-index-before", Reason.FORGED,
+            rejected(index, LAYOUT.pack(tag, 1, 1), "slot-index-before", Reason.CLOSED,
                     "(the last was 'slot-index-before')", "starts every slot at generation 2");
             rejected(index, LAYOUT.pack(tag, 2, 4), null, Reason.OUT_OF_RANGE, "has opened only slots 1..3");
             remove(index, 2);

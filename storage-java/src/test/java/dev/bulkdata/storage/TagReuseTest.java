@@ -43,12 +43,12 @@ class TagReuseTest {
     }
 
     /**
-     * A handle of a closed table is FORGED by every later table, also when another table holds
-     * its tag again (here a fixed tag, reused at once): not FOREIGN to the new holder, which
-     * never made it. The message names the closed table.
+     * A handle of a closed table whose tag another table holds again (here a fixed tag, reused
+     * at once) is CLOSED to every table: not FOREIGN to the new holder, which never made it.
+     * The message names the closed table.
      */
     @Test
-    void aClosedTablesHandle_isForgedByEveryLaterTable_evenWhenItsTagIsHeldAgain() {
+    void aClosedTablesHandle_isClosedToEveryLaterTable_whileItsTagIsHeldAgain() {
         int tag = 4050;
         long orphan;
         try (BulkTable gone = BulkTable.builder(schema("tag_gone")).tag(tag).build()) {
@@ -59,16 +59,17 @@ class TagReuseTest {
             heir.add();
             third.add();
             InvalidHandleException byHeir = assertThrows(InvalidHandleException.class, () -> heir.remove(orphan));
-            assertEquals(InvalidHandleException.Reason.FORGED, byHeir.reason(), byHeir.getMessage());
+            assertEquals(InvalidHandleException.Reason.CLOSED, byHeir.reason(), byHeir.getMessage());
             InvalidHandleException e = assertThrows(InvalidHandleException.class, () -> third.remove(orphan));
-            assertEquals(InvalidHandleException.Reason.FORGED, e.reason(), e.getMessage());
+            assertEquals(InvalidHandleException.Reason.CLOSED, e.reason(), e.getMessage());
             assertTrue(e.getMessage().contains("'tag_gone'"), e.getMessage());
         }
     }
 
     /**
      * After a second table used and closed the same tag, a later table still rejects the first
-     * table's handle as FORGED, naming the last closed table that held the tag.
+     * table's handle as FORGED (no open table holds the tag, so nothing tells the handle from a
+     * forged one), naming the last closed table that held the tag.
      */
     @Test
     void aClosedTablesHandle_namesTheLastClosedHolder_afterTheTagWasReusedAndClosedAgain() {

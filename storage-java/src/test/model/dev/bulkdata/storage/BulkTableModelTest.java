@@ -51,18 +51,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <h2>Checked after every step</h2>
  * {@code size()} equals the model; every live handle reads its own values (for the wide
  * {@code mixed} schema: its 8 typed fields every step, the 250 padding fields a rotating 8 at a
- * time and all of them at every checkpoint); every handle of the removed window answers
+ * time and all of them at every audit); every handle of the removed window answers
  * {@code contains() == false}, and every {@value #STALE_CHECK_EVERY} steps one of them (rotating)
  * must be rejected by {@code get} with {@link InvalidHandleException.Reason#STALE} (a rejection
  * builds an exception, so doing it for the whole window every step would dominate the run).
  *
- * <h2>Checked at every checkpoint</h2>
- * Every {@value #CHECKPOINT_EVERY} steps, and after every clear, removeAll (good or bad), failed
+ * <h2>Checked at every audit</h2>
+ * Every {@value #AUDIT_EVERY} steps, and after every clear, removeAll (good or bad), failed
  * add, set through an invalid handle, defragment and table replacement: the kind's
  * {@link AbstractTable#checkInvariants()}, a full {@code forEach} against the model (every
  * field; slot order for a BulkTable, the model's row order for a PackedTable), the free list
  * ({@link AbstractTable#freeSlots()}) against the model's, {@code stats()} and {@code capacity()},
- * and the removed window ({@value #STALE_CHECKS_PER_CHECKPOINT} more STALE rejections).
+ * and the removed window ({@value #STALE_CHECKS_PER_AUDIT} more STALE rejections).
  *
  * <h2>Capacity</h2>
  * Two configurations use {@code HandleLayout.of(12, 3)}: at most 4095 slots, each used at most 8
@@ -83,16 +83,16 @@ class BulkTableModelTest {
     static final long DEFAULT_SEED = 20_240_601L;
     static final String SEED_PROPERTY = Seeds.PROPERTY;
     static final long REQUIRED_OPS = 1_000_000L;
-    static final int CHECKPOINT_EVERY = 100;
+    static final int AUDIT_EVERY = 100;
     static final int REMOVED_WINDOW = 64;
     /** Padding fields of the mixed schema checked per step, besides its typed fields. */
     static final int COLD_FIELDS_PER_STEP = 8;
     /**
-     * Handles of the removed window that {@code get} must reject as STALE at each checkpoint,
+     * Handles of the removed window that {@code get} must reject as STALE at each audit,
      * rotating through the window (besides one every {@value #STALE_CHECK_EVERY} steps). Each
      * rejection builds an exception, so checking all 64 every step would dominate the run.
      */
-    static final int STALE_CHECKS_PER_CHECKPOINT = 8;
+    static final int STALE_CHECKS_PER_AUDIT = 8;
     static final int STALE_CHECK_EVERY = 4;
     /** A table whose usable slots (not retired) fall below this is closed and replaced. */
     static final int RENEW_BELOW_USABLE = 48;
@@ -292,7 +292,7 @@ class BulkTableModelTest {
 
         private enum Op {
             ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
-            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, CHECKPOINT, DEFRAGMENT, DEFRAGMENT_FAILING, RELOAD,
+            INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, AUDIT, DEFRAGMENT, DEFRAGMENT_FAILING, RELOAD,
             SCRIBBLE
         }
 
@@ -360,16 +360,16 @@ class BulkTableModelTest {
         final ArrayList<Long> issuedList = new ArrayList<>();
         int issuedCursor;
         /**
-         * Steps between full checkpoints of a fuzzed run (besides those after failed calls,
+         * Steps between full audits of a fuzzed run (besides those after failed calls,
          * clears, removeAlls and defragments). The audits are O(capacity) and, instrumented by
          * the fuzzer, dominated the run at one per step; {@link #checkOrder()} keeps the
          * iteration order checked after every step.
          */
-        static final int FUZZED_CHECKPOINT_EVERY = 16;
+        static final int FUZZED_AUDIT_EVERY = 16;
         /** Handles of {@link #issued} rejected as STALE per step of a fuzzed run (all at its end). */
         static final int ISSUED_STALE_CHECKS_PER_STEP = 2;
-        /** Handles of {@link #issued} rejected as STALE per checkpoint of a fuzzed run. */
-        static final int ISSUED_STALE_CHECKS_PER_CHECKPOINT = 16;
+        /** Handles of {@link #issued} rejected as STALE per audit of a fuzzed run. */
+        static final int ISSUED_STALE_CHECKS_PER_AUDIT = 16;
 
         // model of a PackedTable's rows: liveH is in row order (both use swap-and-pop); the
         // defragment state; the most rows ever held (blocks are never freed)
@@ -396,7 +396,7 @@ class BulkTableModelTest {
 
         // progress, for the report and the failure message
         long step;
-        boolean checkpointDue;
+        boolean auditDue;
         final int traceSize;
         final Op[] traceOp;
         final long[] traceStep;
@@ -447,13 +447,13 @@ class BulkTableModelTest {
             for (step = 0; step < cfg.ops() && !rng.exhausted(); step++) {
                 oneOperation();
                 verifyStep();
-                int every = fuzzing ? FUZZED_CHECKPOINT_EVERY : CHECKPOINT_EVERY;
-                if (checkpointDue || step % every == every - 1) {
-                    checkpointDue = false;
-                    checkpoint();
+                int every = fuzzing ? FUZZED_AUDIT_EVERY : AUDIT_EVERY;
+                if (auditDue || step % every == every - 1) {
+                    auditDue = false;
+                    audit();
                 }
             }
-            checkpoint();
+            audit();
             if (fuzzing) {
                 checkIssued(Integer.MAX_VALUE);
             }
@@ -660,7 +660,7 @@ class BulkTableModelTest {
                 forget(h);
                 check(!table.contains(h), "a handle removed by removeAll is still contained");
             }
-            checkpointDue = true;
+            auditDue = true;
         }
 
         /** A handle for the untouched part of an array: live, stale, null or garbage. */
@@ -713,7 +713,7 @@ class BulkTableModelTest {
             for (long h : picked) {
                 check(table.contains(h), "a failed removeAll removed a handle");
             }
-            checkpointDue = true;
+            auditDue = true;
         }
 
         void opGet() {
@@ -825,7 +825,7 @@ class BulkTableModelTest {
                 assertEquals(snapshot, snapshot(), "a rejected call changed the table");
             }
             if (kind == 2) {
-                checkpointDue = true; // checkInvariants: the set must not have written the hole
+                auditDue = true; // checkInvariants: the set must not have written the hole
             }
         }
 
@@ -897,7 +897,7 @@ class BulkTableModelTest {
                 check(!table.contains(h), "a handle survived clear");
             }
             fragmented = true;
-            checkpointDue = true;
+            auditDue = true;
         }
 
         // ---------------------------------------------------------------------------------------
@@ -961,7 +961,7 @@ class BulkTableModelTest {
                 check(again == 0, "defragment right after a complete pass made " + again + " swaps");
             }
             defragmentSwaps += swaps;
-            checkpointDue = true;
+            auditDue = true;
         }
 
         /**
@@ -1014,7 +1014,7 @@ class BulkTableModelTest {
                     + (modelFailed ? "failed at comparison " + failAt : "did not fail") + " (" + expected
                     + " swaps): fragmented flag " + packed.isFragmented() + ", model " + fragmented);
             defragmentSwaps += expected;
-            checkpointDue = true;
+            auditDue = true;
         }
 
         /** Whether the last {@link #modelSort} stopped at its failing comparison. */
@@ -1279,7 +1279,7 @@ class BulkTableModelTest {
             }
         }
 
-        /** A snapshot for a call that must fail: audited in seeded runs, not in fuzzed ones (their checkpoints audit). */
+        /** A snapshot for a call that must fail: audited in seeded runs, not in fuzzed ones (their periodic audits check the table). */
         TableSnapshot snapshot() {
             return fuzzing ? TableSnapshot.withoutAudit(table) : TableSnapshot.of(table);
         }
@@ -1287,7 +1287,7 @@ class BulkTableModelTest {
         /**
          * The order in which {@code forEach} visits the live handles: slot order for a BulkTable,
          * the model's row order for a PackedTable (values are read by handle above, and through
-         * the chunks at every checkpoint).
+         * the chunks at every audit).
          */
         void checkOrder() {
             visited = 0;
@@ -1346,8 +1346,8 @@ class BulkTableModelTest {
             };
         }
 
-        void checkpoint() {
-            trace(Op.CHECKPOINT, live);
+        void audit() {
+            trace(Op.AUDIT, live);
             impl.checkInvariants();
             // every field of every record, in slot (row) order, against the model
             HashMap<Long, long[]> seen = new HashMap<>();
@@ -1400,11 +1400,11 @@ class BulkTableModelTest {
             for (int i = 0; i < removedCount; i++) {
                 check(!table.contains(removed[i]), "a removed handle is contained again");
             }
-            for (int i = 0; i < Math.min(removedCount, STALE_CHECKS_PER_CHECKPOINT); i++) {
+            for (int i = 0; i < Math.min(removedCount, STALE_CHECKS_PER_AUDIT); i++) {
                 expectStale(removed[removedCursor++ % removedCount]);
             }
             if (fuzzing) {
-                checkIssued(ISSUED_STALE_CHECKS_PER_CHECKPOINT);
+                checkIssued(ISSUED_STALE_CHECKS_PER_AUDIT);
             }
         }
 
@@ -1463,7 +1463,7 @@ class BulkTableModelTest {
             assertEquals(snapshot, TableSnapshot.of(table), "a failed add changed the table");
             growing = false;
             low = rng.nextInt(cfg.maxLive() / 3 + 1);
-            checkpointDue = true;
+            auditDue = true;
             if (maxSlot - retired < RENEW_BELOW_USABLE) {
                 renew();
             }
@@ -1725,7 +1725,7 @@ class BulkTableModelTest {
         void renew() {
             trace(Op.RENEW, retired);
             renewals++;
-            checkpoint();
+            audit();
             if (fuzzing) {
                 checkIssued(Integer.MAX_VALUE);
             }

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * Seeded model test of {@link SlotIndex} on its own: random adds (one by one, and batches the
  * way a table's {@code addAll} takes them: {@link SlotIndex#reopenRun}, {@link SlotIndex#openRun},
- * then {@link SlotIndex#take()}), removes, cancelled adds ({@link SlotIndex#untake}), clears
+ * then {@link SlotIndex#take()}), removes, cancelled adds ({@link SlotIndex#undoTake}), clears
  * ({@link SlotIndex#releaseAllLive()}), saved links ({@link SlotIndex#writeLinks()}) and lookups
  * of live, stale and forged handles, against a model that keeps each slot's generation and
  * state and each reuse order's free slots in the simplest form: FIFO and LIFO a deque and the
@@ -310,7 +310,7 @@ class SlotIndexModelTest {
                 freed(slot);
                 return;
             }
-            index.untake(slot, lastLimitBefore);
+            index.undoTake(slot, lastLimitBefore);
             generation[slot]++;
             state[slot] = FREE;
             if (limit > lastLimitBefore) {
@@ -488,8 +488,10 @@ class SlotIndexModelTest {
             InvalidHandleException.Reason expected;
             if (handle == Handles.NULL) {
                 expected = InvalidHandleException.Reason.NULL;
-            } else if (!ours || slot == 0 || gen < floor) {
+            } else if (!ours || slot == 0) {
                 expected = InvalidHandleException.Reason.FORGED;
+            } else if (gen < floor) {
+                expected = InvalidHandleException.Reason.CLOSED;
             } else if (slot >= limit) {
                 expected = InvalidHandleException.Reason.OUT_OF_RANGE;
             } else if (gen < generation[slot] || (gen == generation[slot] && state[slot] == RETIRED)) {
@@ -497,7 +499,7 @@ class SlotIndexModelTest {
             } else {
                 expected = InvalidHandleException.Reason.FORGED;
             }
-            assertEquals(expected, index.rejection(handle, null).reason(), "rejection of " + text);
+            assertEquals(expected, SlotRejections.rejection(index, handle, null).reason(), "rejection of " + text);
         }
 
         /** Compares the counts; with {@code everything}, also every slot, the free slots in order and the audit. */

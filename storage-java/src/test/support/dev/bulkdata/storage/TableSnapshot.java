@@ -21,7 +21,7 @@ record TableSnapshot(TableStats stats, Map<Long, List<Long>> records, List<Long>
 
     /**
      * The snapshot alone, without the O(capacity) audit: for fuzzed runs, which take two around
-     * every call that must fail and audit at their checkpoints.
+     * every call that must fail and audit them at their periodic audits.
      */
     static TableSnapshot withoutAudit(Table table) {
         return of(table, false);

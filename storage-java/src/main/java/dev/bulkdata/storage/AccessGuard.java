@@ -1,0 +1,302 @@
+package dev.bulkdata.storage;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ConcurrentModificationException;
+
+/**
+ * A table's two guards against use at the wrong time: the iteration guard, which makes
+ * structural changes fail fast while chunks are being visited and chunks fail once their
+ * iteration ended, and the writer claim, which makes a structural change that overlaps another
+ * thread's fail instead of corrupting the table. One per {@link AbstractTable}; the table's
+ * lifecycle (open, closed, corrupt) stays in the table, which ends both guards for good
+ * ({@link #end()}) when it closes or is found corrupt.
+ *
+ * <p><b>Iterations</b>: a counter of open iterations, changed atomically so that several
+ * threads may each open an iteration at once; structural operations read it and throw
+ * {@link ConcurrentModificationException} while it is non-zero. It is also what makes a chunk
+ * valid: every chunk access checks that the counter is positive ({@link #checkChunkAccess()}),
+ * so a chunk kept after the last iteration ended throws instead of reaching a slot whose
+ * record may have changed since. {@link #end()} sets the counter to {@link #ENDED}, far below
+ * zero, so that it never becomes positive again. Iterations may also hold the table open
+ * ({@link #hold}): while one does, the table refuses to close ({@link #checkNotHeld()}).
+ *
+ * <p><b>Writer claim</b>: every structural change (add, remove, clear, cancelAdd, defragment)
+ * runs between {@link #beginChange} and {@link #endChange}, over the writer word
+ * ({@code threadId << 1}, bit 0 set while a change runs). The writer thread's own changes use
+ * opaque reads and writes only; another thread takes the table over in {@link #claim} (a
+ * compare-and-set, then a short wait for the previous writer's last stores), so a change that
+ * starts while another thread's runs throws {@link ConcurrentModificationException} and
+ * changes nothing. If the word is found changed at the end (another writer, or a concurrent
+ * {@code close()}), or a change fails with an internal exception that only a broken structure
+ * explains, the table is marked corrupt ({@link AbstractTable#poison}). Field reads and writes
+ * are not claimed: one racing a structural change on another thread is a data race the table
+ * does not detect.
+ */
+final class AccessGuard {
+    private static final VarHandle OPEN_ITERATIONS;
+    private static final VarHandle WRITER;
+    /** The writer word's bit for "a change is running"; the rest is the writer thread's id. */
+    private static final long CHANGING = 1L;
+    /** The writer word of a corrupt or closed table: no thread's own, and marked changing. */
+    private static final long NO_WRITER = -1L;
+    /** How long a thread taking a table over from another thread waits for that thread's last stores. */
+    private static final long HANDOFF_NANOS = 5_000;
+    /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
+    static final int ENDED = Integer.MIN_VALUE / 2;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            OPEN_ITERATIONS = lookup.findVarHandle(AccessGuard.class, "openIterations", int.class);
+            WRITER = lookup.findVarHandle(AccessGuard.class, "writer", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The guarded table: its name, whether it is open, and its exception once it is not. */
+    private final AbstractTable table;
+    /** Iterations open right now; structural changes require 0; {@link #ENDED} once ended. */
+    @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
+    private volatile int openIterations;
+    /**
+     * The writer word: {@code threadId << 1} of the thread that made the last structural
+     * change (0 before the first), with {@link #CHANGING} set while one runs;
+     * {@link #NO_WRITER} once ended.
+     */
+    @SuppressWarnings("unused") // accessed through WRITER
+    private long writer;
+    /**
+     * The name of the thread whose id is in {@code writer}, for messages; no reference to the
+     * thread itself, so a table never keeps a finished thread's objects reachable.
+     */
+    private String writerName;
+    /**
+     * The iterations that hold the table open ({@link ChunkIteration#holding}), with what
+     * holds them. Guarded by {@code this}: an iteration may be closed on another thread than
+     * the table's writer. Null until the first hold.
+     */
+    private java.util.IdentityHashMap<ChunkIteration, String> holders;
+
+    AccessGuard(AbstractTable table) {
+        this.table = table;
+    }
+
+    /** Ends both guards for good (the table closed or corrupt): no iteration opens, no change starts. */
+    void end() {
+        OPEN_ITERATIONS.setVolatile(this, ENDED);
+        WRITER.setVolatile(this, NO_WRITER);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Writer claim
+
+    /**
+     * Starts a structural change: checks that the table is open, that no iteration is open and
+     * that no other thread is inside a change, then marks this thread's change as running.
+     * Every change ends with {@link #endChange} or, if it throws, {@link #abortChange}.
+     *
+     * <p>The writer thread's own changes cost two opaque reads and two opaque writes of
+     * {@code writer} and no fence; another thread takes the table over in {@link #claim}.
+     * The caller ({@link AbstractTable#beginChange}) forgets the last add.
+     *
+     * @param operation what the caller is about to do, for the message
+     * @return this change's writer word ({@code threadId << 1 | CHANGING}), for {@link #endChange}
+     * @throws IllegalStateException if the table is closed or corrupt
+     * @throws ConcurrentModificationException if an iteration is open or another thread is
+     *     changing the table
+     */
+    long beginChange(String operation) {
+        table.ensureOpen();
+        int open = openIterations;
+        if (open != 0) {
+            throw new ConcurrentModificationException("cannot " + operation + " table '" + table.name() + "' while "
+                    + open + " iteration(s) of it are open; finish or close the iteration first");
+        }
+        long idle = Thread.currentThread().threadId() << 1;
+        long word = (long) WRITER.getOpaque(this);
+        if (word == idle) {
+            WRITER.setOpaque(this, idle | CHANGING);
+            // The mark must reach memory before any store of the change (x86: orders the compiler only).
+            VarHandle.storeStoreFence();
+        } else {
+            claim(word, idle, operation);
+        }
+        return idle | CHANGING;
+    }
+
+    /**
+     * Takes the table over for this thread ({@code idle}, its idle writer word) from the
+     * writer word {@code seen}: one compare-and-set that succeeds only if no change of the
+     * previous writer is visible, then a wait of {@link #HANDOFF_NANOS} so that the previous
+     * writer's last stores, if it is still running, have landed, and a check that they did not
+     * take the table back. Costs a few microseconds once per hand-over between threads.
+     */
+    private void claim(long seen, long idle, String operation) {
+        if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
+            throw table.unusable();
+        }
+        if (seen == (idle | CHANGING)) {
+            throw refused(operation, "this thread is already changing it (a change called back into the table)");
+        }
+        if ((seen & CHANGING) != 0 || !WRITER.compareAndSet(this, seen, idle | CHANGING)) {
+            throw refused(operation, writerName() + " is changing it right now");
+        }
+        String previous = writerName;
+        writerName = Thread.currentThread().getName();
+        if (seen != 0) {
+            // Another thread made the last change: let its last stores land.
+            long deadline = System.nanoTime() + HANDOFF_NANOS;
+            while (System.nanoTime() - deadline < 0) {
+                Thread.onSpinWait();
+            }
+            if ((long) WRITER.getVolatile(this) != (idle | CHANGING)) {
+                // The previous writer's change was still running: its mark landed over ours.
+                writerName = previous;
+                throw refused(operation, "thread '" + previous + "' is changing it right now");
+            }
+        }
+    }
+
+    private String writerName() {
+        String name = writerName;
+        return name == null ? "another thread" : "thread '" + name + "'";
+    }
+
+    private ConcurrentModificationException refused(String operation, String why) {
+        return new ConcurrentModificationException("cannot " + operation + " table '" + table.name() + "': " + why
+                + "; a table has a single writer for add, remove, clear and defragment. Nothing was changed.");
+    }
+
+    /**
+     * Ends a structural change that completed.
+     *
+     * @throws ConcurrentModificationException if another thread changed the table meanwhile;
+     *     the table is then corrupt
+     */
+    void endChange(long me) {
+        // A thread that read the writer word just before another thread poisoned the table can
+        // have overwritten the poisoned word with its own: `corrupt` catches that case.
+        if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
+            throw concurrentChange(null);
+        }
+        WRITER.setRelease(this, me & ~CHANGING);
+    }
+
+    /**
+     * Ends a structural change that threw {@code failure}, returning what to throw: the failure
+     * itself, unless another thread changed the table meanwhile (then a
+     * {@link ConcurrentModificationException}, the table corrupt, the failure suppressed) or the
+     * failure is an internal error that only a broken structure explains, such as a
+     * {@link NullPointerException} or {@link ArrayIndexOutOfBoundsException} (then the table is
+     * corrupt too; with {@code fromCallback}, a {@link NullPointerException} may come from user
+     * code the change called, a {@link RecordOrder}, and is not taken for a broken structure).
+     */
+    RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
+        if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
+            return concurrentChange(failure);
+        }
+        if (!fromCallback && failure instanceof NullPointerException || failure instanceof ArrayIndexOutOfBoundsException
+                || failure instanceof ClassCastException || failure instanceof NegativeArraySizeException) {
+            table.poison("an internal " + failure.getClass().getSimpleName() + " during a change");
+            IllegalStateException e = table.unusable();
+            e.initCause(failure);
+            return e;
+        }
+        WRITER.setRelease(this, me & ~CHANGING);
+        if (failure instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return new IllegalStateException(failure);
+    }
+
+    /** Marks the table corrupt after a detected concurrent change and returns the exception for it. */
+    private ConcurrentModificationException concurrentChange(Throwable failure) {
+        table.poison("two threads changed its structure at the same time");
+        ConcurrentModificationException e = new ConcurrentModificationException("table '" + table.name()
+                + "' was changed by another thread during this change: a table has a single writer for add,"
+                + " remove, clear and defragment. The table is now marked corrupt and throws"
+                + " IllegalStateException on every call but close()");
+        if (failure != null) {
+            e.addSuppressed(failure);
+        }
+        return e;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Iterations
+
+    /**
+     * Checks that chunks of this table may be used now: an iteration is open (so the structure
+     * cannot change under the chunk) and the table is open. One plain read of the iteration
+     * counter on the fast path.
+     *
+     * @throws IllegalStateException otherwise, naming the reason
+     */
+    void checkChunkAccess() {
+        if ((int) OPEN_ITERATIONS.get(this) <= 0) {
+            throw chunkUnusable();
+        }
+    }
+
+    /**
+     * {@link #checkChunkAccess()} again, on a slow path that may have raced a {@code close()} on
+     * another thread (a misuse): a volatile read, so that a close whose effects this thread met
+     * is reported as the closed table, not as what the effect looked like (a hole).
+     *
+     * @throws IllegalStateException if the chunks may not be used now
+     */
+    void recheckChunkAccess() {
+        if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {
+            throw chunkUnusable();
+        }
+    }
+
+    private IllegalStateException chunkUnusable() {
+        if (table.closed || table.corrupt) {
+            return table.unusable();
+        }
+        return new IllegalStateException("a chunk of table '" + table.name() + "' was used after its iteration ended:"
+                + " a chunk is valid only while an iteration of its table is open (inside forEach or forEachChunk,"
+                + " or before ChunkIteration.close()), because once it ends records may be added, removed and"
+                + " moved; keep handles (chunk.handle(slot)) instead of chunks");
+    }
+
+    void beginIteration() {
+        table.ensureOpen();
+        OPEN_ITERATIONS.getAndAdd(this, 1);
+    }
+
+    void endIteration() {
+        OPEN_ITERATIONS.getAndAdd(this, -1);
+    }
+
+    /** Records that {@code iteration}, open already, holds the table open until {@link #releaseClose}. */
+    synchronized void hold(ChunkIteration iteration, String holder) {
+        if (holders == null) {
+            holders = new java.util.IdentityHashMap<>();
+        }
+        holders.put(iteration, holder);
+    }
+
+    /** Ends the hold of {@code iteration}, if it holds the table. */
+    synchronized void releaseClose(ChunkIteration iteration) {
+        if (holders != null) {
+            holders.remove(iteration);
+        }
+    }
+
+    /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
+    synchronized void checkNotHeld() {
+        if (holders != null && !holders.isEmpty()) {
+            throw new IllegalStateException("table '" + table.name() + "' cannot be closed: " + holders.size()
+                    + " open iteration(s) hold it open, whose memory is still read outside the table: "
+                    + String.join("; ", holders.values()) + ". Close them first (an Arrow export closes when"
+                    + " its consumer releases the stream); the table is unchanged");
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.bulkdata.storage;
+
+import java.util.Arrays;
+
+/**
+ * The free list of {@link ReuseOrder#SWEEP}: a set of free slots as bits, bit {@code s % 64}
+ * of word {@code s / 64} set where slot {@code s} is free, with a summary bit per word of them
+ * (bit {@code w % 64} of summary word {@code w / 64} set where word {@code w} is not 0), so
+ * that {@link #next} skips 4,096 slots per summary word. {@link SlotIndex} takes the first free
+ * slot at or after its cursor, so holes are refilled in slot order whatever the order of the
+ * removals. Empty until the first add, grown by doubling to cover the slots added, never
+ * shrunk: 1 bit per slot, plus 1 per 64.
+ */
+final class FreeBits {
+    private static final long[] NO_BITS = new long[0];
+
+    /** The table's name, for messages. */
+    private final String name;
+    /** Bit {@code s % 64} of word {@code s / 64}: slot {@code s} is free. */
+    private long[] bits = NO_BITS;
+    /** Bit {@code w % 64} of word {@code w / 64}: {@code bits[w]} is not 0. */
+    private long[] summary = NO_BITS;
+    /** Free slots in the set. */
+    int count;
+
+    FreeBits(String name) {
+        this.name = name;
+    }
+
+    /** Adds {@code slot}, which is not in the set. */
+    void add(int slot) {
+        int w = slot >>> 6;
+        if (w >= bits.length) {
+            grow(w);
+        }
+        bits[w] |= 1L << slot;
+        summary[w >>> 6] |= 1L << w;
+        count++;
+    }
+
+    /** Removes {@code slot}, which is in the set. */
+    void remove(int slot) {
+        int w = slot >>> 6;
+        long word = bits[w] & ~(1L << slot);
+        bits[w] = word;
+        if (word == 0) {
+            summary[w >>> 6] &= ~(1L << w);
+        }
+        count--;
+    }
+
+    /** {@return whether {@code slot} is in the set} */
+    boolean contains(int slot) {
+        int w = slot >>> 6;
+        return w < bits.length && (bits[w] & (1L << slot)) != 0;
+    }
+
+    /**
+     * {@return the first slot of the set at or after {@code from}, wrapping to the first past
+     * the last}: the word of {@code from}, then the summary, at most one step per 4,096 slots.
+     * The set is not empty.
+     *
+     * @throws IllegalStateException if it holds no slot although {@link #count} is not 0
+     */
+    int next(int from) {
+        int w = from >>> 6;
+        long word = w < bits.length ? bits[w] & (-1L << from) : 0;
+        if (word == 0) {
+            int after = w + 1;
+            int s = after >>> 6;
+            long words = s < summary.length ? summary[s] & (-1L << after) : 0;
+            for (int steps = 0; words == 0; steps++) {
+                if (steps > summary.length) {
+                    throw new IllegalStateException("free list of table '" + name + "' is corrupt: it counts "
+                            + count + " free slots but holds none");
+                }
+                s = s + 1 < summary.length ? s + 1 : 0;
+                words = summary[s];
+            }
+            w = (s << 6) | Long.numberOfTrailingZeros(words);
+            word = bits[w];
+        }
+        return (w << 6) | Long.numberOfTrailingZeros(word);
+    }
+
+    /** Makes the set slots {@code [1, limit)}, every slot opened but the header (a clear). */
+    void fillOpened(int limit) {
+        Arrays.fill(bits, 0L);
+        Arrays.fill(summary, 0L);
+        count = 0;
+        if (limit <= 1) {
+            return;
+        }
+        int last = limit - 1;
+        int lastWord = last >>> 6;
+        if (lastWord >= bits.length) {
+            grow(lastWord);
+        }
+        Arrays.fill(bits, 0, lastWord, -1L);
+        bits[lastWord] = -1L >>> (63 - (last & 63));
+        bits[0] &= ~1L;     // the header
+        for (int w = 0; w <= lastWord; w++) {
+            if (bits[w] != 0) {
+                summary[w >>> 6] |= 1L << w;
+            }
+        }
+        count = last;
+    }
+
+    /** Removes slots {@code [1, taken]}, which are all in the set (a run taken after a clear). */
+    void removeFirst(int taken) {
+        int lastWord = taken >>> 6;
+        Arrays.fill(bits, 0, lastWord, 0L);
+        bits[lastWord] &= (taken & 63) == 63 ? 0L : -1L << ((taken & 63) + 1);
+        for (int w = 0; w <= lastWord; w++) {
+            if (bits[w] == 0) {
+                summary[w >>> 6] &= ~(1L << w);
+            }
+        }
+        count -= taken;
+    }
+
+    /** Grows the bits to hold word {@code w}, doubling. */
+    private void grow(int w) {
+        int words = Math.max(Math.max(16, bits.length * 2), w + 1);
+        bits = Arrays.copyOf(bits, words);
+        summary = Arrays.copyOf(summary, (words + 63) >>> 6);
+    }
+
+    /**
+     * Checks the summary against the bits and {@link #count} against the bits set.
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    void checkInvariants() {
+        int set = 0;
+        for (int w = 0; w < bits.length; w++) {
+            set += Long.bitCount(bits[w]);
+            SlotIndex.check((bits[w] != 0) == ((summary[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w
+                    + " is wrong");
+        }
+        SlotIndex.check(set == count, "the list counts " + count + " slots, its bits " + set);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.bulkdata.storage;
+
+/**
+ * What a clear frees in a {@link ReuseOrder#FIFO} or {@link ReuseOrder#LIFO} index: slots
+ * {@code [from, end)}, each free or retired, none in the free list, {@link #free} of them free.
+ * A clear makes it every opened slot, which costs one pass over the meta words and no link
+ * written; takes then use it from {@code from} up (FIFO before the list, LIFO after it, as the
+ * slots were freed before any later removal), and {@link SlotIndex} skips the retired ones.
+ * Empty ({@code [0, 0)}) until the first clear, and once every slot in it is taken.
+ */
+final class ReopenRange {
+    /** The next slot a take looks at. */
+    int from;
+    /** The end of the range, exclusive. */
+    int end;
+    /** Free (not retired) slots in {@code [from, end)}. */
+    int free;
+
+    /** Makes the range {@code [from, end)}, holding {@code free} free slots. */
+    void open(int from, int end, int free) {
+        this.from = from;
+        this.end = end;
+        this.free = free;
+    }
+
+    /** Records that a take used {@code slot}, the first free slot at or after {@link #from}. */
+    void took(int slot) {
+        from = slot + 1;
+        free--;
+    }
+
+    /** Gives back {@code slot}, the last one {@link #took} used (a cancelled add). */
+    void giveBack(int slot) {
+        from = slot;
+        free++;
+    }
+
+    /** Records that slots {@code [1, taken]}, all free, were taken from a range that starts at slot 1. */
+    void tookFirst(int taken) {
+        from = taken + 1;
+        free -= taken;
+    }
+
+    /** {@return whether {@code slot} lies in the range} */
+    boolean contains(int slot) {
+        return slot >= from && slot < end;
+    }
+}

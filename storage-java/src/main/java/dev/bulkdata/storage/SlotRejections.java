@@ -1,0 +1,107 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.TagRegistry;
+
+/**
+ * Why a {@link SlotIndex} refuses: the messages of a full table and of a handle that is not
+ * live. Slow paths only: the index's checks ({@link SlotIndex#find}, {@link SlotIndex#reserve})
+ * say yes or no, and these say why, reading the index's state after the fact.
+ */
+final class SlotRejections {
+    private SlotRejections() {
+    }
+
+    /**
+     * {@return why {@code requested} more records do not fit in {@code index}}: what it has
+     * room for (the free list and the slots never opened), and its counters
+     *
+     * @param size the table's live records
+     */
+    static CapacityExceededException full(SlotIndex index, long requested, int size) {
+        int listed = index.listLength();
+        return new CapacityExceededException("table '" + index.name + "' is full: " + requested
+                + " record(s) requested, room for " + (listed + index.freshSlots()) + "; size=" + size
+                + ", holes=" + listed + ", retired=" + index.retired + ", maxSlot=" + index.maxSlot + " ("
+                + index.layout + ")");
+    }
+
+    /**
+     * Explains why {@code handle} is not live here; the slow path of every access.
+     *
+     * @param previousName the last closed table that held this tag, or null
+     */
+    static InvalidHandleException rejection(SlotIndex index, long handle, String previousName) {
+        HandleLayout layout = index.layout;
+        String tableName = index.name;
+        int tag = index.tag();
+        int floor = index.floor;
+        int limit = index.limit;
+        String text = layout.format(tableName, handle);
+        if (handle == Handles.NULL) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.NULL,
+                    "null handle passed to table '" + tableName + "'");
+        }
+        int handleTag = layout.tag(handle);
+        if (handleTag != tag) {
+            String owner = TagRegistry.nameOf(handleTag);
+            String closedOwner = TagRegistry.closedNameOf(handleTag);
+            if (owner != null && !TagRegistry.predatesHolder(handleTag, handle)) {
+                return invalid(tableName, handle, InvalidHandleException.Reason.FOREIGN, "handle "
+                        + Handles.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
+                        + "), not to table '" + tableName + "' (tag " + tag + ")");
+            }
+            String maker = layout.format(closedOwner == null ? "tag" + handleTag : closedOwner, handle);
+            if (owner != null) {
+                return invalid(tableName, handle, InvalidHandleException.Reason.CLOSED, "handle " + maker
+                        + " was made by an earlier table with tag " + handleTag
+                        + (closedOwner == null ? "" : " (the last was '" + closedOwner + "')") + ", closed since;"
+                        + " table '" + owner + "' holds the tag now and never accepts those handles, nor does table '"
+                        + tableName + "' (tag " + tag + ")");
+            }
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + maker + " has tag "
+                    + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no open table has tag "
+                    + handleTag + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
+                    + "', is closed, and no later table accepts its handles"));
+        }
+        long slot = layout.index(handle);
+        int generation = layout.generation(handle);
+        if (layout.hasStrayBits(handle)) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle 0x"
+                    + Long.toHexString(handle) + " (slot " + slot + ", generation " + generation
+                    + ") has bits set outside " + layout + " of table '" + tableName + "'; no table made it");
+        }
+        if (slot == 0) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text
+                    + " names slot 0, the free-list header of table '" + tableName + "', which never holds a record");
+        }
+        if (generation < floor) {
+            String earlier = layout.format(previousName == null ? "tag" + tag : previousName, handle);
+            return invalid(tableName, handle, InvalidHandleException.Reason.CLOSED, "handle " + earlier
+                    + " (generation " + generation + ") was made by an earlier table with tag " + tag
+                    + (previousName == null ? "" : " (the last was '" + previousName + "')")
+                    + ", closed since; table '" + tableName + "' reuses the tag and starts every slot at generation "
+                    + floor + ", so it never accepts those tables' handles");
+        }
+        if (slot >= limit) {
+            String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
+            return invalid(tableName, handle, InvalidHandleException.Reason.OUT_OF_RANGE, "handle " + text
+                    + " names slot " + slot + " (generation " + generation + "), but table '" + tableName + "' "
+                    + opened);
+        }
+        int meta = index.meta((int) slot);
+        int current = SlotMeta.generation(meta);
+        String where = " (table '" + tableName + "', slot " + slot + "): handle generation " + generation
+                + ", slot generation " + current + ", slot is " + SlotMeta.state(meta);
+        if (generation < current || (generation == current && SlotMeta.isRetired(meta))) {
+            return invalid(tableName, handle, InvalidHandleException.Reason.STALE, "stale handle " + text + where
+                    + "; its record was removed");
+        }
+        return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + where
+                + "; this table never handed it out");
+    }
+
+    private static InvalidHandleException invalid(String table, long handle, InvalidHandleException.Reason reason,
+                                                  String message) {
+        return new InvalidHandleException(table, handle, reason, message);
+    }
+}
