@@ -24,7 +24,7 @@ import java.util.Objects;
  *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
  *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
  *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
- *     accessors by handle are written once, in {@link AbstractTablePerType} (generated).
+ *     accessors by handle are written once, in {@link GeneratedAbstractTableAccessors} (generated).
  * </ul>
  * The kind's hooks are about records only: make room, activate a slot, drop a record, clear,
  * chunks for iteration.
@@ -51,7 +51,7 @@ import java.util.Objects;
  * still works. Field reads and writes are not claimed: one racing a structural change on
  * another thread is a data race the table does not detect.
  */
-abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTableImpl, PackedTableImpl {
+abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors permits BulkTableImpl, PackedTableImpl {
     private static final VarHandle OPEN_ITERATIONS;
     private static final VarHandle WRITER;
     /** The writer word's bit for "a change is running"; the rest is the writer thread's id. */
