@@ -97,8 +97,9 @@ public final class Generate {
         Path output = Path.of(args[2]);
         List<Path> files = filesBelow(templates);
         List<Path> sources = new ArrayList<>();
-        for (Path file : filesBelow(handWritten)) {
-            if (Files.readString(file).startsWith(PER_TYPE)) {
+        for (Path file : Files.isDirectory(handWritten) ? filesBelow(handWritten) : List.<Path>of()) {
+            String name = file.getFileName().toString();
+            if ((name.endsWith(".java") || name.endsWith(".kt")) && Files.readString(file).startsWith(PER_TYPE)) {
                 sources.add(file);
             }
         }
