@@ -63,7 +63,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Threads: distinct slots may be read and written from many threads at once, as long as no
  * thread adds, removes or clears (the table's single-writer rule).
  */
-public non-sealed interface Chunk extends GeneratedChunkAccessors {
+public interface Chunk extends GeneratedChunkAccessors {
     /** {@return this chunk's position in the table, from 0} */
     int index();
 

@@ -96,7 +96,7 @@ package dev.bulkdata.storage;
  * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
  * table that becomes unreachable without being closed has its memory freed by a cleaner.
  */
-public non-sealed interface Table extends GeneratedTableAccessors, AutoCloseable {
+public interface Table extends GeneratedTableAccessors, AutoCloseable {
     /** {@return the table's name (its schema's name)} */
     String name();
 

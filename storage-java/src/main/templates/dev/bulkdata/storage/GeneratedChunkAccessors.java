@@ -3,10 +3,10 @@ package dev.bulkdata.storage;
 /**
  * Generated from a template: the typed {@code get} and {@code set} by slot of {@link Chunk}, one
  * pair per field type; what they check, cost and throw is
- * {@linkplain Chunk##typed Typed access}. Sealed: {@link Chunk} is its only subtype, and every
- * other member of a chunk is declared there.
+ * {@linkplain Chunk##typed Typed access}. Every other member of a chunk is declared in
+ * {@link Chunk}, which extends this interface.
  */
-public sealed interface GeneratedChunkAccessors permits Chunk {
+public interface GeneratedChunkAccessors {
     // @each-type
     /**
      * Reads a {@code float} field ({@linkplain Chunk##typed Typed access}).

@@ -3,10 +3,10 @@ package dev.bulkdata.storage;
 /**
  * Generated from a template: the typed {@code get} and {@code set} by handle of {@link Table},
  * one pair per field type; what they check, cost and throw is
- * {@linkplain Table##typed Typed access}. Sealed: {@link Table} is its only subtype, and every
- * other member of a table is declared there.
+ * {@linkplain Table##typed Typed access}. Every other member of a table is declared in
+ * {@link Table}, which extends this interface.
  */
-public sealed interface GeneratedTableAccessors permits Table {
+public interface GeneratedTableAccessors {
     // @each-type
     /**
      * Reads a {@code float} field ({@linkplain Table##typed Typed access}).
