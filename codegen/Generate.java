@@ -22,12 +22,15 @@ import java.util.stream.Stream;
  *
  * Every file below {@code TEMPLATES} is valid-looking code for {@code float} and becomes a file
  * at the same relative path below {@code OUTPUT} (a file there that no template makes any more
- * is deleted; an unchanged one is not rewritten):
+ * is deleted; an unchanged one is not rewritten); each starts with a line naming its source:
  * <ul>
- * <li>a file whose name contains {@code Float} ({@code FloatField.java}) is written once per
- *     type ({@code ByteField.java}, ...), the whole file rewritten for that type, except where
+ * <li>a file whose name contains {@code Float} ({@code FloatVectors.java}) is written once per
+ *     type ({@code IntVectors.java}, ...), the whole file rewritten for that type, except where
  *     {@code HAND_WRITTEN} already has a file of that name (a type whose class needs more than
  *     the template, such as {@code BooleanField});
+ * <li>so is a file of {@code HAND_WRITTEN} whose first line starts with {@code // @per-type}
+ *     and whose name contains {@code Float} ({@code FloatField.java}): the {@code float} case is
+ *     compiled source, and the template of the other types (the marker line is not copied);
  * <li>any other file is copied, and each region between a line {@code // @each-type} and a line
  *     {@code // @end} is written once per type, in the order of {@link #TYPES}; a region that
  *     does not fit some types leaves them out: {@code // @each-type except Boolean};
@@ -81,6 +84,7 @@ public final class Generate {
     private static final String TYPES_LINE = "// @types ";
     private static final String ONLY = "// @only ";
     private static final String END_ONLY = "// @end-only";
+    private static final String PER_TYPE = "// @per-type";
     private static final Pattern ARTICLE = Pattern.compile("\\b([Aa]) (\\{@code |`)float\\b");
     private static final Pattern DOC_ARTICLE = Pattern.compile("\\b([Aa]) (?:\\{@code float}|`float`)");
 
@@ -91,48 +95,82 @@ public final class Generate {
         Path templates = Path.of(args[0]);
         Path handWritten = Path.of(args[1]);
         Path output = Path.of(args[2]);
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(templates)) {
-            files = walk.filter(Files::isRegularFile).sorted().toList();
+        List<Path> files = filesBelow(templates);
+        List<Path> sources = new ArrayList<>();
+        for (Path file : Files.isDirectory(handWritten) ? filesBelow(handWritten) : List.<Path>of()) {
+            String name = file.getFileName().toString();
+            if ((name.endsWith(".java") || name.endsWith(".kt")) && Files.readString(file).startsWith(PER_TYPE)) {
+                sources.add(file);
+            }
         }
         Set<Path> outputs = new HashSet<>();
         for (Path template : files) {
             Path relative = templates.relativize(template);
             String text = Files.readString(template);
-            String header = header(relative);
-            boolean java = relative.toString().endsWith(".java");
             if (relative.getFileName().toString().contains("Float")) {
-                List<String> only = null;
-                if (text.startsWith(TYPES_LINE)) {
-                    only = names(text.substring(TYPES_LINE.length(), text.indexOf('\n')), template + ":1");
-                    text = text.substring(text.indexOf('\n') + 1);
-                }
-                for (Type type : TYPES) {
-                    if (only != null && !only.contains(type.name)) {
-                        continue;
-                    }
-                    Path target = relative.resolveSibling(relative.getFileName().toString().replace("Float", type.name));
-                    if (Files.exists(handWritten.resolve(target))) {
-                        continue;
-                    }
-                    if (type.layout == null) {
-                        throw new IllegalStateException(type.name + " has no value layout in TYPES, so " + template
-                                + " cannot be written for it: write " + target + " by hand");
-                    }
-                    outputs.add(write(output.resolve(target), header + rewrite(text, type, java, template)));
-                }
+                perType(template, relative, text, header(templates, relative, "the template"), handWritten, output, outputs);
             } else {
-                outputs.add(write(output.resolve(relative), header + expand(text, relative, java)));
+                add(outputs, write(output.resolve(relative), header(templates, relative, "the template")
+                        + expand(text, relative, relative.toString().endsWith(".java"))));
             }
+        }
+        for (Path source : sources) {
+            Path relative = handWritten.relativize(source);
+            if (!relative.getFileName().toString().contains("Float")) {
+                throw new IllegalStateException(source + ": a file marked " + PER_TYPE + " must be named for Float");
+            }
+            String text = Files.readString(source);
+            text = text.substring(text.indexOf('\n') + 1); // the marker line is not copied
+            perType(source, relative, text, header(handWritten, relative, "that source"), handWritten, output, outputs);
         }
         removeAllBut(output, outputs);
         System.out.println("codegen: " + outputs.size() + " files from " + files.size() + " templates in " + templates
-                + " -> " + output);
+                + " and " + sources.size() + " in " + handWritten + " -> " + output);
     }
 
-    private static String header(Path relative) {
-        return "// Generated from src/main/templates/" + relative.toString().replace('\\', '/')
-                + " by codegen/Generate.java: edit the template, not this file.\n";
+    /** Writes a per-type file ({@code relative} names it for {@code Float}) once per type, into {@code outputs}. */
+    private static void perType(Path template, Path relative, String text, String header, Path handWritten,
+                                Path output, Set<Path> outputs) {
+        List<String> only = null;
+        if (text.startsWith(TYPES_LINE)) {
+            only = names(text.substring(TYPES_LINE.length(), text.indexOf('\n')), template + ":1");
+            text = text.substring(text.indexOf('\n') + 1);
+        }
+        boolean java = relative.toString().endsWith(".java");
+        for (Type type : TYPES) {
+            if (only != null && !only.contains(type.name)) {
+                continue;
+            }
+            Path target = relative.resolveSibling(relative.getFileName().toString().replace("Float", type.name));
+            if (Files.exists(handWritten.resolve(target))) {
+                continue;
+            }
+            if (type.layout == null) {
+                throw new IllegalStateException(type.name + " has no value layout in TYPES, so " + template
+                        + " cannot be written for it: write " + target + " by hand");
+            }
+            add(outputs, write(output.resolve(target), header + rewrite(text, type, java, template)));
+        }
+    }
+
+    /** Adds a written file to {@code outputs}; two sources writing one file is an error. */
+    private static void add(Set<Path> outputs, Path file) {
+        if (!outputs.add(file)) {
+            throw new IllegalStateException(file + " is written from two sources");
+        }
+    }
+
+    private static List<Path> filesBelow(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    /** The first line of a generated file: where it comes from ({@code root} ends in {@code src/main/x}). */
+    private static String header(Path root, Path relative, String what) {
+        Path base = root.subpath(Math.max(0, root.getNameCount() - 3), root.getNameCount());
+        return "// Generated from " + base.resolve(relative).toString().replace('\\', '/')
+                + " by codegen/Generate.java: edit " + what + ", not this file.\n";
     }
 
     /** Copies {@code text}, writing each {@code @each-type} region once per type. */

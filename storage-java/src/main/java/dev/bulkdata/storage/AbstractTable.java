@@ -23,7 +23,7 @@ import java.util.Objects;
  *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
  *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
  *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
- *     accessors by handle are written once, in {@link AbstractTablePerType} (generated).
+ *     accessors by handle are written once, in {@link GeneratedAbstractTableAccessors} (generated).
  * </ul>
  * The kind's hooks are about records only: make room, activate a slot, drop a record, undo
  * an add's growth, clear, forget them on close, chunks for iteration, and the audit; what is
@@ -39,7 +39,7 @@ import java.util.Objects;
  * {@link IllegalStateException}, as do every chunk and every later change; only
  * {@code close()} still works.
  */
-abstract sealed class AbstractTable extends AbstractTablePerType permits BulkTableImpl, PackedTableImpl {
+abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors permits BulkTableImpl, PackedTableImpl {
     /** How this table's handles split into tag, generation and slot index. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */

@@ -4,14 +4,14 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * What both kinds of chunk share: one block's segment and its column views; the typed slot
- * accessors are in {@link SlotChunkPerType}, generated. A subclass says whether its table is
+ * accessors are in {@link GeneratedSlotChunkAccessors}, generated. A subclass says whether its table is
  * open and which slots hold records ({@link #position(int)}); a {@link BulkChunk} of a
  * {@link BulkTable} has holes, a {@link DenseChunk} of packed rows a live prefix.
  *
  * <p>Threads: as {@link Chunk}. Column views are made on first request; the race between two
  * threads making the same view is benign, since views of one column are interchangeable.
  */
-abstract sealed class SlotChunk extends SlotChunkPerType permits BulkChunk, DenseChunk {
+abstract sealed class SlotChunk extends GeneratedSlotChunkAccessors permits BulkChunk, DenseChunk {
     /** Slots of the block, live or not. */
     final int slots;
     /**

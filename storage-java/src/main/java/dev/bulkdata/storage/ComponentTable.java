@@ -59,7 +59,8 @@ import java.util.Objects;
  * component here or the field belongs to another schema, and {@link IllegalStateException} if
  * this table or the entity table is closed; by row, {@link IndexOutOfBoundsException} if the
  * row is out of range, {@link IllegalArgumentException} for a field of another schema and
- * {@link IllegalStateException} if this table is closed.
+ * {@link IllegalStateException} if this table is closed. They are declared in
+ * {@link GeneratedComponentTableAccessors}, written for every field type from one template.
  *
  * <h2>Threads and errors</h2>
  * One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
@@ -70,7 +71,7 @@ import java.util.Objects;
  * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code has} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
-public final class ComponentTable implements AutoCloseable {
+public final class ComponentTable implements GeneratedComponentTableAccessors, AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
     @FunctionalInterface
     public interface Visitor {
@@ -85,7 +86,7 @@ public final class ComponentTable implements AutoCloseable {
 
     /** The entity table, also read by {@link Join} and the snapshot writer. */
     final AbstractTable entities;
-    private final Schema schema;
+    final Schema schema;
     /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
     final BlockArena arena;
     /** Entity slot index to dense row. */
@@ -491,7 +492,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /** The row of an entity's component; throws the reason it has none. */
-    private int rowOf(long entity) {
+    int rowOf(long entity) {
         int row = find(entity);
         if (row < 0) {
             throw noComponent(entity);
@@ -508,7 +509,8 @@ public final class ComponentTable implements AutoCloseable {
                 + name() + "'; add it first or check with has(entity)");
     }
 
-    private int checkedRow(int row) {
+    /** {@code row}, checked to be in {@code [0, size())} of this open table. */
+    int checkedRow(int row) {
         ensureOpen();
         return Objects.checkIndex(row, set.size());
     }
@@ -553,58 +555,5 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------------------------------
-    // Fields by entity: O(1), allocation-free; the entity must be live and have a component
-
-    // @each-type
-    /**
-     * Reads a {@code float} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public float get(long entity, FloatField field) {
-        schema.check(field);
-        return getAt(rowOf(entity), field);
-    }
-
-    /**
-     * Writes a {@code float} field (Typed access, in the class documentation).
-     * @param entity a live entity that has a component here
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void set(long entity, FloatField field, float value) {
-        schema.check(field);
-        setAt(rowOf(entity), field, value);
-    }
-    // @end
-
-    // ---------------------------------------------------------------------------------------
-    // Fields by dense row: for joins and row loops; O(1), allocation-free
-
-    // @each-type
-    /**
-     * Reads a {@code float} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    public float getAt(int row, FloatField field) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
-    }
-
-    /**
-     * Writes a {@code float} field (Typed access, in the class documentation).
-     * @param row a row, {@code 0 <= row < size()}
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    public void setAt(int row, FloatField field, float value) {
-        schema.check(field);
-        int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
-    }
-    // @end
+    // Fields by entity and by dense row: GeneratedComponentTableAccessors
 }

@@ -1,3 +1,4 @@
+// @per-type: codegen/Generate.java writes ByteField .. DoubleField from this file (ARCHITECTURE.md, Per-type code)
 package dev.bulkdata.storage;
 
 import java.lang.foreign.MemorySegment;

@@ -5,16 +5,16 @@ import dev.bulkdata.storage.internal.BlockArena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The typed accessors by handle of {@link AbstractTable}, one {@code get} and one {@code set}
- * per field type, written once for both table kinds over the one part each kind provides: a
- * handle resolves to its record index by the kind's rule ({@link #recordOf}: a BulkTable's
- * slot, a PackedTable's row), and records are numbered so that record {@code r} lives in
- * segment {@code r >>> recordShift} at position {@code r & recordMask}; a {@code set} stamps the
- * field's change version in chunk {@code r >>> recordShift} ({@link ChangeVersions}). Generated per type from
- * this template (ARCHITECTURE.md, Per-type code); everything else of a table is in
- * {@link AbstractTable}.
+ * Generated from a template: the typed accessors by handle of {@link AbstractTable}, one
+ * {@code get} and one {@code set} per field type, written once for both table kinds over the
+ * one part each kind provides: a handle resolves to its record index by the kind's rule
+ * ({@link #recordOf}: a BulkTable's slot, a PackedTable's row), and records are numbered so
+ * that record {@code r} lives in segment {@code r >>> recordShift} at position
+ * {@code r & recordMask}; a {@code set} stamps the field's change version in chunk
+ * {@code r >>> recordShift} ({@link ChangeVersions}). See ARCHITECTURE.md, Per-type code;
+ * everything else of a table is in {@link AbstractTable}.
  */
-abstract sealed class AbstractTablePerType implements Table permits AbstractTable {
+abstract sealed class GeneratedAbstractTableAccessors implements Table permits AbstractTable {
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
 
     final Schema schema;
@@ -34,7 +34,7 @@ abstract sealed class AbstractTablePerType implements Table permits AbstractTabl
     /** The chunks' change versions: every write by handle stamps its field in its chunk. */
     final ChangeVersions versions;
 
-    AbstractTablePerType(Schema schema) {
+    GeneratedAbstractTableAccessors(Schema schema) {
         this.schema = schema;
         this.versions = new ChangeVersions(schema);
         this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());

@@ -15,7 +15,7 @@ package dev.bulkdata.storage;
  * opened; a handle of a closed table is still never accepted by a later table: a table under a
  * reused tag starts every slot's generation above every generation the tag's earlier tables
  * handed out (its slots retire correspondingly sooner), and rejects older handles as
- * {@link InvalidHandleException.Reason#FORGED}. If no free tag is usable for a table's handle
+ * {@link InvalidHandleException.Reason#CLOSED}. If no free tag is usable for a table's handle
  * layout, opening it throws {@link CapacityExceededException}.
  *
  * <h2 id="typed">Typed access</h2>
@@ -26,6 +26,8 @@ package dev.bulkdata.storage;
  * the record's bytes. Each throws {@link InvalidHandleException} if the handle is null, stale,
  * foreign or forged, {@link IllegalArgumentException} if the field belongs to another schema,
  * and {@link IllegalStateException} if the table is closed.
+ * They are declared in {@link GeneratedTableAccessors}, written for every field type from one
+ * template.
  *
  * <h2 id="versions">Change versions</h2>
  * A table keeps a version counter and, for each chunk, a <em>structure version</em> and one
@@ -94,7 +96,7 @@ package dev.bulkdata.storage;
  * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
  * table that becomes unreachable without being closed has its memory freed by a cleaner.
  */
-public interface Table extends AutoCloseable {
+public interface Table extends GeneratedTableAccessors, AutoCloseable {
     /** {@return the table's name (its schema's name)} */
     String name();
 
@@ -238,26 +240,8 @@ public interface Table extends AutoCloseable {
      */
     boolean contains(long handle);
 
-    // @each-type
-    /**
-     * Reads a {@code float} field (Typed access, in the class documentation).
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @return the value
-     */
-    float get(long handle, FloatField field);
-    // @end
+    // The typed get and set by handle: GeneratedTableAccessors.
 
-    // @each-type
-    /**
-     * Writes a {@code float} field (Typed access, in the class documentation) and stamps the
-     * field's change version in the record's chunk.
-     * @param handle a live handle of this table
-     * @param field a field of this table's schema
-     * @param value the new value
-     */
-    void set(long handle, FloatField field, float value);
-    // @end
 
     /**
      * Returns the number of live records; O(1).

@@ -23,6 +23,10 @@ import java.util.regex.Pattern;
  * FloatField t = particles.floatField("t");
  * }</pre>
  *
+ * The typed lookups, one per field type ({@code floatField(name)}, {@code intField(name)}, ...),
+ * are declared in {@link GeneratedSchemaAccessors}, written for every field type from one
+ * template.
+ *
  * <h2>Block layout</h2>
  * Slots per block is the largest power of two whose slots fit in {@value #BLOCK_BYTES} bytes,
  * so a slot index splits into block and slot-in-block by shift and mask. A block's segment is
@@ -42,7 +46,7 @@ import java.util.regex.Pattern;
  *
  * <p>Immutable and thread-safe; one schema may back any number of tables.
  */
-public final class Schema {
+public final class Schema implements GeneratedSchemaAccessors {
     /** The size of a block: the most bytes the slots of one block may take. */
     public static final int BLOCK_BYTES = 16 * 1024;
     /** Alignment of every block's native segment: one cache line. */
@@ -214,20 +218,11 @@ public final class Schema {
         return byName.containsKey(fieldName);
     }
 
-    // @each-type
-    /**
-     * Looks up a {@code float} field by name, checking its type. O(1).
-     *
-     * @param fieldName the name of a {@code float} field
-     * @return the field
-     * @throws IllegalArgumentException if there is no such field or it is not a {@code float}
-     */
-    public FloatField floatField(String fieldName) {
-        return typed(fieldName, FloatField.class, FieldType.FLOAT);
-    }
-    // @end
+    // The typed field lookups (floatField(name), ...): GeneratedSchemaAccessors.
 
-    private <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
+
+    /** {@link #field(String)}, checked to be a {@code kind}; the typed lookups of {@link GeneratedSchemaAccessors}. */
+    <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
         Field f = field(fieldName);
         if (!kind.isInstance(f)) {
             throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + f.type()

@@ -3,12 +3,12 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The typed slot accessors of {@link SlotChunk}, one {@code get} and one {@code set} per field
- * type, written once for both kinds of chunk over the one part each provides: where a live
- * slot's record is ({@link #position(int)}). Generated from this template (ARCHITECTURE.md,
- * Per-type code); everything else of a chunk is in {@link SlotChunk}.
+ * Generated from a template: the typed slot accessors of {@link SlotChunk}, one {@code get}
+ * and one {@code set} per field type, written once for both kinds of chunk over the one part
+ * each provides: where a live slot's record is ({@link #position(int)}). See ARCHITECTURE.md,
+ * Per-type code; everything else of a chunk is in {@link SlotChunk}.
  */
-abstract sealed class SlotChunkPerType implements Chunk permits SlotChunk {
+abstract sealed class GeneratedSlotChunkAccessors implements Chunk permits SlotChunk {
     final Schema schema;
     /** The block's bytes: {@code slots} slots of {@link Schema#slotBytes()} each. */
     final MemorySegment data;
@@ -17,7 +17,7 @@ abstract sealed class SlotChunkPerType implements Chunk permits SlotChunk {
     /** This chunk's position in the table: its row of {@link #versions}. */
     final int index;
 
-    SlotChunkPerType(Schema schema, MemorySegment data, ChangeVersions versions, int index) {
+    GeneratedSlotChunkAccessors(Schema schema, MemorySegment data, ChangeVersions versions, int index) {
         this.schema = schema;
         this.data = data;
         this.versions = versions;

@@ -46,6 +46,8 @@ import java.lang.foreign.MemorySegment;
  * {@link IndexOutOfBoundsException} if the slot is not in this chunk,
  * {@link IllegalArgumentException} if the slot holds no record or the field belongs to another
  * schema, and {@link IllegalStateException} if the chunk is no longer valid (below).
+ * They are declared in {@link GeneratedChunkAccessors}, written for every field type from one
+ * template.
  *
  * <p><b>Validity</b>: a chunk may be used only while an iteration of its table is open (between
  * {@link Table#iterate()} and {@link ChunkIteration#close()}, or inside
@@ -61,7 +63,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Threads: distinct slots may be read and written from many threads at once, as long as no
  * thread adds, removes or clears (the table's single-writer rule).
  */
-public interface Chunk {
+public interface Chunk extends GeneratedChunkAccessors {
     /** {@return this chunk's position in the table, from 0} */
     int index();
 
@@ -205,24 +207,5 @@ public interface Chunk {
      */
     boolean structureChangedSince(int version);
 
-    // @each-type
-    /**
-     * Reads a {@code float} field (Typed access, in the class documentation).
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @return the value
-     */
-    float get(int slot, FloatField field);
-    // @end
-
-    // @each-type
-    /**
-     * Writes a {@code float} field (Typed access, in the class documentation) and stamps the
-     * field's change version in this chunk.
-     * @param slot a live slot of this chunk
-     * @param field a field of the table's schema
-     * @param value the new value
-     */
-    void set(int slot, FloatField field, float value);
-    // @end
+    // The typed get and set by slot: GeneratedChunkAccessors.
 }
