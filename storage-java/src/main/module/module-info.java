@@ -11,6 +11,6 @@
 module dev.bulkdata.storage {
     exports dev.bulkdata.storage;
 
-    // Flight recorder events of the tables (internal.TableEvents; docs/observability.md).
+    // Flight recorder events of the tables (internal.events.TableEvents; docs/observability.md).
     requires jdk.jfr;
 }

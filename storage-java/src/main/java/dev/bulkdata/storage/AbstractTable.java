@@ -1,8 +1,8 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.BlockArena;
-import dev.bulkdata.storage.internal.TagLease;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagLease;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.MetaWords;
 
 import java.lang.foreign.MemorySegment;

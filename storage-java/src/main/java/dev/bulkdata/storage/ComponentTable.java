@@ -1,7 +1,9 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.BlockArena;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.memory.RowSort;
+import dev.bulkdata.storage.internal.memory.PagedInts;
+import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.util.ConcurrentModificationException;
 import java.util.Objects;

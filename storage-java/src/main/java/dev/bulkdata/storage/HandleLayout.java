@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
  * How a 64-bit handle splits into table tag, generation and slot index.

@@ -1,6 +1,8 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.memory.RowSort;
+import dev.bulkdata.storage.internal.memory.PagedInts;
+import dev.bulkdata.storage.internal.tags.TagLease;
 
 
 /**

@@ -1,8 +1,9 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.AddressSpace;
-import dev.bulkdata.storage.internal.BlockArena;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.memory.PagedInts;
+import dev.bulkdata.storage.internal.memory.AddressSpace;
+import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.MetaWords;
 
 import java.lang.foreign.MemorySegment;

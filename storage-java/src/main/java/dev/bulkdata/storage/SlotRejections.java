@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
  * Why a {@link SlotIndex} refuses: the messages of a full table and of a handle that is not

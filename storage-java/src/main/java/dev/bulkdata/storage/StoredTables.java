@@ -1,7 +1,7 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.BlockArena;
-import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.Engine;
 import dev.bulkdata.storage.internal.format.FileLayout;
 import dev.bulkdata.storage.internal.format.MappedOpen;

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagLease;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagLease;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.MappedOpen;
 
 import java.io.IOException;

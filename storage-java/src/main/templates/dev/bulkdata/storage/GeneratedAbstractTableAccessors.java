@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.memory.BlockArena;
 
 import java.lang.foreign.MemorySegment;
 

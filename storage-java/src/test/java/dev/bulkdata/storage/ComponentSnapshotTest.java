@@ -2,7 +2,7 @@ package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.SnapshotException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

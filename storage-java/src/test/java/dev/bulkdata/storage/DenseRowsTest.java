@@ -1,6 +1,7 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
+import dev.bulkdata.storage.internal.memory.BlockArena;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -207,7 +208,7 @@ class DenseRowsTest {
 
     /** A BlockArena with an owner object that the test keeps reachable, closed at the end. */
     private static final class ArenaHolder implements AutoCloseable {
-        final BlockArena arena = new BlockArena(this, dev.bulkdata.storage.internal.TagRegistry.register("dense-rows-test", HandleLayout.DEFAULT));
+        final BlockArena arena = new BlockArena(this, dev.bulkdata.storage.internal.tags.TagRegistry.register("dense-rows-test", HandleLayout.DEFAULT));
 
         @Override
         public void close() {

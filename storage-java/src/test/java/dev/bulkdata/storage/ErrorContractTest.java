@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.bulkdata.storage.InvalidHandleException.Reason;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.FileLayout;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
@@ -103,7 +104,7 @@ class MappedIntegrityTest {
         try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
             assertTrue(c.tryLock() != null, "a refused open left the file locked");
         }
-        assertNull(dev.bulkdata.storage.internal.TagRegistry.nameOf(tag), "a refused open kept the tag");
+        assertNull(dev.bulkdata.storage.internal.tags.TagRegistry.nameOf(tag), "a refused open kept the tag");
     }
 
     // -------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.FileLayout;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
@@ -395,7 +396,7 @@ class MappedTableTest {
         } catch (IOException e) {
             throw new AssertionError(e);
         }
-        assertNull(dev.bulkdata.storage.internal.TagRegistry.nameOf(TAG), "the tag is still held");
+        assertNull(dev.bulkdata.storage.internal.tags.TagRegistry.nameOf(TAG), "the tag is still held");
     }
 
     private static void patch(Path file, long at, byte[] bytes) throws IOException {

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.AddressSpace;
-import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.memory.AddressSpace;
+import dev.bulkdata.storage.internal.memory.BlockArena;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -2,9 +2,9 @@ package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.InvalidHandleException.Reason;
 import dev.bulkdata.storage.SlotIndexFixture.Entries;
-import dev.bulkdata.storage.internal.BlockArena;
-import dev.bulkdata.storage.internal.TagLease;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagLease;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -4,7 +4,7 @@ import dev.bulkdata.storage.internal.format.FileLayout;
 
 import dev.bulkdata.storage.SnapshotException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -114,7 +115,7 @@ class TagReuseTest {
             assertTrue(e instanceof IllegalStateException);
             assertTrue(open.size() <= HandleLayout.MIN_FIXED_TAG - 1, "more tables than automatic tags: " + open.size());
             for (int tag = HandleLayout.MIN_FIXED_TAG; tag <= HandleLayout.MAX_TAG; tag++) {
-                assertNotEquals("tag_hog", dev.bulkdata.storage.internal.TagRegistry.nameOf(tag),
+                assertNotEquals("tag_hog", dev.bulkdata.storage.internal.tags.TagRegistry.nameOf(tag),
                         "an automatic table took fixed tag " + tag);
             }
             try (BulkTable fixed = BulkTable.builder(s).tag(4057).build()) {

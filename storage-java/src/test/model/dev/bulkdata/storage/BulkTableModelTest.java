@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -1423,7 +1424,7 @@ class BulkTableModelTest {
             }
             int handleTag = layout.tag(h);
             if (handleTag != impl.index.tag()) {
-                return dev.bulkdata.storage.internal.TagRegistry.nameOf(handleTag) != null
+                return dev.bulkdata.storage.internal.tags.TagRegistry.nameOf(handleTag) != null
                         ? InvalidHandleException.Reason.FOREIGN : InvalidHandleException.Reason.FORGED;
             }
             if (layout.hasStrayBits(h) || layout.index(h) == 0) {

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.lang.reflect.Field;
 

@@ -2,7 +2,7 @@ package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
  * What the format asks of the engine besides a table's own state: to make a table of a kind,

@@ -2,7 +2,7 @@ package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.internal.MappedFile;
+import dev.bulkdata.storage.internal.memory.MappedFile;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

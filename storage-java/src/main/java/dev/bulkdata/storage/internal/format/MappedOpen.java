@@ -7,8 +7,8 @@ import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.SnapshotException;
 import dev.bulkdata.storage.SnapshotException.Reason;
-import dev.bulkdata.storage.internal.MappedFile;
-import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.memory.MappedFile;
+import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.FileLayout.Header;
 
 import java.io.IOException;

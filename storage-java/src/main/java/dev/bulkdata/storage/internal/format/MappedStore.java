@@ -3,7 +3,7 @@ package dev.bulkdata.storage.internal.format;
 import dev.bulkdata.storage.OpenedCheckpoint;
 import dev.bulkdata.storage.SnapshotException;
 import dev.bulkdata.storage.SnapshotException.Reason;
-import dev.bulkdata.storage.internal.MappedFile;
+import dev.bulkdata.storage.internal.memory.MappedFile;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

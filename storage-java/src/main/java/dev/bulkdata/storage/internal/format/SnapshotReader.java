@@ -3,8 +3,8 @@ package dev.bulkdata.storage.internal.format;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.SnapshotException;
 import dev.bulkdata.storage.SnapshotException.Reason;
-import dev.bulkdata.storage.internal.BlockArena;
-import dev.bulkdata.storage.internal.TagLease;
+import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagLease;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.internal.BlockArena;
+import dev.bulkdata.storage.internal.memory.BlockArena;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.IntBuffer;

@@ -2,8 +2,8 @@ package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.SnapshotException;
 import dev.bulkdata.storage.SnapshotException.Reason;
-import dev.bulkdata.storage.internal.TagLease;
-import dev.bulkdata.storage.internal.TagRegistry;
+import dev.bulkdata.storage.internal.tags.TagLease;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.util.function.IntUnaryOperator;
 

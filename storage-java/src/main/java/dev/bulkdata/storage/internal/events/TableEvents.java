@@ -1,5 +1,8 @@
-package dev.bulkdata.storage.internal;
+package dev.bulkdata.storage.internal.events;
 
+import dev.bulkdata.storage.internal.tags.TagRegistry;
+import dev.bulkdata.storage.internal.memory.MappedFile;
+import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ComponentTable;
 import dev.bulkdata.storage.PackedTable;
@@ -45,7 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * skipped. For a {@link ComponentTable}, live is its row count (stale rows included) and the
  * blocks and bytes are its arena's; holes and retired are 0.
  */
-final class TableEvents {
+public final class TableEvents {
     /** An open table: the owner is weak; name and kind are kept for the events. */
     private record Open(WeakReference<Object> owner, BlockArena arena, String name, String kind) {
     }
@@ -87,7 +90,7 @@ final class TableEvents {
     }
 
     /** A table's arena was created: the table is open, with its tag taken. */
-    static void opened(Object owner, int tag, BlockArena arena) {
+    public static void opened(Object owner, int tag, BlockArena arena) {
         String name = TagRegistry.nameOf(tag);
         String kind = owner instanceof BulkTable ? "BulkTable"
                 : owner instanceof PackedTable ? "PackedTable"
@@ -104,7 +107,7 @@ final class TableEvents {
     }
 
     /** A block was allocated; {@code blocks} and {@code nativeBytes} count it. */
-    static void allocated(int tag, long bytes, int blocks, long nativeBytes) {
+    public static void allocated(int tag, long bytes, int blocks, long nativeBytes) {
         EventType type = allocationType;
         if (type != null && type.isEnabled()) {
             Open open = OPEN.get(tag);
@@ -116,7 +119,7 @@ final class TableEvents {
     }
 
     /** The arena is about to be closed, by {@code close()} or by the cleaner (reclaimed). */
-    static void closed(int tag, int blocks, long nativeBytes, boolean reclaimed) {
+    public static void closed(int tag, int blocks, long nativeBytes, boolean reclaimed) {
         Open open = OPEN.remove(tag);
         EventType type = closeType;
         if (type != null && type.isEnabled()) {
@@ -128,7 +131,7 @@ final class TableEvents {
     }
 
     /** A mapped table was opened at a checkpoint of its file (its table is registered already). */
-    static void mappedOpened(int tag, String file, long sequence, String state, String detail, boolean checksums) {
+    public static void mappedOpened(int tag, String file, long sequence, String state, String detail, boolean checksums) {
         EventType type = mappedOpenType;
         if (type != null && type.isEnabled()) {
             MappedOpenEvent event = new MappedOpenEvent();

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage.internal;
+package dev.bulkdata.storage.internal.tags;
 
 /**
  * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its

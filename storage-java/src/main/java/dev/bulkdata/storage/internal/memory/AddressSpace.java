@@ -1,4 +1,4 @@
-package dev.bulkdata.storage.internal;
+package dev.bulkdata.storage.internal.memory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

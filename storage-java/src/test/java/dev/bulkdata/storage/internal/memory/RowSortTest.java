@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.memory;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,8 @@
-package dev.bulkdata.storage.internal;
+package dev.bulkdata.storage.internal.memory;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
+import dev.bulkdata.storage.internal.tags.TagLease;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.CapacityExceededException;
 import dev.bulkdata.storage.Schema;
 
@@ -257,7 +260,7 @@ public final class BlockArena {
     }
 
     /** {@return blocks handed out since creation: a table's blocks} */
-    int blocks() {
+    public int blocks() {
         return blocks;
     }
 

@@ -1,5 +1,6 @@
-package dev.bulkdata.storage.internal;
+package dev.bulkdata.storage.internal.memory;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage.internal;
+package dev.bulkdata.storage.internal.tags;
 
 import dev.bulkdata.storage.CapacityExceededException;
 import dev.bulkdata.storage.HandleLayout;

@@ -1,8 +1,8 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.memory;
 
 /**
- * The budgeted insertion sort of dense rows, shared by {@link PackedTable#defragment} and
- * {@link ComponentTable#defragment}: each call restarts from row 0, walks the sorted prefix at
+ * The budgeted insertion sort of dense rows, shared by {@link dev.bulkdata.storage.PackedTable#defragment} and
+ * {@link dev.bulkdata.storage.ComponentTable#defragment}: each call restarts from row 0, walks the sorted prefix at
  * one comparison per row, and makes at most a budget of adjacent swaps. Insertion sort is
  * stable and adaptive: O(n + I) comparisons and I swaps for n rows with I inversions, so O(n)
  * on sorted rows and O(n^2) at worst; it suits "mostly sorted, few unique keys" rows, and
@@ -10,9 +10,9 @@ package dev.bulkdata.storage;
  *
  * <p>One instance per table, reused by every call, so a call allocates nothing.
  */
-final class RowSort {
+public final class RowSort {
     /** What a sort runs over: rows {@code 0..n-1} that can be compared and swapped. */
-    interface Rows {
+    public interface Rows {
         /** {@return negative, zero or positive as row {@code a} goes before, with, or after row {@code b}} */
         int compareRows(int a, int b);
 
@@ -24,7 +24,7 @@ final class RowSort {
     /** Whether the last {@link #sort} got through every row. */
     private boolean finished;
 
-    RowSort(Rows rows) {
+    public RowSort(Rows rows) {
         this.rows = rows;
     }
 
@@ -35,7 +35,7 @@ final class RowSort {
      * @param maxSwaps the most swaps, {@code >= 0}
      * @return the number of swaps made; {@link #finished()} says whether the pass completed
      */
-    long sort(int n, long maxSwaps) {
+    public long sort(int n, long maxSwaps) {
         long swaps = 0;
         int next = 1;
         sort:
@@ -53,7 +53,7 @@ final class RowSort {
     }
 
     /** {@return whether the last {@link #sort} got through every row (the rows are in order)} */
-    boolean finished() {
+    public boolean finished() {
         return finished;
     }
 }

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.memory;
 
 import java.util.Arrays;
 
@@ -15,7 +15,7 @@ import java.util.Arrays;
  * <p>Unchecked: indices are trusted (the owner checked them and made the page with
  * {@link #ensure(long)}). Single writer, like the owning structure.
  */
-final class PagedInts {
+public final class PagedInts {
     private static final int[][] NO_PAGES = new int[0][];
     private static final int INITIAL_DIRECTORY = 8;
 
@@ -29,17 +29,17 @@ final class PagedInts {
      * @param pageShift log2 of the ints per page
      * @param fill the value of every element of a new page
      */
-    PagedInts(int pageShift, int fill) {
+    public PagedInts(int pageShift, int fill) {
         this.shift = pageShift;
         this.mask = (1 << pageShift) - 1;
         this.fill = fill;
     }
 
-    int get(int i) {
+    public int get(int i) {
         return pages[i >>> shift][i & mask];
     }
 
-    void set(int i, int value) {
+    public void set(int i, int value) {
         pages[i >>> shift][i & mask] = value;
     }
 
@@ -47,17 +47,17 @@ final class PagedInts {
      * {@return the page directory, for a hot path that indexes pages itself; entries past the
      * pages made are null, and growth may replace the directory}
      */
-    int[][] pages() {
+    public int[][] pages() {
         return pages;
     }
 
     /** {@return the elements below the last page made (contiguous use: all of them have pages)} */
-    long capacity() {
+    public long capacity() {
         return (long) pageCount << shift;
     }
 
     /** {@return element {@code i}, or the fill value if its page was never made} */
-    int getOrFill(long i) {
+    public int getOrFill(long i) {
         long p = i >>> shift;
         if (p >= pageCount) {
             return fill;
@@ -72,7 +72,7 @@ final class PagedInts {
      * whole groups), 0 for a page never made. A page at a time; one bulk copy per page when
      * {@code step} is 1.
      */
-    void putTo(java.nio.IntBuffer out, int first, int step, int count) {
+    public void putTo(java.nio.IntBuffer out, int first, int step, int count) {
         for (int k = 0; k < count; ) {
             long i = first + (long) k * step;
             int n = Math.min(count - k, (int) ((mask + 1 - (i & mask) + step - 1) / step));
@@ -93,7 +93,7 @@ final class PagedInts {
     }
 
     /** {@return heap bytes of the pages made (not counting the directory)} */
-    long pageBytes() {
+    public long pageBytes() {
         long made = 0;
         for (int p = 0; p < pageCount; p++) {
             made += pages[p] != null ? 1 : 0;
@@ -102,7 +102,7 @@ final class PagedInts {
     }
 
     /** Makes the page holding element {@code i} only, if it is missing (a sparse array). */
-    void ensurePage(long i) {
+    public void ensurePage(long i) {
         int p = (int) (i >>> shift);
         if (p >= pages.length) {
             int length = Math.max(INITIAL_DIRECTORY, pages.length);
@@ -118,7 +118,7 @@ final class PagedInts {
     }
 
     /** Sets every element of every page made to the fill value. */
-    void fillAll() {
+    public void fillAll() {
         for (int p = 0; p < pageCount; p++) {
             if (pages[p] != null) {
                 Arrays.fill(pages[p], fill);
@@ -138,13 +138,13 @@ final class PagedInts {
      * Replaces the pages of an array in contiguous use with {@code made}, pages of this array's
      * page size filled by the caller (elements past the ones in use zero-filled).
      */
-    void adopt(int[][] made) {
+    public void adopt(int[][] made) {
         pages = Arrays.copyOf(made, Math.max(INITIAL_DIRECTORY, made.length));
         pageCount = made.length;
     }
 
     /** Makes pages up to the one holding element {@code i} (contiguous use only); nothing if {@code i < 0}. */
-    void ensure(long i) {
+    public void ensure(long i) {
         if (i < 0) {
             return;
         }
