@@ -89,7 +89,13 @@ public final class TableEvents {
         openType = EventType.getEventType(TableOpenEvent.class);
     }
 
-    /** A table's arena was created: the table is open, with its tag taken. */
+    /**
+     * A table's arena was created: the table is open, with its tag taken.
+     *
+     * @param owner the table
+     * @param tag its tag
+     * @param arena its arena, read by the statistics event
+     */
     public static void opened(Object owner, int tag, BlockArena arena) {
         String name = TagRegistry.nameOf(tag);
         String kind = owner instanceof BulkTable ? "BulkTable"
@@ -106,7 +112,14 @@ public final class TableEvents {
         }
     }
 
-    /** A block was allocated; {@code blocks} and {@code nativeBytes} count it. */
+    /**
+     * A block was allocated.
+     *
+     * @param tag the table's tag
+     * @param bytes the block's bytes
+     * @param blocks the table's blocks, this one counted
+     * @param nativeBytes the table's native bytes, this block counted
+     */
     public static void allocated(int tag, long bytes, int blocks, long nativeBytes) {
         EventType type = allocationType;
         if (type != null && type.isEnabled()) {
@@ -118,7 +131,14 @@ public final class TableEvents {
         }
     }
 
-    /** The arena is about to be closed, by {@code close()} or by the cleaner (reclaimed). */
+    /**
+     * The arena is about to be closed, by {@code close()} or by the cleaner.
+     *
+     * @param tag the table's tag
+     * @param blocks the table's blocks
+     * @param nativeBytes the table's native bytes
+     * @param reclaimed whether the cleaner closes it (the table was dropped unclosed)
+     */
     public static void closed(int tag, int blocks, long nativeBytes, boolean reclaimed) {
         Open open = OPEN.remove(tag);
         EventType type = closeType;
@@ -130,7 +150,16 @@ public final class TableEvents {
         }
     }
 
-    /** A mapped table was opened at a checkpoint of its file (its table is registered already). */
+    /**
+     * A mapped table was opened at a checkpoint of its file (its table is registered already).
+     *
+     * @param tag the table's tag
+     * @param file the file's path
+     * @param sequence the checkpoint's sequence number
+     * @param state how the checkpoint was chosen ({@code OpenedCheckpoint.State})
+     * @param detail why, when it was not the newest
+     * @param checksums whether the file's blocks carry checksums
+     */
     public static void mappedOpened(int tag, String file, long sequence, String state, String detail, boolean checksums) {
         EventType type = mappedOpenType;
         if (type != null && type.isEnabled()) {

@@ -26,6 +26,8 @@ public final class PagedInts {
     private int pageCount;
 
     /**
+     * Ints in pages of {@code 1 << pageShift}, none made yet.
+     *
      * @param pageShift log2 of the ints per page
      * @param fill the value of every element of a new page
      */
@@ -35,10 +37,20 @@ public final class PagedInts {
         this.fill = fill;
     }
 
+    /**
+     * {@return element {@code i}, whose page exists}
+     * @param i the element
+     */
     public int get(int i) {
         return pages[i >>> shift][i & mask];
     }
 
+    /**
+     * Sets element {@code i}, whose page exists.
+     *
+     * @param i the element
+     * @param value its new value
+     */
     public void set(int i, int value) {
         pages[i >>> shift][i & mask] = value;
     }
@@ -56,7 +68,10 @@ public final class PagedInts {
         return (long) pageCount << shift;
     }
 
-    /** {@return element {@code i}, or the fill value if its page was never made} */
+    /**
+     * {@return element {@code i}, or the fill value if its page was never made}
+     * @param i the element
+     */
     public int getOrFill(long i) {
         long p = i >>> shift;
         if (p >= pageCount) {
@@ -71,6 +86,11 @@ public final class PagedInts {
      * {@code first + k * step} for k = 0, 1, ... ({@code step} 1 or 2, so that a page holds
      * whole groups), 0 for a page never made. A page at a time; one bulk copy per page when
      * {@code step} is 1.
+     *
+     * @param out the buffer written from its position
+     * @param first the first element
+     * @param step the distance between elements, 1 or 2
+     * @param count how many elements
      */
     public void putTo(java.nio.IntBuffer out, int first, int step, int count) {
         for (int k = 0; k < count; ) {
@@ -101,7 +121,11 @@ public final class PagedInts {
         return made * (mask + 1) * Integer.BYTES;
     }
 
-    /** Makes the page holding element {@code i} only, if it is missing (a sparse array). */
+    /**
+     * Makes the page holding element {@code i} only, if it is missing (a sparse array).
+     *
+     * @param i the element
+     */
     public void ensurePage(long i) {
         int p = (int) (i >>> shift);
         if (p >= pages.length) {
@@ -137,13 +161,19 @@ public final class PagedInts {
     /**
      * Replaces the pages of an array in contiguous use with {@code made}, pages of this array's
      * page size filled by the caller (elements past the ones in use zero-filled).
+     *
+     * @param made the pages, adopted as they are
      */
     public void adopt(int[][] made) {
         pages = Arrays.copyOf(made, Math.max(INITIAL_DIRECTORY, made.length));
         pageCount = made.length;
     }
 
-    /** Makes pages up to the one holding element {@code i} (contiguous use only); nothing if {@code i < 0}. */
+    /**
+     * Makes pages up to the one holding element {@code i} (contiguous use only); nothing if {@code i < 0}.
+     *
+     * @param i the element
+     */
     public void ensure(long i) {
         if (i < 0) {
             return;

@@ -13,10 +13,19 @@ package dev.bulkdata.storage.internal.memory;
 public final class RowSort {
     /** What a sort runs over: rows {@code 0..n-1} that can be compared and swapped. */
     public interface Rows {
-        /** {@return negative, zero or positive as row {@code a} goes before, with, or after row {@code b}} */
+        /**
+         * {@return negative, zero or positive as row {@code a} goes before, with, or after row {@code b}}
+         * @param a a row
+         * @param b another row
+         */
         int compareRows(int a, int b);
 
-        /** Exchanges rows {@code a} and {@code b}, and everything that follows a row. */
+        /**
+         * Exchanges rows {@code a} and {@code b}, and everything that follows a row.
+         *
+         * @param a a row
+         * @param b another row
+         */
         void swapRows(int a, int b);
     }
 
@@ -24,6 +33,11 @@ public final class RowSort {
     /** Whether the last {@link #sort} got through every row. */
     private boolean finished;
 
+    /**
+     * A sort over {@code rows}, kept by one table and reused by each of its calls.
+     *
+     * @param rows what is sorted
+     */
     public RowSort(Rows rows) {
         this.rows = rows;
     }
