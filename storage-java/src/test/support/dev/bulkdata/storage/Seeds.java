@@ -10,7 +10,7 @@ package dev.bulkdata.storage;
  * mvn -B -pl storage-java test -Dtest=FullChunkTest -Dbulkdata.seed=12345
  * }</pre>
  */
-final class Seeds {
+public final class Seeds {
     /** The system property that overrides every test's fixed seed. */
     static final String PROPERTY = "bulkdata.seed";
 
@@ -25,7 +25,7 @@ final class Seeds {
      * @return the seed
      * @throws IllegalArgumentException if the property is not a number
      */
-    static long seed(String test, long fixed) {
+    public static long seed(String test, long fixed) {
         long seed = fromProperty(fixed);
         System.out.println("[" + test + "] " + replay(seed));
         return seed;
@@ -38,7 +38,7 @@ final class Seeds {
      * @return the seed
      * @throws IllegalArgumentException if the property is not a number
      */
-    static long fromProperty(long fixed) {
+    public static long fromProperty(long fixed) {
         String text = System.getProperty(PROPERTY);
         if (text == null || text.isBlank()) {
             return fixed;
@@ -55,7 +55,7 @@ final class Seeds {
     }
 
     /** {@return "seed N (replay with -Dbulkdata.seed=N)", for a failure message} */
-    static String replay(long seed) {
+    public static String replay(long seed) {
         return "seed " + seed + " (replay with -D" + PROPERTY + "=" + seed + ")";
     }
 }

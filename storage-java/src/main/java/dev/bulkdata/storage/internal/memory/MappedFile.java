@@ -120,13 +120,8 @@ public final class MappedFile {
      * @param b the block's number, below the regions' capacity
      */
     public MemorySegment block(int b) {
-        int r = 0;
-        long first = 0;
-        while (first + regionBlocks[r] <= b) {
-            first += regionBlocks[r];
-            r++;
-        }
-        return regions[r].asSlice((b - first) * STRIDE, blockBytes);
+        long at = locate(b);
+        return regions[(int) (at >>> 32)].asSlice((at & 0xFFFF_FFFFL) * STRIDE, blockBytes);
     }
 
     /**
@@ -205,13 +200,19 @@ public final class MappedFile {
      * @param b the block's number, below the regions' capacity
      */
     public long blockOffset(int b) {
+        long at = locate(b);
+        return regionOffsets[(int) (at >>> 32)] + (at & 0xFFFF_FFFFL) * STRIDE;
+    }
+
+    /** {@return block {@code b}'s region (high 32 bits) and its place in the region (low 32 bits)} */
+    private long locate(int b) {
         int r = 0;
-        long first = 0;
+        int first = 0;
         while (first + regionBlocks[r] <= b) {
             first += regionBlocks[r];
             r++;
         }
-        return regionOffsets[r] + (b - first) * STRIDE;
+        return (long) r << 32 | (b - first);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.memory;
 
+import dev.bulkdata.storage.Seeds;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
