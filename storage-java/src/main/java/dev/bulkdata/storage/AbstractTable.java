@@ -7,7 +7,6 @@ import dev.bulkdata.storage.internal.format.MappedStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
@@ -68,8 +67,8 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
      * block count before, {@link #unreserve}).
      */
     private long lastAdd;
-    /** removeAll's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
-    private int[] removeScratch = new int[0];
+    /** removeAll's two passes, with their scratch array. */
+    private final RemoveBatch removeBatch = new RemoveBatch(this);
     private int lastAddLimit;
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
@@ -308,54 +307,11 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         Objects.checkFromToIndex(from, to, handles.length);
         long me = beginChange("remove from");
         try {
-            removeChecked(handles, from, to);
+            removeBatch.remove(handles, from, to);
         } catch (Throwable t) {
             throw guard.abortChange(me, t, false);
         }
         guard.endChange(me);
-    }
-
-    private void removeChecked(long[] handles, int from, int to) {
-        // Phase 1: validate every handle, clearing live states as we go so that a handle given
-        // twice fails the second time; on failure restore them and report.
-        for (int i = from; i < to; i++) {
-            int slot = findSlot(handles[i]);
-            if (slot < 0) {
-                RuntimeException e = rejection(handles[i]);
-                for (int j = from; j < i; j++) {
-                    index.markLive((int) (handles[j] & index.indexMask));
-                }
-                if (findSlot(handles[i]) >= 0) {
-                    // Valid once the earlier marks are undone: it repeats an earlier handle, and
-                    // removing a record twice is using a stale handle the second time.
-                    throw new InvalidHandleException(name(), handles[i], InvalidHandleException.Reason.STALE,
-                            "handles[" + i + "]: handle " + format(handles[i]) + " appears twice in the batch;"
-                                    + " the second removal would use a stale handle; nothing was removed");
-                }
-                if (e instanceof InvalidHandleException ie) {
-                    throw new InvalidHandleException(ie.table(), ie.handle(), ie.reason(),
-                            "handles[" + i + "]: " + ie.getMessage() + "; nothing was removed");
-                }
-                throw e;
-            }
-            index.markDead(slot);
-        }
-        // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
-        // is touched in address order and FIFO reuse hands the slots out again in that order
-        // (SWEEP reuses in slot order whatever the release order).
-        int count = to - from;
-        int[] slots = removeScratch;
-        if (slots.length < count) {
-            slots = new int[count];
-            removeScratch = slots;
-        }
-        for (int i = 0; i < count; i++) {
-            slots[i] = (int) (handles[from + i] & index.indexMask);
-        }
-        Arrays.sort(slots, 0, count);
-        for (int i = 0; i < count; i++) {
-            releaseDead(slots[i]);
-        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -461,7 +417,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     /** Opens an iteration that holds this table open ({@link ChunkIteration#holding}). */
     final ChunkIteration iterateHolding(ChangeFilter changes, int since, String holder) {
         if (changes != null) {
-            checkFilter(changes);
+            ChangeFilter.check(changes, schema, name());
         }
         beginIteration();
         ChunkIteration it = changes == null ? new ChunkIteration.Holding(this)
@@ -491,59 +447,31 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
 
     @Override
     public final ChunkIteration iterate(ChangeFilter changes, int since) {
-        checkFilter(changes);
+        ChangeFilter.check(changes, schema, name());
         beginIteration();
         return new ChunkIteration(this, changes, since);
     }
 
     @Override
     public final void forEachChunk(ChunkVisitor visitor) {
-        chunkPass(null, 0, visitor);
+        ChunkIteration.chunkPass(this, null, 0, visitor);
     }
 
     @Override
     public final void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor) {
-        checkFilter(changes);
-        chunkPass(changes, since, visitor);
+        ChangeFilter.check(changes, schema, name());
+        ChunkIteration.chunkPass(this, changes, since, visitor);
     }
 
     @Override
     public final void forEach(RecordVisitor visitor) {
-        recordPass(null, 0, visitor);
+        ChunkIteration.recordPass(this, null, 0, visitor);
     }
 
     @Override
     public final void forEach(ChangeFilter changes, int since, RecordVisitor visitor) {
-        checkFilter(changes);
-        recordPass(changes, since, visitor);
-    }
-
-    /** Visits the chunks that {@code changes} selects after {@code since}, every chunk if it is null. */
-    private void chunkPass(ChangeFilter changes, int since, ChunkVisitor visitor) {
-        beginIteration();
-        try {
-            for (int i = 0, n = chunkCount(); i < n; i++) {
-                if (changes == null || changes.selects(versions, i, since)) {
-                    visitor.visit(chunkAt(i));
-                }
-            }
-        } finally {
-            endIteration();
-        }
-    }
-
-    /** Visits the live records of the chunks that {@code changes} selects after {@code since}, of every chunk if it is null. */
-    private void recordPass(ChangeFilter changes, int since, RecordVisitor visitor) {
-        beginIteration();
-        try {
-            for (int i = 0, n = chunkCount(); i < n; i++) {
-                if (changes == null || changes.selects(versions, i, since)) {
-                    chunkAt(i).forEachLive(visitor);
-                }
-            }
-        } finally {
-            endIteration();
-        }
+        ChangeFilter.check(changes, schema, name());
+        ChunkIteration.recordPass(this, changes, since, visitor);
     }
 
     @Override
@@ -594,15 +522,6 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
                     + " no checkpoint");
         }
         return store.opened();
-    }
-
-    /** @throws IllegalArgumentException if the filter is null or names fields of another schema */
-    private void checkFilter(ChangeFilter changes) {
-        if (changes == null) {
-            throw new IllegalArgumentException("change filter is null (table '" + name() + "'); pass"
-                    + " ChangeFilter.of(fields...) or ChangeFilter.structure(), or use the unfiltered pass");
-        }
-        changes.check(schema, name());
     }
 
     @Override
@@ -658,7 +577,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
 
     /** The free list from head to tail. O(holes). */
     final int[] freeSlots() {
-        return index.freeSlots();
+        return SlotIndexAudit.freeSlots(index);
     }
 
     /** {@return {@link #blockCount}} */

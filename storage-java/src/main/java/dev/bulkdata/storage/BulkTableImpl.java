@@ -385,7 +385,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                     + blockLive);
             live += blockLive;
         }
-        index.checkInvariants(live, size);
+        SlotIndexAudit.checkInvariants(index, live, size);
     }
 
     /** Whether every stored byte of {@code slot} is zero. */

@@ -100,6 +100,15 @@ public final class ChangeFilter {
         return false;
     }
 
+    /** @throws IllegalArgumentException if {@code changes} is null or names fields of another schema than {@code tableSchema} */
+    static void check(ChangeFilter changes, Schema tableSchema, String table) {
+        if (changes == null) {
+            throw new IllegalArgumentException("change filter is null (table '" + table + "'); pass"
+                    + " ChangeFilter.of(fields...) or ChangeFilter.structure(), or use the unfiltered pass");
+        }
+        changes.check(tableSchema, table);
+    }
+
     /** Checks that the filter fits a table of {@code tableSchema}. */
     void check(Schema tableSchema, String table) {
         if (schema != null && schema != tableSchema) {

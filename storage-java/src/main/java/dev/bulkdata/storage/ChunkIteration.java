@@ -109,6 +109,34 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         };
     }
 
+    /** {@link Table#forEachChunk}: visits the chunks that {@code changes} selects after {@code since}, every chunk if it is null. */
+    static void chunkPass(AbstractTable table, ChangeFilter changes, int since, ChunkVisitor visitor) {
+        table.beginIteration();
+        try {
+            for (int i = 0, n = table.chunkCount(); i < n; i++) {
+                if (changes == null || changes.selects(table.versions, i, since)) {
+                    visitor.visit(table.chunkAt(i));
+                }
+            }
+        } finally {
+            table.endIteration();
+        }
+    }
+
+    /** {@link Table#forEach}: visits the live records of the chunks that {@code changes} selects after {@code since}, of every chunk if it is null. */
+    static void recordPass(AbstractTable table, ChangeFilter changes, int since, RecordVisitor visitor) {
+        table.beginIteration();
+        try {
+            for (int i = 0, n = table.chunkCount(); i < n; i++) {
+                if (changes == null || changes.selects(table.versions, i, since)) {
+                    table.chunkAt(i).forEachLive(visitor);
+                }
+            }
+        } finally {
+            table.endIteration();
+        }
+    }
+
     /**
      * Opens an iteration, as {@link Table#iterate()} or (if {@code changes} is not null)
      * {@link Table#iterate(ChangeFilter, int)}, that also holds the table open until it is

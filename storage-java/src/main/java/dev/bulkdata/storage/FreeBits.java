@@ -136,9 +136,9 @@ final class FreeBits {
         int set = 0;
         for (int w = 0; w < bits.length; w++) {
             set += Long.bitCount(bits[w]);
-            SlotIndex.check((bits[w] != 0) == ((summary[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w
+            SlotIndexAudit.check((bits[w] != 0) == ((summary[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w
                     + " is wrong");
         }
-        SlotIndex.check(set == count, "the list counts " + count + " slots, its bits " + set);
+        SlotIndexAudit.check(set == count, "the list counts " + count + " slots, its bits " + set);
     }
 }

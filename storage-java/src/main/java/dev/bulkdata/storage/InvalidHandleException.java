@@ -26,10 +26,12 @@ public final class InvalidHandleException extends IllegalArgumentException {
          */
         FORGED,
         /**
-         * The handle was made by a table that is closed now, under a tag an open table holds
-         * again (this table or another): its generation is below those the holder hands out,
-         * so no open table accepts it. A handle whose tag no open table holds is
-         * {@link #FORGED}: nothing tells a closed table's handle from a forged one then.
+         * The handle's tag belonged to a table that is closed now. Either an open table holds
+         * the tag again (this table or another) and the handle's generation is below those the
+         * holder hands out, or no open table holds the tag and its last table is closed; either
+         * way no open table accepts it. A handle made up with such a tag is rejected the same
+         * way: nothing tells it from the closed table's own. A handle whose tag no table has
+         * held is {@link #FORGED}.
          */
         CLOSED
     }

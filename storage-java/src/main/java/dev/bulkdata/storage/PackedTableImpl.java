@@ -343,6 +343,6 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         check(rows.tailIsZero(), "a row past size " + size + " holds data");
         check(rows.chunkCount() == (size + recordMask) >>> recordShift, "chunk count " + rows.chunkCount()
                 + " for size " + size);
-        index.checkInvariants(live, size);
+        SlotIndexAudit.checkInvariants(index, live, size);
     }
 }

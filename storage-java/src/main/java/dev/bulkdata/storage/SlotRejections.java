@@ -25,6 +25,12 @@ final class SlotRejections {
                 + index.layout + ")");
     }
 
+    /** {@return why a take found slot {@code slot} in the free list, which is not free} */
+    static IllegalStateException corruptList(SlotIndex index, int slot) {
+        return new IllegalStateException("free list of table '" + index.name + "' is corrupt: it"
+                + " names slot " + slot + ", which is not a free slot; nothing was added.");
+    }
+
     /**
      * Explains why {@code handle} is not live here; the slow path of every access.
      *
@@ -58,10 +64,15 @@ final class SlotRejections {
                         + " table '" + owner + "' holds the tag now and never accepts those handles, nor does table '"
                         + tableName + "' (tag " + tag + ")");
             }
+            if (closedOwner != null) {
+                return invalid(tableName, handle, InvalidHandleException.Reason.CLOSED, "handle " + maker + " has tag "
+                        + handleTag + ", whose last table, '" + closedOwner + "', is closed: no open table has tag "
+                        + handleTag + ", so no table accepts it, and table '" + tableName + "' has tag " + tag
+                        + " (a handle made up with that tag reads the same)");
+            }
             return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + maker + " has tag "
-                    + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no open table has tag "
-                    + handleTag + (closedOwner == null ? "" : "; the last table with that tag, '" + closedOwner
-                    + "', is closed, and no later table accepts its handles"));
+                    + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no table in this process has held tag "
+                    + handleTag);
         }
         long slot = layout.index(handle);
         int generation = layout.generation(handle);

@@ -167,14 +167,37 @@ final class StoredTables implements Engine {
                 for (long slot = s.limit(), end = (long) table.blockCount() * spb; slot < end; slot++) {
                     s.schema().wipe(table.segments[(int) (slot / spb)], (int) (slot % spb));
                 }
-                index.restore(s.limit(), s.retired(), list, s.reuseCursor(), s.reuseEnd(), swept);
-                index.restoreEntries(metas, payloads);
+                restoreIndex(s, list, swept, metas, payloads);
                 bulk.restoreLive(liveWords);
             } else {
-                index.restore(s.limit(), s.retired(), list, s.reuseCursor(), s.reuseEnd(), swept);
-                index.restoreEntries(metas, payloads);
+                restoreIndex(s, list, swept, metas, payloads);
                 ((PackedTableImpl) table).restoreRows(s.size(), backLinks);
             }
+        }
+
+        /**
+         * Sets the restored index's counters, its free list ({@code list}, head to tail, checked
+         * by the reader), a clear's reopen range ({@code reopened} free slots in
+         * {@code [reuseCursor, reuseEnd)}; {@link ReuseOrder#SWEEP}: the reuse cursor is the
+         * cursor, see {@link SlotIndex#reuseCursor()}) and its entries. Only on a new index,
+         * before its table is used.
+         */
+        private void restoreIndex(TableState s, int[] list, int reopened, MetaWords metas, int[] payloads) {
+            index.limit = s.limit();
+            index.retired = s.retired();
+            for (int slot : list) {
+                if (index.sweepOrder) {
+                    index.freeBits.add(slot);
+                } else {
+                    index.ring.append(slot);
+                }
+            }
+            if (index.sweepOrder) {
+                index.cursor = s.reuseCursor();
+            } else {
+                index.reopen.open(s.reuseCursor(), s.reuseEnd(), reopened);
+            }
+            index.restoreEntries(metas, payloads);
         }
 
         @Override

@@ -111,21 +111,21 @@ class SlotIndexTest {
             for (int slot : new int[] {9_000, 20, 5_000, 4_096, 64, 63}) {
                 remove(index, slot);
             }
-            index.checkInvariants(10_000 - 6, 10_000 - 6);
-            assertArrayEquals(new int[] {20, 63, 64, 4_096, 5_000, 9_000}, index.freeSlots(),
+            SlotIndexAudit.checkInvariants(index, 10_000 - 6, 10_000 - 6);
+            assertArrayEquals(new int[] {20, 63, 64, 4_096, 5_000, 9_000}, SlotIndexAudit.freeSlots(index),
                     "no hole at or after the cursor (10,001): takes wrap to slot 1, then go up");
             assertEquals(9_000, index.tail(), "the last hole a take will reach");
             assertEquals(20, add(index));
             remove(index, 10);
             remove(index, 30);
-            assertArrayEquals(new int[] {30, 63, 64, 4_096, 5_000, 9_000, 10}, index.freeSlots(),
+            assertArrayEquals(new int[] {30, 63, 64, 4_096, 5_000, 9_000, 10}, SlotIndexAudit.freeSlots(index),
                     "from the cursor (21) up, then from slot 1");
             assertEquals(10, index.tail());
             assertEquals(21, index.reuseCursor(), "a snapshot saves the cursor");
             assertArrayEquals(new int[] {30, 63, 64, 4_096, 5_000, 9_000, 10, 10_001}, adds(index, 8),
                     "the holes, then a fresh slot");
             assertEquals(1, generation(index, 4_096), "a reused slot is one generation on");
-            index.checkInvariants(10_001, 10_001);
+            SlotIndexAudit.checkInvariants(index, 10_001, 10_001);
         }
     }
 
@@ -140,11 +140,11 @@ class SlotIndexTest {
             for (int slot : freed) {
                 remove(index, slot);
             }
-            index.checkInvariants(12_000 - freed.length, 12_000 - freed.length);
-            assertArrayEquals(freed, index.freeSlots());
+            SlotIndexAudit.checkInvariants(index, 12_000 - freed.length, 12_000 - freed.length);
+            assertArrayEquals(freed, SlotIndexAudit.freeSlots(index));
             assertArrayEquals(freed, adds(index, freed.length), "slot order, wrapping once");
             assertEquals(0, index.holes());
-            index.checkInvariants(12_000, 12_000);
+            SlotIndexAudit.checkInvariants(index, 12_000, 12_000);
             assertEquals(12_001, add(index), "no hole: a fresh slot");
         }
     }
@@ -175,8 +175,8 @@ class SlotIndexTest {
             index.markDead(3);
             index.undoTake(3, index.limit);
             assertEquals(2, generation(index, 3));
-            assertArrayEquals(new int[] {3, 7}, index.freeSlots(), "the cursor is back at 12: slot 3 comes first again");
-            index.checkInvariants(9, 9);
+            assertArrayEquals(new int[] {3, 7}, SlotIndexAudit.freeSlots(index), "the cursor is back at 12: slot 3 comes first again");
+            SlotIndexAudit.checkInvariants(index, 9, 9);
         }
     }
 
@@ -193,10 +193,10 @@ class SlotIndexTest {
             remove(index, 2);
             remove(index, 9);
             int[] expected = order == ReuseOrder.FIFO ? new int[] {5, 2, 9} : new int[] {9, 2, 5};
-            assertArrayEquals(expected, index.freeSlots());
+            assertArrayEquals(expected, SlotIndexAudit.freeSlots(index));
             assertArrayEquals(expected, index.listedSlots());
             assertEquals(expected[2], index.tail());
-            index.checkInvariants(7, 7);
+            SlotIndexAudit.checkInvariants(index, 7, 7);
             assertArrayEquals(concat(expected, new int[] {11}), adds(index, 4));
             assertEquals(0, index.tail(), "an empty list has no tail");
         }
@@ -222,8 +222,8 @@ class SlotIndexTest {
             int[] expected = order == ReuseOrder.FIFO
                     ? range(7, 30)
                     : concat(IntStream.rangeClosed(11, 30).map(s -> 41 - s).toArray(), new int[] {4, 3, 2, 1});
-            assertArrayEquals(expected, index.freeSlots());
-            index.checkInvariants(16, 16);
+            assertArrayEquals(expected, SlotIndexAudit.freeSlots(index));
+            SlotIndexAudit.checkInvariants(index, 16, 16);
             assertArrayEquals(concat(expected, new int[] {41}), adds(index, 25));
         }
     }
@@ -243,8 +243,8 @@ class SlotIndexTest {
             index.markDead(head);
             index.undoTake(head, index.limit);
             assertEquals(2, generation(index, head), "the cancelled handle stays stale");
-            assertEquals(head, index.freeSlots()[0], "back at the head, in FIFO too");
-            index.checkInvariants(3, 3);
+            assertEquals(head, SlotIndexAudit.freeSlots(index)[0], "back at the head, in FIFO too");
+            SlotIndexAudit.checkInvariants(index, 3, 3);
         }
     }
 
@@ -280,11 +280,11 @@ class SlotIndexTest {
             index.releaseAllLive();
             assertEquals(6, index.holes());
             assertEquals(1, index.reuseCursor(), "the sweep (FIFO, LIFO) or the cursor (SWEEP) starts at slot 1");
-            assertArrayEquals(range(1, 6), index.freeSlots());
+            assertArrayEquals(range(1, 6), SlotIndexAudit.freeSlots(index));
             for (int slot = 1; slot <= 6; slot++) {
                 assertEquals(1, generation(index, slot), "slot " + slot + ": live ones advance, the free one stays");
             }
-            index.checkInvariants(0, 0);
+            SlotIndexAudit.checkInvariants(index, 0, 0);
             assertArrayEquals(range(1, 3), adds(index, 3));
             remove(index, 2);
             int[] expected = switch (order) {
@@ -292,8 +292,8 @@ class SlotIndexTest {
                 case LIFO -> new int[] {2, 4, 5, 6};    // the list first
                 case SWEEP -> new int[] {4, 5, 6, 2};   // from the cursor, wrapping
             };
-            assertArrayEquals(expected, index.freeSlots());
-            index.checkInvariants(2, 2);
+            assertArrayEquals(expected, SlotIndexAudit.freeSlots(index));
+            SlotIndexAudit.checkInvariants(index, 2, 2);
             assertArrayEquals(concat(expected, new int[] {7}), adds(index, 5));
         }
     }
@@ -312,13 +312,13 @@ class SlotIndexTest {
             assertEquals(1, index.retired);
             assertTrue(SlotMeta.isRetired(index.meta(3)));
             assertEquals(4, index.holes());
-            assertArrayEquals(new int[] {1, 2, 4, 5}, index.freeSlots());
-            index.checkInvariants(0, 0);
+            assertArrayEquals(new int[] {1, 2, 4, 5}, SlotIndexAudit.freeSlots(index));
+            SlotIndexAudit.checkInvariants(index, 0, 0);
             assertArrayEquals(new int[] {1, 2, 4, 5, 6}, adds(index, 5));
             long retiredHandle = oneBit.pack(f.lease.tag, 1, 3);
             assertEquals(-1, index.find(retiredHandle));
             assertEquals(Reason.STALE, SlotRejections.rejection(index, retiredHandle, null).reason());
-            index.checkInvariants(5, 5);
+            SlotIndexAudit.checkInvariants(index, 5, 5);
         }
     }
 
@@ -361,7 +361,7 @@ class SlotIndexTest {
                     assertEquals(expected, index.payload(slot), "payload of slot " + slot);
                 }
             }
-            index.checkInvariants(0, 0);
+            SlotIndexAudit.checkInvariants(index, 0, 0);
         }
     }
 
@@ -390,11 +390,11 @@ class SlotIndexTest {
             for (int k = 1; k <= 5; k++) {
                 assertEquals(k, index.find(out[k]));
             }
-            index.checkInvariants(5, 5);
+            SlotIndexAudit.checkInvariants(index, 5, 5);
             assertEquals(6, add(index), "takes go on after the run");
             index.reserve(2, 6);
             assertEquals(7, index.openRun(2, new long[2], 0), "a second run goes on from the limit");
-            index.checkInvariants(8, 8);
+            SlotIndexAudit.checkInvariants(index, 8, 8);
         }
     }
 
@@ -410,7 +410,7 @@ class SlotIndexTest {
             assertTrue(e.getMessage().contains("has holes to reuse first"), e.getMessage());
             assertArrayEquals(new long[3], out);
             assertEquals(6, index.limit);
-            assertArrayEquals(new int[] {2}, index.freeSlots());
+            assertArrayEquals(new int[] {2}, SlotIndexAudit.freeSlots(index));
         }
     }
 
@@ -437,10 +437,10 @@ class SlotIndexTest {
             }
             assertTrue(index.reused, "the records were used before the clear");
             assertEquals(5_000 - taken, index.holes());
-            assertArrayEquals(range(taken + 1, 5_000), index.freeSlots());
-            index.checkInvariants(taken, taken);
+            assertArrayEquals(range(taken + 1, 5_000), SlotIndexAudit.freeSlots(index));
+            SlotIndexAudit.checkInvariants(index, taken, taken);
             assertEquals(taken + 1, add(index), "takes go on after the run");
-            index.checkInvariants(taken + 1, taken + 1);
+            SlotIndexAudit.checkInvariants(index, taken + 1, taken + 1);
         }
     }
 
@@ -462,9 +462,9 @@ class SlotIndexTest {
             for (int slot = 1; slot <= 3; slot++) {
                 remove(index, slot);
             }
-            int[] free = index.freeSlots();
+            int[] free = SlotIndexAudit.freeSlots(index);
             assertEquals(0, index.reopenRun(4, out, 0), "every slot freed by a removal");
-            assertArrayEquals(free, index.freeSlots());
+            assertArrayEquals(free, SlotIndexAudit.freeSlots(index));
             int slot = add(index);
             assertEquals(1, generation(index, slot));
             index.releaseAllLive();
@@ -496,7 +496,7 @@ class SlotIndexTest {
             assertTrue(e.getMessage().startsWith("table 'slot-index-test' is full: 5 record(s) requested, room for 4;"),
                     e.getMessage());
             assertEquals(9, index.limit);
-            assertArrayEquals(new int[] {2, 5}, index.freeSlots());
+            assertArrayEquals(new int[] {2, 5}, SlotIndexAudit.freeSlots(index));
         }
         try (SlotIndexFixture f = new SlotIndexFixture(entries, HandleLayout.of(3, 8), 0, 100, ReuseOrder.FIFO, false)) {
             assertEquals(7, f.index.freshSlots(), "three index bits: slots 1 to 7, whatever the capacity");
@@ -605,8 +605,14 @@ class SlotIndexTest {
             } finally {
                 TagRegistry.release(other);
             }
-            rejected(index, foreign, null, Reason.FORGED, "no open table has tag " + other.tag,
-                    "the last table with that tag, 'slot-index-other', is closed");
+            rejected(index, foreign, null, Reason.CLOSED, "no open table has tag " + other.tag,
+                    "whose last table, 'slot-index-other', is closed", "a handle made up with that tag reads the same");
+            int unheld = HandleLayout.MAX_TAG;
+            while (TagRegistry.nameOf(unheld) != null || TagRegistry.closedNameOf(unheld) != null) {
+                unheld--;
+            }
+            rejected(index, LAYOUT.pack(unheld, 0, 1), null, Reason.FORGED,
+                    "no table in this process has held tag " + unheld);
 
             // A fixed tag held by a second table, and a handle of the first: older than the holder.
             int fixed = HandleLayout.MAX_TAG;

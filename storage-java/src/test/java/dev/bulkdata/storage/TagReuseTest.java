@@ -69,8 +69,8 @@ class TagReuseTest {
 
     /**
      * After a second table used and closed the same tag, a later table still rejects the first
-     * table's handle as FORGED (no open table holds the tag, so nothing tells the handle from a
-     * forged one), naming the last closed table that held the tag.
+     * table's handle as CLOSED (no open table holds the tag; its last table is closed), naming
+     * the last closed table that held the tag.
      */
     @Test
     void aClosedTablesHandle_namesTheLastClosedHolder_afterTheTagWasReusedAndClosedAgain() {
@@ -85,7 +85,7 @@ class TagReuseTest {
         try (BulkTable later = BulkTable.of(schema("tag_later"))) {
             later.add();
             InvalidHandleException e = assertThrows(InvalidHandleException.class, () -> later.remove(orphan));
-            assertEquals(InvalidHandleException.Reason.FORGED, e.reason(), e.getMessage());
+            assertEquals(InvalidHandleException.Reason.CLOSED, e.reason(), e.getMessage());
             assertTrue(e.getMessage().contains("'tag_second'"), e.getMessage());
             assertFalse(e.getMessage().contains("tag_later#"), "formatted with the rejecting table's name: " + e.getMessage());
         }

@@ -1412,7 +1412,8 @@ class BulkTableModelTest {
         /**
          * Why the table must reject {@code h}, from the model alone, in the order the reasons are
          * documented and checked ({@link InvalidHandleException.Reason}): the null handle; a tag
-         * that is not this table's (FOREIGN if an open table has it, else FORGED); bits outside the
+         * that is not this table's (FOREIGN if an open table made it; CLOSED if a closed table
+         * held it, the open holder's floor above it or no open holder; else FORGED); bits outside the
          * layout or slot 0 (FORGED); a slot never opened (OUT_OF_RANGE); an older generation, or the
          * retired slot's last one (STALE); any other generation (FORGED).
          *
@@ -1424,8 +1425,12 @@ class BulkTableModelTest {
             }
             int handleTag = layout.tag(h);
             if (handleTag != impl.index.tag()) {
-                return dev.bulkdata.storage.internal.tags.TagRegistry.nameOf(handleTag) != null
-                        ? InvalidHandleException.Reason.FOREIGN : InvalidHandleException.Reason.FORGED;
+                if (TagRegistry.nameOf(handleTag) != null) {
+                    return TagRegistry.predatesHolder(handleTag, h)
+                            ? InvalidHandleException.Reason.CLOSED : InvalidHandleException.Reason.FOREIGN;
+                }
+                return TagRegistry.closedNameOf(handleTag) != null
+                        ? InvalidHandleException.Reason.CLOSED : InvalidHandleException.Reason.FORGED;
             }
             if (layout.hasStrayBits(h) || layout.index(h) == 0) {
                 return InvalidHandleException.Reason.FORGED;

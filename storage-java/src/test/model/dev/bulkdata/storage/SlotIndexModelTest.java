@@ -330,9 +330,9 @@ class SlotIndexModelTest {
         void batchAdd() {
             int count = 1 + (random.nextInt(4) == 0 ? random.nextInt(2_000) : random.nextInt(40));
             if (holeCount() + fresh() < count) {
-                int[] before = index.freeSlots();
+                int[] before = SlotIndexAudit.freeSlots(index);
                 assertThrows(CapacityExceededException.class, () -> index.reserve(count, live.size()));
-                assertArrayEquals(before, index.freeSlots(), "a refused reserve changes nothing");
+                assertArrayEquals(before, SlotIndexAudit.freeSlots(index), "a refused reserve changes nothing");
                 return;
             }
             index.reserve(count, live.size());
@@ -370,11 +370,11 @@ class SlotIndexModelTest {
         int reopen(int count, long[] out, int at) {
             boolean applies = live.isEmpty() && retired == 0 && opened() > 0
                     && (order == ReuseOrder.SWEEP ? cursor <= 1 : list.isEmpty() && swept.size() == opened());
-            int[] before = index.freeSlots();
+            int[] before = SlotIndexAudit.freeSlots(index);
             int taken = index.reopenRun(count, out, at);
             if (!applies) {
                 assertEquals(0, taken, "reopenRun in a state it does not apply to");
-                assertArrayEquals(before, index.freeSlots(), "reopenRun changed nothing");
+                assertArrayEquals(before, SlotIndexAudit.freeSlots(index), "reopenRun changed nothing");
                 return 0;
             }
             assertEquals(Math.min(count, opened()), taken, "the slots reopenRun takes");
@@ -398,9 +398,9 @@ class SlotIndexModelTest {
             if (holeCount() == 0) {
                 return;
             }
-            int[] before = index.freeSlots();
+            int[] before = SlotIndexAudit.freeSlots(index);
             assertThrows(IllegalStateException.class, () -> index.openRun(1, new long[1], 0));
-            assertArrayEquals(before, index.freeSlots(), "a refused openRun changes nothing");
+            assertArrayEquals(before, SlotIndexAudit.freeSlots(index), "a refused openRun changes nothing");
         }
 
         void clear() {
@@ -511,7 +511,7 @@ class SlotIndexModelTest {
             if (!everything) {
                 return;
             }
-            assertArrayEquals(takeOrder(), index.freeSlots(), "the free slots in take order");
+            assertArrayEquals(takeOrder(), SlotIndexAudit.freeSlots(index), "the free slots in take order");
             int[] listed = listOrder();
             assertEquals(listed.length == 0 ? 0 : listed[listed.length - 1], index.tail(), "the list's tail");
             for (int slot = 1; slot < limit; slot++) {
@@ -520,7 +520,7 @@ class SlotIndexModelTest {
                 assertEquals(state[slot] == LIVE, SlotMeta.isLive(meta), "live bit of slot " + slot);
                 assertEquals(state[slot] == RETIRED, SlotMeta.isRetired(meta), "retired bit of slot " + slot);
             }
-            index.checkInvariants(live.size(), live.size());
+            SlotIndexAudit.checkInvariants(index, live.size(), live.size());
         }
     }
 }

@@ -75,15 +75,9 @@ final class SlotIndexFixture implements AutoCloseable {
         return links == null ? index.payload(slot) : slot < links.length ? links[slot] : 0;
     }
 
-    /** {@return whether the index keeps its entries in a reserved range (read from its private field)} */
+    /** {@return whether the index keeps its entries in a reserved range ({@link SlotEntries#range})} */
     static boolean inRange(SlotIndex index) {
-        try {
-            java.lang.reflect.Field range = SlotIndex.class.getDeclaredField("range");
-            range.setAccessible(true);
-            return range.get(index) != null;
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("SlotIndex's field 'range' changed: update SlotIndexFixture", e);
-        }
+        return index.range != null;
     }
 
     @Override

@@ -1,0 +1,88 @@
+package dev.bulkdata.storage;
+
+import java.util.BitSet;
+
+/**
+ * The audit of a {@link SlotIndex}, for tests and the tables' own audits
+ * ({@link AbstractTable#checkInvariants()}): the free slots in take order, and every
+ * invariant of the meta words, the counters and the free-slot sources checked against one
+ * another. Never on a table's own path: O(slots) each.
+ */
+final class SlotIndexAudit {
+    private SlotIndexAudit() {
+    }
+
+    /** The free slots in the order takes will use them: the list from head to tail and the reopen range. O(holes). */
+    static int[] freeSlots(SlotIndex index) {
+        int length = index.listLength();
+        int reopened = index.reopen.free;
+        int[] slots = new int[length + reopened];
+        int at = index.fifo ? reopened : 0;
+        for (int i = 0; i < length; i++) {
+            slots[at + i] = index.listAt(i, i == 0 ? 0 : slots[at + i - 1]);
+        }
+        at = index.fifo ? 0 : length;
+        for (int slot = index.reopen.from; at < slots.length && slot < index.reopen.end; slot++) {
+            if (!SlotMeta.isRetired(index.meta(slot))) {
+                slots[at++] = slot;
+            }
+        }
+        return slots;
+    }
+
+    /**
+     * Checks the counters and the free list against what a kind's audit counted: {@code live}
+     * live and {@code retiredSlots} retired slots; every other opened slot but the header must
+     * be in the free list exactly once. O(slots).
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    static void checkInvariants(SlotIndex index, int live, int size) {
+        int liveSlots = 0;
+        int retiredSlots = 0;
+        for (int slot = 1; slot < index.limit; slot++) {
+            int meta = index.meta(slot);
+            check(SlotMeta.generation(meta) <= index.maxGeneration, "generation beyond layout at slot " + slot);
+            check(SlotMeta.generation(meta) >= index.floor, "generation below the tag's floor at slot " + slot);
+            check(!(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta)), "live slot " + slot + " is retired");
+            liveSlots += SlotMeta.isLive(meta) ? 1 : 0;
+            if (SlotMeta.isRetired(meta)) {
+                retiredSlots++;
+                check(SlotMeta.generation(meta) == index.maxGeneration, "retired slot " + slot + " below max generation");
+            }
+        }
+        check(liveSlots == live, "meta words say " + liveSlots + " live slots, the kind counts " + live);
+        check(live == size, "size " + size + " but " + live + " live slots");
+        check(retiredSlots == index.retired, "retired " + index.retired + " but " + retiredSlots + " retired slots");
+        int reopened = 0;
+        for (int slot = index.reopen.from; slot < index.reopen.end; slot++) {
+            check(!SlotMeta.isLive(index.meta(slot)), "live slot " + slot + " in the reopen range");
+            reopened += SlotMeta.isRetired(index.meta(slot)) ? 0 : 1;
+        }
+        check(reopened == index.reopen.free, "the reopen range counts " + index.reopen.free + " free slots, holds " + reopened);
+        int[] free = freeSlots(index);
+        BitSet seen = new BitSet();
+        for (int slot : free) {
+            check(index.isFree(slot), "free list holds slot " + slot + ", which is not free");
+            check(!seen.get(slot), "free list holds slot " + slot + " twice");
+            seen.set(slot);
+        }
+        int length = index.listLength();
+        int listTail = length == 0 ? 0 : free[index.fifo ? free.length - 1 : length - 1];
+        int tail = index.tail();
+        check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
+        if (index.sweepOrder) {
+            index.freeBits.checkInvariants();
+            check(index.reopen.from == index.reopen.end, "a SWEEP index has a reopen range");
+        }
+        int opened = Math.max(0, index.limit - 1);
+        check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
+                + " + retired " + retiredSlots + " != opened slots " + opened);
+    }
+
+    static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
+    }
+}
