@@ -95,7 +95,7 @@ public interface PackedTable extends Table {
      * @param schema the record schema
      * @return the new, empty table; it holds no native memory until the first add
      * @throws IllegalArgumentException if {@code schema} is null
-     * @throws IllegalStateException if all 4095 table tags are in use by open tables
+     * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
      */
     static PackedTable of(Schema schema) {
         return builder(schema).build();

@@ -168,7 +168,7 @@ public abstract class TableDef<D : TableDef<D>>(
      *
      * @throws IllegalArgumentException if the declaration or an option is invalid; the message
      *   names the table and says how to fix it
-     * @throws IllegalStateException if all 4095 table tags are in use by open tables
+     * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
      * @throws java.io.IOException with [TableOptions.file] set, as `open(file)` (a
      *   [SnapshotException] for a bad file); never without it
      */
@@ -237,7 +237,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * own and are not used. Close it (`use { }`) to free its memory; closing [entities] does not.
      *
      * @throws IllegalArgumentException if the declaration is invalid, as for [open]
-     * @throws IllegalStateException if [entities] is closed or all 4095 table tags are in use
+     * @throws IllegalStateException if [entities] is closed or all 3,839 automatic table tags are in use
      */
     @Suppress("UNCHECKED_CAST")
     public fun <E : TableDef<E>> openComponents(entities: TypedTable<E>): TypedComponentTable<E, D> =
