@@ -501,7 +501,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     @Override
     public final int verify() throws IOException {
         ensureOpen();
-        if (mapped == null || !mapped.checksums()) {
+        if (mapped == null || !mapped.checksums) {
             throw new IllegalStateException("table '" + name() + "' has no block checksums to verify: "
                     + (mapped == null ? "it is not mapped from a file" : "its file was created without them")
                     + "; open it with the builder's blockChecksums(true) and mapped(path)");
@@ -565,30 +565,9 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Audit, for tests
-
-    /**
-     * Checks every invariant of the kind's storage, the free list and the counters.
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    abstract void checkInvariants();
-
-    /** The free list from head to tail. O(holes). */
-    final int[] freeSlots() {
-        return SlotIndexAudit.freeSlots(index);
-    }
-
     /** {@return {@link #blockCount}} */
     final int blockCount() {
         return blockCount;
-    }
-
-    static void check(boolean condition, String message) {
-        if (!condition) {
-            throw new AssertionError(message);
-        }
     }
 
     @Override

@@ -4,7 +4,6 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.MetaWords;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -40,9 +39,9 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     private static final int INITIAL_DIRECTORY = 8;
 
     private final ReuseOrder reuseOrder;
-    private final int slotsPerBlock;
+    final int slotsPerBlock;
 
-    private BulkChunk[] chunks = NO_CHUNKS;
+    BulkChunk[] chunks = NO_CHUNKS;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
     /**
@@ -57,7 +56,7 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
      * clears its block's marks with a plain store: the join that ends the pass (which the
      * caller needs anyway to see that thread's writes) makes it visible to the writer thread.
      */
-    private int[] cleanGroups = new int[0];
+    int[] cleanGroups = new int[0];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity, TagLease lease) {
@@ -349,54 +348,5 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
                 size += n;
             }
         }
-    }
-
-    // ---------------------------------------------------------------------------------------
-    // Audit, for tests
-
-    /**
-     * Checks every invariant of the blocks, the index and the counters. O(capacity).
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    @Override
-    void checkInvariants() {
-        ensureOpen();
-        int limit = index.limit;
-        int live = 0;
-        for (int i = 0; i < blockCount; i++) {
-            BulkChunk c = chunks[i];
-            int blockLive = 0;
-            for (int s = 0; s < slotsPerBlock; s++) {
-                int slot = i * slotsPerBlock + s;
-                boolean bit = c.isLiveUnchecked(s);
-                int meta = slot < limit ? index.meta(slot) : 0;
-                check(bit == SlotMeta.isLive(meta), "live bit and meta disagree at slot " + slot);
-                if (bit) {
-                    blockLive++;
-                    check(slot > 0 && slot < limit, "live slot " + slot + " outside [1, " + limit + ")");
-                } else if (slot >= limit && slot > 0) {
-                    check(isWiped(segments[i], s), "never-opened slot " + slot + " holds data");
-                } else if ((s >>> 6) < Integer.SIZE && (cleanGroups[i] & (1 << (s >>> 6))) != 0 && slot > 0) {
-                    check(isWiped(segments[i], s), "dead slot " + slot + " of a clean group holds data");
-                }
-            }
-            check(blockLive == c.liveCount, "liveCount of block " + i + " is " + c.liveCount + ", bitmap says "
-                    + blockLive);
-            live += blockLive;
-        }
-        SlotIndexAudit.checkInvariants(index, live, size);
-    }
-
-    /** Whether every stored byte of {@code slot} is zero. */
-    private boolean isWiped(MemorySegment data, int slot) {
-        for (Field f : schema.storedFields()) {
-            for (int i = 0; i < f.type().byteSize(); i++) {
-                if (data.get(ValueLayout.JAVA_BYTE, f.offset(slot) + i) != 0) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 }

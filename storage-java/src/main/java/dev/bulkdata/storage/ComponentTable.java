@@ -95,7 +95,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     final SparseSet set;
     final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
-    private final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
+    final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
     /** Whether the rows are in entity slot order since the last complete defragment pass. */
     private boolean sorted = true;
@@ -533,21 +533,6 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         if (open != 0) {
             throw new ConcurrentModificationException("cannot " + operation + " component table '" + name()
                     + "' while " + open + " loop(s) or join(s) over it are running; change it after the loop");
-        }
-    }
-
-    /**
-     * Checks every invariant, for tests: the set's, rows in step with it, every row's key a
-     * slot of the entity table, the tail of the rows zero.
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    void checkInvariants() {
-        set.checkInvariants();
-        AbstractTable.check(rows.size() == set.size(), "rows " + rows.size() + " but set size " + set.size());
-        AbstractTable.check(rows.tailIsZero(), "a row past size " + set.size() + " holds data");
-        for (int row = set.size(); row < generations.capacity(); row++) {
-            AbstractTable.check(generation(row) == 0, "owner generation past size at row " + row);
         }
     }
 

@@ -17,9 +17,9 @@ final class FreeBits {
     /** The table's name, for messages. */
     private final String name;
     /** Bit {@code s % 64} of word {@code s / 64}: slot {@code s} is free. */
-    private long[] bits = NO_BITS;
+    long[] bits = NO_BITS;
     /** Bit {@code w % 64} of word {@code w / 64}: {@code bits[w]} is not 0. */
-    private long[] summary = NO_BITS;
+    long[] summary = NO_BITS;
     /** Free slots in the set. */
     int count;
 
@@ -125,20 +125,5 @@ final class FreeBits {
         int words = Math.max(Math.max(16, bits.length * 2), w + 1);
         bits = Arrays.copyOf(bits, words);
         summary = Arrays.copyOf(summary, (words + 63) >>> 6);
-    }
-
-    /**
-     * Checks the summary against the bits and {@link #count} against the bits set.
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    void checkInvariants() {
-        int set = 0;
-        for (int w = 0; w < bits.length; w++) {
-            set += Long.bitCount(bits[w]);
-            SlotIndexAudit.check((bits[w] != 0) == ((summary[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w
-                    + " is wrong");
-        }
-        SlotIndexAudit.check(set == count, "the list counts " + count + " slots, its bits " + set);
     }
 }

@@ -32,9 +32,9 @@ import dev.bulkdata.storage.internal.tags.TagLease;
  * path, which reports the closed table.
  */
 final class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner {
-    private final DenseRows rows;
+    final DenseRows rows;
     /** Back-links: the slot of the record in each row, a page per block of rows. */
-    private final PagedInts back;
+    final PagedInts back;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
     /** Set by every structural change; cleared by a complete defragment pass. */
@@ -69,7 +69,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     // Rows
 
     /** The row of a live slot. */
-    private int row(int slot) {
+    int row(int slot) {
         return index.payload(slot);
     }
 
@@ -307,42 +307,8 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         back.putTo(out, 0, 1, size);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Audit, for tests
-
-    /** {@return whether a defragment call would do work (ignoring a change of order)} */
+    /** {@return whether a defragment call would do work (ignoring a change of order); for the model test} */
     boolean isFragmented() {
         return fragmented;
-    }
-
-    /**
-     * Checks every invariant of the sparse index, the back-links, the rows, the free list and
-     * the counters. O(slots + rows).
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    @Override
-    void checkInvariants() {
-        ensureOpen();
-        check(rows.size() == size, "rows hold " + rows.size() + " but size is " + size);
-        int live = 0;
-        for (int slot = 1; slot < index.limit; slot++) {
-            if (SlotMeta.isLive(index.meta(slot))) {
-                live++;
-                int row = row(slot);
-                check(row >= 0 && row < size, "live slot " + slot + " names row " + row + " of " + size);
-                check(back.get(row) == slot, "row " + row + " links back to slot " + back.get(row)
-                        + ", not to slot " + slot);
-            }
-        }
-        for (int row = 0; row < size; row++) {
-            int slot = back.get(row);
-            check(slot > 0 && slot < index.limit && SlotMeta.isLive(index.meta(slot)) && row(slot) == row,
-                    "row " + row + " links back to slot " + slot + ", which does not name it");
-        }
-        check(rows.tailIsZero(), "a row past size " + size + " holds data");
-        check(rows.chunkCount() == (size + recordMask) >>> recordShift, "chunk count " + rows.chunkCount()
-                + " for size " + size);
-        SlotIndexAudit.checkInvariants(index, live, size);
     }
 }

@@ -63,9 +63,9 @@ public final class SparseSet {
     }
 
     /** The row of each key, {@link #ABSENT} if none; a page is made when a key of it is first inserted. */
-    private final PagedInts sparse = new PagedInts(PAGE_SHIFT, ABSENT);
+    final PagedInts sparse = new PagedInts(PAGE_SHIFT, ABSENT);
     /** The key of each row; pages made in order as rows are added. */
-    private final PagedInts dense = new PagedInts(PAGE_SHIFT, 0);
+    final PagedInts dense = new PagedInts(PAGE_SHIFT, 0);
     private int size;
     /**
      * Joins and loops running over this set; changes are refused while non-zero. Changed
@@ -245,37 +245,6 @@ public final class SparseSet {
     /** {@return the joins and loops running over this set; changes are refused while non-zero} */
     int openJoins() {
         return openJoins;
-    }
-
-    /**
-     * Checks every invariant, for tests. O(size + sparse pages * 4096).
-     *
-     * @throws AssertionError naming the first broken invariant
-     */
-    void checkInvariants() {
-        int present = 0;
-        int[][] pages = sparse.pages();
-        for (int p = 0; p < pages.length; p++) {
-            int[] page = pages[p];
-            if (page == null) {
-                continue; // a sparse array: only pages of inserted keys exist
-            }
-            for (int i = 0; i < page.length; i++) {
-                int row = page[i];
-                if (row == ABSENT) {
-                    continue;
-                }
-                long key = ((long) p << PAGE_SHIFT) | i;
-                AbstractTable.check(row >= 0 && row < size, "key " + key + " names row " + row + " of " + size);
-                AbstractTable.check(keyAtUnchecked(row) == key, "row " + row + " links back to key "
-                        + keyAtUnchecked(row) + ", not " + key);
-                present++;
-            }
-        }
-        AbstractTable.check(present == size, present + " keys present but size is " + size);
-        for (int row = size; row < dense.capacity(); row++) {
-            AbstractTable.check(dense.get(row) == 0, "dense row " + row + " past size " + size + " is not zeroed");
-        }
     }
 
     @Override

@@ -121,12 +121,12 @@ class MappedFuzzTest {
         if (table != null) {
             TableSnapshot before;
             try (Table t = table) {
-                ((AbstractTable) t).checkInvariants();
+                TableAudit.check(t);
                 long h = t.add();
                 t.set(h, SCHEMA.floatField("x"), 1f);
                 t.remove(h);
                 t.checkpoint();
-                ((AbstractTable) t).checkInvariants();
+                TableAudit.check(t);
                 before = TableSnapshot.of(t);
             }
             try (Table again = open(path, packed)) {
@@ -146,7 +146,7 @@ class MappedFuzzTest {
         }
         Files.write(path, pristine);
         try (Table t = open(path, packed)) {
-            ((AbstractTable) t).checkInvariants();
+            TableAudit.check(t);
         }
     }
 

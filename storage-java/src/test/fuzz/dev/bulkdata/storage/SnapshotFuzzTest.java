@@ -84,7 +84,7 @@ class SnapshotFuzzTest {
         }
         try (table) {
             AbstractTable impl = (AbstractTable) table;
-            impl.checkInvariants();
+            TableAudit.check(impl);
             // References among its own records: counted, and remapped after a new-tag load.
             long dangling = Snapshots.danglingReferences(table, table);
             Snapshots.remap(table, table);
@@ -106,7 +106,7 @@ class SnapshotFuzzTest {
                 } catch (CapacityExceededException full) {
                     // a loaded table may well be full
                 }
-                ((AbstractTable) reloaded).checkInvariants();
+                TableAudit.check(reloaded);
             }
         }
     }
@@ -129,7 +129,7 @@ class SnapshotFuzzTest {
             return;
         }
         try (c) {
-            c.checkInvariants();
+            TableAudit.check(c);
             java.util.List<String> before = rows(c);
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             Snapshots.save(c, java.nio.channels.Channels.newChannel(out));
@@ -141,7 +141,7 @@ class SnapshotFuzzTest {
                 }
                 again.removeDead();
                 again.defragment(100);
-                again.checkInvariants();
+                TableAudit.check(again);
             }
         }
     }

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Coverage-guided fuzz tests (Jazzer): each turns the input bytes into a sequence of operations
  * on one kind of structure and checks it against a model after every operation, and its
- * invariants ({@code checkInvariants()}) at the end.
+ * invariants ({@code TableAudit.check}) at the end.
  *
  * <ul>
  * <li>{@link #bulkTable} and {@link #packedTable} drive {@link BulkTableModelTest}'s model run

@@ -80,7 +80,7 @@ class BulkTableTest {
             for (long handle : h) {
                 assertTrue(table.handleLayout().index(handle) > 0);
             }
-            ((BulkTableImpl) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -110,7 +110,7 @@ class BulkTableTest {
                     assertEquals(0, Values.get(table, handle, f), "a record after clear starts at zero: " + f);
                 }
             }
-            ((BulkTableImpl) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 

@@ -171,12 +171,12 @@ class CancelAddTest {
             long next = table.add();       // LIFO: from the list; FIFO: from the sweep
             assertTrue(table.cancelAdd(next));
             assertEquals(before, table.stats());
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
             long again = table.add();      // takes the cancelled add's slot again
             HandleLayout handles = table.handleLayout();
             assertEquals(handles.index(next), handles.index(again), "the next add takes the same slot");
             assertTrue(table.contains(fromSweep));
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 }

@@ -135,7 +135,7 @@ class ComponentSnapshotTest {
                 ComponentTable loaded = Snapshots.loadComponents(componentFile, loadedEntities, schema);
                 assertEquals(before, rows(loaded, h -> h), why);
                 assertEquals(has, p.issued.stream().map(loaded::has).toList(), why);
-                loaded.checkInvariants();
+                TableAudit.check(loaded);
                 p = new Pair(loadedEntities, loaded, p.issued);
             }
             p.components.close();
@@ -175,7 +175,7 @@ class ComponentSnapshotTest {
                     step(copy, b);
                     assertEquals(rows(components, h -> h), rows(components2, unmap), why + " step " + i);
                 }
-                components2.checkInvariants();
+                TableAudit.check(components2);
             }
         }
     }

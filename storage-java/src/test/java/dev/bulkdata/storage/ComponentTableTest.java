@@ -71,7 +71,7 @@ class ComponentTableTest {
             assertFalse(velocity.has(dead));
             assertFalse(velocity.has(foreign));
             assertFalse(velocity.has(plain));
-            velocity.checkInvariants();
+            TableAudit.check(velocity);
         }
     }
 
@@ -92,7 +92,7 @@ class ComponentTableTest {
             assertEquals(0, velocity.add(reborn));
             assertEquals(0f, velocity.get(reborn, VX));
             assertEquals(1, velocity.size());
-            velocity.checkInvariants();
+            TableAudit.check(velocity);
         }
     }
 
@@ -130,7 +130,7 @@ class ComponentTableTest {
             assertEquals(0, velocity.removeDead());
             entities.remove(es[1]);
             assertEquals(1, velocity.removeDead());
-            velocity.checkInvariants();
+            TableAudit.check(velocity);
         }
     }
 
@@ -190,7 +190,7 @@ class ComponentTableTest {
             velocity.clear();
             assertEquals(0, velocity.size());
             assertFalse(velocity.has(es[0]));
-            velocity.checkInvariants();
+            TableAudit.check(velocity);
             velocity.add(es[5]);
             assertEquals(0f, velocity.get(es[5], VX));
         }
@@ -230,7 +230,7 @@ class ComponentTableTest {
             }
             assertEquals(0, velocity.defragment(Long.MAX_VALUE));
             assertThrows(IllegalArgumentException.class, () -> velocity.defragment(-1));
-            velocity.checkInvariants();
+            TableAudit.check(velocity);
         }
     }
 }

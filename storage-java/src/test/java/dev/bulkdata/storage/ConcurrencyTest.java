@@ -183,7 +183,7 @@ class ConcurrencyTest {
                 assertFalse(p.table.contains(h));
             }
             // No thread wrote a hole: holes are still wiped, free list and counters intact.
-            ((AbstractTable) p.table).checkInvariants();
+            TableAudit.check(p.table);
         }
     }
 

@@ -227,7 +227,7 @@ class ConcurrentWritersTest {
                 }
                 // Consistent: every invariant holds, and each held handle has a record of its own:
                 // write every record's owner and serial, then read them all back.
-                ((AbstractTable) table).checkInvariants();
+                TableAudit.check(table);
                 for (Writer w : new Writer[] {a, b}) {
                     for (int i = 0; i < w.held.size(); i++) {
                         long h = w.held.get(i);

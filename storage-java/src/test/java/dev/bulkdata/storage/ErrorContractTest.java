@@ -1201,7 +1201,7 @@ class ErrorContractTest {
     /** Writes {@code value} into the first float column "t" (the link word of the list's saved form) of the free-list head. */
     private static int writeFreeListHead(Fixture fx, float value) {
         BulkTableImpl stable = (BulkTableImpl) fx.table;
-        int head = stable.freeSlots()[0];
+        int head = TableAudit.freeSlots(stable)[0];
         Chunk chunk = fx.chunkOf(head);
         int s = fx.slotInChunk(head);
         FloatField t = fx.schema.floatField("t");
@@ -1220,7 +1220,7 @@ class ErrorContractTest {
         try (Fixture fx = Fixture.particles(TableKind.BULK, layout)) {
             assertTrue(fx.removed.size() >= 2, "the fixture must have several holes");
             Map<Long, List<Long>> before = liveRecords(fx.table);
-            int[] holes = ((BulkTableImpl) fx.table).freeSlots();
+            int[] holes = TableAudit.freeSlots(fx.table);
             int head = writeFreeListHead(fx, 1.0f);
             assertEquals(holes[0], head);
             List<Long> added = new ArrayList<>();
@@ -1236,7 +1236,7 @@ class ErrorContractTest {
                 assertEquals(List.of(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), after.remove(h), "an added record is all zero");
             }
             assertEquals(before, after);
-            ((AbstractTable) fx.table).checkInvariants();
+            TableAudit.check(fx.table);
         }
     }
 
@@ -1249,7 +1249,7 @@ class ErrorContractTest {
             Map<Long, List<Long>> before;
             long next;
             try (Fixture fx = Fixture.particles(TableKind.BULK, layout)) {
-                holes = ((BulkTableImpl) fx.table).freeSlots();
+                holes = TableAudit.freeSlots(fx.table);
                 writeFreeListHead(fx, 1.0f);
                 Snapshots.save(fx.table, file);
                 before = liveRecords(fx.table);
@@ -1257,9 +1257,9 @@ class ErrorContractTest {
             }
             try (BulkTable loaded = Snapshots.load(file, BulkTable.class, null)) {
                 assertEquals(before, liveRecords(loaded));
-                assertArrayEquals(holes, ((BulkTableImpl) loaded).freeSlots(), "the loaded free list");
+                assertArrayEquals(holes, TableAudit.freeSlots(loaded), "the loaded free list");
                 assertEquals(next, loaded.add(), "the next add returns the handle it returned before the save");
-                ((AbstractTable) loaded).checkInvariants();
+                TableAudit.check(loaded);
             }
         } finally {
             java.nio.file.Files.deleteIfExists(file);

@@ -87,7 +87,7 @@ class MappedCrashTest {
                     throw new AssertionError("seed " + seed + ", round " + round + ": the reopened file matches no"
                             + " checkpoint the child reported:" + why);
                 }
-                ((AbstractTable) t).checkInvariants();
+                TableAudit.check(t);
                 // The reopened table works: add, remove, and the next child starts from here.
                 long[] more = new long[10];
                 t.addAll(more);
@@ -165,7 +165,7 @@ class MappedCrashTest {
             assertSameList(expectedOrder.stream().sorted().toList(), order.stream().sorted().toList(), "live handles");
         }
         List<Integer> free = new ArrayList<>();
-        for (int s : ((AbstractTable) t).freeSlots()) {
+        for (int s : TableAudit.freeSlots(t)) {
             free.add(s);
         }
         assertSameList(r.free, free, "free list");
@@ -318,7 +318,7 @@ class MappedCrashTest {
             t.forEach((chunk, slot) -> line.append(' ').append(Long.toHexString(chunk.handle(slot))).append(',')
                     .append(chunk.get(slot, w)).append(',').append(chunk.get(slot, both)));
             line.append(" F");
-            for (int s : ((AbstractTable) t).freeSlots()) {
+            for (int s : TableAudit.freeSlots(t)) {
                 line.append(' ').append(s);
             }
             TableStats st = t.stats();

@@ -440,7 +440,7 @@ class MappedIntegrityTest {
         MemorySegment segment = ((AbstractTable) t).segments[block];
         long at = random.nextLong(segment.byteSize());
         byte was = segment.get(ValueLayout.JAVA_BYTE, at);
-        long fileAt = ((AbstractTable) t).mapped.file().blockOffset(block) + at;
+        long fileAt = ((AbstractTable) t).mapped.file.blockOffset(block) + at;
         patch(file, fileAt, new byte[] {(byte) (was ^ 0x20)});  // through the file: the mapping shows it
         assertEquals((byte) (was ^ 0x20), segment.get(ValueLayout.JAVA_BYTE, at), "the mapping is shared");
         SnapshotException e = assertThrows(SnapshotException.class, t::verify, "step " + step);
@@ -463,7 +463,7 @@ class MappedIntegrityTest {
             for (long h : hs) {
                 t.set(h, schema.longField("v"), h);
             }
-            block1At = ((AbstractTable) t).mapped.file().blockOffset(1);
+            block1At = ((AbstractTable) t).mapped.file.blockOffset(1);
         }
         byte[] pristine = Files.readAllBytes(file);
         flip(file, block1At + 100, 0);
@@ -520,14 +520,14 @@ class MappedIntegrityTest {
             t.addAll(hs);
             t.checkpoint();
             MappedStore store = ((AbstractTable) t).mapped;
-            assertEquals(10, store.checksummed());
+            assertEquals(10, store.written().blocksChecksummed());
             t.checkpoint();
-            assertEquals(0, store.checksummed());
+            assertEquals(0, store.written().blocksChecksummed());
             t.set(hs[3 * schema.slotsPerBlock() + 5], schema.intField("id"), 7);
             t.markVersion();                                 // the user's marks change nothing
             t.set(hs[8 * schema.slotsPerBlock()], schema.longField("v"), 7L);
             t.checkpoint();
-            assertEquals(2, store.checksummed());
+            assertEquals(2, store.written().blocksChecksummed());
             assertEquals(10, t.verify());
         }
     }

@@ -209,26 +209,26 @@ class MappedTableTest {
             MappedStore store = ((AbstractTable) t).mapped;
             t.addAll(hs);
             t.checkpoint();
-            long whole = store.metadataWritten();
+            long whole = store.written().metadataBytes();
             assertTrue(whole >= 4L * hs.length, "a new area takes the whole metadata: " + whole);
             t.checkpoint();             // the other area is new too (it held only the empty table)
             t.checkpoint();             // the areas no longer move: the counters at the end change once more
             t.checkpoint();
-            assertEquals(0, store.metadataWritten(), "nothing changed since the checkpoint two back");
+            assertEquals(0, store.written().metadataBytes(), "nothing changed since the checkpoint two back");
             for (int i = 0; i < hs.length; i += 3) {
                 t.set(hs[i], schema.intField("id"), i); // field writes: blocks only
             }
             t.checkpoint();
-            assertEquals(0, store.metadataWritten(), "field writes change no metadata");
+            assertEquals(0, store.written().metadataBytes(), "field writes change no metadata");
             t.remove(hs[hs.length / 2]);
             t.checkpoint();
-            assertTrue(store.metadataWritten() > 0 && store.metadataWritten() <= 8L * FileLayout.PAGE,
-                    "one removal rewrites a few pages, not " + store.metadataWritten() + " of " + whole + " bytes");
+            assertTrue(store.written().metadataBytes() > 0 && store.written().metadataBytes() <= 8L * FileLayout.PAGE,
+                    "one removal rewrites a few pages, not " + store.written().metadataBytes() + " of " + whole + " bytes");
             t.checkpoint();             // the area two back lacks the removal too
-            assertTrue(store.metadataWritten() > 0 && store.metadataWritten() <= 8L * FileLayout.PAGE,
-                    "written " + store.metadataWritten());
+            assertTrue(store.written().metadataBytes() > 0 && store.written().metadataBytes() <= 8L * FileLayout.PAGE,
+                    "written " + store.written().metadataBytes());
             t.checkpoint();
-            assertEquals(0, store.metadataWritten());
+            assertEquals(0, store.written().metadataBytes());
             t.remove(hs[7]);
             long added = t.add();
             t.set(added, schema.longField("v"), 99L);
@@ -502,7 +502,7 @@ class MappedTableTest {
                 patch(file, at, new byte[] {(byte) (pristine[(int) at] ^ (1 << (at % 8)))});
                 try (PackedTable t = PackedTable.builder(schema).tag(3996)
                         .checkpointFallback(CheckpointFallback.AFTER_CRASH_OR_DAMAGE).mapped(file)) {
-                    ((AbstractTable) t).checkInvariants();
+                    TableAudit.check(t);
                     assertEquals(expected, t.size(), "byte " + at + " flipped");
                 }
                 Files.write(file, pristine); // that open's close wrote a checkpoint

@@ -61,7 +61,7 @@ class PackedTableTest {
                 assertEquals(h, handles.get(i), "handle " + table.format(h) + " reads record " + i);
                 assertEquals(i * 0.5, table.get(h, schema.doubleField("payload")));
             }
-            ((PackedTableImpl) table).checkInvariants();
+            TableAudit.check(table);
         }
 
         /** The handles in row order. */
@@ -135,7 +135,7 @@ class PackedTableTest {
                     assertEquals(h, sample.handles.get(i));
                 }
             }
-            ((PackedTableImpl) sample.table).checkInvariants();
+            TableAudit.check(sample.table);
         }
     }
 
@@ -181,7 +181,7 @@ class PackedTableTest {
             for (long h : live) {
                 assertFalse(table.contains(h), "every old handle is stale");
             }
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 

@@ -49,10 +49,6 @@ class RetirementTest {
         }
     }
 
-    private static void checkInvariants(Table t) {
-        ((AbstractTable) t).checkInvariants();
-    }
-
     /** Records every handle handed out and checks the retirement rules as they go. */
     private static final class Ledger {
         final Table table;
@@ -141,7 +137,7 @@ class RetirementTest {
             assertThrows(CapacityExceededException.class, () -> table.addAll(new long[1]));
             assertEquals(before, TableSnapshot.of(table));
             assertEquals(0, table.capacity());
-            checkInvariants(table);
+            TableAudit.check(table);
         }
     }
 
@@ -170,14 +166,14 @@ class RetirementTest {
                     ledger.removed(live.poll());
                 }
                 if (++steps % 64 == 0) {
-                    checkInvariants(t);
+                    TableAudit.check(t);
                     ledger.assertRetiredCountMatches();
                     ledger.assertEveryDeadHandleIsStale();
                 }
                 assertTrue(steps <= SLOTS * GENERATIONS, "more adds than slots times generations");
             }
             assertEquals(SLOTS * GENERATIONS, steps);
-            checkInvariants(t);
+            TableAudit.check(t);
             ledger.assertEverySlotUsedAtEveryGenerationThenRetired();
             ledger.assertEveryDeadHandleIsStale();
             ledger.assertFullForever();
@@ -205,7 +201,7 @@ class RetirementTest {
             long expectedSlot = variant.order == ReuseOrder.LIFO ? TINY.index(h[4]) : TINY.index(h[1]);
             assertEquals(expectedSlot, TINY.index(next));
             assertEquals(1, TINY.generation(next));
-            checkInvariants(t);
+            TableAudit.check(t);
         }
     }
 
@@ -228,19 +224,19 @@ class RetirementTest {
             long three = t.add();
             ledger.added(two);
             ledger.added(three);
-            checkInvariants(t);
+            TableAudit.check(t);
 
             t.clear();
             ledger.afterDeath(h);
             ledger.afterDeath(two);
             ledger.afterDeath(three);
             ledger.assertRetiredCountMatches();
-            checkInvariants(t);
+            TableAudit.check(t);
             TableStats stats = t.stats();
             assertEquals(0, stats.live());
             assertEquals(1, stats.retired());
             assertEquals(variant == Variant.PACKED ? 0 : 2, stats.holes(), "a PackedTable reports no holes");
-            assertEquals(2, ((AbstractTable) t).freeSlots().length, "two free slots either way");
+            assertEquals(2, TableAudit.freeSlots(t).length, "two free slots either way");
             ledger.assertEveryDeadHandleIsStale();
 
             for (int i = 0; i < 3; i++) {
@@ -248,7 +244,7 @@ class RetirementTest {
                 ledger.added(again);
                 assertNotEquals(1, ledger.slot(again), "the slot retired by clear() must never come back");
             }
-            checkInvariants(t);
+            TableAudit.check(t);
         }
     }
 
@@ -279,7 +275,7 @@ class RetirementTest {
                 // Only the last round retires slots, all of them at once.
                 assertEquals(round == GENERATIONS - 1 ? SLOTS : 0, t.stats().retired());
                 ledger.assertRetiredCountMatches();
-                checkInvariants(t);
+                TableAudit.check(t);
                 ledger.assertEveryDeadHandleIsStale();
             }
             ledger.assertEverySlotUsedAtEveryGenerationThenRetired();

@@ -119,7 +119,7 @@ class SnapshotTest {
                     assertEquals(0L, loaded.get(h, schema.longField("id")), "a reused record reads zero");
                     assertEquals(0f, loaded.get(h, schema.floatField("x")));
                 }
-                ((AbstractTable) loaded).checkInvariants();
+                TableAudit.check(loaded);
             }
         }
     }

@@ -85,7 +85,7 @@ class SparseSetTest {
         assertEquals(0, set.indexOf(30));
         assertEquals(-1, set.remove(20));
         assertEquals(1, set.size());
-        set.checkInvariants();
+        TableAudit.check(set);
     }
 
     @Test
@@ -98,7 +98,7 @@ class SparseSetTest {
         assertEquals(3L * SparseSet.PAGE_SIZE * Integer.BYTES, set.pageBytes());
         assertFalse(set.contains(SparseSet.MAX_KEY - 1));
         assertTrue(set.contains(SparseSet.MAX_KEY));
-        set.checkInvariants();
+        TableAudit.check(set);
     }
 
     @Test
@@ -122,7 +122,7 @@ class SparseSetTest {
         assertEquals(2, set.size());
         assertEquals(0, set.indexOf(5));
         assertEquals(1, set.indexOf(7));
-        set.checkInvariants();
+        TableAudit.check(set);
     }
 
     @Test
@@ -139,6 +139,6 @@ class SparseSetTest {
         assertEquals(1, a.size());
         assertEquals(1, b.size());
         a.insert(2); // allowed again after the join
-        a.checkInvariants();
+        TableAudit.check(a);
     }
 }

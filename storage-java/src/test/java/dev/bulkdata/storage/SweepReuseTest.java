@@ -51,7 +51,7 @@ class SweepReuseTest {
                 List<Long> slots = List.of(addSlot(table), addSlot(table), addSlot(table));
                 assertEquals(order == ReuseOrder.SWEEP ? List.of(3L, 6L, 8L) : List.of(8L, 3L, 6L), slots, order.name());
                 assertEquals(order, table.reuseOrder());
-                ((AbstractTable) table).checkInvariants();
+                TableAudit.check(table);
             }
         }
     }
@@ -68,7 +68,7 @@ class SweepReuseTest {
             assertEquals(8, addSlot(table));
             assertEquals(1, addSlot(table));             // wrapped round
             assertEquals(11, addSlot(table));            // no hole left: a fresh slot
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -108,7 +108,7 @@ class SweepReuseTest {
                     live.add(h);
                 }
             }
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -131,7 +131,7 @@ class SweepReuseTest {
             assertEquals(2, addSlot(table));
             assertEquals(3, addSlot(table));
             assertEquals(1, table.stats().retired());
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -150,7 +150,7 @@ class SweepReuseTest {
             assertEquals(3, slot(table, again));
             assertEquals(table.handleLayout().generation(added) + 1, table.handleLayout().generation(again));
             assertEquals(7, addSlot(table));
-            ((AbstractTable) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -176,7 +176,7 @@ class SweepReuseTest {
         assertEquals(8, addSlot(table));
         assertEquals(1, addSlot(table));
         assertEquals(11, addSlot(table));
-        ((AbstractTable) table).checkInvariants();
+        TableAudit.check(table);
     }
 
     /** Sets up a table whose next adds are slot 8, then slot 1 (behind the last add, so not first). */

@@ -75,7 +75,7 @@ class ZeroOnReuseTest {
                     scribble(table, h[i]);
                 }
             }
-            ((BulkTableImpl) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -97,7 +97,7 @@ class ZeroOnReuseTest {
                     table.remove(one);
                 }
             }
-            ((BulkTableImpl) table).checkInvariants();
+            TableAudit.check(table);
         }
     }
 
@@ -126,7 +126,7 @@ class ZeroOnReuseTest {
                 if (i % 10 == 9) {
                     table.remove(next);                      // a hole again, in a group refilled in part
                 }
-                ((BulkTableImpl) table).checkInvariants();
+                TableAudit.check(table);
             }
         }
     }
@@ -162,7 +162,7 @@ class ZeroOnReuseTest {
                     long next = table.add();
                     assertZero(table, next, (way == 0 ? "after a snapshot" : "after a writable view") + ", add " + i);
                 }
-                ((BulkTableImpl) table).checkInvariants();
+                TableAudit.check(table);
             }
         }
     }
@@ -204,7 +204,7 @@ class ZeroOnReuseTest {
                     Snapshots.save(table, Channels.newChannel(OutputStream.nullOutputStream()));
                 }
             }
-            ((BulkTableImpl) table).checkInvariants();
+            TableAudit.check(table);
         } catch (AssertionError e) {
             throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
         }

@@ -60,9 +60,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <h2>Checked at every audit</h2>
  * Every {@value #AUDIT_EVERY} steps, and after every clear, removeAll (good or bad), failed
  * add, set through an invalid handle, defragment and table replacement: the kind's
- * {@link AbstractTable#checkInvariants()}, a full {@code forEach} against the model (every
+ * {@link TableAudit#check(Table)}, a full {@code forEach} against the model (every
  * field; slot order for a BulkTable, the model's row order for a PackedTable), the free list
- * ({@link AbstractTable#freeSlots()}) against the model's, {@code stats()} and {@code capacity()},
+ * ({@link TableAudit#freeSlots(Table)}) against the model's, {@code stats()} and {@code capacity()},
  * and the removed window ({@value #STALE_CHECKS_PER_AUDIT} more STALE rejections).
  *
  * <h2>Capacity</h2>
@@ -826,7 +826,7 @@ class BulkTableModelTest {
                 assertEquals(snapshot, snapshot(), "a rejected call changed the table");
             }
             if (kind == 2) {
-                auditDue = true; // checkInvariants: the set must not have written the hole
+                auditDue = true; // the audit: the set must not have written the hole
             }
         }
 
@@ -870,7 +870,7 @@ class BulkTableModelTest {
             Arrays.fill(liveV, 0, live, null);
             live = 0;
             // clear rebuilds the free list from every slot that is not retired; take its order
-            int[] actual = impl.freeSlots();
+            int[] actual = TableAudit.freeSlots(impl);
             int[] sorted = actual.clone();
             Arrays.sort(sorted);
             int[] expected = new int[Math.max(0, limit - 1)];
@@ -1349,7 +1349,7 @@ class BulkTableModelTest {
 
         void audit() {
             trace(Op.AUDIT, live);
-            impl.checkInvariants();
+            TableAudit.check(impl);
             // every field of every record, in slot (row) order, against the model
             HashMap<Long, long[]> seen = new HashMap<>();
             prevGlobal = -1;
@@ -1379,7 +1379,7 @@ class BulkTableModelTest {
             }
             // the free list, in reuse order
             int[] expectedFree = freeOrder();
-            assertArrayEquals(expectedFree, impl.freeSlots(), "free list (head first)");
+            assertArrayEquals(expectedFree, TableAudit.freeSlots(impl), "free list (head first)");
             // stats and capacity
             TableStats stats = table.stats();
             assertEquals(live, stats.live(), "stats().live");

@@ -177,7 +177,7 @@ class ComponentTableModelTest {
         }
 
         void checkAll() {
-            table.checkInvariants();
+            TableAudit.check(table);
             Map<Long, Integer> seen = new HashMap<>();
             table.forEach((e, row) -> {
                 assertTrue(model.containsKey(e), "forEach visited " + entities.format(e) + ", which has no component");

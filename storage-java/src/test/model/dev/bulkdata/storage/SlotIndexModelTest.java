@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * state and each reuse order's free slots in the simplest form: FIFO and LIFO a deque and the
  * clear's slots in slot order, SWEEP a sorted set and a cursor. After every step the counts
  * must match; after every step (every eighth once past 512 slots), so must every slot's meta
- * word and the free slots in take order, and {@link SlotIndex#checkInvariants} must pass. Every
+ * word and the free slots in take order, and {@link SlotIndexAudit#checkInvariants(SlotIndex, int, int)} must pass. Every
  * reuse order, with the entries in heap pages and in a reserved range, at stride 1 and 2, with
  * 2 generation bits (slots retire within a few reuses; a capacity of 200 fills) and with 12 (a
  * capacity past one page of 4,096 slots).

@@ -147,7 +147,7 @@ final class ComponentModel implements AutoCloseable {
                 checkAll(STALE_CHECKS_PER_STEP, step % AUDIT_EVERY == AUDIT_EVERY - 1);
             }
             checkAll(Integer.MAX_VALUE, true);
-            entityImpl.checkInvariants();
+            TableAudit.check(entityImpl);
         } catch (Throwable t) {
             throw new AssertionError("component-tables fuzzed run failed at step " + step + ": " + t
                     + "\n  replay: the input file in regression mode\n  operations:\n    "
@@ -599,7 +599,7 @@ final class ComponentModel implements AutoCloseable {
                 }
             }
             if (audit) {
-                c.table.checkInvariants();
+                TableAudit.check(c.table);
             }
         }
         for (long e : issued) {

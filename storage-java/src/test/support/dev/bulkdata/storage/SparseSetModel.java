@@ -86,7 +86,7 @@ final class SparseSetModel {
 
     /**
      * Checks the set against the model: size, the key of every row, the row of every key, and
-     * the set's own invariants ({@link SparseSet#checkInvariants()}).
+     * the set's own invariants ({@link TableAudit#check(SparseSet)}).
      *
      * @throws AssertionError naming the first difference
      */
@@ -103,7 +103,7 @@ final class SparseSetModel {
             check(set.indexOf(key) == row, what + ": key " + key + " has row " + set.indexOf(key) + ", model " + row);
         }
         if (audit) {
-            set.checkInvariants();
+            TableAudit.check(set);
         }
     }
 

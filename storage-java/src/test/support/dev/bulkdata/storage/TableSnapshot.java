@@ -40,11 +40,11 @@ record TableSnapshot(TableStats stats, Map<Long, List<Long>> records, List<Long>
         });
         List<Integer> free = new ArrayList<>();
         if (table instanceof AbstractTable impl) {
-            for (int slot : impl.freeSlots()) {
+            for (int slot : TableAudit.freeSlots(impl)) {
                 free.add(slot);
             }
             if (audit) {
-                impl.checkInvariants();
+                TableAudit.check(impl);
             }
         }
         return new TableSnapshot(table.stats(), records, order, free);

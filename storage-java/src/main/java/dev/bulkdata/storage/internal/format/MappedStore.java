@@ -27,15 +27,14 @@ import static dev.bulkdata.storage.internal.format.FileLayout.*;
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MappedStore {
     final StoredTable table;
-    final MappedFile file;
+    /** The file the table is mapped from. */
+    public final MappedFile file;
     /** The sequence number of the last completed checkpoint. */
     long sequence;
     final long[] areaOffset = new long[2];
     final long[] areaCapacity = new long[2];
-    /** Metadata bytes the last checkpoint wrote: the pages that changed, or all of it into a new area. */
-    private long metadataWritten;
     /** Whether the file keeps a CRC32C per block ({@link FileLayout#FLAG_BLOCK_CRCS}). */
-    final boolean checksums;
+    public final boolean checksums;
     /** Each block's CRC32C as of the last checkpoint, for the first {@link #known} blocks. */
     int[] crcs = new int[0];
     /** Blocks below this have a checksum of the last checkpoint (0 after an open that could not check them). */
@@ -44,8 +43,8 @@ public final class MappedStore {
     private long[] pending = new long[0];
     /** The change version the last checkpoint marked: a block stamped after it changed since. */
     int since;
-    /** Blocks whose checksum the last checkpoint computed. */
-    private int checksummed;
+    /** What the last checkpoint wrote. */
+    private Written written = new Written(0, 0);
     /** Which checkpoint the table was opened at. */
     OpenedCheckpoint opened;
     private final Engine engine;
@@ -60,26 +59,6 @@ public final class MappedStore {
     /** {@return which checkpoint the table was opened at} */
     public OpenedCheckpoint opened() {
         return opened;
-    }
-
-    /** {@return the file the table is mapped from} */
-    public MappedFile file() {
-        return file;
-    }
-
-    /** {@return whether the file keeps a CRC32C per block} */
-    public boolean checksums() {
-        return checksums;
-    }
-
-    /** {@return the metadata bytes the last checkpoint wrote} (for tests) */
-    public long metadataWritten() {
-        return metadataWritten;
-    }
-
-    /** {@return the blocks whose checksum the last checkpoint computed} (for tests) */
-    public int checksummed() {
-        return checksummed;
     }
 
     /**
@@ -113,9 +92,7 @@ public final class MappedStore {
      */
     public void checkpoint(boolean closing) throws IOException {
         int blocks = table.blockCount();
-        if (checksums) {
-            sumChangedBlocks(blocks); // before the force, which then covers what they sum
-        }
+        int summed = checksums ? sumChangedBlocks(blocks) : 0; // before the force, which then covers what they sum
         file.force();
         TableState state = table.state();
         boolean bulk = state.kind() == KIND_BULK;
@@ -143,7 +120,7 @@ public final class MappedStore {
         meta.putLong(areaOffset[0]).putLong(areaCapacity[0]).putLong(areaOffset[1]).putLong(areaCapacity[1]);
         meta.flip();
         FileChannel channel = file.channel;
-        metadataWritten = freshArea ? writeAt(channel, meta, areaOffset[s]) : writeChanged(channel, meta, areaOffset[s]);
+        long metadataBytes = freshArea ? writeAt(channel, meta, areaOffset[s]) : writeChanged(channel, meta, areaOffset[s]);
         channel.force(true);
 
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.nativeOrder());
@@ -158,6 +135,21 @@ public final class MappedStore {
         // Evidence that the checkpoint completed, written once its header is on the device; the
         // next checkpoint's first force (or the kernel's write-back) makes it durable.
         writeCommit(channel, s, sequence, headerCrc, closing ? COMMIT_CLOSED : COMMIT_OPEN);
+        written = new Written(metadataBytes, summed);
+    }
+
+    /**
+     * What a checkpoint wrote besides the header, for tests of its cost.
+     *
+     * @param metadataBytes the metadata bytes written: the pages that changed, or all of it into a new area
+     * @param blocksChecksummed the blocks whose checksum it computed
+     */
+    public record Written(long metadataBytes, int blocksChecksummed) {
+    }
+
+    /** {@return what the last checkpoint of this store wrote; zeros before the first} */
+    public Written written() {
+        return written;
     }
 
     /**
@@ -165,8 +157,10 @@ public final class MappedStore {
      * change versions newer than the version that checkpoint marked, a byte written without a
      * stamp, or a block it had no checksum for), and marks a version: writes from now on
      * stamp newer.
+     *
+     * @return the blocks summed
      */
-    private void sumChangedBlocks(int blocks) {
+    private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();
         if (crcs.length < blocks) {
             crcs = Arrays.copyOf(crcs, Math.max(blocks, crcs.length + crcs.length / 2));
@@ -185,7 +179,7 @@ public final class MappedStore {
         known = blocks;
         since = now;
         Arrays.fill(pending, 0);
-        checksummed = summed;
+        return summed;
     }
 
     /** Computes the CRC32C of the blocks whose bytes the table changed without a stamp, and clears them. */

@@ -3,10 +3,9 @@ package dev.bulkdata.storage;
 import java.util.BitSet;
 
 /**
- * The audit of a {@link SlotIndex}, for tests and the tables' own audits
- * ({@link AbstractTable#checkInvariants()}): the free slots in take order, and every
- * invariant of the meta words, the counters and the free-slot sources checked against one
- * another. Never on a table's own path: O(slots) each.
+ * The audit of a {@link SlotIndex}, for tests and the tables' audits ({@link TableAudit}):
+ * the free slots in take order, and every invariant of the meta words, the counters and the
+ * free-slot sources checked against one another. O(slots) each.
  */
 final class SlotIndexAudit {
     private SlotIndexAudit() {
@@ -72,12 +71,27 @@ final class SlotIndexAudit {
         int tail = index.tail();
         check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
         if (index.sweepOrder) {
-            index.freeBits.checkInvariants();
+            checkInvariants(index.freeBits);
             check(index.reopen.from == index.reopen.end, "a SWEEP index has a reopen range");
         }
         int opened = Math.max(0, index.limit - 1);
         check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
                 + " + retired " + retiredSlots + " != opened slots " + opened);
+    }
+
+    /**
+     * Checks a SWEEP index's free bits: the summary against the bits, the count against the bits set.
+     *
+     * @throws AssertionError naming the first broken invariant
+     */
+    static void checkInvariants(FreeBits free) {
+        int set = 0;
+        for (int w = 0; w < free.bits.length; w++) {
+            set += Long.bitCount(free.bits[w]);
+            check((free.bits[w] != 0) == ((free.summary[w >>> 6] & (1L << w)) != 0), "summary bit of word " + w
+                    + " is wrong");
+        }
+        check(set == free.count, "the list counts " + free.count + " slots, its bits " + set);
     }
 
     static void check(boolean condition, String message) {
