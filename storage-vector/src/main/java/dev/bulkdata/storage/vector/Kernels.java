@@ -1,0 +1,243 @@
+package dev.bulkdata.storage.vector;
+
+import dev.bulkdata.storage.Chunk;
+import dev.bulkdata.storage.Field;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.Table;
+
+import java.util.Optional;
+
+/**
+ * SIMD kernels over the columns of a table's chunks: {@code fill}, {@code add}, {@code scale},
+ * {@code axpy} ({@code a += b * k}, the update {@code p += v * dt}), {@code sum}, {@code min},
+ * {@code max}, and {@code lessThan}, a comparison that yields a slot mask. Each comes for
+ * {@code float}, {@code double}, {@code int} and {@code long} fields, per chunk (inside your own
+ * iteration, on any thread) and for a whole table (one iteration over its chunks):
+ *
+ * <pre>{@code
+ * Kernels.axpy(particles, PX, VX, dt);                 // p += v * dt, every live record
+ * try (ChunkIteration chunks = particles.iterate()) {  // the same, chunk by chunk
+ *     for (Chunk chunk : chunks) {
+ *         Kernels.axpy(chunk, PX, VX, dt);
+ *         Kernels.axpy(chunk, PY, VY, dt);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>Vector API.</b> The kernels are written with the incubating Vector API
+ * ({@code jdk.incubator.vector}), which the JVM resolves only when asked: run with
+ * {@code --add-modules jdk.incubator.vector} (on the class path and on the module path alike;
+ * this module {@code requires static} it). Without it every kernel runs its scalar loop instead,
+ * with the same results (sums aside, see Sums), and {@link #vectorized()} returns
+ * {@code false}; nothing fails. The same holds on an x86 CPU without AVX2, where C2 has 128-bit
+ * vectors only and the Vector API would run much of the work in Java.
+ *
+ * <p><b>Instruction sets.</b> The kernels are tested on x86-64 with AVX-512 and with AVX2 (the
+ * test suite runs a second time with C2 limited to AVX2, {@code -XX:UseAVX=2}). Where AVX2 lacks
+ * an instruction, the kernels use another formulation, chosen once per JVM: AVX2 has no 64-bit
+ * min or max, so a {@code long} {@code min} or {@code max} ends each run by folding its lanes
+ * one by one instead of a vector reduction.
+ *
+ * <p><b>Holes.</b> Every kernel reads and writes the live records only. A chunk whose slots are
+ * all live is processed as one run of full vectors; otherwise each 64-slot word of the live
+ * bitmap ({@link Chunk#liveBits(int)}) is skipped when empty, processed unmasked when full and
+ * with lane masks from its bits in between. Masked lanes are never stored, so a hole of a
+ * {@code BulkTable} (and the rows past the end of a {@code PackedTable}) are never written,
+ * which the table requires (see {@link Chunk#writableColumn(Field)}). Reductions and comparisons leave
+ * holes out; a comparison may load a hole's value, never use it.
+ *
+ * <p><b>Change versions.</b> {@code fill}, {@code scale}, {@code add} and {@code axpy} stamp
+ * the change version of the field they write in every chunk they are given that holds a live
+ * record (they write through {@link Chunk#writableColumn(Field)}, or {@code Chunk.set} on the
+ * scalar path), so a pass filtered on that field visits those chunks; the reductions and
+ * {@code lessThan} only read (through the read-only {@link Chunk#column(Field)}) and stamp
+ * nothing.
+ *
+ * <p><b>Layouts.</b> The vectorised path runs on {@link Layout#SOA} tables, whose columns are
+ * contiguous. On an {@link Layout#AOS} table a field's values are 1 stride apart and the Vector
+ * API cannot load them from native memory in one go, so the kernels run the scalar loop there:
+ * same results, the speed of per-slot access ({@link Chunk#get(int, FloatField)} and friends).
+ *
+ * <p><b>Sums.</b> A {@code float} or {@code double} sum adds in an unspecified order (lane by
+ * lane within runs of live slots, then the lanes, then the runs), so it may differ from a sequential loop by rounding; a {@code float}
+ * chunk sum adds in {@code float}, the table sum adds the chunk sums in {@code double}. An
+ * {@code int} sum widens every value to {@code long} (exact); a {@code long} sum wraps as
+ * {@code long} addition does.
+ *
+ * <p><b>Minimum and maximum</b> are those of {@link Math#min(float, float)} and
+ * {@link Math#max(float, float)} folded over the live values: NaN if any live value is NaN,
+ * {@code -0.0} below {@code 0.0}. Without a live value the result is the identity: positive
+ * infinity for {@code min} of a floating-point field, negative infinity for {@code max}, and
+ * {@code MAX_VALUE} / {@code MIN_VALUE} for integers.
+ *
+ * <p><b>Removing what a mask selects</b>, such as the particles whose lifetime ran out: a mask
+ * names slots, which mean something only during its iteration (a {@code PackedTable} moves
+ * records on every removal), and no record can be removed while an iteration is open. So turn
+ * the mask into handles inside the pass and remove them after it:
+ *
+ * <pre>{@code
+ * long[] mask = new long[schema.slotsPerBlock() / 64 + 1];   // scratch, kept
+ * long[] expired = new long[capacity];                       // scratch, kept
+ * int count = 0;
+ * try (ChunkIteration chunks = particles.iterate()) {
+ *     for (Chunk chunk : chunks) {
+ *         Kernels.axpy(chunk, T, ONE, -dt);                  // t -= dt (ONE: a field of 1s)
+ *         if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {
+ *             count = Kernels.handles(chunk, mask, expired, count);
+ *         }
+ *     }
+ * }
+ * particles.removeAll(expired, 0, count);                    // after the pass
+ * }</pre>
+ *
+ * or in one call, {@link #handlesLessThan(Table, FloatField, float, long[])}.
+ *
+ * <p><b>Errors</b> are checked before anything is written: a field of another schema throws
+ * {@link IllegalArgumentException}, a chunk whose iteration has ended
+ * {@link IllegalStateException}, as the chunk's own accessors do.
+ *
+ * <p><b>Threads and cost.</b> The per-chunk kernels may run on many threads at once, on
+ * distinct chunks of one open iteration (the table's rule for fields of distinct records). The
+ * whole-table kernels open one iteration on the calling thread (so a concurrent add or remove
+ * throws {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All
+ * are O(slots of the chunks visited). Once compiled, no kernel allocates per record, on chunks
+ * full, with holes or partly filled alike, with AVX-512 and with AVX2; a whole-table kernel may
+ * allocate the one 32-byte iteration object it opens.
+ */
+public final class Kernels extends GeneratedKernels {
+    // The typed kernels (fill .. handlesLessThan, one of each per lane type) are inherited: the
+    // template src/main/templates/.../GeneratedKernels.java declares them, for float, and the
+    // build writes them for the four types (ARCHITECTURE.md, The four types). They call the
+    // package-private checks and helpers below.
+
+    /**
+     * Whether the kernels run on the Vector API: the module is resolved, this module reads it,
+     * and the CPU has vectors the kernels compile to (see {@link #vectorized()}).
+     */
+    static final boolean VECTOR = vectorApiResolved() && wideVectors();
+
+    private Kernels() {
+    }
+
+    private static boolean vectorApiResolved() {
+        Optional<Module> vector = ModuleLayer.boot().findModule("jdk.incubator.vector");
+        return vector.isPresent() && Kernels.class.getModule().canRead(vector.get());
+    }
+
+    /**
+     * False on an x86 CPU without AVX2 (C2 then offers 128-bit vectors only), where the Vector
+     * API runs much of the kernels' {@code long} and {@code double} work in Java and boxes
+     * vectors per call; the scalar loops are faster there and allocate nothing. Called only
+     * when the Vector API is resolved (it loads its classes).
+     */
+    private static boolean wideVectors() {
+        String arch = System.getProperty("os.arch");
+        boolean x86 = arch.equals("amd64") || arch.equals("x86_64");
+        return !x86 || jdk.incubator.vector.VectorShape.preferredShape().vectorBitSize() >= 256;
+    }
+
+    /**
+     * Whether the kernels run on the Vector API: {@code true} when the JVM was started with
+     * {@code --add-modules jdk.incubator.vector} (and, on x86, the CPU has AVX2 or AVX-512),
+     * {@code false} when every kernel runs its scalar loop (same results, see the class
+     * documentation). Decided once per JVM.
+     *
+     * @return whether the kernels are vectorised
+     */
+    public static boolean vectorized() {
+        return VECTOR;
+    }
+
+    /**
+     * The width in bits of the vectors the kernels run on: that of the JVM's preferred species,
+     * 512 with AVX-512 and 256 with AVX2 (also on an AVX-512 CPU whose JVM runs with
+     * {@code -XX:UseAVX=2}); 0 when the kernels run their scalar loops ({@link #vectorized()}
+     * is {@code false}). Decided once per JVM; for logs and benchmark reports.
+     *
+     * @return the vector width in bits, or 0
+     */
+    public static int vectorBits() {
+        return VECTOR ? FloatVectors.S.vectorBitSize() : 0;
+    }
+
+    /**
+     * Writes the handles of the slots in {@code mask} (a mask of
+     * {@link #lessThan(Chunk, FloatField, float, long[]) lessThan(Chunk, FloatField, float, long[])}
+     * or another of this chunk's live slots) into {@code handles}, in slot order, from index
+     * {@code at}.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param mask the slot mask, at least {@code chunk.liveWordCount()} long; words past those are
+     *     ignored
+     * @param handles receives the handles
+     * @param at where the first handle goes
+     * @return {@code at} plus the number of handles written
+     * @throws IllegalArgumentException if {@code mask} is too short, {@code handles} has no room
+     *     for every slot of the mask, or a slot of the mask holds no record (then nothing is
+     *     written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int handles(Chunk chunk, long[] mask, long[] handles, int at) {
+        checkMask(chunk, mask);
+        int words = chunk.liveWordCount();
+        int count = 0;
+        for (int w = 0; w < words; w++) {
+            if ((mask[w] & ~chunk.liveBits(w)) != 0) {
+                throw new IllegalArgumentException("mask word " + w + " names slots that hold no record in " + chunk
+                        + ": a mask is valid only for the chunk and the iteration it was made in");
+            }
+            count += Long.bitCount(mask[w]);
+        }
+        if (at < 0 || at > handles.length || handles.length - at < count) {
+            throw new IllegalArgumentException("no room for " + count + " handles at " + at + " in an array of "
+                    + handles.length);
+        }
+        for (int w = 0; w < words; w++) {
+            at = handlesOf(chunk, w, mask[w], handles, at);
+        }
+        return at;
+    }
+
+    static int handlesOf(Chunk chunk, int w, long bits, long[] handles, int at) {
+        for (; bits != 0; bits &= bits - 1) {
+            handles[at++] = chunk.handle((w << 6) + Long.numberOfTrailingZeros(bits));
+        }
+        return at;
+    }
+
+    /** Values of the field are contiguous in its chunks' columns (SOA). */
+    static boolean contiguous(Field field) {
+        return field.schema().layout() == Layout.SOA;
+    }
+
+    static void check(Chunk chunk, Field field) {
+        check(chunk.schema(), field);
+    }
+
+    static void check(Table table, Field field) {
+        check(table.schema(), field);
+    }
+
+    private static void check(Schema schema, Field field) {
+        if (field.schema() != schema) {
+            throw new IllegalArgumentException("field " + field + " belongs to schema '" + field.schema().name()
+                    + "', not to table '" + schema.name() + "' (schemas are compared by identity)");
+        }
+    }
+
+    static void checkMask(Chunk chunk, long[] mask) {
+        if (mask.length < chunk.liveWordCount()) {
+            throw new IllegalArgumentException("a mask of " + chunk + " needs " + chunk.liveWordCount()
+                    + " words (liveWordCount()), not " + mask.length);
+        }
+    }
+
+    static void checkRoom(Table table, long[] handles) {
+        if (handles.length < table.size()) {
+            throw new IllegalArgumentException("an array of " + handles.length + " handles cannot hold all "
+                    + table.size() + " records of table '" + table.name() + "'; pass one of at least size()");
+        }
+    }
+}
