@@ -19,12 +19,12 @@ import static dev.bulkdata.storage.vector.Kernels.handlesOf;
  * Generated from a template: the typed kernels of {@link Kernels} ({@code fill} ..
  * {@code handlesLessThan}, one of each per chunk and per table for each lane type), written
  * once for {@code float}; call them through {@link Kernels}, which extends this class and
- * declares everything else (the checks and {@code VECTOR} these methods use included). Sealed
- * and package-private: javadoc lists these methods on the page of {@link Kernels}, and a call
- * {@code Kernels.sum(chunk, field)} compiles to {@code invokestatic Kernels.sum}, resolved here.
- * See ARCHITECTURE.md, The four types.
+ * declares everything else (the checks and {@code VECTOR} these methods use included). Sealed,
+ * with {@link Kernels} its only subclass; public so that reflection reaches the methods too. A
+ * call {@code Kernels.sum(chunk, field)} compiles to {@code invokestatic Kernels.sum}, resolved
+ * here.
  */
-abstract sealed class GeneratedKernels permits Kernels {
+public abstract sealed class GeneratedKernels permits Kernels {
     GeneratedKernels() {
     }
 
