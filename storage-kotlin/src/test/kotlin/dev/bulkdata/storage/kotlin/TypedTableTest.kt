@@ -95,8 +95,11 @@ class TypedTableTest : FunSpec({
                 // a record visited earlier in the pass (another chunk too) still reads that record
                 earlier?.let { e -> ids[e[Particles.AGE]] shouldBe e.handle }
                 if (v[Particles.AGE] == 3) earlier = v
+                if (v[Particles.AGE] == 1499) earlier!![Particles.ID] = 42L // and writes it, from the last chunk
             }
             visits shouldBe 1499
+            (table.core.schema().slotsPerBlock() < 1499) shouldBe true       // record 3 and 1499: two chunks
+            table[ids[3], Particles.ID] shouldBe 42L
             ids.forEachIndexed { i, id -> if (i != 7) table[id, Particles.X] shouldBe i.toFloat() }
             // kept past its pass, the scope refers to a chunk whose iteration ended
             shouldThrow<IllegalStateException> { with(kept!!) { keptRecord!![Particles.AGE] } }

@@ -62,7 +62,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /** The core table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
     public val core: Table,
-) : AutoCloseable {
+) : GeneratedTypedTableAccessors<D>(core), AutoCloseable {
     // The constructors are internal, which the JVM cannot express: Java sees them as public, so
     // one takes only the declaration and opens the core table itself (a new, empty table of
     // it), and the other (for a loaded table) refuses a core table of another schema.
@@ -200,22 +200,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    // @each-type except Handle
-    @JvmName("get")
-    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
-
-    @JvmName("set")
-    public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float): Unit =
-        core.set(handle.raw, column.field, value)
-
-    @JvmSynthetic
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: FloatColumn<D>): Float = core.get(raw, column.field)
-
-    @JvmSynthetic
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
-    // @end
+    // The typed get and set of the other column types: GeneratedTypedTableAccessors (a template).
 
     /** `table[handle, column]` of a handle column: the handle of table [T] it holds. */
     @JvmName("get")

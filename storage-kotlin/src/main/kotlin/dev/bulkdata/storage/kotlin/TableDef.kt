@@ -83,7 +83,7 @@ public abstract class TableDef<D : TableDef<D>>(
     @get:JvmName("name")
     public val name: String,
     options: TableOptions.() -> Unit = {},
-) {
+) : GeneratedTableDefColumns<D>() {
     // Construction stores these and nothing else: nothing here can throw.
     private val optionsBlock = options
     private val columns = ArrayList<Column<D, *>>()
@@ -136,10 +136,7 @@ public abstract class TableDef<D : TableDef<D>>(
     @get:JvmName("schema")
     public val schema: Schema get() = resolved().schema
 
-    // @each-type except Handle
-    /** Declares a `float` column named [name]. */
-    protected fun float(name: String): FloatColumn<D> = declare(FloatColumn(this, name))
-    // @end
+    // The columns of the other types (float(name), ...): GeneratedTableDefColumns (a template).
 
     /**
      * Declares a column named [name] holding handles of table [T], an `object` declaration
@@ -243,7 +240,8 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun <E : TableDef<E>> openComponents(entities: TypedTable<E>): TypedComponentTable<E, D> =
         TypedComponentTable(this as D, entities)
 
-    private fun <C : Column<D, *>> declare(column: C): C {
+    @JvmSynthetic
+    final override fun <C : Column<D, *>> declare(column: C): C {
         // Never throws: a column declared too late is reported by the next open() or schema.
         synchronized(lock) {
             if (built != null && lateColumn == null) lateColumn = column.name

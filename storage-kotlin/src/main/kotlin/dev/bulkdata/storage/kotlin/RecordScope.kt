@@ -51,7 +51,7 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     public val table: TypedTable<D>,
     /** This pass's stamp, distinct from the table's earlier passes; kept in the high half of [Visited.at]. */
     stamp: Int,
-) {
+) : GeneratedRecordScopeAccessors<D>(table.core) {
     private val pass: Long = stamp.toLong() shl 32
 
     /** Records per chunk: a power of two. */
@@ -73,72 +73,41 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
         this.base = pass or (chunk.index().toLong() * slots)
     }
 
-    /** The slot of a record of the current chunk, or -1 if [at] is of another chunk or pass. */
-    private fun slotHere(at: Long): Int {
+    override fun slotHere(at: Long): Int {
         val offset = at - base
         return if (offset >= 0L && offset < slots) offset.toInt() else -1
     }
 
     /**
-     * Runs [access] on the chunk and slot of [at], a record of another chunk visited earlier in
-     * this pass, through an iteration of its own (the pass's is open, so the record is where it
-     * was); throws for a record of another pass. The slow path: it allocates that iteration, and
-     * it takes no object of the pass, so escape analysis still removes the pass's own.
+     * The slow path: the handle of [at], a record of another chunk visited earlier in this pass,
+     * read through an iteration of its own (the pass's is open, so the record is where it was);
+     * throws for a record of another pass. It allocates that iteration, and it takes no object of
+     * the pass, so escape analysis still removes the pass's own.
      */
-    private inline fun <R> elsewhere(at: Long, access: (Chunk, Int) -> R): R {
+    override fun handleOfEarlier(at: Long): Long {
         check(at and PASS_MASK == pass) {
             "a Visited record of table '${table.core.name()}' is valid only in the forEach pass that visited it;" +
                 " keep its handle (it.handle) to refer to it later"
         }
         val index = at and INDEX_MASK
-        return table.core.iterate().use { access(it.chunk((index / slots).toInt()), (index % slots).toInt()) }
+        return table.core.iterate().use { it.chunk((index / slots).toInt()).handle((index % slots).toInt()) }
     }
 
-    private fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
+    override fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
 
     /** The visited record's handle, valid after the pass. O(1): the slot's generation is read. */
     public val Visited<D>.handle: Handle<D>
         get() {
             val slot = slotHere(at)
-            return Handle(if (slot >= 0) current().handle(slot) else elsewhere(at) { c, s -> c.handle(s) })
+            return Handle(if (slot >= 0) current().handle(slot) else handleOfEarlier(at))
         }
 
-    // @each-type except Handle
-    /** `visited[column]`: the visited record's value, read from its chunk. */
-    public operator fun Visited<D>.get(column: FloatColumn<D>): Float {
-        val slot = slotHere(at)
-        return if (slot >= 0) current().get(slot, column.field) else elsewhere(at) { c, s -> c.get(s, column.field) }
-    }
-
-    /** `visited[column] = value`: writes the visited record in its chunk. */
-    public operator fun Visited<D>.set(column: FloatColumn<D>, value: Float) {
-        val slot = slotHere(at)
-        if (slot >= 0) current().set(slot, column.field, value) else elsewhere(at) { c, s -> c.set(s, column.field, value) }
-    }
-
-    /** `this[handle, column]`: as [TypedTable.get], a lookup by handle. */
-    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = table.core.get(handle.raw, column.field)
-
-    /** `this[handle, column] = value`: as [TypedTable.set], a lookup by handle. */
-    public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float) {
-        table.core.set(handle.raw, column.field, value)
-    }
-
-    /** `handle[column]`: the same as `this[handle, column]`. */
-    @JvmName("read")
-    public operator fun Handle<D>.get(column: FloatColumn<D>): Float = table.core.get(raw, column.field)
-
-    /** `handle[column] = value`: the same as `this[handle, column] = value`. */
-    @JvmName("write")
-    public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float) {
-        table.core.set(raw, column.field, value)
-    }
-    // @end
+    // The typed operators of the other column types: GeneratedRecordScopeAccessors (a template).
 
     /** `visited[column]` of a handle column: the handle of table [T] the visited record holds. */
     public operator fun <T : TableDef<T>> Visited<D>.get(column: HandleColumn<D, T>): Handle<T> {
         val slot = slotHere(at)
-        return Handle(if (slot >= 0) current().get(slot, column.field) else elsewhere(at) { c, s -> c.get(s, column.field) })
+        return Handle(if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field))
     }
 
     /** `visited[column] = value` of a handle column. */
@@ -147,7 +116,7 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
         if (slot >= 0) {
             current().set(slot, column.field, value.raw)
         } else {
-            elsewhere(at) { c, s -> c.set(s, column.field, value.raw) }
+            table.core.set(handleOfEarlier(at), column.field, value.raw)
         }
     }
 

@@ -64,7 +64,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** The core component table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
     public val core: ComponentTable,
-) : AutoCloseable {
+) : GeneratedTypedComponentTableAccessors<E, C>(core), AutoCloseable {
     // The constructors are internal, which the JVM cannot express (see TypedTable): one opens
     // the core table itself, the other (for a loaded table) refuses a core table of another
     // schema or entity table, so the types always match the tables.
@@ -163,17 +163,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }
 
-    // @each-type except Handle
-    public operator fun get(entity: Handle<E>, column: FloatColumn<C>): Float = core.get(entity.raw, column.field)
-
-    public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
-        core.set(entity.raw, column.field, value)
-
-    public operator fun get(row: Row<C>, column: FloatColumn<C>): Float = core.getAt(row.index, column.field)
-
-    public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
-        core.setAt(row.index, column.field, value)
-    // @end
+    // The typed get and set of the other column types: GeneratedTypedComponentTableAccessors (a template).
 
     /** `components[entity, column]` of a handle column: the handle of table [T] it holds. */
     public operator fun <T : TableDef<T>> get(entity: Handle<E>, column: HandleColumn<C, T>): Handle<T> =

@@ -1,0 +1,91 @@
+package dev.bulkdata.storage.kotlin
+
+import dev.bulkdata.storage.Field
+import dev.bulkdata.storage.FieldType
+import dev.bulkdata.storage.HandleField
+
+/**
+ * A column declared in a [TableDef] body (`@JvmField val X = float("x")`), typed by its table
+ * [D] and by its value type, so `table[handle, column]` and `chunk[slot, column]` only compile
+ * for a column of the table's own declaration. The core [Field] behind it exists once the
+ * declaration's schema is built (the first [TableDef.schema] or [TableDef.open] call): [field].
+ *
+ * **Java** sees a `@JvmField` column as a static field of the declaration, typed by table
+ * (`FloatColumn<Particles>`), which a [TypedTable] takes directly (`table.get(h, Particles.X)`);
+ * `field()` is the core field, for chunks and the rest of the core API. The properties below
+ * read as `table()`, `name()`, `type()` and `field()` from Java.
+ *
+ * Immutable once built and thread-safe.
+ *
+ * @param D the declaring table
+ * @param F the core field type
+ */
+public sealed class Column<D : TableDef<D>, F : Field>(
+    /** The declaration this column belongs to. */
+    @get:JvmName("table")
+    public val table: TableDef<D>,
+    /** The column's name, unique within its table. */
+    @get:JvmName("name")
+    public val name: String,
+    /** The column's primitive type. */
+    @get:JvmName("type")
+    public val type: FieldType,
+) {
+    /**
+     * The bound core field; null until the schema is built. Written once, under the
+     * declaration's lock, before the declaration publishes its schema (a volatile write), so a
+     * reader that sees null falls back to that volatile read.
+     */
+    private var built: F? = null
+
+    /** Binds this column to its field of the schema just built; called once, by [TableDef]. */
+    @JvmSynthetic
+    internal fun bind(field: Field) {
+        @Suppress("UNCHECKED_CAST")
+        built = field as F
+    }
+
+    /**
+     * The core field of this column, for the core API (a core `Table`, `Chunk`, `ComponentTable`
+     * or `Schema`). O(1).
+     *
+     * @throws IllegalArgumentException if the declaration's schema cannot be built (the
+     *   message says why and how to fix it)
+     */
+    @get:JvmName("field")
+    public val field: F
+        get() = built ?: run {
+            table.schema // builds the schema and fills every column, or throws saying why
+            built!!
+        }
+
+    /** `table.name:TYPE`, e.g. `particles.x:FLOAT`. */
+    override fun toString(): String = "${table.name}.$name:$type"
+}
+
+/**
+ * A column of table [D] holding handles of table [T], declared with [TableDef.handle]
+ * (`@JvmField val SOUND = handle<Sounds>("sound")`): read and written as `Handle<T>`, so a
+ * handle of another table does not compile as its value; a new record holds [T]'s
+ * [TableDef.NULL]. Its core field is a `HandleField` whose target is [T]'s name, which
+ * snapshots record (the core `Snapshots.remap` and `Snapshots.danglingReferences`). Java reads
+ * and writes `long` handles through it.
+ *
+ * @param D the declaring table
+ * @param T the table whose handles the column holds
+ */
+public class HandleColumn<D : TableDef<D>, T : TableDef<T>> internal constructor(
+    table: TableDef<D>,
+    name: String,
+    private val targetType: Class<T>,
+) : Column<D, HandleField>(table, name, FieldType.HANDLE) {
+    /**
+     * The declaration of the table whose handles this column holds, an `object`; found (and
+     * initialised, if it was not yet) on first use.
+     *
+     * @throws IllegalArgumentException if [T] is not an `object` declaration
+     */
+    @get:JvmName("target")
+    public val target: T get() = declarationOf(targetType)
+}
+
