@@ -25,7 +25,10 @@ import java.util.Map;
  * {@code <!-- benchmarks:begin -->} and {@code <!-- benchmarks:end -->}.
  *
  * <p>Usage: {@code Report <jmh.json> <memory.json or -> <out-dir> [README.md]}. Writes
- * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}.
+ * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}. When the output
+ * of the C++ and Rust harness in {@code benchmarks/peers/} is there ({@code peers.txt} beside the
+ * JMH JSON, or the file {@code -Dreport.peers} names), results.md compares it with the JMH rows
+ * of the same workloads ({@link Peers}).
  *
  * <p>JMH's JSON does not say which machine ran it, so the first report over a result file
  * describes the machine it runs on (the full run's command runs it right after JMH, on the same
@@ -255,8 +258,12 @@ public final class Report {
         Files.createDirectories(out);
         List<Row> rows = rows(results);
         String machine = machine(Path.of(args[0]), jmhJson);
+        Path peersFile = Path.of(System.getProperty("report.peers",
+                Path.of(args[0]).toAbsolutePath().resolveSibling("peers.txt").toString()));
+        Peers.File peers = Files.exists(peersFile) ? Peers.parse(Files.readAllLines(peersFile)) : null;
         String markdown = header(jmhJson, machine) + "\n" + markdown(rows, results, memory)
-                + "\n![speed-up of bulkdata over heap collections](speedup.png)\n";
+                + "\n![speed-up of bulkdata over heap collections](speedup.png)\n"
+                + Peers.section(peers, results, memory, machine);
         Files.writeString(out.resolve("results.md"), "# Benchmark results\n\n" + markdown);
         chart(rows, out.resolve("speedup.png"));
         if (args.length > 3) {
