@@ -25,7 +25,10 @@ import java.util.Map;
  * {@code <!-- benchmarks:begin -->} and {@code <!-- benchmarks:end -->}.
  *
  * <p>Usage: {@code Report <jmh.json> <memory.json or -> <out-dir> [README.md]}. Writes
- * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}.
+ * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}. When the output
+ * of the C++ and Rust harness in {@code benchmarks/peers/} is there ({@code peers.txt} beside the
+ * JMH JSON, or the file {@code -Dreport.peers} names), results.md compares it with the JMH rows
+ * of the same workloads ({@link Peers}).
  *
  * <p>JMH's JSON does not say which machine ran it, so the first report over a result file
  * describes the machine it runs on (the full run's command runs it right after JMH, on the same
@@ -34,7 +37,9 @@ import java.util.Map;
  * results still names the machine that measured them.
  *
  * <p>Every ratio compares two scores of the same run. Its error combines the two JMH 99.9 %
- * confidence half-widths as relative errors: {@code r * sqrt((e1/s1)^2 + (e2/s2)^2)}.
+ * confidence half-widths as relative errors: {@code r * sqrt((e1/s1)^2 + (e2/s2)^2)}. Beside it
+ * stand the forks' view of the ratio and the target's verdict ({@link Forks}): a target is judged
+ * only with 3 forks or more, on the worst pairing of their means.
  */
 public final class Report {
     static final String BEGIN = "<!-- benchmarks:begin -->";
@@ -46,9 +51,12 @@ public final class Report {
     private Report() {
     }
 
-    /** One JMH result: benchmark method, parameters, score and allocation per operation. */
+    /**
+     * One JMH result: benchmark method, parameters, score and allocation per operation, and the
+     * mean of each fork's iteration scores (in the score's unit; from {@code rawData}).
+     */
     record Result(String benchmark, Map<String, String> params, double score, double error, String unit,
-                  double allocPerOp) {
+                  double allocPerOp, double[] forkMeans) {
         boolean matches(String name, String... kv) {
             if (!benchmark.equals(PKG + name)) {
                 return false;
@@ -250,8 +258,12 @@ public final class Report {
         Files.createDirectories(out);
         List<Row> rows = rows(results);
         String machine = machine(Path.of(args[0]), jmhJson);
+        Path peersFile = Path.of(System.getProperty("report.peers",
+                Path.of(args[0]).toAbsolutePath().resolveSibling("peers.txt").toString()));
+        Peers.File peers = Files.exists(peersFile) ? Peers.parse(Files.readAllLines(peersFile)) : null;
         String markdown = header(jmhJson, machine) + "\n" + markdown(rows, results, memory)
-                + "\n![speed-up of bulkdata over heap collections](speedup.png)\n";
+                + "\n![speed-up of bulkdata over heap collections](speedup.png)\n"
+                + Peers.section(peers, results, memory, machine);
         Files.writeString(out.resolve("results.md"), "# Benchmark results\n\n" + markdown);
         chart(rows, out.resolve("speedup.png"));
         if (args.length > 3) {
@@ -438,9 +450,28 @@ public final class Report {
                 }
             }
             results.add(new Result(o.get("benchmark").getAsString(), params, number(primary.get("score")),
-                    number(primary.get("scoreError")), primary.get("scoreUnit").getAsString(), alloc));
+                    number(primary.get("scoreError")), primary.get("scoreUnit").getAsString(), alloc,
+                    forkMeans(primary)));
         }
         return results;
+    }
+
+    /** The mean of each fork's iteration scores: {@code rawData} holds one array per fork. */
+    private static double[] forkMeans(JsonObject primary) {
+        if (!primary.has("rawData")) {
+            return new double[0];
+        }
+        JsonArray forks = primary.getAsJsonArray("rawData");
+        double[] means = new double[forks.size()];
+        for (int f = 0; f < means.length; f++) {
+            JsonArray iterations = forks.get(f).getAsJsonArray();
+            double sum = 0;
+            for (JsonElement i : iterations) {
+                sum += number(i);
+            }
+            means[f] = sum / iterations.size();
+        }
+        return means;
     }
 
     private static double number(JsonElement e) {
@@ -458,15 +489,12 @@ public final class Report {
         return null;
     }
 
-    /** A computed comparison row. */
-    record Row(Comparison comparison, Result bulk, Result peer, Ratio ratio) {
-        /** {@code true}, {@code false}, or null when the comparison has no target. */
-        Boolean met() {
+    /** A computed comparison row: the ratio of the JMH scores and what the forks say of it. */
+    record Row(Comparison comparison, Result bulk, Result peer, Ratio ratio, Forks forks) {
+        /** The target's cell ({@link Forks#judge}), empty when the comparison has no target. */
+        String target() {
             double t = comparison.target();
-            if (Double.isNaN(t)) {
-                return null;
-            }
-            return comparison.speedup() ? ratio.value() >= t : ratio.value() <= t;
+            return Double.isNaN(t) ? "" : forks.judge(comparison.speedup(), t, (comparison.speedup() ? "≥ " : "≤ ") + fmt(t));
         }
     }
 
@@ -478,24 +506,23 @@ public final class Report {
             if (bulk == null || peer == null) {
                 continue;
             }
-            rows.add(new Row(c, bulk, peer, c.speedup() ? Ratio.of(peer, bulk) : Ratio.of(bulk, peer)));
+            rows.add(c.speedup() ? new Row(c, bulk, peer, Ratio.of(peer, bulk), Forks.ratio(peer, bulk, 1))
+                    : new Row(c, bulk, peer, Ratio.of(bulk, peer), Forks.ratio(bulk, peer, 1)));
         }
         return rows;
     }
 
     static String markdown(List<Row> rows, List<Result> results, String memoryJson) {
         StringBuilder md = new StringBuilder();
-        md.append("| workload | bulkdata | vs | bulkdata time | peer time | ratio | target |\n");
-        md.append("|---|---|---|---:|---:|---:|---|\n");
+        md.append("| workload | bulkdata | vs | bulkdata time | peer time | ratio | forks: median [min–max] | target |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---|\n");
         for (Row r : rows) {
             Comparison c = r.comparison();
             String kind = c.speedup() ? "× faster" : "× the time";
-            String target = Double.isNaN(c.target()) ? "" : (c.speedup() ? "≥ " : "≤ ") + fmt(c.target())
-                    + (r.met() ? " ✅" : " ❌");
             md.append("| ").append(c.workload()).append(" | ").append(c.subject()).append(" | ").append(c.peerName())
                     .append(" | ").append(time(r.bulk())).append(" | ").append(time(r.peer()))
                     .append(" | ").append(r.ratio().format()).append(' ').append(kind)
-                    .append(" | ").append(target).append(" |\n");
+                    .append(" | ").append(r.forks().format()).append(" | ").append(r.target()).append(" |\n");
         }
         holes(md, results);
         mapped(md, results);
@@ -508,8 +535,9 @@ public final class Report {
     }
 
     private static void holes(StringBuilder md, List<Result> results) {
-        md.append("\n| table | holes | live records | time per pass | ns per live record | vs 0 % holes | target |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---|\n");
+        md.append("\n| table | holes | live records | time per pass | ns per live record | vs 0 % holes"
+                + " | forks: median [min–max] | target |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
         for (String[] subject : new String[][] {{"BulkTable SOA", "UpdateBenchmark.holes"},
                 {"BulkTable AOS", "UpdateBenchmark.holesAos"}, {"PackedTable SOA", "UpdateBenchmark.holesPacked"}}) {
             Result zero = find(results, subject[1], "n", N, "holes", "0");
@@ -525,10 +553,13 @@ public final class Report {
                 double perLive = perLive(r);
                 Ratio ratio = new Ratio(perLive / zeroPerLive,
                         perLive / zeroPerLive * Math.hypot(r.error() / r.score(), zero.error() / zero.score()));
-                String target = h.equals("50") ? "≤ 2" + (ratio.value() <= 2 ? " ✅" : " ❌") : "";
+                Forks forks = Forks.ratio(r, zero, (double) live(Integer.parseInt(N), 0) / live(Integer.parseInt(N),
+                        Integer.parseInt(h)));
+                String target = h.equals("50") ? forks.judge(false, 2, "≤ 2") : "";
                 md.append("| ").append(subject[0]).append(" | ").append(h).append(" % | ")
                         .append(live(Integer.parseInt(N), Integer.parseInt(h))).append(" | ").append(time(r)).append(" | ")
-                        .append(fmt(perLive)).append(" | ").append(ratio.format()).append(" | ").append(target).append(" |\n");
+                        .append(fmt(perLive)).append(" | ").append(ratio.format()).append(" | ").append(forks.format())
+                        .append(" | ").append(target).append(" |\n");
             }
         }
     }
@@ -542,13 +573,17 @@ public final class Report {
                 continue;
             }
             long records = 32L * Integer.parseInt(N) * 32 / Integer.parseInt(bytes);
-            String target = bytes.equals("32") ? "< 100 ms" + (nanos(r) < 100e6 ? " ✅" : " ❌") : "";
+            // In ms, fork by fork; "< 100 ms" is a strict maximum: the largest double below it.
+            Forks forks = Forks.of(r, nanos(r) / r.score() / 1e6);
+            String target = bytes.equals("32") ? forks.judge(false, Math.nextDown(100.0), "< 100 ms") : "";
             rows.append("| ").append(fmt(records * Integer.parseInt(bytes) / (1024.0 * 1024 * 1024))).append(" GiB, ")
                     .append(records).append(" records of ").append(bytes).append(" bytes | ").append(time(r))
+                    .append(" | ").append(forks.forks() > 1 ? forks.format().replace("], ", "] ms, ") : forks.format())
                     .append(" | ").append(target).append(" |\n");
         }
         if (!rows.isEmpty()) {
-            md.append("\n| opening a mapped table | time | target |\n|---|---:|---|\n").append(rows);
+            md.append("\n| opening a mapped table | time | forks: median [min–max] | target |\n|---|---:|---:|---|\n")
+                    .append(rows);
         }
     }
 
@@ -561,7 +596,8 @@ public final class Report {
     }
 
     private static void parallel(StringBuilder md, List<Result> results) {
-        md.append("\n| parallel update, 1M records | time | speed-up over 1 thread | target |\n|---|---:|---:|---|\n");
+        md.append("\n| parallel update, 1M records | time | speed-up over 1 thread | forks: median [min–max] | target |\n"
+                + "|---|---:|---:|---:|---|\n");
         boolean any = false;
         for (String[] subject : new String[][] {{"Java, 1 thread", "ParallelBenchmark.update", "1"},
                 {"Java, 2 threads", "ParallelBenchmark.update", "2"},
@@ -574,9 +610,10 @@ public final class Report {
             }
             any = true;
             Ratio speedup = Ratio.of(one, r);
-            String target = subject[2].equals("2") ? "≥ 1.7" + (speedup.value() >= 1.7 ? " ✅" : " ❌") : "";
+            Forks forks = Forks.ratio(one, r, 1);
+            String target = subject[2].equals("2") ? forks.judge(true, 1.7, "≥ 1.7") : "";
             md.append("| ").append(subject[0]).append(" | ").append(time(r)).append(" | ").append(speedup.format())
-                    .append(" | ").append(target).append(" |\n");
+                    .append(" | ").append(forks.format()).append(" | ").append(target).append(" |\n");
         }
         if (!any) {
             md.setLength(md.lastIndexOf("\n| parallel"));
@@ -688,7 +725,7 @@ public final class Report {
         return String.format(Locale.ROOT, "%.1f ns", ns);
     }
 
-    private static double nanos(Result r) {
+    static double nanos(Result r) {
         return switch (r.unit()) {
             case "ns/op" -> r.score();
             case "us/op" -> r.score() * 1e3;
