@@ -12,7 +12,6 @@ import dev.bulkdata.storage.Table;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentHashMap;
@@ -352,18 +351,18 @@ public final class ArrowStream implements AutoCloseable {
                 if (handles && c == 0) {
                     name = export.handleColumn();
                     format = "l";
-                    metadata = metadata("bulkdata.handle.target", table.name());
+                    metadata = metadata(arena, "bulkdata.handle.target", table.name());
                 } else {
                     Field f = field(c);
                     name = f.name();
                     format = format(f.type());
                     if (f instanceof HandleField h) {
-                        metadata = metadata("bulkdata.handle.target", h.target());
+                        metadata = metadata(arena, "bulkdata.handle.target", h.target());
                     }
                 }
                 writeSchema(child, format, name, metadata, FLAG_NULLABLE, 0, MemorySegment.NULL, mem);
             }
-            writeSchema(out, "+s", table.name(), metadata("bulkdata.table", table.name()), 0, columns,
+            writeSchema(out, "+s", table.name(), metadata(arena, "bulkdata.table", table.name()), 0, columns,
                     mem.asSlice(childrenPtrs, 8L * columns), mem);
             batch.retain(out, 1 + columns);
             return 0;
@@ -381,32 +380,6 @@ public final class ArrowStream implements AutoCloseable {
         s.set(PTR, SCHEMA_DICTIONARY, MemorySegment.NULL);
         s.set(PTR, SCHEMA_PRIVATE, batchMem);
         s.set(PTR, SCHEMA_RELEASE, RELEASE_SCHEMA);
-    }
-
-    /** Arrow's metadata encoding of one key and value: int32 count, then length-prefixed bytes. */
-    private MemorySegment metadata(String key, String value) {
-        byte[] k = key.getBytes(StandardCharsets.UTF_8);
-        byte[] v = value.getBytes(StandardCharsets.UTF_8);
-        MemorySegment m = arena.allocate(12L + k.length + v.length, 4);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 0, 1);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 4, k.length);
-        MemorySegment.copy(k, 0, m, ValueLayout.JAVA_BYTE, 8, k.length);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 8L + k.length, v.length);
-        MemorySegment.copy(v, 0, m, ValueLayout.JAVA_BYTE, 12L + k.length, v.length);
-        return m;
-    }
-
-    static String format(FieldType type) {
-        return switch (type) {
-            case BYTE -> "c";
-            case SHORT -> "s";
-            case CHAR -> "S";
-            case INT -> "i";
-            case LONG, HANDLE -> "l";
-            case FLOAT -> "f";
-            case DOUBLE -> "g";
-            case BOOLEAN -> "b";
-        };
     }
 
     private synchronized int nextInto(MemorySegment out) {
@@ -479,7 +452,7 @@ public final class ArrowStream implements AutoCloseable {
                 data = chunk.column(field(c));
             } else if (handles && c == 0) {
                 data = mem.asSlice(copyAt[c], 8L * slots);
-                copyHandles(chunk, length, data);
+                ColumnCopies.handles(chunk, length, data);
                 copied += 8L * length;
             } else {
                 if (records == null) {
@@ -488,8 +461,8 @@ public final class ArrowStream implements AutoCloseable {
                 Field f = field(c);
                 data = mem.asSlice(copyAt[c], copiedBytes(c));
                 copied += f.type() == FieldType.BOOLEAN
-                        ? packBooleans(records, f, length, data)
-                        : gather(records, f, length, data);
+                        ? ColumnCopies.packBooleans(records, f, length, data)
+                        : ColumnCopies.gather(records, f, length, data);
             }
             mem.set(PTR, buffers, validity);
             mem.set(PTR, buffers + 8, data);
@@ -517,68 +490,6 @@ public final class ArrowStream implements AutoCloseable {
         out.set(PTR, ARRAY_PRIVATE, mem);
         out.set(PTR, ARRAY_RELEASE, RELEASE_ARRAY);
         bytesCopied.addAndGet(copied);
-    }
-
-    private static void copyHandles(Chunk chunk, int length, MemorySegment data) {
-        for (int w = 0, words = (length + 63) >>> 6; w < words; w++) {
-            long bits = chunk.liveBits(w);
-            int base = w << 6;
-            if (bits == -1L) {
-                for (int s = base, end = Math.min(base + 64, length); s < end; s++) {
-                    data.setAtIndex(I64, s, chunk.handle(s));
-                }
-                continue;
-            }
-            for (int s = base, end = Math.min(base + 64, length); s < end; s++) {
-                data.setAtIndex(I64, s, (bits >>> (s - base) & 1) != 0 ? chunk.handle(s) : 0L);
-            }
-        }
-    }
-
-    /** Packs a boolean field's bytes of slots {@code [0, length)} into bits; returns the bytes written. */
-    private static long packBooleans(MemorySegment records, Field f, int length, MemorySegment data) {
-        long off = f.blockOffset();
-        long stride = f.slotStride();
-        int bytes = (length + 7) >>> 3;
-        for (int b = 0; b < bytes; b++) {
-            int bits = 0;
-            for (int i = 0, s = b << 3; i < 8 && s < length; i++, s++) {
-                if (records.get(ValueLayout.JAVA_BYTE, off + s * stride) != 0) {
-                    bits |= 1 << i;
-                }
-            }
-            data.set(ValueLayout.JAVA_BYTE, b, (byte) bits);
-        }
-        return bytes;
-    }
-
-    /** Copies a field's values of slots {@code [0, length)} of an AOS block into a column. */
-    private static long gather(MemorySegment records, Field f, int length, MemorySegment data) {
-        long off = f.blockOffset();
-        long stride = f.slotStride();
-        switch (f.type().byteSize()) {
-            case 1 -> {
-                for (int s = 0; s < length; s++) {
-                    data.set(ValueLayout.JAVA_BYTE, s, records.get(ValueLayout.JAVA_BYTE, off + s * stride));
-                }
-            }
-            case 2 -> {
-                for (int s = 0; s < length; s++) {
-                    data.setAtIndex(ValueLayout.JAVA_SHORT, s, records.get(ValueLayout.JAVA_SHORT, off + s * stride));
-                }
-            }
-            case 4 -> {
-                for (int s = 0; s < length; s++) {
-                    data.setAtIndex(ValueLayout.JAVA_INT, s, records.get(ValueLayout.JAVA_INT, off + s * stride));
-                }
-            }
-            default -> {
-                for (int s = 0; s < length; s++) {
-                    data.setAtIndex(I64, s, records.get(I64, off + s * stride));
-                }
-            }
-        }
-        return (long) length * f.type().byteSize();
     }
 
     // -------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage.arrow;
 
+import dev.bulkdata.storage.FieldType;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -9,11 +11,13 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The three structs of the Arrow C data and C stream interfaces, as FFM layouts, and the
  * callbacks this module gives consumers: upcall stubs made once per JVM, in the global arena,
- * that dispatch to the {@link ArrowStream} named by the struct's {@code private_data}.
+ * that dispatch to the {@link ArrowStream} named by the struct's {@code private_data}; and the
+ * interface's encodings of a field's type (its format string) and of schema metadata.
  */
 final class CData {
     private CData() {
@@ -113,5 +117,32 @@ final class CData {
     /** {@code n} rounded up to a multiple of {@code a} (a power of two). */
     static long align(long n, long a) {
         return (n + a - 1) & -a;
+    }
+
+    /** Arrow's metadata encoding of one key and value: int32 count, then length-prefixed bytes. */
+    static MemorySegment metadata(Arena arena, String key, String value) {
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        byte[] v = value.getBytes(StandardCharsets.UTF_8);
+        MemorySegment m = arena.allocate(12L + k.length + v.length, 4);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 0, 1);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 4, k.length);
+        MemorySegment.copy(k, 0, m, ValueLayout.JAVA_BYTE, 8, k.length);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 8L + k.length, v.length);
+        MemorySegment.copy(v, 0, m, ValueLayout.JAVA_BYTE, 12L + k.length, v.length);
+        return m;
+    }
+
+    /** {@return the Arrow format string of a field type (a handle is an int64)} */
+    static String format(FieldType type) {
+        return switch (type) {
+            case BYTE -> "c";
+            case SHORT -> "s";
+            case CHAR -> "S";
+            case INT -> "i";
+            case LONG, HANDLE -> "l";
+            case FLOAT -> "f";
+            case DOUBLE -> "g";
+            case BOOLEAN -> "b";
+        };
     }
 }

@@ -59,7 +59,7 @@ class ArrowExportTest {
             Field f = fields.get(i);
             CConsumer.Column c = cols.get(i + (handles ? 1 : 0));
             assertEquals(f.name(), c.name());
-            assertEquals(ArrowStream.format(f.type()), c.format());
+            assertEquals(CData.format(f.type()), c.format());
             assertEquals(f.type() == FieldType.HANDLE ? Map.of("bulkdata.handle.target", "others") : Map.of(),
                     c.metadata());
         }
