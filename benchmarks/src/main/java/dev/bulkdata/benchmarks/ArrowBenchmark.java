@@ -169,17 +169,20 @@ public class ArrowBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public double exportAndQuery(Db d) throws SQLException {
         d.views.register("particles", d.table);
         return d.query("particles");
     }
 
     @Benchmark
+    @Fork(3)
     public double duckDbTableQuery(Db d) throws SQLException {
         return d.query("native");
     }
 
     @Benchmark
+    @Fork(3)
     public double duckDbAppendAndQuery(Db d) throws SQLException {
         d.append("appended");
         return d.query("appended");
@@ -353,12 +356,14 @@ public class ArrowBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public long fullExport(Db d) throws Throwable {
         return consume(d.export.open(), d.array);
     }
 
     /** A frame that writes 1 % of the chunks (one record each), then the export of what changed. */
     @Benchmark
+    @Fork(3)
     public long incrementalExport(Db d) throws Throwable {
         int writes = Math.max(1, d.firstOfChunk.length / 100);
         for (int i = 0; i < writes; i++) {

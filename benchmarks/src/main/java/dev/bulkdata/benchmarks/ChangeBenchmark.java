@@ -290,6 +290,7 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public long createBulk(Size size) {
         try (BulkTable table = BulkTable.of(Subjects.SOA)) {
             return fill(table, size.n);
@@ -297,6 +298,7 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public long createBulkAos(Size size) {
         try (BulkTable table = BulkTable.of(Subjects.AOS)) {
             return fill(table, size.n);
@@ -320,12 +322,14 @@ public class ChangeBenchmark {
      * first-touches a new table's memory, this shows that memory's cost apart.
      */
     @Benchmark
+    @Fork(3)
     public long createBulkRefill(Refill s) {
         s.table.clear();
         return fill(s.table, s.n);
     }
 
     @Benchmark
+    @Fork(3)
     public long createPacked(Size size) {
         try (PackedTable table = PackedTable.of(Subjects.SOA)) {
             return fill(table, size.n);
@@ -333,6 +337,7 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public long createKotlin(Size size) {
         return KotlinWorkloads.create(size.n);
     }
@@ -347,6 +352,7 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public Object createHashMap(Size size) {
         HashMap<Long, Particle> map = new HashMap<>();
         for (int i = 0; i < size.n; i++) {
@@ -365,16 +371,19 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public int churnBulk(Bulk s) {
         return churn(s);
     }
 
     @Benchmark
+    @Fork(3)
     public int churnBulkAos(BulkAos s) {
         return churn(s);
     }
 
     @Benchmark
+    @Fork(3)
     public int churnBulkFifo(BulkFifo s) {
         return churn(s);
     }
@@ -395,6 +404,7 @@ public class ChangeBenchmark {
      * removals then touch the table in address order too, as the adds (SWEEP reuse) do.
      */
     @Benchmark
+    @Fork(3)
     public int churnBulkBySlot(Bulk s, SlotOrder o) {
         long[] keys = o.keys;
         for (int k = 0; k < s.half.length; k++) {
@@ -416,6 +426,7 @@ public class ChangeBenchmark {
 
     /** The same churn with the removals as one {@code removeAll} batch (the table sorts it by slot). */
     @Benchmark
+    @Fork(3)
     public int churnBulkRemoveAll(Bulk s, SlotOrder o) {
         long[] batch = o.keys;
         for (int k = 0; k < s.half.length; k++) {
@@ -431,11 +442,13 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public int churnPacked(Packed s) {
         return churn(s);
     }
 
     @Benchmark
+    @Fork(3)
     public int churnKotlin(Kotlin s) {
         return KotlinWorkloads.churn(s.table, s.handles, s.half);
     }
@@ -466,6 +479,7 @@ public class ChangeBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public int churnFastutil(Maps s) {
         for (int i : s.half) {
             s.fastutil.remove(s.ids[i]);

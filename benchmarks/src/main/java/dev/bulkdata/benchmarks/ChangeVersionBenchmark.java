@@ -100,6 +100,7 @@ public class ChangeVersionBenchmark {
 
     /** The frame, then a pass over the chunks whose positions changed since the last frame. */
     @Benchmark
+    @Fork(3)
     public long filteredPass(Frame s) {
         s.write();
         long bytes = 0;
@@ -114,6 +115,7 @@ public class ChangeVersionBenchmark {
 
     /** The frame, then a pass over every chunk. */
     @Benchmark
+    @Fork(3)
     public long fullPass(Frame s) {
         s.write();
         long bytes = 0;

@@ -102,6 +102,7 @@ public class FrameBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public int bulk(Bulk s, Cycle c) {
         replace(s.table, s.handles, s.t, c);
         try (ChunkIteration chunks = s.table.iterate()) {
@@ -113,6 +114,7 @@ public class FrameBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public int packed(Packed s, Cycle c) {
         replace(s.table, s.handles, s.t, c);
         try (ChunkIteration chunks = s.table.iterate()) {
@@ -138,6 +140,7 @@ public class FrameBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public int hashMap(Maps s, Cycle c) {
         int from = c.next();
         for (int k = from; k < from + TURNOVER; k++) {

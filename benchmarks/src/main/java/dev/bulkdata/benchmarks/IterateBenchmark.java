@@ -111,6 +111,7 @@ public class IterateBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public float floatArray(Columns s) {
         float sum = 0;
         for (float v : s.t) {
@@ -124,6 +125,7 @@ public class IterateBenchmark {
      * word (no hole) as a counted loop: the loop shape {@code Chunk} documents.
      */
     @Benchmark
+    @Fork(3)
     public float bulkSoaColumns(Bulk s) {
         return sumColumn(s.soa, s.soaT);
     }
@@ -156,6 +158,7 @@ public class IterateBenchmark {
 
     /** Packed: every chunk's live slots are {@code [0, liveCount())}, no bitmap needed. */
     @Benchmark
+    @Fork(3)
     public float packedSoaColumns(Packed s) {
         float sum = 0;
         try (ChunkIteration chunks = s.soa.iterate()) {
@@ -172,6 +175,7 @@ public class IterateBenchmark {
 
     /** Kotlin, record by record: {@code table.forEach { sum += it[T] }} with typed handles. */
     @Benchmark
+    @Fork(3)
     public float kotlin(KotlinTable s) {
         return KotlinWorkloads.iterate(s.table);
     }
@@ -181,6 +185,7 @@ public class IterateBenchmark {
      * {@code liveBits}, each read with {@code chunk.get(slot, field)}.
      */
     @Benchmark
+    @Fork(3)
     public float bulkSoaSlots(Bulk s) {
         float sum = 0;
         try (ChunkIteration chunks = s.soa.iterate()) {
@@ -222,6 +227,7 @@ public class IterateBenchmark {
 
     /** AOS: the block's records, t at a fixed offset every stride bytes. */
     @Benchmark
+    @Fork(3)
     public float bulkAos(Bulk s) {
         float sum = 0;
         long base = s.aosT.blockOffset();
@@ -250,6 +256,7 @@ public class IterateBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public float arrayList(Heap s) {
         float sum = 0;
         for (int i = 0, n = s.list.size(); i < n; i++) {

@@ -337,26 +337,31 @@ public class LookupBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public float bulk(Bulk s) {
         return sum(s);
     }
 
     @Benchmark
+    @Fork(3)
     public float bulkAos(BulkAos s) {
         return sum(s);
     }
 
     @Benchmark
+    @Fork(3)
     public float packed(Packed s) {
         return sum(s);
     }
 
     @Benchmark
+    @Fork(3)
     public float kotlin(Kotlin s) {
         return KotlinWorkloads.lookup(s.table, s.shuffled);
     }
 
     @Benchmark
+    @Fork(3)
     public float hashMap(Maps s) {
         float sum = 0;
         for (long id : s.shuffled) {
@@ -366,6 +371,7 @@ public class LookupBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public float fastutil(Maps s) {
         float sum = 0;
         for (long id : s.shuffled) {

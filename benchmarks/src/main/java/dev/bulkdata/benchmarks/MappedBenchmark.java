@@ -148,6 +148,7 @@ public class MappedBenchmark {
     /** The column loop over the mapped table, paged in: compare with {@link IterateBenchmark#bulkSoaColumns}. */
     @Benchmark
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    @Fork(3)
     public static float iterateMapped(Mapped s) {
         return IterateBenchmark.sumColumn(s.table, Subjects.SOA.floatField("t"));
     }
@@ -198,6 +199,7 @@ public class MappedBenchmark {
 
     /** Opens the large file: reads the header and metadata, maps the regions, restores the index. */
     @Benchmark
+    @Fork(3)
     public static int openLarge(Large s) throws IOException {
         s.opened = BulkTable.builder(s.schema).tag(TAG + 1).mapped(s.file);
         return s.opened.size();

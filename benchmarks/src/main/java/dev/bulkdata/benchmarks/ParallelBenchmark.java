@@ -60,11 +60,13 @@ public class ParallelBenchmark {
 
     /** Kotlin: one coroutine per chunk on Dispatchers.Default, at most {@code threads} at once. */
     @Benchmark
+    @Fork(3)
     public int coroutines(KotlinTable k, Workers s) {
         return KotlinWorkloads.updateCoroutines(k.table, s.threads);
     }
 
     @Benchmark
+    @Fork(3)
     public int update(Workers s) throws Exception {
         try (ChunkIteration chunks = s.table.iterate()) {
             AtomicInteger next = new AtomicInteger();

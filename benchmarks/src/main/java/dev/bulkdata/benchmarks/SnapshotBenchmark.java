@@ -98,12 +98,14 @@ public class SnapshotBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public static long saveBulk(Subject s) throws IOException {
         Snapshots.save(s.table, s.snapshot);
         return s.table.size();
     }
 
     @Benchmark
+    @Fork(3)
     public static int loadBulk(Subject s) throws IOException {
         try (Table loaded = Snapshots.load(s.closedSnapshot, Subjects.SOA)) {
             return loaded.size();
@@ -111,6 +113,7 @@ public class SnapshotBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public static long rawWrite(Subject s) throws IOException {
         try (FileChannel out = FileChannel.open(s.raw, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -123,6 +126,7 @@ public class SnapshotBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public static long rawRead(Subject s) throws IOException {
         try (FileChannel in = FileChannel.open(s.raw, StandardOpenOption.READ)) {
             ByteBuffer b = s.rawBytes.clear();
@@ -151,6 +155,7 @@ public class SnapshotBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public static int objectOutputStream(Subject s) throws IOException {
         try (ObjectOutputStream out = new ObjectOutputStream(new BufferedOutputStream(Files.newOutputStream(s.objects)))) {
             out.writeObject(s.list);
@@ -160,6 +165,7 @@ public class SnapshotBenchmark {
 
     @Benchmark
     @SuppressWarnings("unchecked")
+    @Fork(3)
     public static int objectInputStream(Subject s) throws IOException, ClassNotFoundException {
         try (ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(Files.newInputStream(s.objects)))) {
             return ((ArrayList<Particle>) in.readObject()).size();

@@ -254,6 +254,7 @@ public class UpdateBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public void floatArray(Columns s) {
         float[] px = s.px, py = s.py, pz = s.pz, vx = s.vx, vy = s.vy, vz = s.vz;
         for (int i = 0; i < px.length; i++) {
@@ -264,6 +265,7 @@ public class UpdateBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public void bulkSoa(Bulk s) {
         try (ChunkIteration chunks = s.soa.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
@@ -274,6 +276,7 @@ public class UpdateBenchmark {
 
     /** Packed rows: every chunk is a dense prefix, so the loop needs no bitmap. */
     @Benchmark
+    @Fork(3)
     public void packedSoa(Packed s) {
         try (ChunkIteration chunks = s.soa.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
@@ -298,6 +301,7 @@ public class UpdateBenchmark {
     }
 
     @Benchmark
+    @Fork(3)
     public void bulkAos(Bulk s) {
         try (ChunkIteration chunks = s.aos.iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
@@ -322,12 +326,14 @@ public class UpdateBenchmark {
 
     /** Kotlin, record by record: {@code table.forEach { it[PX] += it[VX] * DT; ... }}. */
     @Benchmark
+    @Fork(3)
     public float kotlin(KotlinTable s) {
         return KotlinWorkloads.update(s.table);
     }
 
     /** The Java column loop ({@link #bulkSoa}'s) over the chunks of {@link #kotlin}'s table: the pair for its ratio. */
     @Benchmark
+    @Fork(3)
     public void kotlinColumns(KotlinTable s) {
         try (ChunkIteration chunks = s.table.core().iterate()) {
             for (int c = 0, n = chunks.count(); c < n; c++) {
@@ -338,6 +344,7 @@ public class UpdateBenchmark {
 
     /** AOS: the same pass as {@link #holes}, reading t from each live record. */
     @Benchmark
+    @Fork(3)
     public float holesAos(HoleyAos s) {
         float sum = 0;
         try (ChunkIteration chunks = s.table.iterate()) {
@@ -361,6 +368,7 @@ public class UpdateBenchmark {
 
     /** PackedTable: every chunk's live records are its first {@code liveCount()} rows. */
     @Benchmark
+    @Fork(3)
     public float holesPacked(HoleyPacked s) {
         float sum = 0;
         try (ChunkIteration chunks = s.table.iterate()) {
@@ -377,6 +385,7 @@ public class UpdateBenchmark {
 
     /** Sum of t over the live records of a table with holes. */
     @Benchmark
+    @Fork(3)
     public float holes(Holey s) {
         float sum = 0;
         try (ChunkIteration chunks = s.table.iterate()) {
