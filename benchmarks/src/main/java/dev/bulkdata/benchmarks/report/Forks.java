@@ -11,9 +11,10 @@ import java.util.Locale;
  * fork with every other, not fork i with fork i, so the bounds hold whichever forks shared a
  * quiet or a busy moment of the machine.
  *
- * <p>A target is judged on those bounds, and only with at least {@link #JUDGED} forks on both
- * sides: met when the worst pairing meets it (the lowest ratio for a "× faster" minimum, the
- * highest for a maximum).
+ * <p>A target is judged only with at least {@link #JUDGED} forks on both sides: met when the
+ * worst pairing meets it (the lowest ratio for a "× faster" minimum, the highest for a maximum),
+ * or when the bound of the ratio's error does (ratio − error for a minimum, ratio + error for a
+ * maximum).
  *
  * @param median the ratio of the medians of the two results' fork means
  * @param min    the lowest ratio over all pairings of forks
@@ -66,15 +67,19 @@ record Forks(double median, double min, double max, int forks) {
     }
 
     /**
-     * A target's cell: "≥ 2.00 ✅" or "≥ 2.00 ❌" judged on the worst pairing of forks, or "≥ 2.00,
-     * 1 fork: not judged" with fewer than {@link #JUDGED} forks. {@code atLeast}: the target is a
-     * minimum (else a maximum); {@code label} is how the target reads ("≥ 2.00", "< 100 ms").
+     * A target's cell: "≥ 2.00 ✅" or "≥ 2.00 ❌" judged on the worst pairing of forks or the
+     * bound of {@code ratio}'s error, or "≥ 2.00, 1 fork: not judged" with fewer than
+     * {@link #JUDGED} forks. {@code atLeast}: the target is a minimum (else a maximum);
+     * {@code ratio}: the ratio with its error, or null (an absolute time: the forks alone judge);
+     * {@code label} is how the target reads ("≥ 2.00", "< 100 ms").
      */
-    String judge(boolean atLeast, double target, String label) {
+    String judge(boolean atLeast, double target, Report.Ratio ratio, String label) {
         if (forks < JUDGED) {
             return String.format(Locale.ROOT, "%s, %d fork%s: not judged", label, forks, forks == 1 ? "" : "s");
         }
-        boolean met = atLeast ? min >= target : max <= target;
+        boolean byError = ratio != null && !Double.isNaN(ratio.error())
+                && (atLeast ? ratio.value() - ratio.error() >= target : ratio.value() + ratio.error() <= target);
+        boolean met = byError || (atLeast ? min >= target : max <= target);
         return label + (met ? " ✅" : " ❌");
     }
 }

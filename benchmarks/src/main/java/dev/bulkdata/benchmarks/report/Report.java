@@ -332,7 +332,7 @@ public final class Report {
         /** The target's cell ({@link Forks#judge}), empty when the comparison has no target. */
         String target() {
             double t = comparison.target();
-            return Double.isNaN(t) ? "" : forks.judge(comparison.speedup(), t, (comparison.speedup() ? "≥ " : "≤ ") + fmt(t));
+            return Double.isNaN(t) ? "" : forks.judge(comparison.speedup(), t, ratio, (comparison.speedup() ? "≥ " : "≤ ") + fmt(t));
         }
     }
 
@@ -393,7 +393,7 @@ public final class Report {
                         perLive / zeroPerLive * Math.hypot(r.error() / r.score(), zero.error() / zero.score()));
                 Forks forks = Forks.ratio(r, zero, (double) live(Integer.parseInt(N), 0) / live(Integer.parseInt(N),
                         Integer.parseInt(h)));
-                String target = h.equals("50") ? forks.judge(false, 2, "≤ 2") : "";
+                String target = h.equals("50") ? forks.judge(false, 2, ratio, "≤ 2") : "";
                 md.append("| ").append(subject[0]).append(" | ").append(h).append(" % | ")
                         .append(live(Integer.parseInt(N), Integer.parseInt(h))).append(" | ").append(time(r)).append(" | ")
                         .append(fmt(perLive)).append(" | ").append(ratio.format()).append(" | ").append(forks.format())
@@ -413,7 +413,7 @@ public final class Report {
             long records = 32L * Integer.parseInt(N) * 32 / Integer.parseInt(bytes);
             // In ms, fork by fork; "< 100 ms" is a strict maximum: the largest double below it.
             Forks forks = Forks.of(r, nanos(r) / r.score() / 1e6);
-            String target = bytes.equals("32") ? forks.judge(false, Math.nextDown(100.0), "< 100 ms") : "";
+            String target = bytes.equals("32") ? forks.judge(false, Math.nextDown(100.0), null, "< 100 ms") : "";
             rows.append("| ").append(fmt(records * Integer.parseInt(bytes) / (1024.0 * 1024 * 1024))).append(" GiB, ")
                     .append(records).append(" records of ").append(bytes).append(" bytes | ").append(time(r))
                     .append(" | ").append(forks.forks() > 1 ? forks.format().replace("], ", "] ms, ") : forks.format())
@@ -449,7 +449,7 @@ public final class Report {
             any = true;
             Ratio speedup = Ratio.of(one, r);
             Forks forks = Forks.ratio(one, r, 1);
-            String target = subject[2].equals("2") ? forks.judge(true, 1.7, "≥ 1.7") : "";
+            String target = subject[2].equals("2") ? forks.judge(true, 1.7, speedup, "≥ 1.7") : "";
             md.append("| ").append(subject[0]).append(" | ").append(time(r)).append(" | ").append(speedup.format())
                     .append(" | ").append(forks.format()).append(" | ").append(target).append(" |\n");
         }
