@@ -32,8 +32,8 @@ import java.util.List;
  * docs/building-and-releases.md, Fuzzing).
  */
 class StorageFuzzTest {
-    /** Fuzzing time per method in {@code mvn verify}: 4 methods, 60 s in all. */
-    static final String CI_BUDGET = "15s";
+    /** Fuzzing time per method in {@code mvn verify}: 4 methods, 40 s in all. */
+    static final String CI_BUDGET = "10s";
     /** Steps of a fuzzed run: the input's length decides; this only bounds it. */
     private static final int MAX_STEPS = 100_000;
 
