@@ -44,17 +44,22 @@ class SlotEntriesTest {
         return s % 3 == 0 ? SlotMeta.free(s % 5) : SlotMeta.live(s % 5);
     }
 
+    /** Writes every slot's meta word ({@link #metaOf}) and, unless {@code payload} is null, its payload. */
+    private static void write(SlotIndex e, boolean retiring, java.util.function.IntUnaryOperator payload) {
+        for (int s = 0; s < SLOTS; s++) {
+            e.setMeta(s, metaOf(s, retiring));
+            if (payload != null) {
+                e.setPayload(s, payload.applyAsInt(s));
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("storages")
     void whatIsWritten_isReadBack_acrossPages(Entries entries, boolean payloads) {
         try (SlotIndexFixture f = fixture(entries, payloads)) {
             SlotIndex e = f.index;
-            for (int s = 0; s < SLOTS; s++) {
-                e.setMeta(s, metaOf(s, false));
-                if (payloads) {
-                    e.setPayload(s, ~s);
-                }
-            }
+            write(e, false, payloads ? s -> ~s : null);
             for (int s = 0; s < SLOTS; s++) {
                 assertEquals(metaOf(s, false), e.meta(s), "meta of slot " + s);
                 if (payloads) {
@@ -71,13 +76,10 @@ class SlotEntriesTest {
             try (SlotIndexFixture f = fixture(entries, payloads)) {
                 SlotIndex e = f.index;
                 int limit = SLOTS - 2;      // slots [limit, SLOTS) are not opened: the pass leaves them; the last page holds 3
+                write(e, retiring, payloads ? s -> SlotMeta.live(s % 5) : null); // payloads that look like live words stay
                 int expectedRetired = 0;
-                for (int s = 0; s < SLOTS; s++) {
-                    e.setMeta(s, metaOf(s, retiring));
-                    if (payloads) {
-                        e.setPayload(s, SlotMeta.live(s % 5));   // payloads that look like live words stay as they are
-                    }
-                    expectedRetired += s > 0 && s < limit && metaOf(s, retiring) == SlotMeta.live(LAYOUT.maxGeneration()) ? 1 : 0;
+                for (int s = 1; s < limit; s++) {
+                    expectedRetired += metaOf(s, retiring) == SlotMeta.live(LAYOUT.maxGeneration()) ? 1 : 0;
                 }
                 assertEquals(expectedRetired, e.advanceAllLive(limit, LAYOUT.maxGeneration()), "retired, retiring=" + retiring);
                 for (int s = 0; s < SLOTS; s++) {
@@ -99,12 +101,7 @@ class SlotEntriesTest {
     void putSaved_copiesMetaWordsOrPayloads(Entries entries, boolean payloads) {
         try (SlotIndexFixture f = fixture(entries, payloads)) {
             SlotIndex e = f.index;
-            for (int s = 0; s < SLOTS; s++) {
-                e.setMeta(s, metaOf(s, false));
-                if (payloads) {
-                    e.setPayload(s, 3 * s);
-                }
-            }
+            write(e, false, payloads ? s -> 3 * s : null);
             IntBuffer out = IntBuffer.allocate(2 * SLOTS + 1);
             out.put(-1);
             e.putSaved(out, SLOTS, false);

@@ -30,7 +30,7 @@ import static dev.bulkdata.storage.StorageFuzzTest.check;
  * row out of range, {@link ConcurrentModificationException} during a loop, and
  * {@link IllegalStateException} after close. After every step all of it is compared with the
  * tables (every row, every handle ever issued), so a call that failed must have left them as
- * they were; the audits ({@code checkInvariants}) run every step too.
+ * they were; the audits ({@code TableAudit.check}) run every step too.
  */
 final class ComponentModel implements AutoCloseable {
     /** Configurations: entity table kind and handle layout, number of component tables. */
@@ -38,7 +38,7 @@ final class ComponentModel implements AutoCloseable {
     /** Handles of the issued list rejected through {@code get} per step (rotating; all at the end). */
     private static final int STALE_CHECKS_PER_STEP = 8;
     /**
-     * Steps between audits ({@code checkInvariants}: O(pages) and, instrumented by the fuzzer, the
+     * Steps between audits ({@code TableAudit.check}: O(pages) and, instrumented by the fuzzer, the
      * bulk of a step); everything else is compared after every step.
      */
     private static final int AUDIT_EVERY = 16;
