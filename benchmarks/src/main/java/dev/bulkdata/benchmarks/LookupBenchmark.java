@@ -158,6 +158,11 @@ public class LookupBenchmark {
         MemorySegment region;
         /** The meta words in one reserved range on huge pages, slot s at 4 s. */
         MemorySegment metaRegion;
+        /**
+         * Blocks and meta words interleaved in one reserved range: block b at b * 18 KiB, its
+         * 512 slots' meta words in the 2 KiB after it, so slot s's at (s / 512 + 1) * 16 KiB + 4 s.
+         */
+        MemorySegment interleaved;
         long tOffset;
         long[] shuffled;
         Arena arena;
@@ -175,6 +180,7 @@ public class LookupBenchmark {
             }
             region = Reserved.range((long) blocks.length << 14, arena);
             metaRegion = Reserved.range((n + 1L) * 4, arena);
+            interleaved = Reserved.range((long) blocks.length * INTERLEAVED_STRIDE, arena);
             long[] handles = new long[n];
             for (int i = 0; i < n; i++) {
                 int slot = i + 1;
@@ -183,6 +189,8 @@ public class LookupBenchmark {
                 blocks[slot >>> 9].set(ValueLayout.JAVA_FLOAT, tOffset + (slot & 511) * 4L, Subjects.t(i));
                 region.set(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + tOffset + (slot & 511) * 4L, Subjects.t(i));
                 metaRegion.set(ValueLayout.JAVA_INT, slot * 4L, GENERATION << 1 | 1);
+                interleaved.set(ValueLayout.JAVA_INT, interleavedMeta(slot), GENERATION << 1 | 1);
+                interleaved.set(ValueLayout.JAVA_FLOAT, (slot >>> 9) * INTERLEAVED_STRIDE + tOffset + (slot & 511) * 4L, Subjects.t(i));
                 handles[i] = (long) TAG << 56 | (long) GENERATION << 32 | slot;
             }
             shuffled = Subjects.shuffled(handles);
@@ -191,6 +199,14 @@ public class LookupBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             arena.close();
+        }
+
+        /** Bytes from one block to the next in {@link #interleaved}: the block and its slots' meta words. */
+        static final long INTERLEAVED_STRIDE = 16384 + 2048;
+
+        /** The byte of slot {@code slot}'s meta word in {@link #interleaved}. */
+        static long interleavedMeta(int slot) {
+            return ((long) (slot >>> 9) + 1 << 14) + slot * 4L;
         }
 
         /** The slot of a live handle, else an exception (never thrown here: every handle is live). */
@@ -296,6 +312,25 @@ public class LookupBenchmark {
                 throw new IllegalArgumentException("stale");
             }
             sum += region.get(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + s.tOffset + (slot & 511) * 4L);
+        }
+        return sum;
+    }
+
+    /**
+     * As {@link #floorRegionMeta} with each block's meta words in the 2 KiB after it, blocks
+     * 18 KiB apart in one range (see {@link Floor#interleaved}): the same memory, one region, and
+     * the {@code t} columns of neighbouring blocks no longer on the same cache sets.
+     */
+    @Benchmark
+    public float floorInterleaved(Floor s) {
+        float sum = 0;
+        MemorySegment region = s.interleaved;
+        for (long h : s.shuffled) {
+            int slot = (int) h;
+            if ((h >>> 56) != Floor.TAG || region.get(ValueLayout.JAVA_INT, Floor.interleavedMeta(slot)) != (((int) (h >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                throw new IllegalArgumentException("stale");
+            }
+            sum += region.get(ValueLayout.JAVA_FLOAT, (slot >>> 9) * Floor.INTERLEAVED_STRIDE + s.tOffset + (slot & 511) * 4L);
         }
         return sum;
     }

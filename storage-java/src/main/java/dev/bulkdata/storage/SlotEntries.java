@@ -272,6 +272,9 @@ abstract sealed class SlotEntries permits SlotIndex {
         int length = metas.length();
         int[][] made = metas.pages();
         if (range != null) {
+            // Advice first: the copy below is the range's first touch, so a large index gets
+            // huge pages from the start instead of a page fault per 4 KiB.
+            ensureEntries(Math.max(0, length - 1));
             int[] page = strideShift == 1 ? new int[2 << PAGE_SHIFT] : null;
             for (int p = 0; p < made.length; p++) {
                 int base = p << PAGE_SHIFT;

@@ -200,6 +200,11 @@ public final class BlockArena {
         if (!reserveTried && file == null) {
             tryReserve();
         }
+        if (!hugePagesAdvised && region != null && (Math.min((long) block + count, regionBlocks) << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
+            // Known before the first of these blocks is touched: huge pages from the start.
+            hugePagesAdvised = true;
+            AddressSpace.adviseHugePages(region);
+        }
         long past = Math.max(block, regionBlocks); // the first block the region does not hold
         long outside = (long) block + count - past;
         if (file == null && outside > 1) {
