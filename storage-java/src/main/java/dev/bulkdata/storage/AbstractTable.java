@@ -188,6 +188,21 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         lease.issued(handles.generation(handle), (int) (handle & index.indexMask));
     }
 
+    /**
+     * {@link #issue} for the handles {@link #addRun} wrote to {@code out[from, to)}, whose
+     * slots ascend: the lease hears the run's highest generation and its last slot once.
+     */
+    private void issueRun(long[] out, int from, int to) {
+        if (from == to) {
+            return;
+        }
+        long generations = 0; // the highest generation field of the run, in place
+        for (int i = from; i < to; i++) {
+            generations = Math.max(generations, out[i] & index.payloadMask);
+        }
+        lease.issued(handles.generation(generations), (int) (out[to - 1] & index.indexMask));
+    }
+
     /** Checks room for {@code count} records, slots and storage, so that as many takes and activations cannot fail. */
     private void reserve(int count) {
         long highest = index.reserve(count, size);
@@ -219,9 +234,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         try {
             reserve(to - from);
             int run = addRun(handlesOut, from, to);
-            for (int i = from; i < run; i++) {
-                issue(handlesOut[i]);
-            }
+            issueRun(handlesOut, from, run);
             for (int i = run; i < to; i++) {
                 long handle = activate(index.take());
                 issue(handle);

@@ -65,6 +65,13 @@ final class SlotIndex extends SlotEntries {
     final long indexMask;
     final int indexBits;
     final int generationMask;
+    /**
+     * A live meta word from a handle in two steps: {@code (int) (handle >>> liveShift) & liveMask}
+     * puts the handle's generation where a meta word keeps it, with every other bit clear,
+     * then {@code | LIVE} (see {@link SlotMeta#live}).
+     */
+    private final int liveShift;
+    private final int liveMask;
     /** Every bit a handle of this layout may use below the tag. */
     final long payloadMask;
     /** The table's tag, shifted to where handles hold it. */
@@ -114,6 +121,8 @@ final class SlotIndex extends SlotEntries {
         this.indexBits = layout.indexBits();
         this.indexMask = (1L << indexBits) - 1;
         this.generationMask = layout.maxGeneration();
+        this.liveShift = indexBits - SlotMeta.GENERATION_SHIFT;
+        this.liveMask = generationMask << SlotMeta.GENERATION_SHIFT;
         this.payloadMask = layout.payloadMask();
         this.maxGeneration = layout.maxGeneration();
         this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
@@ -138,7 +147,7 @@ final class SlotIndex extends SlotEntries {
         long index = handle & indexMask;
         if ((handle & ~payloadMask) == tagBits && index < limit) {
             int slot = (int) index;
-            int expected = SlotMeta.live((int) (handle >>> indexBits) & generationMask);
+            int expected = (int) (handle >>> liveShift) & liveMask | SlotMeta.LIVE;
             MemorySegment r = range;
             int meta = r != null ? r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift)
                     : pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
@@ -159,7 +168,7 @@ final class SlotIndex extends SlotEntries {
         long index = handle & indexMask;
         if ((handle & ~payloadMask) == tagBits && index < limit) {
             int slot = (int) index;
-            int expected = SlotMeta.live((int) (handle >>> indexBits) & generationMask);
+            int expected = (int) (handle >>> liveShift) & liveMask | SlotMeta.LIVE;
             MemorySegment r = range;
             if (r != null) {
                 // One 8-byte read: the meta word and the payload beside it.

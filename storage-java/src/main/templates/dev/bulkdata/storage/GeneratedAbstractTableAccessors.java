@@ -28,6 +28,12 @@ abstract sealed class GeneratedAbstractTableAccessors implements Table permits A
      */
     MemorySegment region;
     int regionRecords;
+    /**
+     * Whether {@link #region} holds every record the table can have: then a lookup tests this
+     * one flag, the same for every call, which C2 moves out of a caller's loop, instead of
+     * comparing each record with {@link #regionRecords}.
+     */
+    boolean regionHoldsAll;
     /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
     final int recordShift;
     final int recordMask;
@@ -54,6 +60,7 @@ abstract sealed class GeneratedAbstractTableAccessors implements Table permits A
     final void adoptRegion(BlockArena arena) {
         region = arena.region();
         regionRecords = (int) Math.min(arena.regionBlocks() << recordShift, Integer.MAX_VALUE);
+        regionHoldsAll = arena.regionHoldsAll();
     }
 
     // @each-type
@@ -61,7 +68,7 @@ abstract sealed class GeneratedAbstractTableAccessors implements Table permits A
     public final float get(long handle, FloatField field) {
         schema.check(field);
         int record = recordOf(handle);
-        if (record < regionRecords) {
+        if (regionHoldsAll || record < regionRecords) {
             return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
         }
         return field.get(segments[record >>> recordShift], record & recordMask);
@@ -71,7 +78,7 @@ abstract sealed class GeneratedAbstractTableAccessors implements Table permits A
     public final void set(long handle, FloatField field, float value) {
         schema.check(field);
         int record = recordOf(handle);
-        if (record < regionRecords) {
+        if (regionHoldsAll || record < regionRecords) {
             field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
         } else {
             field.set(segments[record >>> recordShift], record & recordMask, value);

@@ -129,6 +129,36 @@ class TagReuseTest {
         }
     }
 
+    /**
+     * Handles made only by batch adds (after clears, so at generations above the first) count
+     * for the tag's floor like single adds: a later table on the same tag, refilled the same
+     * way, never hands out one of them again.
+     */
+    @Test
+    void handlesOfBatchAdds_areNeverHandedOutAgain_byALaterTableOnTheSameTag() {
+        int tag = 4058;
+        java.util.HashSet<Long> gone = new java.util.HashSet<>();
+        for (int round = 0; round < 3; round++) {
+            try (BulkTable table = BulkTable.builder(schema("tag_batch")).tag(tag).build()) {
+                long[] handles = new long[100];
+                for (int fill = 0; fill < 3; fill++) {
+                    table.clear();
+                    table.addAll(handles);
+                    for (long h : handles) {
+                        assertFalse(gone.contains(h), "round " + round + " handed out " + Handles.format(h) + " again");
+                    }
+                    for (long h : handles) {
+                        gone.add(h);
+                    }
+                }
+                for (long h : gone) {
+                    assertEquals(Arrays.stream(handles).anyMatch(x -> x == h), table.contains(h), Handles.format(h));
+                }
+            }
+        }
+        assertEquals(900, gone.size());
+    }
+
     /** The child: each scenario throws {@link AssertionError} on the first handle wrongly accepted. */
     static final class Child {
         private static final Schema ACCOUNTS = Schema.builder("accounts").add(FieldType.LONG, "balance").build();

@@ -95,6 +95,11 @@ public final class BlockArena {
         return region;
     }
 
+    /** {@return whether {@link #region()} holds every block the owner planned ({@link #plan}), so no block lies outside it} */
+    public boolean regionHoldsAll() {
+        return region != null && regionBlocks == plannedBlocks;
+    }
+
     /** {@return how many blocks, from block 0, lie in {@link #region()}; 0 without one} */
     public long regionBlocks() {
         return regionBlocks;
