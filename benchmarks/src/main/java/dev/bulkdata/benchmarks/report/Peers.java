@@ -111,7 +111,7 @@ final class Peers {
         if (peers == null) {
             return md.append("The C++ and Rust harness in [`benchmarks/peers/`](../peers/README.md) was not run with"
                     + " this run: there is no `peers.txt` beside `jmh.json`. To add it, build the harness as its README"
-                    + " says, run `benchmarks/peers/run.sh 1000000 > benchmarks/results/peers.txt` on the same machine"
+                    + " says, run `benchmarks/peers/run.sh 1000000 8388608 33554432 > benchmarks/results/peers.txt` on the same machine"
                     + " right after JMH, then the report step again ([docs/benchmarks.md](../../docs/benchmarks.md)).\n")
                     .toString();
         }
@@ -174,6 +174,7 @@ final class Peers {
                     .append(cell(peers.bytes().getOrDefault("cpp_vector_8col", Double.NaN)))
                     .append(" | – |\n");
         }
+        scale(md, peers, results, n);
         md.append("\n- **bulkdata** cells are JMH scores of this run at n = ").append(String.format(Locale.ROOT, "%,d", jmhN))
                 .append(", divided by n (holes: by the live records; churn: one call is one round):");
         for (Workload w : WORKLOADS) {
@@ -196,6 +197,40 @@ final class Peers {
                 + " such pair of runs only ([benchmarks/peers/README.md](../peers/README.md)). The harness's"
                 + " `cpp_unordered_map` rows are in `peers.txt`, not in this table.\n");
         return md.toString();
+    }
+
+    /**
+     * The lookup at the larger sizes the harness ran (lookup rows at another n than the main
+     * table's), beside JMH's {@code LookupScaleBenchmark} at the same n; nothing when it ran none.
+     */
+    private static void scale(StringBuilder md, File peers, List<Report.Result> results, int n) {
+        List<Integer> sizes = peers.rows().stream().filter(l -> l.workload().equals("lookup") && l.n() != n)
+                .map(Line::n).distinct().sorted().toList();
+        if (sizes.isEmpty()) {
+            return;
+        }
+        md.append("\nLookup as the table grows (ns per lookup; JMH `LookupScaleBenchmark`, the harness with"
+                + " `WORKLOADS=lookup`):\n\n");
+        md.append("| n | bulkdata `BulkTable` | its floor (no library) | C++ `handle_map` | C++ checked | Rust `SlotMap`"
+                + " | bulkdata / `SlotMap` |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int m : sizes) {
+            double bulk = perLookup(results, "LookupScaleBenchmark.bulk", m);
+            double slotMap = peers.value("rust_SlotMap", "lookup", m);
+            md.append("| ").append(String.format(Locale.ROOT, "%,d", m)).append(" | ").append(cell(bulk)).append(" | ")
+                    .append(cell(perLookup(results, "LookupScaleBenchmark.floor", m))).append(" | ")
+                    .append(cell(peers.value("cpp_handle_map", "lookup", m))).append(" | ")
+                    .append(cell(peers.value("cpp_handle_map_chk", "lookup", m))).append(" | ")
+                    .append(cell(slotMap)).append(" | ")
+                    .append(Double.isNaN(bulk) || Double.isNaN(slotMap) ? "–" : String.format(Locale.ROOT, "%.2fx", bulk / slotMap))
+                    .append(" |\n");
+        }
+    }
+
+    /** A JMH row at {@code n} divided by n, in ns, or NaN when the run lacks it. */
+    private static double perLookup(List<Report.Result> results, String benchmark, int n) {
+        Report.Result r = Report.find(results, benchmark, "n", Integer.toString(n));
+        return r == null ? Double.NaN : Report.nanos(r) / n;
     }
 
     /** A BulkTable (or limit) JMH row in the workload's unit, or NaN when the run lacks it. */
