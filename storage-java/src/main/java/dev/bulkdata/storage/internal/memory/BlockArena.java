@@ -125,16 +125,23 @@ public final class BlockArena {
         }
     }
 
+    /**
+     * Advises the region to use huge pages, once, when its first {@code blocks} blocks are
+     * large enough for them to pay: from then on the kernel may back the range with them.
+     */
+    private void adviseHugePages(long blocks) {
+        if (!hugePagesAdvised && (blocks << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
+            hugePagesAdvised = true;
+            AddressSpace.adviseHugePages(region);
+        }
+    }
+
     /** Block {@code block} of the region; blocks come in order, each once. */
     private MemorySegment regionBlock(Schema schema, int block) {
         if (block != blocks) {
             throw new IllegalStateException("block " + block + " allocated out of order (" + blocks + " allocated)");
         }
-        if (!hugePagesAdvised && ((long) (block + 1) << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
-            // Large enough for huge pages to pay: from now on the kernel may back the range with them.
-            hugePagesAdvised = true;
-            AddressSpace.adviseHugePages(region);
-        }
+        adviseHugePages(block + 1L);
         return region.asSlice((long) block << BLOCK_SHIFT, schema.blockBytes());
     }
 
@@ -205,10 +212,8 @@ public final class BlockArena {
         if (!reserveTried && file == null) {
             tryReserve();
         }
-        if (!hugePagesAdvised && region != null && (Math.min((long) block + count, regionBlocks) << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
-            // Known before the first of these blocks is touched: huge pages from the start.
-            hugePagesAdvised = true;
-            AddressSpace.adviseHugePages(region);
+        if (region != null) {
+            adviseHugePages(Math.min((long) block + count, regionBlocks)); // before these blocks are first touched
         }
         long past = Math.max(block, regionBlocks); // the first block the region does not hold
         long outside = (long) block + count - past;
