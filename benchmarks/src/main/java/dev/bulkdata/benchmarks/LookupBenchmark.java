@@ -61,6 +61,7 @@ public class LookupBenchmark {
                 table.set(handles[i], t, Subjects.t(i));
             }
             shuffled = Subjects.shuffled(handles);
+            Subjects.logHugePages(getClass().getSimpleName() + " table of " + n + " records");
         }
 
         @TearDown(Level.Trial)
@@ -116,6 +117,7 @@ public class LookupBenchmark {
             long[] handles = new long[size.n];
             table = KotlinWorkloads.open(size.n, handles);
             shuffled = Subjects.shuffled(handles);
+            Subjects.logHugePages("Kotlin table of " + size.n + " records");
         }
 
         @TearDown(Level.Trial)

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@link LookupBenchmark#bulk}'s lookup as the table outgrows the caches: 8M and 32M records
  * (256 MiB and 1 GiB of records), beside the same floor as {@link LookupBenchmark#floorRegionMeta}
- * (meta words and blocks in reserved ranges on huge pages, no library). The C++ and Rust harness
+ * (meta words and blocks in reserved ranges on huge pages, no library) and the floor with each
+ * block's meta words after it ({@link #floorInterleaved}). The C++ and Rust harness
  * runs the same lookup at these sizes ({@code benchmarks/peers/run.sh 1000000 8388608 33554432}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -48,6 +49,7 @@ public class LookupScaleBenchmark {
             long[] handles = new long[n];
             table = Subjects.table(Subjects.SOA, n, handles);
             shuffled = Subjects.shuffled(handles);
+            Subjects.logHugePages("table of " + n + " records");
         }
 
         @TearDown(Level.Trial)
@@ -65,6 +67,8 @@ public class LookupScaleBenchmark {
         public int n;
         MemorySegment region;
         MemorySegment meta;
+        /** Blocks 18 KiB apart, each followed by its slots' meta words (as {@code LookupBenchmark.Floor.interleaved}). */
+        MemorySegment interleaved;
         long tOffset;
         long[] shuffled;
         Arena arena;
@@ -75,11 +79,15 @@ public class LookupScaleBenchmark {
             tOffset = Subjects.SOA.floatField("t").blockOffset();
             region = Reserved.range(((long) (n >>> 9) + 1) << 14, arena);
             meta = Reserved.range((n + 1L) * 4, arena);
+            interleaved = Reserved.range(((long) (n >>> 9) + 1) * LookupBenchmark.Floor.INTERLEAVED_STRIDE, arena);
             long[] handles = new long[n];
             for (int i = 0; i < n; i++) {
                 int slot = i + 1;
                 meta.set(ValueLayout.JAVA_INT_UNALIGNED, slot * 4L, GENERATION << 1 | 1);
                 region.set(ValueLayout.JAVA_FLOAT_UNALIGNED, ((long) (slot >>> 9) << 14) + tOffset + (slot & 511) * 4L, Subjects.t(i));
+                interleaved.set(ValueLayout.JAVA_INT_UNALIGNED, LookupBenchmark.Floor.interleavedMeta(slot), GENERATION << 1 | 1);
+                interleaved.set(ValueLayout.JAVA_FLOAT_UNALIGNED,
+                        (slot >>> 9) * LookupBenchmark.Floor.INTERLEAVED_STRIDE + tOffset + (slot & 511) * 4L, Subjects.t(i));
                 handles[i] = (long) TAG << 56 | (long) GENERATION << 32 | slot;
             }
             shuffled = Subjects.shuffled(handles);
@@ -114,6 +122,26 @@ public class LookupScaleBenchmark {
                 throw new IllegalArgumentException("stale");
             }
             sum += region.get(ValueLayout.JAVA_FLOAT_UNALIGNED, ((long) (slot >>> 9) << 14) + s.tOffset + (slot & 511) * 4L);
+        }
+        return sum;
+    }
+
+    /**
+     * {@link #floor} with each block's meta words in the 2 KiB after it, blocks 18 KiB apart in
+     * one range: one region per lookup instead of two, the same two cache lines.
+     */
+    @Benchmark
+    public float floorInterleaved(Floor s) {
+        float sum = 0;
+        MemorySegment region = s.interleaved;
+        for (long h : s.shuffled) {
+            int slot = (int) h;
+            if ((h >>> 56) != Floor.TAG
+                    || region.get(ValueLayout.JAVA_INT_UNALIGNED, LookupBenchmark.Floor.interleavedMeta(slot)) != (((int) (h >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                throw new IllegalArgumentException("stale");
+            }
+            sum += region.get(ValueLayout.JAVA_FLOAT_UNALIGNED,
+                    (slot >>> 9) * LookupBenchmark.Floor.INTERLEAVED_STRIDE + s.tOffset + (slot & 511) * 4L);
         }
         return sum;
     }

@@ -33,6 +33,25 @@ final class Subjects {
                 .build();
     }
 
+    /**
+     * Prints the process's transparent huge pages ({@code AnonHugePages} of
+     * {@code /proc/self/smaps_rollup}) into the fork's output after a setup, so a run whose
+     * lookups are slow says whether its ranges got huge pages. Prints nothing where the file
+     * does not exist (not Linux).
+     */
+    static void logHugePages(String what) {
+        java.nio.file.Path rollup = java.nio.file.Path.of("/proc/self/smaps_rollup");
+        try {
+            for (String line : java.nio.file.Files.readAllLines(rollup)) {
+                if (line.startsWith("AnonHugePages:")) {
+                    System.out.println("# " + what + ": " + line.replaceAll("\\s+", " "));
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux, or no such file: nothing to say
+        }
+    }
+
     /** The value of field {@code t} of record {@code i}. */
     static float t(int i) {
         return i % 1000;
