@@ -160,6 +160,8 @@ public class LookupBenchmark {
         MemorySegment region;
         /** The meta words in one reserved range on huge pages, slot s at 4 s. */
         MemorySegment metaRegion;
+        /** A PackedTable's entries in a reserved range: slot s's meta word at 8 s, its row beside it. */
+        MemorySegment entries;
         /**
          * Blocks and meta words interleaved in one reserved range: block b at b * 18 KiB, its
          * 512 slots' meta words in the 2 KiB after it, so slot s's at (s / 512 + 1) * 16 KiB + 4 s.
@@ -182,6 +184,7 @@ public class LookupBenchmark {
             }
             region = Reserved.range((long) blocks.length << 14, arena);
             metaRegion = Reserved.range((n + 1L) * 4, arena);
+            entries = Reserved.range((n + 1L) * 8, arena);
             interleaved = Reserved.range((long) blocks.length * INTERLEAVED_STRIDE, arena);
             long[] handles = new long[n];
             for (int i = 0; i < n; i++) {
@@ -191,6 +194,7 @@ public class LookupBenchmark {
                 blocks[slot >>> 9].set(ValueLayout.JAVA_FLOAT, tOffset + (slot & 511) * 4L, Subjects.t(i));
                 region.set(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + tOffset + (slot & 511) * 4L, Subjects.t(i));
                 metaRegion.set(ValueLayout.JAVA_INT, slot * 4L, GENERATION << 1 | 1);
+                entries.set(ValueLayout.JAVA_LONG, slot * 8L, (long) (slot - 1) << 32 | (GENERATION << 1 | 1));
                 interleaved.set(ValueLayout.JAVA_INT, interleavedMeta(slot), GENERATION << 1 | 1);
                 interleaved.set(ValueLayout.JAVA_FLOAT, (slot >>> 9) * INTERLEAVED_STRIDE + tOffset + (slot & 511) * 4L, Subjects.t(i));
                 handles[i] = (long) TAG << 56 | (long) GENERATION << 32 | slot;
@@ -304,6 +308,7 @@ public class LookupBenchmark {
 
     /** As {@link #floorRegion} with the meta words in a reserved range of their own too. */
     @Benchmark
+    @Fork(3)
     public float floorRegionMeta(Floor s) {
         float sum = 0;
         MemorySegment region = s.region;
@@ -314,6 +319,28 @@ public class LookupBenchmark {
                 throw new IllegalArgumentException("stale");
             }
             sum += region.get(ValueLayout.JAVA_FLOAT, ((long) (slot >>> 9) << 14) + s.tOffset + (slot & 511) * 4L);
+        }
+        return sum;
+    }
+
+    /**
+     * The floor of a PackedTable's lookup: the slot's 8-byte entry (meta word, row), then the
+     * row's {@code t} in blocks reserved at once: two dependent reads.
+     */
+    @Benchmark
+    @Fork(3)
+    public float floorPacked(Floor s) {
+        float sum = 0;
+        MemorySegment region = s.region;
+        MemorySegment entries = s.entries;
+        for (long h : s.shuffled) {
+            int slot = (int) h;
+            long entry = entries.get(ValueLayout.JAVA_LONG, slot * 8L);
+            if ((h >>> 56) != Floor.TAG || (int) entry != (((int) (h >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                throw new IllegalArgumentException("stale");
+            }
+            int row = (int) (entry >>> 32);
+            sum += region.get(ValueLayout.JAVA_FLOAT, ((long) (row >>> 9) << 14) + s.tOffset + (row & 511) * 4L);
         }
         return sum;
     }

@@ -59,6 +59,10 @@ final class Comparisons {
                 "LookupBenchmark.floorArrays", false, Double.NaN, n));
         c.add(new Comparison("lookup", "BulkTable", "LookupBenchmark.bulk", "floor: meta word + 16 KiB blocks, no library",
                 "LookupBenchmark.floorBlocks", false, Double.NaN, n));
+        c.add(new Comparison("lookup", "BulkTable", "LookupBenchmark.bulk", "floor: its layout (meta words and blocks in reserved ranges), no library",
+                "LookupBenchmark.floorRegionMeta", false, Double.NaN, n));
+        c.add(new Comparison("lookup", "PackedTable", "LookupBenchmark.packed", "floor: its layout (8-byte entries, then the row), no library",
+                "LookupBenchmark.floorPacked", false, Double.NaN, n));
         c.add(new Comparison("set by handle", "BulkTable after markVersion (stamps kept)", "LookupBenchmark.bulkSetTracked",
                 "BulkTable, no version marked", "LookupBenchmark.bulkSet", false, Double.NaN, n));
         for (String[] subject : new String[][] {{"BulkTable", "LookupBenchmark.staleBulk"}, {"PackedTable", "LookupBenchmark.stalePacked"}}) {
