@@ -525,8 +525,8 @@ public final class Report {
         if (labels.isEmpty()) {
             return;
         }
-        // One bar per "× faster" row; the labels are long, so the picture grows with the rows and
-        // keeps a plot area of its own below the title (at 60 degrees the labels took it all).
+        // One bar per "× faster" row. The labels are long: they stand upright in a small font and
+        // the picture widens with the rows, so the bars keep the upper half of it.
         CategoryChart chart = new CategoryChartBuilder().width(Math.max(1200, 22 * labels.size())).height(1500)
                 .title("bulkdata speed-up over heap collections (peer time / bulkdata time, "
                         + String.format(Locale.ROOT, "%,d", Integer.parseInt(N)) + " records)")
