@@ -72,9 +72,9 @@ final class Comparisons {
         c.add(new Comparison("create", "BulkTable, one by one into a cleared table (the clear included)",
                 "ChangeBenchmark.createBulkRefill", "into a new table", "ChangeBenchmark.createBulk", false, 1.0, n));
         c.add(new Comparison("batch create (addAll)", "BulkTable, new and empty", "ChangeBenchmark.addAllFresh",
-                "floor: the same writes, no library", "ChangeBenchmark.floorAddAll", false, 2, n));
+                "floor: the same writes into touched memory, no library", "ChangeBenchmark.floorAddAll", false, 2, n));
         c.add(new Comparison("batch create (addAll)", "BulkTable, just cleared (the clear included)",
-                "ChangeBenchmark.addAllCleared", "floor: the same writes, no library", "ChangeBenchmark.floorAddAll", false, 2, n));
+                "ChangeBenchmark.addAllCleared", "floor: the same writes into touched memory, no library", "ChangeBenchmark.floorAddAll", false, 2, n));
         for (String[] subject : new String[][] {{"BulkTable", "ChangeBenchmark.createBulk"},
                 {"BulkTable AOS", "ChangeBenchmark.createBulkAos"},
                 {"BulkTable, cleared and refilled (keeps its blocks)", "ChangeBenchmark.createBulkRefill"},
