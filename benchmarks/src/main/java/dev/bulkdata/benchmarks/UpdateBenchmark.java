@@ -71,19 +71,9 @@ public class UpdateBenchmark {
         MemorySegment vx = chunk.column(f[3]);
         MemorySegment vy = chunk.column(f[4]);
         MemorySegment vz = chunk.column(f[5]);
-        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-            long live = chunk.liveBits(w);
-            if (live == -1L) {                             // no hole: a counted loop
-                for (int s = w << 6, end = s + 64; s < end; s++) {
-                    px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
-                    py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
-                    pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
-                }
-                continue;
-            }
-            while (live != 0) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(live);
-                live &= live - 1;
+        for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
+            end = chunk.nextHole(start);                   // a run of live slots: a counted loop
+            for (int s = start; s < end; s++) {
                 px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
                 py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
                 pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
@@ -96,20 +86,9 @@ public class UpdateBenchmark {
         long stride = schema.slotBytes();
         long px = schema.field("px").blockOffset();
         long vx = schema.field("vx").blockOffset();
-        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-            long live = chunk.liveBits(w);
-            if (live == -1L) {                             // no hole: a counted loop
-                for (int s = w << 6, end = s + 64; s < end; s++) {
-                    long at = s * stride;
-                    r.set(FU, at + px, r.get(FU, at + px) + r.get(FU, at + vx) * DT);
-                    r.set(FU, at + px + 4, r.get(FU, at + px + 4) + r.get(FU, at + vx + 4) * DT);
-                    r.set(FU, at + px + 8, r.get(FU, at + px + 8) + r.get(FU, at + vx + 8) * DT);
-                }
-                continue;
-            }
-            while (live != 0) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(live);
-                live &= live - 1;
+        for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
+            end = chunk.nextHole(start);                   // a run of live slots: a counted loop
+            for (int s = start; s < end; s++) {
                 long at = s * stride;
                 r.set(FU, at + px, r.get(FU, at + px) + r.get(FU, at + vx) * DT);
                 r.set(FU, at + px + 4, r.get(FU, at + px + 4) + r.get(FU, at + vx + 4) * DT);

@@ -111,13 +111,22 @@ final class BulkChunk extends SlotChunk {
         table.checkChunkAccess();
     }
 
-    /** The set bits of the live bitmap, a word at a time. */
+    /**
+     * The live slots in runs: a chunk without holes is one counted loop over every slot, out of
+     * which the JIT hoists the visitor's loop-invariant checks; otherwise each word's set bits.
+     */
     @Override
     void forEachLive(RecordVisitor visitor) {
+        if (full()) {
+            for (int s = 0; s < slots; s++) {
+                visitor.visit(this, s);
+            }
+            return;
+        }
         long[] live = this.live;
         for (int w = 0; w < live.length; w++) {
             long bits = live[w];
-            if (bits == -1L) {      // no hole: a counted loop, in which the JIT can hoist the visitor's checks
+            if (bits == -1L) {      // no hole: a counted loop
                 for (int s = w << 6, end = s + 64; s < end; s++) {
                     visitor.visit(this, s);
                 }
@@ -191,6 +200,27 @@ final class BulkChunk extends SlotChunk {
             bits = live[word];
         }
         return (word << 6) + Long.numberOfTrailingZeros(bits);
+    }
+
+    @Override
+    public int nextHole(int from) {
+        table.checkChunkAccess();
+        if (from >= slots) {
+            return slots;
+        }
+        int word = Objects.checkIndex(from, slots) >>> 6;
+        if (full()) {
+            return slots;
+        }
+        long holes = ~live[word] & (-1L << from);
+        while (holes == 0) {
+            if (++word == live.length) {
+                return slots;
+            }
+            holes = ~live[word];
+        }
+        // The last word's bits past slotCount() are never live, so they read as holes: cap at slots.
+        return Math.min(slots, (word << 6) + Long.numberOfTrailingZeros(holes));
     }
 
     @Override

@@ -4,36 +4,29 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One block of a table seen during an iteration: a fixed run of {@link #slotCount()} slots,
- * some live, some holes. Visit the live slots with {@link #nextLive(int)} or 64 at a time with
- * {@link #liveBits(int)}, read and write their fields by slot, and hand whole columns to loops
+ * some live, some holes. Walk the live slots run by run with {@link #nextLive(int)} and
+ * {@link #nextHole(int)}, read and write their fields by slot, and hand whole columns to loops
  * or native code with {@link #column(Field)} (for reading) and {@link #writableColumn(Field)}
  * (for writing, which stamps the field's change version: {@link #changedSince(Field, int)}).
  *
  * <pre>{@code
- * for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
- *     long live = chunk.liveBits(w);                  // 64 slots at a time
- *     if (live == -1L) {                              // no hole: a counted loop
- *         for (int s = w << 6, end = s + 64; s < end; s++) {
- *             chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
- *         }
- *         continue;
- *     }
- *     while (live != 0) {
- *         int s = (w << 6) + Long.numberOfTrailingZeros(live);
- *         live &= live - 1;
- *         chunk.set(s, PX, chunk.get(s, PX) + chunk.get(s, VX) * dt);
+ * MemorySegment px = chunk.writableColumn(PX);        // once per chunk, outside the loop
+ * MemorySegment vx = chunk.column(VX);
+ * for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
+ *     end = chunk.nextHole(start);                    // slots [start, end) are live
+ *     for (int s = start; s < end; s++) {             // a counted loop
+ *         px.setAtIndex(JAVA_FLOAT, s, px.getAtIndex(JAVA_FLOAT, s) + vx.getAtIndex(JAVA_FLOAT, s) * dt);
  *     }
  * }
  * }</pre>
  *
- * <p>This is the loop shape to write: no step waits for the previous one, and a word without
- * holes runs as a counted loop, out of which the JIT hoists the accessors' checks (a
- * {@code while (live != 0)} loop is not counted, so there they stay per access). Stepping with
- * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} reads the same slots but makes
- * each step depend on the last (about 2.5x slower in the benchmarks). For the last factor of
- * two, loop over {@link #column(Field)} / {@link #writableColumn(Field)} segments with the same
- * bit loop, or use the
- * {@code storage-vector} kernels.
+ * <p>This is the loop shape to write: each run is a counted loop, out of which the JIT hoists
+ * the bounds and liveness checks of the segments, as it does for an array; a chunk without
+ * holes, and every chunk of a {@link PackedTable}, is a single run, found in O(1). The slot
+ * accessors ({@code chunk.set(s, PX, chunk.get(s, PX) + ...)}) fit the same loop but check the
+ * slot's live bit on every access. {@link #liveBits(int)} gives the bitmap 64 slots at a time,
+ * for code that wants the words themselves (a SIMD mask, a population count); the
+ * {@code storage-vector} kernels take whole chunks.
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
  * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. In a
@@ -97,6 +90,19 @@ public interface Chunk extends GeneratedChunkAccessors {
      * @return the first live slot at or after {@code from}, or -1 if there is none
      */
     int nextLive(int from);
+
+    /**
+     * Finds the end of the run of live slots that starts at {@code from}: the first hole at or
+     * after it. With {@link #nextLive(int)} it walks the chunk run by run, each run a counted
+     * loop (see the class comment). O(1) in a chunk without holes and in a packed table's chunk,
+     * else O(holes skipped / 64).
+     *
+     * @param from the first slot to look at; may be {@code slotCount()}
+     * @return the first slot at or after {@code from} that holds no record, or
+     *     {@code slotCount()} if there is none
+     * @throws IndexOutOfBoundsException if {@code from} is negative
+     */
+    int nextHole(int from);
 
     /** {@return the number of 64-bit words of the live bitmap: {@code ceil(slotCount() / 64)}} */
     int liveWordCount();

@@ -118,6 +118,15 @@ final class DenseChunk extends SlotChunk {
     }
 
     @Override
+    public int nextHole(int from) {
+        owner.checkChunkAccess();
+        if (from >= slots) {
+            return slots;
+        }
+        return Math.max(Objects.checkIndex(from, slots), live());
+    }
+
+    @Override
     public int liveWordCount() {
         owner.checkChunkAccess();
         return (slots + Long.SIZE - 1) >>> 6;

@@ -43,6 +43,7 @@ class ChunkValidityTest {
                 chunk::liveCount,
                 () -> chunk.isLive(0),
                 () -> chunk.nextLive(0),
+                () -> chunk.nextHole(0),
                 chunk::slotCount,
                 chunk::schema,
                 chunk::index));

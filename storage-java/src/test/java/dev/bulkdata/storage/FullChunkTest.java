@@ -123,15 +123,22 @@ class FullChunkTest {
                     Long next = model.ceilingKey(first + s);
                     int expected = next == null || next >= first + n ? -1 : (int) (next - first);
                     assertEquals(expected, chunk.nextLive(s), "nextLive(" + s + ") of chunk " + c);
+                    int hole = s;
+                    while (hole < n && model.containsKey(first + hole)) {
+                        hole++;
+                    }
+                    assertEquals(hole, chunk.nextHole(s), "nextHole(" + s + ") of chunk " + c);
                     if (value != null) {
                         assertEquals(value, get(chunk, s, field), "slot " + s + " of chunk " + c);
                         assertEquals(handles.get(first + s), chunk.handle(s));
                     } else {
-                        int hole = s;
-                        assertThrows(IllegalArgumentException.class, () -> get(chunk, hole, field));
+                        int dead = s;
+                        assertThrows(IllegalArgumentException.class, () -> get(chunk, dead, field));
                     }
                 }
                 assertEquals(-1, chunk.nextLive(n));
+                assertEquals(n, chunk.nextHole(n));
+                assertThrows(IndexOutOfBoundsException.class, () -> chunk.nextHole(-1));
                 assertThrows(IndexOutOfBoundsException.class, () -> get(chunk, n, field));
                 assertThrows(IndexOutOfBoundsException.class, () -> get(chunk, -1, field));
                 assertThrows(IndexOutOfBoundsException.class, () -> chunk.isLive(n));
@@ -160,6 +167,7 @@ class FullChunkTest {
             assertThrows(IllegalStateException.class, () -> kept.get(0, t));
             assertThrows(IllegalStateException.class, () -> kept.liveBits(0));
             assertThrows(IllegalStateException.class, () -> kept.nextLive(0));
+            assertThrows(IllegalStateException.class, () -> kept.nextHole(0));
             assertThrows(IllegalStateException.class, () -> kept.isLive(0));
         }
     }

@@ -105,7 +105,9 @@ class PackedTableTest {
                     for (int s = 0; s < chunk.slotCount(); s++) {
                         assertEquals(s < live, chunk.isLive(s), "live slots are exactly a prefix");
                         assertEquals(s < live ? s : -1, chunk.nextLive(s));
+                        assertEquals(Math.max(s, live), chunk.nextHole(s), "the first hole is the end of the prefix");
                     }
+                    assertEquals(chunk.slotCount(), chunk.nextHole(chunk.slotCount()));
                     for (int w = 0; w < chunk.liveWordCount(); w++) {
                         int bits = Math.max(0, Math.min(64, live - w * 64));
                         assertEquals(bits == 64 ? -1L : (1L << bits) - 1, chunk.liveBits(w));

@@ -1171,6 +1171,18 @@ class BulkTableModelTest {
                         }
                     }
                     check(Arrays.equals(slotsA, 0, a, slotsB, 0, b), "nextLive and liveBits disagree in chunk " + index);
+                    int c = 0;
+                    for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
+                        end = chunk.nextHole(start);
+                        check(end > start && end <= slotsPerBlock, "nextHole(" + start + ") = " + end);
+                        check(end == slotsPerBlock || !chunk.isLive(end), "nextHole(" + start + ") = " + end + ", a live slot");
+                        for (int s = start; s < end; s++) {
+                            check(c < a && slotsA[c++] == s, "the run [" + start + ", " + end + ") holds slot " + s
+                                    + ", which nextLive does not visit, in chunk " + index);
+                        }
+                    }
+                    check(c == a, "the runs of chunk " + index + " hold " + c + " slots, nextLive visits " + a);
+                    check(chunk.nextHole(slotsPerBlock) == slotsPerBlock, "nextHole(slotCount) is not slotCount");
                     check(chunk.liveCount() == a, "liveCount " + chunk.liveCount() + " but " + a + " live slots");
                     check(chunk.nextLive(slotsPerBlock) == -1, "nextLive(slotCount) is not -1");
                     for (int i = 0; i < a; i++) {

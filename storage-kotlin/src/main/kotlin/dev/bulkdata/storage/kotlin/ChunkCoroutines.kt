@@ -27,8 +27,12 @@ import java.lang.foreign.MemorySegment
  *
  * ```
  * table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
- *     var s = chunk.nextLive(0)
- *     while (s >= 0) { chunk[s, X] += chunk[s, VX]; s = chunk.nextLive(s + 1) }
+ *     var start = chunk.nextLive(0)
+ *     while (start >= 0) {
+ *         val end = chunk.nextHole(start)             // slots [start, end) are live
+ *         for (s in start until end) chunk[s, X] += chunk[s, VX]
+ *         start = chunk.nextLive(end)
+ *     }
  * }
  * ```
  *

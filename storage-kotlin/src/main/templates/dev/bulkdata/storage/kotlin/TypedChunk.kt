@@ -11,10 +11,11 @@ import java.lang.foreign.MemorySegment
  *
  * ```
  * table.forEachChunk { chunk ->
- *     var s = chunk.nextLive(0)
- *     while (s >= 0) {
- *         chunk[s, Particles.X] += chunk[s, Particles.VX]
- *         s = chunk.nextLive(s + 1)
+ *     var start = chunk.nextLive(0)
+ *     while (start >= 0) {
+ *         val end = chunk.nextHole(start)             // slots [start, end) are live: a run
+ *         for (s in start until end) chunk[s, Particles.X] += chunk[s, Particles.VX]
+ *         start = chunk.nextLive(end)
  *     }
  * }
  * ```
@@ -73,6 +74,14 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
 
     /** The first live slot at or after [from] (which may be [slotCount]), or -1; skips holes 64 at a time. */
     public fun nextLive(from: Int): Int = chunk.nextLive(from)
+
+    /**
+     * The end of the run of live slots at [from]: the first slot at or after [from] (which may be
+     * [slotCount]) that holds no record, or [slotCount]. With [nextLive] it walks the chunk run by
+     * run, each run a counted loop; O(1) without holes. Throws [IndexOutOfBoundsException] if
+     * [from] is negative.
+     */
+    public fun nextHole(from: Int): Int = chunk.nextHole(from)
 
     /** The number of 64-bit words of the live bitmap. */
     public fun liveWordCount(): Int = chunk.liveWordCount()

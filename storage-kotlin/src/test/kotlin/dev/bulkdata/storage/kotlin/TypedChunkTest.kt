@@ -26,6 +26,7 @@ class TypedChunkTest : FunSpec({
                 chunk.liveWordCount() shouldBe core.liveWordCount()
                 for (w in 0 until chunk.liveWordCount()) chunk.liveBits(w) shouldBe core.liveBits(w)
                 for (s in 0 until chunk.slotCount()) chunk.isLive(s) shouldBe core.isLive(s)
+                for (s in 0..chunk.slotCount()) chunk.nextHole(s) shouldBe core.nextHole(s)
                 var s = chunk.nextLive(0)
                 while (s >= 0) {
                     s shouldBe core.nextLive(s)

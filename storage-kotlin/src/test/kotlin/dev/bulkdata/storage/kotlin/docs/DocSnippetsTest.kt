@@ -78,10 +78,11 @@ class DocSnippetsTest : FunSpec({
             val dt = 0.5f
             // doc:begin docs/kotlin.md
             table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
-                var s = chunk.nextLive(0)                 // one coroutine per 16 KiB block
-                while (s >= 0) {
-                    chunk[s, Particles.X] += chunk[s, Particles.VX] * dt
-                    s = chunk.nextLive(s + 1)
+                var start = chunk.nextLive(0)             // one coroutine per 16 KiB block
+                while (start >= 0) {
+                    val end = chunk.nextHole(start)       // slots [start, end) are live: a run
+                    for (s in start until end) chunk[s, Particles.X] += chunk[s, Particles.VX] * dt
+                    start = chunk.nextLive(end)
                 }
             }
             // doc:end
