@@ -44,8 +44,19 @@ final class DominionEcs implements AutoCloseable {
         }
     }
 
+    /** The name of every world here: its logging level is set below. */
+    static final String NAME = "bulkdata-peers";
+
+    static {
+        // Dominion prints a banner and each world's settings at INFO when it is created: not
+        // inside a timed create.
+        System.setProperty("dominion.show-banner", "false");
+        System.setProperty("dominion." + NAME + ".logging-level", "WARNING");
+    }
+
     final int n;
-    final Dominion world = Dominion.create();
+    /** {@code Dominion.create(name)}: the default settings, as its README creates a world. */
+    final Dominion world = Dominion.create(NAME);
     final Composition.Of2<Position, Velocity> moving = world.composition().of(Position.class, Velocity.class);
     /** Entity {@code i}. */
     final Entity[] ids;
