@@ -18,7 +18,8 @@ import java.util.Locale;
 /**
  * Memory per record at 1,000,000 records for every subject: native bytes (a table's
  * {@code stats().nativeBytes()}) plus heap bytes retained by the subject's object graph
- * (JOL {@link GraphLayout}). Also bulkdata tables of 12-, 24- and 40-byte records.
+ * (JOL {@link GraphLayout}). Also bulkdata tables of 12-, 24- and 40-byte records, and the
+ * entities of {@link EcsPeersBenchmark} in bulkdata and in each JVM entity library ({@link #ecs}).
  *
  * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar dev.bulkdata.benchmarks.MemoryFootprint
  * [records] [out.json]}. Prints a table; writes JSON rows for {@link Report}.
@@ -72,6 +73,44 @@ public final class MemoryFootprint {
         rows.add(heap("ArrayList<Particle>", Subjects.arrayList(n), n));
         rows.add(heap("HashMap<Long, Particle>", Subjects.hashMap(n), n));
         rows.add(heap("fastutil Long2ObjectOpenHashMap", Subjects.fastutil(n), n));
+        rows.addAll(ecs(n));
+        return rows;
+    }
+
+    /** The subject names of {@link #ecs}'s rows, bulkdata's first: the report's peers section reads them. */
+    static final String ECS_BULKDATA = "ECS: bulkdata BulkTable";
+    static final String ECS_ARTEMIS = "ECS: artemis-odb 2.3.0";
+    static final String ECS_DOMINION = "ECS: Dominion 0.9.0";
+    static final String ECS_FLEKS = "ECS: Fleks 2.12";
+    static final String ECS_ASHLEY = "ECS: Ashley 1.7.4";
+
+    /**
+     * Memory per entity after creating {@code n} entities with a Position and a Velocity (six
+     * floats, 24 bytes) in each library of {@link EcsPeersBenchmark}, as its setups create them:
+     * for bulkdata the table's native bytes plus its heap graph, for the peers their world's heap
+     * graph (what a GC would keep of it); the id arrays the benchmarks keep are counted for none.
+     */
+    static List<Row> ecs(int n) {
+        List<Row> rows = new ArrayList<>();
+        try (BulkdataEcs bulk = new BulkdataEcs(n).fill()) {
+            rows.add(new Row(ECS_BULKDATA, 24, n, bulk.table.stats().nativeBytes(),
+                    GraphLayout.parseInstance(bulk.table).totalSize()));
+        }
+        try (ArtemisEcs artemis = new ArtemisEcs(n)) {
+            artemis.createArchetype(n);
+            rows.add(new Row(ECS_ARTEMIS, 24, n, 0, GraphLayout.parseInstance(artemis.world).totalSize()));
+        }
+        try (DominionEcs dominion = new DominionEcs(n)) {
+            dominion.createPrepared(n);
+            rows.add(new Row(ECS_DOMINION, 24, n, 0, GraphLayout.parseInstance(dominion.world).totalSize()));
+        }
+        try (FleksEcs fleks = new FleksEcs(n)) {
+            fleks.create(n, false);
+            rows.add(new Row(ECS_FLEKS, 24, n, 0, GraphLayout.parseInstance(fleks.getWorld()).totalSize()));
+        }
+        AshleyEcs ashley = new AshleyEcs(n);
+        ashley.create(n, false);
+        rows.add(new Row(ECS_ASHLEY, 24, n, 0, GraphLayout.parseInstance(ashley.engine).totalSize()));
         return rows;
     }
 

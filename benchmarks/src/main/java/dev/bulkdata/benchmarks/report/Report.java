@@ -29,7 +29,8 @@ import java.util.Map;
  * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}. When the output
  * of the C++ and Rust harness in {@code benchmarks/peers/} is there ({@code peers.txt} beside the
  * JMH JSON, or the file {@code -Dreport.peers} names), results.md compares it with the JMH rows
- * of the same workloads ({@link Peers}).
+ * of the same workloads ({@link Peers}). Its last section puts bulkdata beside the JVM entity
+ * libraries of {@code EcsPeersBenchmark} ({@link EcsPeers}).
  *
  * <p>JMH's JSON does not say which machine ran it, so the first report over a result file
  * describes the machine it runs on (the full run's command runs it right after JMH, on the same
@@ -101,11 +102,12 @@ public final class Report {
         Peers.File peers = Files.exists(peersFile) ? Peers.parse(Files.readAllLines(peersFile)) : null;
         String markdown = header(jmhJson, machine) + "\n" + markdown(rows, results, memory)
                 + "\n![speed-up of bulkdata over heap collections](speedup.png)\n"
-                + Peers.section(peers, results, memory, machine);
+                + Peers.section(peers, results, memory, machine)
+                + EcsPeers.section(jmhJson, results, memory, machine);
         Files.writeString(out.resolve("results.md"), "# Benchmark results\n\n" + markdown);
         chart(rows, out.resolve("speedup.png"));
         if (args.length > 3) {
-            splice(Path.of(args[3]), summary(jmhJson, machine, rows, memory));
+            splice(Path.of(args[3]), summary(jmhJson, machine, rows, memory, results));
         }
         System.out.println(markdown);
     }
@@ -128,7 +130,7 @@ public final class Report {
      * The README's part: which run, the {@link #HEADLINES} rows and the memory per record of a
      * BulkTable against a HashMap, links to the full tables and to the guide, and the chart.
      */
-    static String summary(String jmhJson, String machine, List<Row> rows, String memoryJson) {
+    static String summary(String jmhJson, String machine, List<Row> rows, String memoryJson, List<Result> results) {
         JsonArray all = JsonParser.parseString(jmhJson).getAsJsonArray();
         StringBuilder md = new StringBuilder();
         if (!all.isEmpty()) {
@@ -158,7 +160,8 @@ public final class Report {
                         + " %.1f B against %.1f B |%n", bulk, hashMap));
             }
         }
-        md.append("\nEvery comparison, and the hole, thread, allocation and memory tables:"
+        md.append(EcsPeers.summaryRow(results));
+        md.append("\nEvery comparison, and the hole, thread, allocation and memory tables and the JVM entity libraries:"
                         + " [benchmarks/results/results.md](benchmarks/results/results.md); how to run them and what"
                         + " the rows mean: [Benchmarks](docs/benchmarks.md).\n")
                 .append("\n![speed-up of bulkdata over heap collections](benchmarks/results/speedup.png)\n");
@@ -467,7 +470,7 @@ public final class Report {
                     || method.contains("Packed") || method.contains("kotlin") || method.contains("Kotlin")
                     || name.startsWith("ParallelBenchmark");
             if (!bulkdata || Double.isNaN(r.allocPerOp()) || !N.equals(r.params().getOrDefault("n", N))
-                    || method.startsWith("create") || method.startsWith("clear")) {
+                    || method.startsWith("create") || method.startsWith("clear") || method.contains("Create")) {
                 continue;
             }
             rows.append("| ").append(name).append(paramsLabel(r)).append(" | ").append(fmt(r.allocPerOp()))

@@ -1,0 +1,351 @@
+package dev.bulkdata.benchmarks;
+
+import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.Chunk;
+import dev.bulkdata.storage.ChunkIteration;
+import dev.bulkdata.storage.ComponentTable;
+import dev.bulkdata.storage.FieldType;
+import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Join;
+import dev.bulkdata.storage.Schema;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * bulkdata's side of {@link EcsPeersBenchmark}: every workload it runs against the JVM entity
+ * libraries, in one place, each method naming the API path it measures, so a faster path can
+ * replace one later without touching the benchmark or the peers.
+ *
+ * <p>The dense world is what the guides show for entities that all have a Position and a
+ * Velocity: one {@link BulkTable} (SOA) with the six float fields; entity {@code i} of the
+ * workloads is the record of handle {@code ids[i]}. The sparse world ({@link Sparse}) is an
+ * entity table with two {@link ComponentTable}s and a {@link Join}.
+ */
+final class BulkdataEcs implements AutoCloseable {
+    static final Schema SCHEMA = Schema.builder("entities")
+            .add(FieldType.FLOAT, "px", "py", "pz", "vx", "vy", "vz")
+            .build();
+    static final FloatField PX = SCHEMA.floatField("px");
+    static final FloatField PY = SCHEMA.floatField("py");
+    static final FloatField PZ = SCHEMA.floatField("pz");
+    static final FloatField VX = SCHEMA.floatField("vx");
+    static final FloatField VY = SCHEMA.floatField("vy");
+    static final FloatField VZ = SCHEMA.floatField("vz");
+    private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT;
+    private static final float DT = EcsSpec.DT;
+
+    final int n;
+    final BulkTable table;
+    /** The handle of entity {@code i}. */
+    final long[] ids;
+    /** {@link #ids} in the order of the pre-shuffled read. */
+    long[] shuffled = new long[0];
+
+    /** An empty world for {@code n} entities. */
+    BulkdataEcs(int n) {
+        this.n = n;
+        this.table = BulkTable.of(SCHEMA);
+        this.ids = new long[n];
+    }
+
+    /**
+     * Create by {@code add()} and six {@code set(h, field, value)}, one entity at a time;
+     * entity i's handle into {@code ids[i]}. {@return the last handle}
+     */
+    static long addAndSet(BulkTable table, long[] ids, int count) {
+        long h = 0;
+        for (int i = 0; i < count; i++) {
+            h = table.add();
+            set(table, h, i);
+            ids[i] = h;
+        }
+        return h;
+    }
+
+    /**
+     * Create by one {@code addAll(ids, 0, count)}, then six {@code set(h, field, value)} per
+     * entity. {@return the last handle}
+     */
+    static long addAllAndSet(BulkTable table, long[] ids, int count) {
+        table.addAll(ids, 0, count);
+        for (int i = 0; i < count; i++) {
+            set(table, ids[i], i);
+        }
+        return ids[count - 1];
+    }
+
+    private static void set(BulkTable table, long h, int i) {
+        table.set(h, PX, EcsSpec.px(i));
+        table.set(h, PY, EcsSpec.py(i));
+        table.set(h, PZ, EcsSpec.pz(i));
+        table.set(h, VX, EcsSpec.vx(i));
+        table.set(h, VY, EcsSpec.vy(i));
+        table.set(h, VZ, EcsSpec.vz(i));
+    }
+
+    /** Fills the empty world with {@code n} entities by {@link #addAllAndSet}. */
+    BulkdataEcs fill() {
+        addAllAndSet(table, ids, n);
+        return this;
+    }
+
+    /** Keeps {@code ids} in the given order (a permutation of 0..n-1) for {@link #readShuffled}. */
+    void shuffle(int[] order) {
+        shuffled = new long[order.length];
+        for (int i = 0; i < order.length; i++) {
+            shuffled[i] = ids[order[i]];
+        }
+    }
+
+    /**
+     * Update {@code p += v * dt} through the chunk loop of the guide
+     * (docs/iteration-and-change-versions.md): {@code iterate()}, per chunk
+     * {@code writableColumn} for the positions and {@code column} for the velocities, 64 slots
+     * of {@code liveBits} at a time, a counted loop for a word without holes.
+     */
+    void updateColumns() {
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, count = chunks.count(); c < count; c++) {
+                updateChunk(chunks.chunk(c));
+            }
+        }
+    }
+
+    private static void updateChunk(Chunk chunk) {
+        MemorySegment px = chunk.writableColumn(PX);
+        MemorySegment py = chunk.writableColumn(PY);
+        MemorySegment pz = chunk.writableColumn(PZ);
+        MemorySegment vx = chunk.column(VX);
+        MemorySegment vy = chunk.column(VY);
+        MemorySegment vz = chunk.column(VZ);
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            long live = chunk.liveBits(w);
+            if (live == -1L) {
+                for (int s = w << 6, end = s + 64; s < end; s++) {
+                    px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
+                    py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
+                    pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
+                }
+                continue;
+            }
+            while (live != 0) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(live);
+                live &= live - 1;
+                px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
+                py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
+                pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
+            }
+        }
+    }
+
+    /** Update {@code p += v * dt} through {@code table.forEach((chunk, slot) -> ...)} and typed slot access. */
+    void updateForEach() {
+        table.forEach((chunk, slot) -> {
+            chunk.set(slot, PX, chunk.get(slot, PX) + chunk.get(slot, VX) * DT);
+            chunk.set(slot, PY, chunk.get(slot, PY) + chunk.get(slot, VY) * DT);
+            chunk.set(slot, PZ, chunk.get(slot, PZ) + chunk.get(slot, VZ) * DT);
+        });
+    }
+
+    /** Sum of {@code get(h, px)} of {@code n} entities at random positions of {@code ids}. */
+    float readRandom() {
+        long state = EcsSpec.SEED;
+        float sum = 0;
+        long[] ids = this.ids;
+        for (int k = 0; k < n; k++) {
+            state = EcsSpec.next(state);
+            sum += table.get(ids[EcsSpec.position(state, n)], PX);
+        }
+        return sum;
+    }
+
+    /** Sum of {@code get(h, px)} of every entity, in the shuffled order. */
+    float readShuffled() {
+        float sum = 0;
+        for (long h : shuffled) {
+            sum += table.get(h, PX);
+        }
+        return sum;
+    }
+
+    /**
+     * Churn by {@code remove(h)} of the entities at positions {@code half} of {@code ids}, then
+     * as many {@link #addAndSet}-style creates in their place. {@return the size after}
+     */
+    int churn(int[] half) {
+        for (int i : half) {
+            table.remove(ids[i]);
+        }
+        for (int i : half) {
+            long h = table.add();
+            set(table, h, i);
+            ids[i] = h;
+        }
+        return table.size();
+    }
+
+    /** Sum of {@code x + y + z} of entities {@code 0..count-1}, in that order. */
+    double checksum(int count) {
+        double sum = 0;
+        for (int i = 0; i < count; i++) {
+            long h = ids[i];
+            sum += (double) table.get(h, PX) + table.get(h, PY) + table.get(h, PZ);
+        }
+        return sum;
+    }
+
+    int size() {
+        return table.size();
+    }
+
+    @Override
+    public void close() {
+        table.close();
+    }
+
+    /**
+     * The sparse world: an entity table, a Position and a Velocity {@link ComponentTable}, every
+     * entity with a Position and 10 % ({@link EcsSpec#hasVelocity}) with a Velocity too, and a
+     * {@link Join} of the two that the update walks.
+     */
+    static final class Sparse implements AutoCloseable {
+        static final Schema ENTITY = Schema.builder("entity").add(FieldType.INT, "kind").build();
+        static final Schema POSITION = Schema.builder("position").add(FieldType.FLOAT, "x", "y", "z").build();
+        static final Schema VELOCITY = Schema.builder("velocity").add(FieldType.FLOAT, "x", "y", "z").build();
+        static final FloatField X = POSITION.floatField("x");
+        static final FloatField Y = POSITION.floatField("y");
+        static final FloatField Z = POSITION.floatField("z");
+        static final FloatField DX = VELOCITY.floatField("x");
+        static final FloatField DY = VELOCITY.floatField("y");
+        static final FloatField DZ = VELOCITY.floatField("z");
+
+        final BulkTable entities = BulkTable.of(ENTITY);
+        final ComponentTable positions = ComponentTable.of(entities, POSITION);
+        final ComponentTable velocities = ComponentTable.of(entities, VELOCITY);
+        final Join moving;
+        final Join.Visitor mover;
+        final long[] ids;
+
+        Sparse(int n) {
+            ids = new long[n];
+            entities.addAll(ids);
+            for (int i = 0; i < n; i++) {
+                int p = positions.add(ids[i]);
+                positions.setAt(p, X, EcsSpec.px(i));
+                positions.setAt(p, Y, EcsSpec.py(i));
+                positions.setAt(p, Z, EcsSpec.pz(i));
+                if (EcsSpec.hasVelocity(i)) {
+                    int v = velocities.add(ids[i]);
+                    velocities.setAt(v, DX, EcsSpec.vx(i));
+                    velocities.setAt(v, DY, EcsSpec.vy(i));
+                    velocities.setAt(v, DZ, EcsSpec.vz(i));
+                }
+            }
+            moving = Join.of(positions, velocities);
+            ComponentTable pos = positions;
+            ComponentTable vel = velocities;
+            mover = (entity, rows) -> {
+                int p = rows[0];
+                int v = rows[1];
+                pos.setAt(p, X, pos.getAt(p, X) + vel.getAt(v, DX) * DT);
+                pos.setAt(p, Y, pos.getAt(p, Y) + vel.getAt(v, DY) * DT);
+                pos.setAt(p, Z, pos.getAt(p, Z) + vel.getAt(v, DZ) * DT);
+            };
+        }
+
+        /**
+         * Update {@code p += v * dt} of the entities with both components:
+         * {@code Join.of(positions, velocities).forEach((entity, rows) -> ...)} with
+         * {@code getAt}/{@code setAt} on the rows. {@return the entities visited}
+         */
+        int updateJoin() {
+            return moving.forEach(mover);
+        }
+
+        /** Sum of {@code x + y + z} of entities {@code 0..count-1}, in that order. */
+        double checksum(int count) {
+            double sum = 0;
+            for (int i = 0; i < count; i++) {
+                long h = ids[i];
+                sum += (double) positions.get(h, X) + positions.get(h, Y) + positions.get(h, Z);
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            positions.close();
+            velocities.close();
+            entities.close();
+        }
+    }
+
+    /**
+     * The update's floor, no library: the same 24-byte SOA records in 12 KiB native blocks of
+     * 512 (a {@code BulkTable} block of this schema: six columns of 512 floats), every slot
+     * live, updated block by block with no live bits, checks or chunks.
+     */
+    static final class Floor implements AutoCloseable {
+        static final int SLOTS = 512;
+        static final long BLOCK = SLOTS * 24L;
+        final java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+        final MemorySegment[] blocks;
+        final int n;
+
+        Floor(int n) {
+            this.n = n;
+            blocks = new MemorySegment[(n + SLOTS - 1) / SLOTS];
+            for (int b = 0; b < blocks.length; b++) {
+                blocks[b] = arena.allocate(BLOCK, 64);
+            }
+            for (int i = 0; i < n; i++) {
+                MemorySegment block = blocks[i / SLOTS];
+                int s = i % SLOTS;
+                block.setAtIndex(F, s, EcsSpec.px(i));
+                block.setAtIndex(F, SLOTS + s, EcsSpec.py(i));
+                block.setAtIndex(F, 2 * SLOTS + s, EcsSpec.pz(i));
+                block.setAtIndex(F, 3 * SLOTS + s, EcsSpec.vx(i));
+                block.setAtIndex(F, 4 * SLOTS + s, EcsSpec.vy(i));
+                block.setAtIndex(F, 5 * SLOTS + s, EcsSpec.vz(i));
+            }
+        }
+
+        /** {@code p += v * dt} over every record of every block, column slices of each block. */
+        void update() {
+            long column = SLOTS * 4L;
+            for (int b = 0; b < blocks.length; b++) {
+                MemorySegment block = blocks[b];
+                int live = Math.min(SLOTS, n - b * SLOTS);
+                MemorySegment px = block.asSlice(0, column);
+                MemorySegment py = block.asSlice(column, column);
+                MemorySegment pz = block.asSlice(2 * column, column);
+                MemorySegment vx = block.asSlice(3 * column, column);
+                MemorySegment vy = block.asSlice(4 * column, column);
+                MemorySegment vz = block.asSlice(5 * column, column);
+                for (int s = 0; s < live; s++) {
+                    px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
+                    py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
+                    pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
+                }
+            }
+        }
+
+        /** Sum of {@code x + y + z} of records {@code 0..count-1}. */
+        double checksum(int count) {
+            double sum = 0;
+            for (int i = 0; i < count; i++) {
+                MemorySegment block = blocks[i / SLOTS];
+                int s = i % SLOTS;
+                sum += (double) block.getAtIndex(F, s) + block.getAtIndex(F, SLOTS + s)
+                        + block.getAtIndex(F, 2 * SLOTS + s);
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
+}
