@@ -144,7 +144,12 @@ public final class MappedOpen {
                 throw failures[s]; // an intact header of a file this reader cannot open
             }
             Commit c = commits[s];
-            if (sealed[s] > bestSeq) {
+            if (sealed[s] == bestSeq) {
+                // Both slots claim the newest checkpoint: one header was overwritten after it was
+                // written (the slot's parity tells which), so the records it points to are unknown.
+                damaged = "header slots A and B both claim checkpoint " + bestSeq + " with intact headers, and slot "
+                        + "AB".charAt(s) + "'s does not fit the file: " + detail(failures[s]);
+            } else if (sealed[s] > bestSeq) {
                 damaged = "checkpoint " + sealed[s] + " (header slot " + "AB".charAt(s) + ") has an intact header"
                         + " that does not fit the file: " + detail(failures[s]);
             } else if (sealed[s] < 0 && c != null && c.sequence > bestSeq && (c.sequence & 1) == s) {
@@ -171,8 +176,9 @@ public final class MappedOpen {
         if (damaged != null) {
             if (expected.fallback != CheckpointFallback.AFTER_CRASH_OR_DAMAGE) {
                 throw r.fail(Reason.CHECKSUM, damaged + ", so the file was damaged after it was written (a crash"
-                        + " does not do this); checkpoint " + bestSeq + " before it is intact, and"
-                        + " checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
+                        + " does not do this); checkpoint " + bestSeq + (damaged.startsWith("header slots")
+                        ? " in slot " + "AB".charAt(best.at / SLOT_B) + " is intact" : " before it is intact")
+                        + ", and checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
             }
             state = OpenedCheckpoint.State.DAMAGED;
             detail = "opened checkpoint " + bestSeq + " because " + damaged;
@@ -291,9 +297,17 @@ public final class MappedOpen {
             throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata ends at "
                     + (metaOffset + metaLength));
         }
+        long sequence = h.getLong(AT_SEQUENCE);
+        if (sequence < 1 || (sequence & 1) != s) {
+            // Slot A holds the even checkpoints, B the odd ones: a writer never puts one elsewhere,
+            // so two slots can never claim the same checkpoint without one of them being damaged.
+            throw r.fail(Reason.MALFORMED, "header slot " + "AB".charAt(s) + " claims checkpoint "
+                    + Long.toUnsignedString(sequence) + ", but it holds only " + (s == 0 ? "even" : "odd")
+                    + " checkpoint numbers from 1");
+        }
         boolean checksums = (h.getInt(AT_FLAGS) & FLAG_BLOCK_CRCS) != 0;
         return new Slot(at, new Header(formatVersion, kind, metaLength, metaOffset, (int) blockCount,
-                h.getInt(AT_META_CRC)), h.getLong(AT_SEQUENCE), checksums, headerCrc);
+                h.getInt(AT_META_CRC)), sequence, checksums, headerCrc);
     }
 
     /**
