@@ -466,7 +466,7 @@ final class MetadataReader {
         return new String(bytes, charset);
     }
 
-    private static String describe(Field f) {
+    static String describe(Field f) {
         return f == null ? "missing" : f.name() + ":" + f.type() + (f instanceof HandleField h ? "(" + h.target() + ")" : "");
     }
 

@@ -89,10 +89,10 @@ final class SchemaChange {
                 Field f = file.field(e.name());
                 if (f.type() != e.type()
                         || e instanceof HandleField he && !he.target().equals(((HandleField) f).target())) {
-                    throw r.fail(Reason.SCHEMA_MISMATCH, "field '" + e.name() + "' is " + describe(f)
-                            + " in the file and " + describe(e) + " in the expected schema; a field keeps its"
-                            + " type from one version of a schema to the next: give the new one another name"
-                            + " (file " + file + ", expected " + expected + ")");
+                    throw r.fail(Reason.SCHEMA_MISMATCH, "field '" + e.name() + "' changed its type: the file"
+                            + " has " + MetadataReader.describe(f) + ", expected " + MetadataReader.describe(e)
+                            + "; a field keeps its type from one version of a schema to the next (give the new"
+                            + " one another name) (file " + file + ", expected " + expected + ")");
                 }
             }
         }
@@ -101,10 +101,6 @@ final class SchemaChange {
                     + " option, added, dropped and reordered fields are accepted)");
         }
         return new SchemaChange(file, expected, r.engine);
-    }
-
-    private static String describe(Field f) {
-        return f.type() + (f instanceof HandleField h ? " (handles of '" + h.target() + "')" : "");
     }
 
     /** {@return what the change does, for messages: the fields added and dropped} */
