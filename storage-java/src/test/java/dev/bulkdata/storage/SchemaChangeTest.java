@@ -104,6 +104,21 @@ class SchemaChangeTest {
         try (Table t = Snapshots.load(file, v2(Layout.AOS))) {
             assertEquals(v2(Layout.AOS).toString(), t.schema().toString());
             assertV2(t, hs, kind.toString());
+            // Under a new tag too (the saved one is held): the same records, each handle moved.
+            try (Table again = Snapshots.load(file, v2(Layout.SOA), Snapshots.LoadOption.NEW_TAG)) {
+                assertEquals(t.size(), again.size());
+                HandleLayout layout = again.handleLayout();
+                java.util.Map<Long, Long> bySlot = new java.util.HashMap<>();
+                for (long saved : hs) {
+                    bySlot.put(layout.index(saved), saved);
+                }
+                again.forEach((chunk, slot) -> {
+                    long saved = bySlot.get(layout.index(chunk.handle(slot)));
+                    assertEquals(t.get(saved, t.schema().intField("id")), chunk.get(slot, again.schema().intField("id")));
+                    assertEquals(100f, chunk.get(slot, again.schema().floatField("health")));
+                });
+                TableAudit.check(again);
+            }
             long h = t.add();
             assertEquals(0f, t.get(h, t.schema().floatField("health")), "a new record starts at zero");
         }
