@@ -179,7 +179,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      * A crash or failure before the rename leaves the file as it was (a crash may leave the new
      * file behind, which the next migration replaces); after it, the path holds the migrated
      * file. Every handle stays valid. It costs a pass over every record (O(slots × fields)) and
-     * room on the disk for a second file; {@link Table#openedCheckpoint()} names the change.
+     * room on the disk for a second file. {@link Table#openedCheckpoint()} then gives the
+     * migrated checkpoint's number (one more than the checkpoint opened), the state the file
+     * was found in, and a detail naming the fields added and dropped.
      *
      * <p><b>Which checkpoint.</b> The file keeps the last two checkpoints. Opening takes the
      * newest; after a crash during a checkpoint (its header torn) the one before, the last
