@@ -35,6 +35,12 @@ import java.util.SplittableRandom;
  * must be true. The table has a fixed tag ({@code tag(3900)}), as a table that is saved should,
  * so the loaded table takes it back and the targets stored before the save stay valid.
  *
+ * <p>The save is also loaded as the program's next release would load it: under
+ * {@link #BODIES_V2}, a schema with one more field ({@code mass}, declared with a load
+ * default of 1, {@link Schema.Builder#loadDefault}) and its fields in another order. Every
+ * body comes back with its fields and target as saved, by name, and a mass of 1
+ * ({@link Outcome#upgradedEqual()}).
+ *
  * <p>The randomness of a tick comes from the seed and the tick number alone, so the continued
  * run needs nothing from the first half but the file. Single-threaded.
  */
@@ -65,9 +71,11 @@ public final class SaveAndResume {
      * @param resumedChecksum the saved-and-resumed run's final checksum
      * @param resumedEqual whether the resumed run ended exactly as the uninterrupted one (live
      *     count, lost targets and checksum)
+     * @param upgradedEqual whether the save, loaded under {@link #BODIES_V2}, held every body as
+     *     saved (count and checksum of the saved fields) with the added field at its default
      */
     public record Outcome(int live, long lostTargets, long savedBytes, int savedAtTick, long checksum,
-                          long resumedChecksum, boolean resumedEqual) {
+                          long resumedChecksum, boolean resumedEqual, boolean upgradedEqual) {
     }
 
     /** The fixed tag of the bodies table: fixed tags (3840..4095) are free in every new run. */
@@ -77,6 +85,17 @@ public final class SaveAndResume {
             .add(FieldType.FLOAT, "x", "y", "vx", "vy")
             .add(FieldType.INT, "age")
             .addHandle("target", "bodies")        // the body this one chases: a handle of this table
+            .build();
+    /**
+     * The schema of the program's next release: {@code mass} added, which the bodies of a save
+     * of {@link #BODIES} load with at 1, and the fields in another order. {@link Snapshots#load}
+     * matches the fields by name.
+     */
+    static final Schema BODIES_V2 = Schema.builder("bodies")
+            .addHandle("target", "bodies")
+            .add(FieldType.INT, "age")
+            .add(FieldType.FLOAT, "x", "y", "vx", "vy", "mass")
+            .loadDefault("mass", 1)                // what the bodies of an older save get
             .build();
     private static final FloatField X = BODIES.floatField("x");
     private static final FloatField Y = BODIES.floatField("y");
@@ -134,14 +153,25 @@ public final class SaveAndResume {
             }
             phase[0] = "saved at the middle and resumed";
             SaveAndResume first = new SaveAndResume(p, BulkTable.builder(BODIES).tag(TAG).build());
+            long savedChecksum;
+            int savedLive;
             try (BulkTable t = first.bodies) {
                 for (int tick = 0; tick < middle; tick++) {
                     first.tick(tick);
                     progress.step(p.ticks() + tick + 1);
                 }
                 Snapshots.save(t, file);                      // then the table is closed: all is in the file
+                savedChecksum = checksum(t);
+                savedLive = t.size();
             }
             long bytes = Files.size(file);
+            boolean upgraded;
+            try (BulkTable v2 = Snapshots.load(file, BulkTable.class, BODIES_V2)) {   // the next release's load
+                FloatField mass = BODIES_V2.floatField("mass");
+                boolean[] defaulted = {true};
+                v2.forEach((chunk, slot) -> defaulted[0] &= chunk.get(slot, mass) == 1f);
+                upgraded = defaulted[0] && v2.size() == savedLive && checksum(v2) == savedChecksum;
+            }
             SaveAndResume second = new SaveAndResume(p, Snapshots.load(file, BulkTable.class, BODIES));
             second.lostTargets = first.lostTargets;
             long resumedChecksum;
@@ -157,9 +187,11 @@ public final class SaveAndResume {
             progress.done();
             out.line("%,d bodies live after %d ticks, %,d targets lost to removal", live, p.ticks(), lost);
             out.line("saved after tick %d: %,d bytes; loaded into a new table and continued", middle, bytes);
+            out.line("the same save loaded under the next release's schema (one more field, mass = 1): %,d bodies,"
+                    + " %s", savedLive, upgraded ? "every field and target as saved" : "DIFFERENT");
             out.line("final checksum %016x uninterrupted, %016x saved and resumed: %s", checksum, resumedChecksum,
                     equal ? "equal" : "DIFFERENT");
-            return new Outcome(live, lost, bytes, middle, checksum, resumedChecksum, equal);
+            return new Outcome(live, lost, bytes, middle, checksum, resumedChecksum, equal, upgraded);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -229,22 +261,30 @@ public final class SaveAndResume {
     }
 
     /**
-     * A hash of every live record in iteration order: its slot, its fields, and its target's
-     * slot and whether the target is live. Slots rather than whole handles: the two runs' tables
-     * are different tables under the same tag, whose generations start at different floors.
+     * A hash of every live record in iteration order: its slot, its fields of {@link #BODIES}
+     * (found by name, so a table of {@link #BODIES_V2} hashes alike), and its target's slot and
+     * whether the target is live. Slots rather than whole handles: the two runs' tables are
+     * different tables under the same tag, whose generations start at different floors.
      */
     static long checksum(BulkTable table) {
         long[] h = {0x9E3779B97F4A7C15L};
         dev.bulkdata.storage.HandleLayout layout = table.handleLayout();
+        Schema schema = table.schema();
+        FloatField x = schema.floatField("x");
+        FloatField y = schema.floatField("y");
+        FloatField vx = schema.floatField("vx");
+        FloatField vy = schema.floatField("vy");
+        IntField age = schema.intField("age");
+        HandleField targetField = schema.handleField("target");
         table.forEach((chunk, slot) -> {
             long v = h[0];
-            long target = chunk.get(slot, TARGET);
+            long target = chunk.get(slot, targetField);
             v = mix(v, layout.index(chunk.handle(slot)));
-            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, X)));
-            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, Y)));
-            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, VX)));
-            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, VY)));
-            v = mix(v, chunk.get(slot, AGE));
+            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, x)));
+            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, y)));
+            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, vx)));
+            v = mix(v, Float.floatToRawIntBits(chunk.get(slot, vy)));
+            v = mix(v, chunk.get(slot, age));
             v = mix(v, target == Handles.NULL ? -1 : layout.index(target));
             h[0] = mix(v, table.contains(target) ? 1 : 0);
         });

@@ -26,6 +26,7 @@ class SaveAndResumeTest {
         assertEquals(p.spawnPerTick() * p.lifetime(), o.live(), o.toString());
         assertTrue(o.lostTargets() > 0, "targets go stale and are caught: " + o);
         assertTrue(o.savedBytes() > 64, o.toString());
+        assertTrue(o.upgradedEqual(), "the save loads under the next release's schema: " + o);
     }
 
     @Test

@@ -67,10 +67,14 @@ public final class Schema implements GeneratedSchemaAccessors {
     private final int recordBytes;
     private final int slotBytes;
     private final int slotsPerBlock;
+    /** Per declared field: the bits a record saved without it loads with ({@link Builder#loadDefault}). */
+    private final long[] loadDefaults;
 
-    private Schema(String name, Layout layout, List<String> names, List<FieldType> types, List<String> targets) {
+    private Schema(String name, Layout layout, List<String> names, List<FieldType> types, List<String> targets,
+                   long[] loadDefaults) {
         this.name = name;
         this.layout = layout;
+        this.loadDefaults = loadDefaults;
         int n = names.size();
         boolean hiddenLink = types.stream().allMatch(t -> t.byteSize() < Integer.BYTES);
         int stored = hiddenLink ? n + 1 : n;
@@ -255,6 +259,16 @@ public final class Schema implements GeneratedSchemaAccessors {
         return slotsPerBlock * slotBytes;
     }
 
+    /**
+     * {@return the value, as the bits a record stores (a float's or double's raw bits, a
+     * boolean's 0 or 1), that a record saved without {@code f} gets when a snapshot or mapped
+     * file of an earlier schema is loaded under this one; 0 unless {@link Builder#loadDefault}
+     * declared it}
+     */
+    long loadDefaultBits(Field f) {
+        return loadDefaults[f.index()];
+    }
+
     /** Every field whose bytes make up a record, including a hidden link column. */
     Field[] storedFields() {
         return storedFields;
@@ -348,6 +362,8 @@ public final class Schema implements GeneratedSchemaAccessors {
         private final List<FieldType> types = new ArrayList<>();
         /** The target table of each handle field, null for the others. */
         private final List<String> targets = new ArrayList<>();
+        /** Per field in {@link #names}: its load default's bits ({@link #loadDefault}), 0 if none. */
+        private final List<Long> loadDefaults = new ArrayList<>();
         /** The names of {@link #names}, for an O(1) duplicate check per new name. */
         private final java.util.Set<String> nameSet = new java.util.HashSet<>();
         /** Bytes of the fields so far: a lower bound of the record, checked as fields are added. */
@@ -454,10 +470,111 @@ public final class Schema implements GeneratedSchemaAccessors {
                 names.add(f);
                 types.add(type);
                 targets.add(target);
+                loadDefaults.add(0L);
             }
             nameSet.addAll(batch);
             declaredBytes = bytes;
             return this;
+        }
+
+        /**
+         * Declares the value that records saved without the field get when a snapshot or a
+         * mapped table's file of an earlier schema is loaded under this one
+         * ({@link Snapshots#load}, {@link TableBuilder#mapped}): a field added in a new version
+         * of a program. Without it they get zero. Records added later start at zero as always;
+         * a load whose file has the field keeps the file's values. For a field of type
+         * {@code BYTE}, {@code SHORT}, {@code CHAR}, {@code INT}, {@code LONG}, or a whole
+         * number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE} field added to a saved
+         * table always loads as the null handle.
+         *
+         * <pre>{@code
+         * Schema v2 = Schema.builder("particles")
+         *         .add(FieldType.FLOAT, "x", "y", "health")
+         *         .loadDefault("health", 100)          // v1's particles load with health 100
+         *         .build();
+         * }</pre>
+         *
+         * @param fieldName a field added before
+         * @param value the value, which the field's type must hold exactly
+         * @return this builder
+         * @throws IllegalArgumentException if no field of that name was added, the field is a
+         *     {@code BOOLEAN} or {@code HANDLE}, or its type cannot hold {@code value}; the
+         *     builder is unchanged. O(fields).
+         */
+        public Builder loadDefault(String fieldName, long value) {
+            int i = declared(fieldName);
+            FieldType type = types.get(i);
+            boolean fits = switch (type) {
+                case BYTE -> value == (byte) value;
+                case SHORT -> value == (short) value;
+                case CHAR -> value == (char) value;
+                case INT -> value == (int) value;
+                case LONG -> true;
+                case FLOAT -> value == (long) (float) value && value != Long.MAX_VALUE; // the cast saturates
+                case DOUBLE -> value == (long) (double) value && value != Long.MAX_VALUE;
+                case BOOLEAN, HANDLE -> false;
+            };
+            if (!fits) {
+                throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + type + ", which "
+                        + (type == FieldType.BOOLEAN ? "takes loadDefault(name, true or false)"
+                        : type == FieldType.HANDLE ? "always loads as the null handle where a file lacks it"
+                        : "cannot hold " + value + " exactly"));
+            }
+            long bits = type == FieldType.FLOAT ? Float.floatToRawIntBits(value)
+                    : type == FieldType.DOUBLE ? Double.doubleToRawLongBits(value) : value;
+            loadDefaults.set(i, bits);
+            return this;
+        }
+
+        /**
+         * {@link #loadDefault(String, long)} for a {@code FLOAT} field (the value rounded to
+         * {@code float}) or a {@code DOUBLE} field.
+         *
+         * @param fieldName a {@code FLOAT} or {@code DOUBLE} field added before
+         * @param value the value
+         * @return this builder
+         * @throws IllegalArgumentException if no field of that name was added or it is of
+         *     another type; the builder is unchanged. O(fields).
+         */
+        public Builder loadDefault(String fieldName, double value) {
+            int i = declared(fieldName);
+            FieldType type = types.get(i);
+            if (type != FieldType.FLOAT && type != FieldType.DOUBLE) {
+                throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + type
+                        + ", not FLOAT or DOUBLE; give it a " + (type == FieldType.BOOLEAN ? "boolean" : "whole number"));
+            }
+            loadDefaults.set(i, type == FieldType.FLOAT ? Float.floatToRawIntBits((float) value)
+                    : Double.doubleToRawLongBits(value));
+            return this;
+        }
+
+        /**
+         * {@link #loadDefault(String, long)} for a {@code BOOLEAN} field.
+         *
+         * @param fieldName a {@code BOOLEAN} field added before
+         * @param value the value
+         * @return this builder
+         * @throws IllegalArgumentException if no field of that name was added or it is of
+         *     another type; the builder is unchanged. O(fields).
+         */
+        public Builder loadDefault(String fieldName, boolean value) {
+            int i = declared(fieldName);
+            if (types.get(i) != FieldType.BOOLEAN) {
+                throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + types.get(i)
+                        + ", not BOOLEAN; give it a number");
+            }
+            loadDefaults.set(i, value ? 1L : 0L);
+            return this;
+        }
+
+        /** {@return the position of the field named {@code fieldName}} */
+        private int declared(String fieldName) {
+            int i = names.indexOf(fieldName);
+            if (i < 0) {
+                throw new IllegalArgumentException("schema '" + name + "' has no field '" + fieldName
+                        + "' yet; add it before declaring its load default (fields so far: " + names + ")");
+            }
+            return i;
         }
 
         /**
@@ -473,7 +590,8 @@ public final class Schema implements GeneratedSchemaAccessors {
                         + " e.g. builder.add(FieldType.FLOAT, \"x\")");
             }
             return new Schema(name, layout, List.copyOf(names), List.copyOf(types),
-                    java.util.Collections.unmodifiableList(new ArrayList<>(targets)));
+                    java.util.Collections.unmodifiableList(new ArrayList<>(targets)),
+                    loadDefaults.stream().mapToLong(Long::longValue).toArray());
         }
     }
 }

@@ -47,6 +47,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * table again after using a later one is a rollback: handles made after the older save may
  * name other records in it.
  *
+ * <h2>Schema changes</h2>
+ * A load given an expected schema takes a snapshot saved under an earlier version of it: the
+ * fields are matched by name, whatever their order and the layout ({@link Layout#SOA} or
+ * {@link Layout#AOS}). A field the snapshot lacks reads its load default
+ * ({@link Schema.Builder#loadDefault}), zero if none is declared, in every loaded record; a
+ * field the expected schema lacks is dropped; a field of both keeps its value. A field whose
+ * type (or a handle field's target table) differs, or another table name, throws
+ * {@link SnapshotException} ({@code SCHEMA_MISMATCH}) naming it; so does any difference with
+ * {@link LoadOption#EXACT_SCHEMA}. Slots, generations, the free list and the tag are kept as
+ * always, so every handle of the saved table stays valid. Such a load copies each record field
+ * by field: O(slots × fields), holding the snapshot's blocks 16 at a time besides the table's.
+ *
  * <h2>Files</h2>
  * A header, the metadata (schema, handle layout, tag, identity, slot states, free list), the
  * blocks and a CRC32C per block, in the saving machine's byte order (another byte order is
@@ -71,7 +83,14 @@ public final class Snapshots {
          * requires it, in the generation, which every slot is moved up by; {@link #remap}
          * rewrites the references that other tables' handle fields hold to it.
          */
-        NEW_TAG
+        NEW_TAG,
+        /**
+         * Require the expected schema exactly: same layout, the same fields in the same order,
+         * of the same types. Without it a snapshot whose schema differs from the expected one
+         * in fields added, dropped or reordered, or in its layout, is loaded under the expected
+         * schema (see "Schema changes" above); with it that throws {@code SCHEMA_MISMATCH}.
+         */
+        EXACT_SCHEMA
     }
 
     private Snapshots() {
@@ -173,45 +192,66 @@ public final class Snapshots {
      * were). Every entity that had a component when it was saved has it again, in the same row
      * (size, row order, records and owners as saved); a component of an entity removed since is
      * stale, as it would have become. Not kept: the order a {@link ComponentTable#defragment}
-     * pass reached (the loaded table defragments from scratch). O(rows + blocks).
+     * pass reached (the loaded table defragments from scratch). O(rows + blocks). The schema
+     * may have changed since the save as a table's may (see "Schema changes" above).
      *
      * @param path the file
      * @param entities the entity table, open
-     * @param expected the schema the file must hold, or null to take the file's
+     * @param expected the schema to load under, or null to take the file's
+     * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table, which the caller closes
      * @throws SnapshotException if the file is not a valid snapshot of a component table
-     *     ({@code KIND_MISMATCH} for a table's snapshot), holds another schema, or does not fit
+     *     ({@code KIND_MISMATCH} for a table's snapshot), holds a schema that does not load
+     *     under {@code expected} ({@code SCHEMA_MISMATCH}), or does not fit
      *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
      *     component of an entity that {@code entities} has not reached); nothing stays open
      * @throws IOException if reading fails
-     * @throws IllegalArgumentException if {@code entities} is not a table of this library
+     * @throws IllegalArgumentException if {@code entities} is not a table of this library, or
+     *     an option is {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
      * @throws IllegalStateException if {@code entities} is closed
      */
-    public static ComponentTable loadComponents(Path path, Table entities, Schema expected) throws IOException {
+    public static ComponentTable loadComponents(Path path, Table entities, Schema expected, LoadOption... options)
+            throws IOException {
         Objects.requireNonNull(path, "path");
         AbstractTable owner = checked(entities);
+        boolean exact = exact(options);
         try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
-            return StoredTables.readComponents(in, in.size(), path.toString(), owner, expected);
+            return StoredTables.readComponents(in, in.size(), path.toString(), owner, expected, exact);
         }
+    }
+
+    /** {@return whether the options of a component table's load ask for the exact schema} */
+    private static boolean exact(LoadOption... options) {
+        boolean exact = false;
+        for (LoadOption option : options) {
+            if (option == LoadOption.NEW_TAG) {
+                throw new IllegalArgumentException("a component table is loaded under its entity table's tag;"
+                        + " load the entity table with NEW_TAG instead");
+            }
+            exact |= option == LoadOption.EXACT_SCHEMA;
+        }
+        return exact;
     }
 
     /**
      * Loads a component table from a channel, from its current position; the channel stays open
-     * and is read up to the snapshot's end. See {@link #loadComponents(Path, Table, Schema)}.
+     * and is read up to the snapshot's end. See {@link #loadComponents(Path, Table, Schema, LoadOption...)}.
      *
      * @param in the channel
      * @param source a name for the source, for messages
      * @param entities the entity table, open
-     * @param expected the schema the snapshot must hold, or null to take the snapshot's
+     * @param expected the schema to load under, or null to take the snapshot's
+     * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table
-     * @throws SnapshotException as {@link #loadComponents(Path, Table, Schema)}
+     * @throws SnapshotException as {@link #loadComponents(Path, Table, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
-                                                Schema expected) throws IOException {
+                                                Schema expected, LoadOption... options) throws IOException {
         AbstractTable owner = checked(entities);
+        boolean exact = exact(options);
         return StoredTables.readComponents(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), owner,
-                expected);
+                expected, exact);
     }
 
     private static void write(AbstractTable table, WritableByteChannel out) throws IOException {
@@ -249,12 +289,12 @@ public final class Snapshots {
      * {@code expected} itself, so the caller's field objects work on it.
      *
      * @param path the file
-     * @param expected the schema the file must hold (same name, layout, field names and types,
-     *     in order)
+     * @param expected the schema to load under: the file's, or an earlier version of it (see
+     *     "Schema changes" above)
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws SnapshotException if the file is not a valid snapshot, holds another schema
-     *     ({@code SCHEMA_MISMATCH}) or its tag is taken
+     * @throws SnapshotException if the file is not a valid snapshot, holds a schema that does not
+     *     load under {@code expected} ({@code SCHEMA_MISMATCH}) or its tag is taken
      * @throws IOException if reading fails
      */
     public static Table load(Path path, Schema expected, LoadOption... options) throws IOException {
@@ -266,12 +306,14 @@ public final class Snapshots {
      *
      * @param path the file
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
-     * @param expected the schema the file must hold, or null to take the file's
+     * @param expected the schema to load under (the file's, or an earlier version of it: see
+     *     "Schema changes" above), or null to take the file's
      * @param options load options
      * @param <T> the kind
      * @return the table
      * @throws SnapshotException if the file is not a valid snapshot, holds another kind
-     *     ({@code KIND_MISMATCH}) or schema, or its tag is taken; nothing stays open
+     *     ({@code KIND_MISMATCH}) or a schema that does not load under {@code expected}
+     *     ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
      * @throws IOException if reading fails
      */
     public static <T extends Table> T load(Path path, Class<T> kind, Schema expected, LoadOption... options)
@@ -289,7 +331,8 @@ public final class Snapshots {
      * @param in the channel
      * @param source a name for the source, for messages
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
-     * @param expected the schema the snapshot must hold, or null to take the snapshot's
+     * @param expected the schema to load under (see "Schema changes" above), or null to take the
+     *     snapshot's
      * @param options load options
      * @param <T> the kind
      * @return the table
@@ -509,9 +552,11 @@ public final class Snapshots {
             throw new IllegalArgumentException("kind=" + kind + ": use BulkTable.class, PackedTable.class or Table.class");
         }
         boolean newTag = false;
+        boolean exact = false;
         for (LoadOption option : options) {
             newTag |= option == LoadOption.NEW_TAG;
+            exact |= option == LoadOption.EXACT_SCHEMA;
         }
-        return kind.cast(StoredTables.read(in, size, source, expected, code, newTag));
+        return kind.cast(StoredTables.read(in, size, source, expected, code, newTag, exact));
     }
 }

@@ -47,15 +47,15 @@ final class StoredTables implements Engine {
 
     /** Reads a snapshot of a BulkTable or PackedTable ({@link SnapshotReader#read}). */
     static AbstractTable read(ReadableByteChannel in, long fileSize, String source, Schema expected, int kind,
-                              boolean newTag) throws IOException {
-        return ((Stored) SnapshotReader.read(in, fileSize, source, expected, kind, newTag, ENGINE)).table;
+                              boolean newTag, boolean exact) throws IOException {
+        return ((Stored) SnapshotReader.read(in, fileSize, source, expected, kind, newTag, exact, ENGINE)).table;
     }
 
     /** Reads a component table's snapshot for {@code entities} ({@link SnapshotReader#readComponents}). */
     static ComponentTable readComponents(ReadableByteChannel in, long fileSize, String source, AbstractTable entities,
-                                         Schema expected) throws IOException {
+                                         Schema expected, boolean exact) throws IOException {
         return ((Components) SnapshotReader.readComponents(in, fileSize, source, new Stored(entities), expected,
-                ENGINE)).table;
+                exact, ENGINE)).table;
     }
 
     /** Opens a mapped table ({@link MappedOpen#open}), made by {@code create} if the file is new. */
@@ -74,6 +74,16 @@ final class StoredTables implements Engine {
     @Override
     public StoredComponents createComponents(StoredTable entities, Schema schema) {
         return new Components(new ComponentTable(((Stored) entities).table, schema));
+    }
+
+    @Override
+    public long loadDefault(Field field) {
+        return field.schema().loadDefaultBits(field);
+    }
+
+    @Override
+    public int link(Schema schema, MemorySegment block, int position) {
+        return schema.link().get(block, position);
     }
 
     @Override

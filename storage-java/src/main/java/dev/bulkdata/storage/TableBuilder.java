@@ -24,6 +24,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     private int tag;
     private CheckpointFallback fallback = CheckpointFallback.AFTER_CRASH;
     private boolean blockChecksums;
+    private boolean exactSchema;
 
     TableBuilder(Schema schema) {
         if (schema == null) {
@@ -121,6 +122,21 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     }
 
     /**
+     * Sets whether {@link #mapped(Path)} reopens only a file of exactly this builder's schema;
+     * default off: a file whose schema differs in fields added, dropped or reordered, or in its
+     * layout, is migrated to this schema (see {@link #mapped(Path)}, "Schema changes"). With it
+     * on, any difference throws {@link SnapshotException} ({@code SCHEMA_MISMATCH}) and the file
+     * stays as it was. Tables in memory ignore it.
+     *
+     * @param on whether the schema must match exactly
+     * @return this builder
+     */
+    public B exactSchema(boolean on) {
+        this.exactSchema = on;
+        return self();
+    }
+
+    /**
      * Creates the table. It holds no native memory until the first add. The builder may build
      * again: each table is new, with its own tag.
      *
@@ -149,6 +165,23 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      * ({@code SCHEMA_MISMATCH}, naming the file's tag). A file created with an automatic tag
      * reopens through a builder that names no tag, under the number it had (a
      * {@code TAG_CONFLICT} if an open table holds it); a builder naming a fixed tag is refused.
+     *
+     * <p><b>Schema changes.</b> A file written under an earlier version of this builder's
+     * schema reopens under this one, as {@link Snapshots#load a snapshot loads}: fields matched
+     * by name whatever their order and the layout, an added field at its
+     * {@link Schema.Builder#loadDefault load default} (zero if none), a dropped field gone, a
+     * field whose type changed (or a handle field's target), or another table name, refused
+     * ({@code SCHEMA_MISMATCH}, naming it, the file as it was); {@link #exactSchema(boolean)}
+     * refuses any difference. Since a file holds its records in its schema's layout, such an
+     * open <em>migrates</em> the file: it writes the table of the checkpoint it opens, every
+     * record in the new layout, into a new file beside it ({@code <file>.migrating}) as the next
+     * checkpoint, forces it, and renames it over the file, holding the file's lock throughout.
+     * A crash or failure before the rename leaves the file as it was (a crash may leave the new
+     * file behind, which the next migration replaces); after it, the path holds the migrated
+     * file. Every handle stays valid. It costs a pass over every record (O(slots × fields)) and
+     * room on the disk for a second file. {@link Table#openedCheckpoint()} then gives the
+     * migrated checkpoint's number (one more than the checkpoint opened), the state the file
+     * was found in, and a detail naming the fields added and dropped.
      *
      * <p><b>Which checkpoint.</b> The file keeps the last two checkpoints. Opening takes the
      * newest; after a crash during a checkpoint (its header torn) the one before, the last
@@ -191,7 +224,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      *     ({@code CHECKSUM} for a damaged newest checkpoint, a fallback the
      *     {@link #checkpointFallback(CheckpointFallback) fallback option} forbids, or with
      *     {@link #blockChecksums(boolean) checksums} a damaged block, named), holds another
-     *     kind, schema ({@code SCHEMA_MISMATCH}) or options (handle layout, reuse order,
+     *     kind, a schema that does not reopen under this one ({@code SCHEMA_MISMATCH}, see
+     *     "Schema changes") or other options (handle layout, reuse order,
      *     capacity limit, block checksums, a tag other than the one it was created with), or
      *     its tag is taken ({@code TAG_CONFLICT}), or another table holds the file
      *     ({@code LOCKED})
@@ -205,7 +239,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
             throw new IllegalArgumentException("file is null");
         }
         return (T) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), handleLayout,
-                maxCapacity, tag, fallback, blockChecksums), () -> (AbstractTable) build());
+                maxCapacity, tag, fallback, blockChecksums, exactSchema), () -> (AbstractTable) build());
     }
 
     /** {@return the kind's code in the file format} */

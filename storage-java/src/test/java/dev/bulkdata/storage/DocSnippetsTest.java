@@ -233,6 +233,47 @@ class DocSnippetsTest {
     }
 
     @Test
+    void aSave_ofVersion1_loadsInVersion2_withTheFieldItAdded(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("particles.bulk");
+        Path mappedFile = dir.resolve("particles.map");
+        float health;
+        float x;
+        float mappedHealth;
+        // doc:begin docs/saving-and-mapped-tables.md
+        Schema v1 = Schema.builder("particles").add(FieldType.FLOAT, "x", "y").build();
+        BulkTable particles = BulkTable.builder(v1).tag(4001).build();
+        long p = particles.add();
+        particles.set(p, v1.floatField("x"), 3f);
+        Snapshots.save(particles, file);                    // last release's save
+        particles.close();
+
+        Schema v2 = Schema.builder("particles")             // this release: one more field
+                .add(FieldType.FLOAT, "x", "y", "health")
+                .loadDefault("health", 100)                 // what records saved without it get
+                .build();
+        try (BulkTable loaded = Snapshots.load(file, BulkTable.class, v2)) {
+            x = loaded.get(p, v2.floatField("x"));          // 3.0: kept, and the handle still valid
+            health = loaded.get(p, v2.floatField("health"));   // 100.0: the declared default
+        }
+        // doc:end
+        assertEquals(3f, x);
+        assertEquals(100f, health);
+        long q;
+        try (BulkTable t = BulkTable.builder(v1).tag(4001).mapped(mappedFile)) {
+            q = t.add();
+        }
+        // doc:begin docs/saving-and-mapped-tables.md
+        try (BulkTable migrated = BulkTable.builder(v2).tag(4001).mapped(mappedFile)) {   // a v1 file: rewritten
+            mappedHealth = migrated.get(q, v2.floatField("health"));                    // 100.0
+        }
+        // doc:end
+        assertEquals(100f, mappedHealth);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(2, files.count(), "no migration file left");
+        }
+    }
+
+    @Test
     void aMappedTable_reopensAtTheLastCheckpoint(@TempDir Path dir) throws IOException {
         Schema schema = Schema.builder("ships").add(FieldType.FLOAT, "x").build();
         FloatField x = schema.floatField("x");

@@ -261,6 +261,54 @@ class MappedIntegrityTest {
         }
     }
 
+    /**
+     * REGRESSION (issue 40, point 7): a file whose two header slots both claim the same
+     * checkpoint, each header with a valid CRC32C, used to open the records of whichever slot
+     * came first while {@code openedCheckpoint()} reported the newest and {@code NOT_CLOSED}.
+     * Slot A holds the even checkpoints and B the odd ones, so one of the two headers is damage:
+     * the open refuses ({@code CHECKSUM}, naming both slots) and leaves the file as it was, and
+     * with {@code AFTER_CRASH_OR_DAMAGE} opens the slot whose number fits it, as {@code DAMAGED}.
+     */
+    @Test
+    void twoHeaderSlotsClaimingTheSameCheckpoint_isDamage_regression() throws IOException {
+        for (boolean rewriteOlder : new boolean[] {true, false}) {
+            Path file = twoCheckpoints("twins" + rewriteOlder, 4049);
+            long[] h = headers(file);
+            // Rewrite one slot's sequence to the other's and seal it again with a valid CRC32C.
+            long victim = rewriteOlder ? h[1] : h[0];
+            long claimed = rewriteOlder ? h[4] : h[4] - 1;
+            long genuine = claimed;                             // the slot whose parity fits that number
+            int records = rewriteOlder ? 29 : 30;
+            ByteBuffer header = ByteBuffer.allocate(64).order(ByteOrder.nativeOrder());
+            try (FileChannel c = FileChannel.open(file, StandardOpenOption.READ)) {
+                c.read(header, victim);
+            }
+            header.putLong(56, claimed).putInt(20, 0);
+            java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            crc.update(header.array(), 0, 64);
+            header.putInt(20, (int) crc.getValue());
+            patch(file, victim, header.array());
+            byte[] crafted = Files.readAllBytes(file);
+            for (CheckpointFallback f : new CheckpointFallback[] {CheckpointFallback.NEVER,
+                    CheckpointFallback.AFTER_CRASH}) {
+                SnapshotException e = assertThrows(SnapshotException.class, () -> open(file, "twins" + rewriteOlder,
+                        4049, f));
+                assertEquals(Reason.CHECKSUM, e.reason(), e.getMessage());
+                assertTrue(e.getMessage().contains("both claim checkpoint " + claimed), e.getMessage());
+                assertTrue(e.getMessage().contains("AFTER_CRASH_OR_DAMAGE"), e.getMessage());
+                assertUnlocked(file, 4049);
+                assertTrue(java.util.Arrays.equals(crafted, Files.readAllBytes(file)), "the refused open wrote");
+            }
+            try (BulkTable t = open(file, "twins" + rewriteOlder, 4049, CheckpointFallback.AFTER_CRASH_OR_DAMAGE)) {
+                assertEquals(records, t.size(), "the records of the slot whose number fits it");
+                assertEquals(genuine, t.openedCheckpoint().sequence());
+                assertEquals(State.DAMAGED, t.openedCheckpoint().state(), t.openedCheckpoint().detail());
+                assertTrue(t.openedCheckpoint().detail().contains("both claim checkpoint " + claimed),
+                        t.openedCheckpoint().detail());
+            }
+        }
+    }
+
     /** A file whose pages hold no commit records (as before they were written) opens as before. */
     @Test
     void aFileWithoutCommitRecords_opensItsNewest_andFallsBackPastAnyBadHeader() throws IOException {

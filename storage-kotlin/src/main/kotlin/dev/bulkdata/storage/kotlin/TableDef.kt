@@ -192,13 +192,16 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /**
      * Loads a table of this declaration saved with [TypedTable.save] (or the core
-     * `Snapshots.save`): the file must hold this declaration's kind and schema (name, layout,
-     * columns with their names and types, in order). Handles kept from before the save, typed
-     * `Handle<D>`, are valid in the loaded table when it is loaded under its own tag; see the
-     * core `Snapshots` for the tag rule, [Snapshots.LoadOption.NEW_TAG] and what is kept.
+     * `Snapshots.save`): the file must hold this declaration's kind and its schema, or one that
+     * loads under it (columns matched by name, added ones at zero: see the core `Snapshots`,
+     * "Schema changes", and [Snapshots.LoadOption.EXACT_SCHEMA]). Handles kept from before the
+     * save, typed `Handle<D>`, are valid in the loaded table when it is loaded under its own
+     * tag; see the core `Snapshots` for the tag rule, [Snapshots.LoadOption.NEW_TAG] and what is
+     * kept.
      *
-     * @throws SnapshotException if the file is not a valid snapshot, holds another kind or
-     *   schema (`KIND_MISMATCH`, `SCHEMA_MISMATCH`), or its tag is taken (`TAG_CONFLICT`)
+     * @throws SnapshotException if the file is not a valid snapshot, holds another kind or a
+     *   schema that does not load under this one (`KIND_MISMATCH`, `SCHEMA_MISMATCH`), or its
+     *   tag is taken (`TAG_CONFLICT`)
      * @throws java.io.IOException if reading fails
      */
     @Suppress("UNCHECKED_CAST")

@@ -20,6 +20,15 @@ public interface Engine {
     /** {@return a new, empty component table of {@code schema} for {@code entities}, for the reader to restore} */
     StoredComponents createComponents(StoredTable entities, Schema schema);
 
+    /**
+     * {@return the bits a record saved without {@code field} gets when loaded under its schema
+     * (its load default), 0 if it has none}
+     */
+    long loadDefault(dev.bulkdata.storage.Field field);
+
+    /** {@return the free-list link word of the slot at {@code position} of a block of {@code schema}} */
+    int link(Schema schema, java.lang.foreign.MemorySegment block, int position);
+
     /** {@return the exception that reports why {@code source} cannot be read or opened} */
     SnapshotException failure(String source, SnapshotException.Reason reason, String what, Throwable cause);
 }

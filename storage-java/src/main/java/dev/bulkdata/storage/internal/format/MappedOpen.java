@@ -18,8 +18,13 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.function.IntFunction;
 import java.util.Arrays;
 import java.util.function.Supplier;
 import java.util.zip.CRC32C;
@@ -38,9 +43,14 @@ public final class MappedOpen {
     private MappedOpen() {
     }
 
-    /** What the builder asks for: the kind, schema and options a reopened file must match. */
+    /**
+     * What the builder asks for: the kind, schema and options a reopened file must match.
+     *
+     * @param exactSchema whether the file must hold {@code schema} exactly; else a file of a
+     *     schema with added, dropped or reordered fields is migrated to it ({@link #migrate})
+     */
     public record Expected(int kind, Schema schema, ReuseOrder reuse, HandleLayout handles, int maxCapacity, int tag,
-                    CheckpointFallback fallback, boolean checksums) {
+                    CheckpointFallback fallback, boolean checksums, boolean exactSchema) {
     }
 
     /**
@@ -67,7 +77,7 @@ public final class MappedOpen {
             }
             StoredTable table = channel.size() == 0
                     ? create(source, channel, lock, expected, create, engine)
-                    : reopen(new SnapshotReader(channel, source, engine), channel, lock, expected);
+                    : reopen(new SnapshotReader(channel, source, engine), path, channel, lock, expected);
             opened = true;
             return table;
         } finally {
@@ -108,8 +118,8 @@ public final class MappedOpen {
     private record Commit(long sequence, int headerCrc, int state) {
     }
 
-    private static StoredTable reopen(SnapshotReader r, FileChannel channel, FileLock lock, Expected expected)
-            throws IOException {
+    private static StoredTable reopen(SnapshotReader r, Path path, FileChannel channel, FileLock lock,
+                                      Expected expected) throws IOException {
         long fileSize = channel.size();
         ByteBuffer page = ByteBuffer.allocate((int) DATA_START);
         int got = r.readSome(page); // a new channel's position is 0
@@ -144,7 +154,12 @@ public final class MappedOpen {
                 throw failures[s]; // an intact header of a file this reader cannot open
             }
             Commit c = commits[s];
-            if (sealed[s] > bestSeq) {
+            if (sealed[s] == bestSeq) {
+                // Both slots claim the newest checkpoint: one header was overwritten after it was
+                // written (the slot's parity tells which), so the records it points to are unknown.
+                damaged = "header slots A and B both claim checkpoint " + bestSeq + " with intact headers, and slot "
+                        + "AB".charAt(s) + "'s does not fit the file: " + detail(failures[s]);
+            } else if (sealed[s] > bestSeq) {
                 damaged = "checkpoint " + sealed[s] + " (header slot " + "AB".charAt(s) + ") has an intact header"
                         + " that does not fit the file: " + detail(failures[s]);
             } else if (sealed[s] < 0 && c != null && c.sequence > bestSeq && (c.sequence & 1) == s) {
@@ -171,8 +186,9 @@ public final class MappedOpen {
         if (damaged != null) {
             if (expected.fallback != CheckpointFallback.AFTER_CRASH_OR_DAMAGE) {
                 throw r.fail(Reason.CHECKSUM, damaged + ", so the file was damaged after it was written (a crash"
-                        + " does not do this); checkpoint " + bestSeq + " before it is intact, and"
-                        + " checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
+                        + " does not do this); checkpoint " + bestSeq + (damaged.startsWith("header slots")
+                        ? " in slot " + "AB".charAt(best.at / SLOT_B) + " is intact" : " before it is intact")
+                        + ", and checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
             }
             state = OpenedCheckpoint.State.DAMAGED;
             detail = "opened checkpoint " + bestSeq + " because " + damaged;
@@ -189,7 +205,7 @@ public final class MappedOpen {
                     : "opened checkpoint " + bestSeq + ", the newest; the table was not closed after it")
                     + (olderDamaged == null ? "" : olderDamaged);
         }
-        StoredTable table = restore(r, channel, lock, best, fileSize, expected, state, detail, commits);
+        StoredTable table = restore(r, path, channel, lock, best, fileSize, expected, state, detail, commits);
         if (table != null) {
             return table;
         }
@@ -204,7 +220,7 @@ public final class MappedOpen {
             throw r.fail(Reason.CHECKSUM, what + "; checkpoint " + older.sequence + " before it may be intact, and"
                     + " checkpointFallback(AFTER_CRASH_OR_DAMAGE) opens it");
         }
-        table = restore(r, channel, lock, older, fileSize, expected, OpenedCheckpoint.State.DAMAGED,
+        table = restore(r, path, channel, lock, older, fileSize, expected, OpenedCheckpoint.State.DAMAGED,
                 "opened checkpoint " + older.sequence + " because " + what, commits);
         if (table == null) {
             throw r.fail(Reason.CHECKSUM, what + "; the metadata of checkpoint " + older.sequence
@@ -291,16 +307,24 @@ public final class MappedOpen {
             throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata ends at "
                     + (metaOffset + metaLength));
         }
+        long sequence = h.getLong(AT_SEQUENCE);
+        if (sequence < 1 || (sequence & 1) != s) {
+            // Slot A holds the even checkpoints, B the odd ones: a writer never puts one elsewhere,
+            // so two slots can never claim the same checkpoint without one of them being damaged.
+            throw r.fail(Reason.MALFORMED, "header slot " + "AB".charAt(s) + " claims checkpoint "
+                    + Long.toUnsignedString(sequence) + ", but it holds only " + (s == 0 ? "even" : "odd")
+                    + " checkpoint numbers from 1");
+        }
         boolean checksums = (h.getInt(AT_FLAGS) & FLAG_BLOCK_CRCS) != 0;
         return new Slot(at, new Header(formatVersion, kind, metaLength, metaOffset, (int) blockCount,
-                h.getInt(AT_META_CRC)), h.getLong(AT_SEQUENCE), checksums, headerCrc);
+                h.getInt(AT_META_CRC)), sequence, checksums, headerCrc);
     }
 
     /**
      * Restores the checkpoint of header slot {@code slot}; returns null, having made nothing,
      * if its metadata does not match its CRC32C.
      */
-    private static StoredTable restore(SnapshotReader r, FileChannel channel, FileLock lock, Slot slot,
+    private static StoredTable restore(SnapshotReader r, Path path, FileChannel channel, FileLock lock, Slot slot,
                                          long fileSize, Expected expected, OpenedCheckpoint.State state,
                                          String detail, Commit[] commits) throws IOException {
         Header header = slot.header;
@@ -328,7 +352,7 @@ public final class MappedOpen {
             if ((int) crc.getValue() != header.metaCrc()) {
                 return null;
             }
-            m = new MetadataReader(r).metadata(b, header, expected.schema, true);
+            m = new MetadataReader(r, expected.exactSchema).metadata(b, header, expected.schema, true);
             list = new int[bulk ? m.state().freeLength() : 0];
             try {
                 b.asIntBuffer().get(crcs);
@@ -357,6 +381,9 @@ public final class MappedOpen {
         }
         long end = checkSpace(r, header, regionOffsets, regionBlocks, areas, fileSize);
         checkOptions(r, m, expected, slot.checksums);
+        if (m.change() != null) {
+            return migrate(r, path, channel, slot, m, list, crcs, regionOffsets, regionBlocks, state, detail);
+        }
         if (fileSize > end) {
             channel.truncate(end); // a region or area appended after this checkpoint
         }
@@ -409,6 +436,121 @@ public final class MappedOpen {
         } catch (Throwable t) {
             table.close(); // unmaps, closes the file and releases the tag
             throw t;
+        }
+    }
+
+    /**
+     * Reopens a file whose schema differs from the builder's in fields added, dropped or
+     * reordered, or in its layout ({@link SchemaChange}), by migrating it ({@code docs/format.md},
+     * section 12, "Migration"): the checkpoint's table is written under the builder's schema
+     * into a new file beside it, {@code <file>.migrating}, as the checkpoint after it, forced,
+     * then renamed over the file, whose lock is held meanwhile. The file itself is only read:
+     * a failure or a crash before the rename leaves it as it was (a crash may leave the new file
+     * behind, which the next migration replaces); after the rename the path holds the migrated
+     * file. The table returned is the migrated file's.
+     */
+    private static StoredTable migrate(SnapshotReader r, Path path, FileChannel old, Slot slot, Metadata m,
+                                       int[] list, int[] crcs, long[] regionOffsets, int[] regionBlocks,
+                                       OpenedCheckpoint.State state, String detail) throws IOException {
+        SchemaChange change = m.change();
+        Metadata changed = m.changed();
+        TableState s = changed.state();
+        boolean bulk = s.kind() == KIND_BULK;
+        Path temporary = path.resolveSibling(path.getFileName() + ".migrating");
+        FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        StoredTable table = null;
+        boolean moved = false;
+        try {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw r.fail(Reason.LOCKED, "another process holds " + temporary + ", where this open would migrate"
+                        + " the file to the builder's schema");
+            }
+            TagLease lease = TableRestore.lease(r, m, false, "; close that table first");
+            table = r.engine.create(s, lease);
+            MappedFile file = new MappedFile(r.source(), channel, lock, change.to.blockBytes(), DATA_START);
+            table.arena().mapFrom(file);
+            try (Arena scratch = Arena.ofConfined()) {
+                MemorySegment[] regions = new MemorySegment[regionOffsets.length];
+                for (int i = 0; i < regions.length; i++) {
+                    regions[i] = old.map(FileChannel.MapMode.READ_ONLY, regionOffsets[i],
+                            (long) regionBlocks[i] * MappedFile.STRIDE, scratch);
+                }
+                int fromBytes = change.from.blockBytes();
+                IntFunction<MemorySegment> source = b -> {
+                    int i = 0;
+                    int first = 0;
+                    while (first + regionBlocks[i] <= b) {
+                        first += regionBlocks[i++];
+                    }
+                    return regions[i].asSlice((long) (b - first) * MappedFile.STRIDE, fromBytes);
+                };
+                if (slot.checksums && state == OpenedCheckpoint.State.CLOSED) {
+                    CRC32C crc = new CRC32C();
+                    for (int b = 0; b < crcs.length; b++) {
+                        crc.reset();
+                        crc.update(source.apply(b).asByteBuffer());
+                        if ((int) crc.getValue() != crcs[b]) {
+                            throw r.fail(Reason.CHECKSUM, "block " + b + " does not match the CRC32C its last"
+                                    + " checkpoint stored: the file was damaged after it");
+                        }
+                    }
+                }
+                MetaWords metas = m.metas();
+                int end = bulk ? s.limit() : s.size();
+                SchemaChange.Targets targets = new SchemaChange.Targets(table::restoreBlock);
+                change.copy(source, targets, 0, end, bulk ? slot1 -> MetaWords.isLive(metas.get(slot1)) : row -> true,
+                        false, table);
+                targets.ensure(change.blocksFor(end));
+            }
+            file.restored();
+            MappedStore store = new MappedStore(table, file, slot.checksums, r.engine);
+            if (bulk && list.length > 0) {
+                writeLinks(r, table, changed, list, store);
+            }
+            TableRestore.restore(r, table, changed, lease, 0);
+            store.sequence = slot.sequence;
+            if (store.checksums) {
+                store.since = table.markVersion(); // from now on every write stamps its chunk
+            }
+            store.checkpoint(false);
+            channel.force(true);
+            try {
+                Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (FileSystemException e) {
+                old.close(); // a system that does not replace an open file: give it up first
+                Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+            moved = true;
+            forceDirectory(path);
+            old.close(); // releases the old file's lock; the path names the migrated file
+            String migrated = "; its schema " + change.from + " differed from the builder's " + change.to + " ("
+                    + change.summary() + "), so the file was migrated to it: rewritten as checkpoint "
+                    + store.sequence + " in " + temporary.getFileName() + ", then renamed over the file";
+            store.opened = new OpenedCheckpoint(store.sequence, state, detail + migrated);
+            table.attach(store);
+            file.reportOpened(s.tag(), store.sequence, state.name(), store.opened.detail(), store.checksums);
+            return table;
+        } catch (Throwable t) {
+            if (table != null) {
+                table.close(); // unmaps, closes the new file and releases the tag
+            }
+            channel.close();
+            if (!moved) {
+                Files.deleteIfExists(temporary);
+            }
+            throw t;
+        }
+    }
+
+    /** Forces a rename in {@code path}'s directory to the device, where the system allows it. */
+    private static void forceDirectory(Path path) {
+        Path directory = path.toAbsolutePath().getParent();
+        try (FileChannel d = FileChannel.open(directory, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            // A system that opens no directory (Windows): the rename is as durable as it keeps it.
         }
     }
 

@@ -120,6 +120,27 @@ public final class MetaWords {
         }
     }
 
+    /**
+     * {@return the live words of the first {@code opened} meta words, for blocks of
+     * {@code slotsPerBlock} slots}: what {@link #liveWords(int[], int, int, int, int, long[])}
+     * computes while the metadata is parsed, for a table restored under another schema.
+     */
+    static long[] liveWords(MetaWords metas, int opened, int slotsPerBlock) {
+        int step = liveStep(slotsPerBlock);
+        long[] words = new long[(opened + step - 1) / step];
+        for (int p = 0; p < metas.pages.length && (p << PAGE_SHIFT) < opened; p++) {
+            int[] page = metas.pages[p];
+            int base = p << PAGE_SHIFT;
+            int count = Math.min(page.length, opened - base);
+            int live = 0;
+            for (int i = 0; i < count; i++) {
+                live += page[i] & LIVE;
+            }
+            liveWords(page, base, count, live, slotsPerBlock, words);
+        }
+        return words;
+    }
+
     /** {@link #wholeWord}'s answer for a word of live and free slots (as a bitmap it would be slot 0 alone). */
     private static final long MIXED = 1L;
 

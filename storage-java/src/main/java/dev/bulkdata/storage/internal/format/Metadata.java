@@ -9,7 +9,19 @@ package dev.bulkdata.storage.internal.format;
  * @param payloads a PackedTable's payload per entry; empty for a BulkTable
  * @param backLinks a PackedTable's slot per row; empty for a BulkTable
  * @param peak the highest generation of a slot not retired, -1 if there is none
+ * @param change how the file's records become the expected schema's, or null: {@code state}
+ *     then holds the schema the table is restored with
  */
 record Metadata(TableState state, MetaWords metas, int swept, long[] liveWords, int[] payloads, int[] backLinks,
-                int peak) {
+                int peak, SchemaChange change) {
+    /**
+     * {@return the metadata of the table restored under {@link #change}'s schema: its state
+     * with that schema, and a BulkTable's live words for that schema's blocks}
+     */
+    Metadata changed() {
+        TableState s = state.withSchema(change.to);
+        long[] words = liveWords.length == 0 ? liveWords
+                : MetaWords.liveWords(metas, Math.min(s.limit(), s.entryCount()), change.to.slotsPerBlock());
+        return new Metadata(s, metas, swept, words, payloads, backLinks, peak, null);
+    }
 }

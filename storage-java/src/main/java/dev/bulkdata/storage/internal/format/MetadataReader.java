@@ -27,12 +27,21 @@ import static dev.bulkdata.storage.internal.format.FileLayout.*;
  */
 final class MetadataReader {
     private final SnapshotReader r;
+    /** Whether the file's schema must be the expected one exactly ({@link SchemaChange#of}). */
+    private final boolean exact;
+    /** How the file's records become the expected schema's; null if they need not. */
+    private SchemaChange change;
 
-    MetadataReader(SnapshotReader r) {
+    MetadataReader(SnapshotReader r, boolean exact) {
         this.r = r;
+        this.exact = exact;
     }
 
-    /** Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). */
+    /**
+     * Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's
+     * sections). Its state holds the expected schema if the file holds the same, else the
+     * file's, and the metadata the {@link SchemaChange} to the expected one.
+     */
     Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws SnapshotException {
         try {
             TableState s = fixedFields(b, header, expected);
@@ -51,7 +60,7 @@ final class MetadataReader {
                 checkBackLinks(s, metas, payloads, backLinks);
             }
             checkBlockCount(header, s);
-            return new Metadata(s, metas, swept, counts.liveWords, payloads, backLinks, counts.peak);
+            return new Metadata(s, metas, swept, counts.liveWords, payloads, backLinks, counts.peak, change);
         } catch (BufferUnderflowException e) {
             throw r.fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
         }
@@ -93,7 +102,7 @@ final class MetadataReader {
                     + " the next add looks first, a slot in [1, limit]; the file has " + reuseCursor + " and "
                     + reuseEnd + " (limit " + limit + ")");
         }
-        Schema schema = schema(b, Layout.values()[layoutCode], header.formatVersion(), expected);
+        Schema schema = matched(schema(b, Layout.values()[layoutCode], header.formatVersion()), expected);
         int largest = Math.min(handles.maxIndex(), maxSlot);
         if (maxSlot < 1 || floor < 0 || floor > handles.maxGeneration() || limit < 0
                 || limit > largest + 1L || entries != (limit > 0 ? limit + 1 : entries == 2 ? 2 : 0)) {
@@ -289,7 +298,7 @@ final class MetadataReader {
     // A component table's metadata
 
     /** A component table's metadata, parsed and checked against its entity table. */
-    record Components(Schema schema, int[] keys, int[] owners) {
+    record Components(Schema schema, int[] keys, int[] owners, SchemaChange change) {
     }
 
     Components components(ByteBuffer b, Header header, Schema expected, StoredTable entities)
@@ -308,7 +317,7 @@ final class MetadataReader {
             if (layoutCode < 0 || layoutCode > 1) {
                 throw r.fail(Reason.MALFORMED, "layout " + layoutCode + " is unknown");
             }
-            Schema schema = schema(b, Layout.values()[layoutCode], header.formatVersion(), expected);
+            Schema schema = matched(schema(b, Layout.values()[layoutCode], header.formatVersion()), expected);
             if (rows < 0 || b.remaining() != 8L * rows) {
                 throw r.fail(Reason.MALFORMED, "row count " + rows + " does not fit the row sections ("
                         + b.remaining() + " bytes)");
@@ -323,7 +332,7 @@ final class MetadataReader {
             }
             int shift = entityShift(e, identity, tag, handles);
             checkOwners(entities, e, handles, keys, owners, shift);
-            return new Components(schema, keys, owners);
+            return new Components(schema, keys, owners, change);
         } catch (BufferUnderflowException e) {
             throw r.fail(Reason.MALFORMED, "the metadata ends before the sections it announces");
         }
@@ -391,7 +400,16 @@ final class MetadataReader {
     // ---------------------------------------------------------------------------------------
     // The schema
 
-    private Schema schema(ByteBuffer b, Layout layout, int formatVersion, Schema expected) throws SnapshotException {
+    /**
+     * {@return the schema the table is read with: {@code expected} if the file holds the same,
+     * else the file's (the blocks' layout), with {@link #change} set to the expected one}
+     */
+    private Schema matched(Schema file, Schema expected) throws SnapshotException {
+        change = SchemaChange.of(r, file, expected, exact);
+        return expected != null && change == null ? expected : file;
+    }
+
+    private Schema schema(ByteBuffer b, Layout layout, int formatVersion) throws SnapshotException {
         String name = string(b, Short.toUnsignedInt(b.getShort()), StandardCharsets.UTF_8);
         int count = Short.toUnsignedInt(b.getShort());
         if (count == 0 || count * 10L > b.remaining()) {
@@ -439,14 +457,7 @@ final class MetadataReader {
             throw r.fail(Reason.MALFORMED, "the block layout stored for " + schema
                     + " is not the one this library computes for it");
         }
-        if (expected == null) {
-            return schema;
-        }
-        String difference = difference(expected, schema);
-        if (difference != null) {
-            throw r.fail(Reason.SCHEMA_MISMATCH, difference);
-        }
-        return expected;
+        return schema;
     }
 
     private static String string(ByteBuffer b, int length, Charset charset) {
@@ -455,7 +466,7 @@ final class MetadataReader {
         return new String(bytes, charset);
     }
 
-    private static String describe(Field f) {
+    static String describe(Field f) {
         return f == null ? "missing" : f.name() + ":" + f.type() + (f instanceof HandleField h ? "(" + h.target() + ")" : "");
     }
 

@@ -7,6 +7,7 @@ import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,6 +15,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.ScatteringByteChannel;
 import java.util.Arrays;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 import java.util.zip.CRC32C;
 
 import static dev.bulkdata.storage.internal.format.FileLayout.*;
@@ -56,9 +58,11 @@ public final class SnapshotReader {
      * @param kind the kind the caller expects ({@link FileLayout#KIND_BULK}, {@link FileLayout#KIND_PACKED})
      *     or 0 for either
      * @param newTag whether to load the table under a new automatic tag
+     * @param exact whether the file must hold {@code expected} exactly; else a schema with added,
+     *     dropped or reordered fields, or another layout, is read under {@code expected}
      */
     public static StoredTable read(ReadableByteChannel in, long fileSize, String source, Schema expected, int kind,
-                                   boolean newTag, Engine engine) throws IOException {
+                                   boolean newTag, boolean exact, Engine engine) throws IOException {
         SnapshotReader r = new SnapshotReader(in, source, engine);
         Header header = r.header(fileSize);
         if (kind != 0 && header.kind() != kind || header.kind() == KIND_COMPONENTS) {
@@ -66,13 +70,27 @@ public final class SnapshotReader {
                     + (kind == 0 ? "BulkTable or PackedTable" : kindName(kind))
                     + (header.kind() == KIND_COMPONENTS ? "; load it with Snapshots.loadComponents" : ""));
         }
-        Metadata m = new MetadataReader(r).metadata(r.metadataBytes(header, fileSize >= 0), header, expected, false);
+        Metadata m = new MetadataReader(r, exact).metadata(r.metadataBytes(header, fileSize >= 0), header, expected,
+                false);
         r.skip(header.blocksOffset() - HEADER_BYTES - header.metaLength());
         TagLease lease = TableRestore.lease(r, m, newTag, "; close that table, or load this one with LoadOption.NEW_TAG");
         int generationShift = newTag ? lease.floor - m.state().floor() : 0;
+        SchemaChange change = m.change();
+        if (change != null) {
+            m = m.changed();
+        }
         StoredTable table = engine.create(m.state(), lease);
         try {
-            r.blocks(m.state().schema(), header.blockCount(), table.arena(), table::restoreBlock);
+            if (change == null) {
+                r.blocks(m.state().schema(), header.blockCount(), table.arena(), table::restoreBlock);
+            } else {
+                TableState s = m.state();
+                boolean bulk = s.kind() == KIND_BULK;
+                MetaWords metas = m.metas();
+                int end = bulk ? s.limit() : s.size();
+                r.changedBlocks(change, header.blockCount(), end, bulk ? slot -> MetaWords.isLive(metas.get(slot))
+                        : row -> true, bulk, table, table::restoreBlock);
+            }
             TableRestore.restore(r, table, m, lease, generationShift);
             if (newTag) {
                 table.loadedFrom(m.state().identity(), m.state().tag(), generationShift);
@@ -89,20 +107,26 @@ public final class SnapshotReader {
      * it was saved with (or a snapshot of it, loaded) at the same point or later.
      */
     public static StoredComponents readComponents(ReadableByteChannel in, long fileSize, String source,
-                                                  StoredTable entities, Schema expected, Engine engine)
-            throws IOException {
+                                                  StoredTable entities, Schema expected, boolean exact,
+                                                  Engine engine) throws IOException {
         SnapshotReader r = new SnapshotReader(in, source, engine);
         Header header = r.header(fileSize);
         if (header.kind() != KIND_COMPONENTS) {
             throw r.fail(Reason.KIND_MISMATCH, "it holds a " + kindName(header.kind())
                     + ", not a ComponentTable; load it with Snapshots.load");
         }
-        MetadataReader.Components m = new MetadataReader(r).components(r.metadataBytes(header, fileSize >= 0),
+        MetadataReader.Components m = new MetadataReader(r, exact).components(r.metadataBytes(header, fileSize >= 0),
                 header, expected, entities);
         r.skip(header.blocksOffset() - HEADER_BYTES - header.metaLength());
-        StoredComponents table = engine.createComponents(entities, m.schema());
+        SchemaChange change = m.change();
+        StoredComponents table = engine.createComponents(entities, change == null ? m.schema() : change.to);
         try {
-            r.blocks(m.schema(), header.blockCount(), table.arena(), table::restoreBlock);
+            if (change == null) {
+                r.blocks(m.schema(), header.blockCount(), table.arena(), table::restoreBlock);
+            } else {
+                r.changedBlocks(change, header.blockCount(), m.keys().length, row -> true, false, null,
+                        table::restoreBlock);
+            }
             table.restoreRows(m.keys(), m.owners());
             return table;
         } catch (Throwable t) {
@@ -113,6 +137,40 @@ public final class SnapshotReader {
 
     String source() {
         return source;
+    }
+
+    /**
+     * Reads the file's {@code count} blocks, in the file's schema, a batch at a time into
+     * scratch memory, and copies the records of slots (or rows) {@code [0, end)} into the
+     * blocks of the table restored under the changed schema ({@link SchemaChange#copy}).
+     */
+    void changedBlocks(SchemaChange change, int count, int end, IntPredicate live, boolean links, StoredTable table,
+                       IntFunction<MemorySegment> restoreBlock) throws IOException {
+        SchemaChange.Targets targets = new SchemaChange.Targets(restoreBlock);
+        int spb = change.from.slotsPerBlock();
+        long stride = (change.from.blockBytes() + 63) & -64L;
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment batch = scratch.allocate(stride * Math.max(1, Math.min(count, READ_BATCH)), 64);
+            int[] at = new int[1];
+            blocks(change.from, count, new BlockSink() {
+                @Override
+                public void ahead(int first, int n) {
+                    at[0] = first;
+                }
+
+                @Override
+                public MemorySegment block(int b) {
+                    return batch.asSlice((b - at[0]) * stride, change.from.blockBytes());
+                }
+
+                @Override
+                public void read(int first, int n) {
+                    change.copy(b -> block(b), targets, (int) Math.min(end, (long) first * spb),
+                            (int) Math.min(end, (long) (first + n) * spb), live, links, table);
+                }
+            });
+        }
+        targets.ensure(change.blocksFor(end));
     }
 
     SnapshotException fail(Reason reason, String what) {
@@ -262,6 +320,37 @@ public final class SnapshotReader {
      */
     void blocks(Schema schema, int count, BlockArena arena, IntFunction<MemorySegment> restoreBlock)
             throws IOException {
+        blocks(schema, count, new BlockSink() {
+            @Override
+            public void ahead(int first, int n) {
+                arena.allocateAhead(schema, schema.name(), first, n);
+            }
+
+            @Override
+            public MemorySegment block(int b) {
+                return restoreBlock.apply(b);
+            }
+        });
+    }
+
+    /** Where {@link #blocks(Schema, int, BlockSink)} reads the blocks into, batch by batch. */
+    interface BlockSink {
+        /** Blocks {@code [first, first + n)} are read next. */
+        void ahead(int first, int n);
+
+        /** {@return the segment block {@code b} is read into} */
+        MemorySegment block(int b);
+
+        /** Blocks {@code [first, first + n)} were read (their checksums are checked after the last). */
+        default void read(int first, int n) {
+        }
+    }
+
+    /**
+     * Reads every block into the segment {@code sink} gives, in batches, checking each block's
+     * CRC32C once all are read.
+     */
+    void blocks(Schema schema, int count, BlockSink sink) throws IOException {
         int blockBytes = schema.blockBytes();
         MemorySegment[] segments = new MemorySegment[count];
         int pad = BLOCK_STRIDE - blockBytes;
@@ -270,11 +359,11 @@ public final class SnapshotReader {
         CRC32C crc = new CRC32C();
         for (int first = 0; first < count; first += READ_BATCH) {
             int n = Math.min(READ_BATCH, count - first);
-            arena.allocateAhead(schema, schema.name(), first, n);
+            sink.ahead(first, n);
             ByteBuffer[] parts = new ByteBuffer[n * (pad > 0 ? 2 : 1)];
             int p = 0;
             for (int b = first; b < first + n; b++) {
-                segments[b] = restoreBlock.apply(b);
+                segments[b] = sink.block(b);
                 parts[p++] = segments[b].asByteBuffer();
                 if (pad > 0) {
                     parts[p++] = padSink.duplicate().limit(pad);
@@ -289,6 +378,7 @@ public final class SnapshotReader {
                 crc.update(segments[b].asByteBuffer());
                 crcs[b] = (int) crc.getValue();
             }
+            sink.read(first, n);
         }
         ByteBuffer trailer = ByteBuffer.allocate(4 * count + 4);
         if (readSome(trailer) < trailer.capacity()) {

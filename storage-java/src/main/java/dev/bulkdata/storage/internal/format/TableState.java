@@ -27,4 +27,9 @@ import dev.bulkdata.storage.Schema;
 public record TableState(byte kind, long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                          int maxSlot, int floor, int limit, int size, int retired, int freeLength, int freeTail,
                          int entryCount, int reuseCursor, int reuseEnd) {
+    /** {@return this state with another schema} */
+    TableState withSchema(Schema other) {
+        return new TableState(kind, identity, tag, handles, reuse, other, maxSlot, floor, limit, size, retired,
+                freeLength, freeTail, entryCount, reuseCursor, reuseEnd);
+    }
 }
