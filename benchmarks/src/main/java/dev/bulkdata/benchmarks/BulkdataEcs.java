@@ -101,8 +101,8 @@ final class BulkdataEcs implements AutoCloseable {
     /**
      * Update {@code p += v * dt} through the chunk loop of the guide
      * (docs/iteration-and-change-versions.md): {@code iterate()}, per chunk
-     * {@code writableColumn} for the positions and {@code column} for the velocities, 64 slots
-     * of {@code liveBits} at a time, a counted loop for a word without holes.
+     * {@code writableColumn} for the positions and {@code column} for the velocities, run by
+     * run of live slots ({@code nextLive}, {@code nextHole}), each run a counted loop.
      */
     void updateColumns() {
         try (ChunkIteration chunks = table.iterate()) {
@@ -119,19 +119,9 @@ final class BulkdataEcs implements AutoCloseable {
         MemorySegment vx = chunk.column(VX);
         MemorySegment vy = chunk.column(VY);
         MemorySegment vz = chunk.column(VZ);
-        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-            long live = chunk.liveBits(w);
-            if (live == -1L) {
-                for (int s = w << 6, end = s + 64; s < end; s++) {
-                    px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
-                    py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
-                    pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
-                }
-                continue;
-            }
-            while (live != 0) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(live);
-                live &= live - 1;
+        for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
+            end = chunk.nextHole(start);
+            for (int s = start; s < end; s++) {
                 px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
                 py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
                 pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
@@ -179,6 +169,26 @@ final class BulkdataEcs implements AutoCloseable {
         }
         for (int i : half) {
             long h = table.add();
+            set(table, h, i);
+            ids[i] = h;
+        }
+        return table.size();
+    }
+
+    /**
+     * Churn in batches: the handles of the entities at positions {@code half} of {@code ids}
+     * gathered into {@code batch} (as long as {@code half}), one {@code removeAll(batch)}, one
+     * {@code addAll(batch)}, then six {@code set}s per new entity. {@return the size after}
+     */
+    int churnBatch(int[] half, long[] batch) {
+        for (int k = 0; k < half.length; k++) {
+            batch[k] = ids[half[k]];
+        }
+        table.removeAll(batch);
+        table.addAll(batch);
+        for (int k = 0; k < half.length; k++) {
+            int i = half[k];
+            long h = batch[k];
             set(table, h, i);
             ids[i] = h;
         }

@@ -90,11 +90,13 @@ public class EcsPeersBenchmark {
     public static class BulkChurn {
         BulkdataEcs world;
         int[] half;
+        long[] batch;
 
         @Setup(Level.Trial)
         public void setUp(Size size, Churn churn) {
             world = new BulkdataEcs(size.n / churn.fraction).fill();
             half = half(size.n / churn.fraction);
+            batch = new long[half.length];
         }
 
         @TearDown(Level.Trial)
@@ -202,6 +204,13 @@ public class EcsPeersBenchmark {
     @Fork(3)
     public int bulkdataChurn(BulkChurn s) {
         return s.world.churn(s.half);
+    }
+
+    /** Churn in batches: one {@code removeAll} of a random half, one {@code addAll}, six {@code set}s per new entity. */
+    @Benchmark
+    @Fork(3)
+    public int bulkdataChurnBatch(BulkChurn s) {
+        return s.world.churnBatch(s.half, s.batch);
     }
 
     /** The sparse update: {@code Join.of(positions, velocities).forEach} with {@code getAt}/{@code setAt}. */

@@ -73,8 +73,16 @@ class EcsPeersTest {
                 return bulk.readShuffled();
             }
 
+            private boolean batchChurn;
+
             public void churn(int[] half) {
-                bulk.churn(half);
+                // both paths, in turn: one by one, then in batches
+                batchChurn = !batchChurn;
+                if (batchChurn) {
+                    bulk.churn(half);
+                } else {
+                    bulk.churnBatch(half, new long[half.length]);
+                }
             }
 
             public double checksum(int count) {
