@@ -33,6 +33,7 @@ final class BulkdataEcs implements AutoCloseable {
     static final FloatField VY = SCHEMA.floatField("vy");
     static final FloatField VZ = SCHEMA.floatField("vz");
     private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT;
+    private static final ValueLayout.OfFloat FU = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final float DT = EcsSpec.DT;
 
     final int n;
@@ -101,8 +102,9 @@ final class BulkdataEcs implements AutoCloseable {
     /**
      * Update {@code p += v * dt} through the chunk loop of the guide
      * (docs/iteration-and-change-versions.md): {@code iterate()}, per chunk
-     * {@code writableColumn} for the positions and {@code column} for the velocities, run by
-     * run of live slots ({@code nextLive}, {@code nextHole}), each run a counted loop.
+     * {@code writableColumn} for the positions and {@code column} for the velocities, a chunk
+     * without holes as one loop from 0, else the set bits of {@code liveBits} 64 slots at a
+     * time, with {@code JAVA_FLOAT_UNALIGNED}.
      */
     void updateColumns() {
         try (ChunkIteration chunks = table.iterate()) {
@@ -119,12 +121,21 @@ final class BulkdataEcs implements AutoCloseable {
         MemorySegment vx = chunk.column(VX);
         MemorySegment vy = chunk.column(VY);
         MemorySegment vz = chunk.column(VZ);
-        for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
-            end = chunk.nextHole(start);
-            for (int s = start; s < end; s++) {
-                px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
-                py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
-                pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
+        int n = chunk.slotCount();
+        if (chunk.liveCount() == n) {                        // no hole: one loop from 0
+            for (int s = 0; s < n; s++) {
+                px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
+                py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
+                pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
+            }
+            return;
+        }
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            for (long live = chunk.liveBits(w); live != 0; live &= live - 1) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(live);
+                px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
+                py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
+                pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
             }
         }
     }

@@ -71,12 +71,21 @@ public class UpdateBenchmark {
         MemorySegment vx = chunk.column(f[3]);
         MemorySegment vy = chunk.column(f[4]);
         MemorySegment vz = chunk.column(f[5]);
-        for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
-            end = chunk.nextHole(start);                   // a run of live slots: a counted loop
-            for (int s = start; s < end; s++) {
-                px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
-                py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
-                pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
+        int n = chunk.slotCount();
+        if (chunk.liveCount() == n) {                        // no hole: one loop from 0
+            for (int s = 0; s < n; s++) {
+                px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
+                py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
+                pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
+            }
+            return;
+        }
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            for (long live = chunk.liveBits(w); live != 0; live &= live - 1) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(live);
+                px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
+                py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
+                pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
             }
         }
     }
@@ -86,9 +95,19 @@ public class UpdateBenchmark {
         long stride = schema.slotBytes();
         long px = schema.field("px").blockOffset();
         long vx = schema.field("vx").blockOffset();
-        for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
-            end = chunk.nextHole(start);                   // a run of live slots: a counted loop
-            for (int s = start; s < end; s++) {
+        int n = chunk.slotCount();
+        if (chunk.liveCount() == n) {                        // no hole: one loop from 0
+            for (int s = 0; s < n; s++) {
+                long at = s * stride;
+                r.set(FU, at + px, r.get(FU, at + px) + r.get(FU, at + vx) * DT);
+                r.set(FU, at + px + 4, r.get(FU, at + px + 4) + r.get(FU, at + vx + 4) * DT);
+                r.set(FU, at + px + 8, r.get(FU, at + px + 8) + r.get(FU, at + vx + 8) * DT);
+            }
+            return;
+        }
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            for (long live = chunk.liveBits(w); live != 0; live &= live - 1) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(live);
                 long at = s * stride;
                 r.set(FU, at + px, r.get(FU, at + px) + r.get(FU, at + vx) * DT);
                 r.set(FU, at + px + 4, r.get(FU, at + px + 4) + r.get(FU, at + vx + 4) * DT);
@@ -273,9 +292,9 @@ public class UpdateBenchmark {
         MemorySegment vy = chunk.column(f[4]);
         MemorySegment vz = chunk.column(f[5]);
         for (int s = 0, live = chunk.liveCount(); s < live; s++) {
-            px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * DT);
-            py.setAtIndex(F, s, py.getAtIndex(F, s) + vy.getAtIndex(F, s) * DT);
-            pz.setAtIndex(F, s, pz.getAtIndex(F, s) + vz.getAtIndex(F, s) * DT);
+            px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
+            py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
+            pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
         }
     }
 

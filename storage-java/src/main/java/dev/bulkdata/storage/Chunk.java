@@ -4,29 +4,44 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One block of a table seen during an iteration: a fixed run of {@link #slotCount()} slots,
- * some live, some holes. Walk the live slots run by run with {@link #nextLive(int)} and
- * {@link #nextHole(int)}, read and write their fields by slot, and hand whole columns to loops
- * or native code with {@link #column(Field)} (for reading) and {@link #writableColumn(Field)}
- * (for writing, which stamps the field's change version: {@link #changedSince(Field, int)}).
+ * some live, some holes. Visit the live slots 64 at a time with {@link #liveBits(int)}, or run
+ * by run with {@link #nextLive(int)} and {@link #nextHole(int)}; read and write their fields by
+ * slot, and hand whole columns to loops or native code with {@link #column(Field)} (for
+ * reading) and {@link #writableColumn(Field)} (for writing, which stamps the field's change
+ * version: {@link #changedSince(Field, int)}).
  *
  * <pre>{@code
  * MemorySegment px = chunk.writableColumn(PX);        // once per chunk, outside the loop
  * MemorySegment vx = chunk.column(VX);
- * for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
- *     end = chunk.nextHole(start);                    // slots [start, end) are live
- *     for (int s = start; s < end; s++) {             // a counted loop
- *         px.setAtIndex(JAVA_FLOAT, s, px.getAtIndex(JAVA_FLOAT, s) + vx.getAtIndex(JAVA_FLOAT, s) * dt);
+ * int n = chunk.slotCount();
+ * if (chunk.liveCount() == n) {                        // no hole: one loop from 0
+ *     for (int s = 0; s < n; s++) {
+ *         px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * dt);
+ *     }
+ * } else {
+ *     for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+ *         for (long live = chunk.liveBits(w); live != 0; live &= live - 1) {   // 64 slots at a time
+ *             int s = (w << 6) + Long.numberOfTrailingZeros(live);
+ *             px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * dt);
+ *         }
  *     }
  * }
+ * // F = ValueLayout.JAVA_FLOAT_UNALIGNED
  * }</pre>
  *
- * <p>This is the loop shape to write: each run is a counted loop, out of which the JIT hoists
- * the bounds and liveness checks of the segments, as it does for an array; a chunk without
- * holes, and every chunk of a {@link PackedTable}, is a single run, found in O(1). The slot
- * accessors ({@code chunk.set(s, PX, chunk.get(s, PX) + ...)}) fit the same loop but check the
- * slot's live bit on every access. {@link #liveBits(int)} gives the bitmap 64 slots at a time,
- * for code that wants the words themselves (a SIMD mask, a population count); the
- * {@code storage-vector} kernels take whole chunks.
+ * <p>This is the loop shape to write over columns. A loop from 0 over a chunk without holes is
+ * the JIT's best case (the segments' checks leave the loop); where there are holes, the set
+ * bits of each word. Read and write with the {@code _UNALIGNED} value layouts: the column
+ * values are aligned anyway, and the aligned layouts' alignment checks add code to every access,
+ * which in a loop of a few records' fields can pass the JIT's inlining budget and leave each
+ * access a call. The slot accessors ({@code chunk.set(s, PX, chunk.get(s, PX) + ...)}) fit the
+ * same loops but test the slot's live bit on every access. Walking runs,
+ * {@code for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end))}
+ * with {@code end = chunk.nextHole(start)}, gives each run of live slots as {@code [start, end)}:
+ * the unit for work on whole runs (a bulk copy, a native call); a chunk without holes, and
+ * every chunk of a {@link PackedTable}, is a single run, found in O(1). Stepping with
+ * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} makes each step wait for the last.
+ * The {@code storage-vector} kernels take whole chunks.
  *
  * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
  * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. In a

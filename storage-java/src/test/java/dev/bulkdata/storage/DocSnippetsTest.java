@@ -104,10 +104,19 @@ class DocSnippetsTest {
             try (ChunkIteration chunks = particles.iterate()) {   // add/remove now fail fast (CME)
                 for (Chunk chunk : chunks) {
                     MemorySegment t = chunk.column(T);             // SOA: one float per slot
-                    for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
-                        end = chunk.nextHole(start);               // slots [start, end) are live: a run
-                        for (int s = start; s < end; s++) {        // a counted loop
-                            sum += t.getAtIndex(ValueLayout.JAVA_FLOAT, s);
+                    int n = chunk.slotCount();
+                    if (chunk.liveCount() == n) {                  // no hole: one loop from 0
+                        for (int s = 0; s < n; s++) {
+                            sum += t.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, s);
+                        }
+                        continue;
+                    }
+                    for (int w = 0; w < chunk.liveWordCount(); w++) {
+                        long live = chunk.liveBits(w);             // 64 slots at a time; holes skipped
+                        while (live != 0) {
+                            int s = w * 64 + Long.numberOfTrailingZeros(live);
+                            live &= live - 1;
+                            sum += t.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, s);
                         }
                     }
                 }
