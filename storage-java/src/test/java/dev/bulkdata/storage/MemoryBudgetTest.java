@@ -50,6 +50,38 @@ class MemoryBudgetTest {
     }
 
     @Test
+    void aTableDroppedWithoutClose_givesItsBytesBackWhenTheBudgetIsFull() {
+        long before = MemoryBudget.setLimitForTests(Long.MAX_VALUE);
+        try {
+            MemoryBudget.setLimitForTests(MemoryBudget.inUse() + 3L * PARTICLES.blockBytes());
+            fillAndDrop();
+            try (BulkTable table = BulkTable.of(PARTICLES)) {
+                // The refused block lets the dropped table's cleaner run (a gc, retries); a busy
+                // machine may need more than one try.
+                long h = 0;
+                for (int attempt = 0; attempt < 10 && h == 0; attempt++) {
+                    try {
+                        h = table.add();
+                    } catch (CapacityExceededException e) {
+                        // the cleaner has not run yet
+                    }
+                }
+                assertTrue(table.contains(h), "the dropped table's blocks were given back");
+            }
+        } finally {
+            MemoryBudget.setLimitForTests(before);
+        }
+    }
+
+    /** Fills the whole budget with a table that is never closed and becomes unreachable. */
+    private static void fillAndDrop() {
+        BulkTable dropped = BulkTable.of(PARTICLES);
+        long[] handles = new long[3 * PARTICLES.slotsPerBlock() - 1];
+        dropped.addAll(handles, 0, handles.length);
+        assertThrows(CapacityExceededException.class, () -> BulkTable.of(PARTICLES).add());
+    }
+
+    @Test
     void aBadBudget_isRefusedByTheBuilder() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BulkTable.builder(PARTICLES).memoryBudget(0));

@@ -82,9 +82,30 @@ public final class NativeBudget {
 
     /**
      * Counts {@code bytes} more against the process-wide limit, or counts nothing and returns
-     * false if that would pass it.
+     * false if that would pass it. Tables dropped without {@code close()} count until their
+     * cleaners run, so before refusing it lets them run, as the JDK does for direct buffers:
+     * a {@link System#gc()}, then a few retries over about 60 ms.
      */
     static boolean charge(long bytes) {
+        if (tryCharge(bytes)) {
+            return true;
+        }
+        System.gc();
+        for (int sleep = 1; sleep <= 32; sleep <<= 1) {
+            if (tryCharge(bytes)) {
+                return true;
+            }
+            try {
+                Thread.sleep(sleep);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return tryCharge(bytes);
+    }
+
+    private static boolean tryCharge(long bytes) {
         long max = limit();
         while (true) {
             long used = IN_USE.get();
