@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Workload 8: the update {@code p += v * dt} over a table, one chunk per task, on 1 or 2
- * worker threads that take chunks from a shared counter.
+ * worker threads that take chunks from a shared counter: by hand ({@code update}), through the
+ * Java API ({@code forEachChunkExecutor}) and as Kotlin coroutines ({@code coroutines}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -63,6 +64,17 @@ public class ParallelBenchmark {
     @Fork(3)
     public int coroutines(KotlinTable k, Workers s) {
         return KotlinWorkloads.updateCoroutines(k.table, s.threads);
+    }
+
+    /**
+     * The Java API: {@code Table.forEachChunk(executor, threads, visitor)}, the calling thread
+     * and {@code threads - 1} pool tasks taking chunks from the pass's counter.
+     */
+    @Benchmark
+    @Fork(3)
+    public int forEachChunkExecutor(Workers s) {
+        s.table.forEachChunk(s.pool, s.threads, chunk -> UpdateBenchmark.updateColumns(chunk, Subjects.SOA));
+        return s.threads;
     }
 
     @Benchmark

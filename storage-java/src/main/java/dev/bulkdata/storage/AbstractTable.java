@@ -477,6 +477,18 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     }
 
     @Override
+    public final void forEachChunk(java.util.concurrent.Executor executor, int parallelism, ChunkVisitor visitor) {
+        ChunkIteration.parallelPass(this, null, 0, executor, parallelism, visitor);
+    }
+
+    @Override
+    public final void forEachChunk(ChangeFilter changes, int since, java.util.concurrent.Executor executor,
+                                   int parallelism, ChunkVisitor visitor) {
+        ChangeFilter.check(changes, schema, name());
+        ChunkIteration.parallelPass(this, changes, since, executor, parallelism, visitor);
+    }
+
+    @Override
     public final void forEach(RecordVisitor visitor) {
         ChunkIteration.recordPass(this, null, 0, visitor);
     }

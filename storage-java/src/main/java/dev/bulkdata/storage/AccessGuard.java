@@ -36,6 +36,7 @@ import java.util.ConcurrentModificationException;
 final class AccessGuard {
     private static final VarHandle OPEN_ITERATIONS;
     private static final VarHandle WRITER;
+    private static final VarHandle PARALLEL_PASSES;
     /** The writer word's bit for "a change is running"; the rest is the writer thread's id. */
     private static final long CHANGING = 1L;
     /** The writer word of a corrupt or closed table: no thread's own, and marked changing. */
@@ -50,11 +51,14 @@ final class AccessGuard {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             OPEN_ITERATIONS = lookup.findVarHandle(AccessGuard.class, "openIterations", int.class);
             WRITER = lookup.findVarHandle(AccessGuard.class, "writer", long.class);
+            PARALLEL_PASSES = lookup.findVarHandle(AccessGuard.class, "parallelPasses", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** Parallel passes running ({@link #parallelPassBegan}), read only for the message of a refused change. */
+    private volatile int parallelPasses;
     /** The guarded table: its name, whether it is open, and its exception once it is not. */
     private final AbstractTable table;
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once ended. */
@@ -111,6 +115,13 @@ final class AccessGuard {
         table.ensureOpen();
         int open = openIterations;
         if (open != 0) {
+            if (parallelPasses > 0) {
+                throw new ConcurrentModificationException("cannot " + operation + " table '" + table.name()
+                        + "' on thread '" + Thread.currentThread().getName() + "': a parallel pass over its chunks"
+                        + " (forEachChunk with an Executor) is running, and its visitors may only read and write"
+                        + " the records of the chunk each was handed, never add, remove or clear; collect the"
+                        + " changes and make them after the pass. Nothing was changed");
+            }
             throw new ConcurrentModificationException("cannot " + operation + " table '" + table.name() + "' while "
                     + open + " iteration(s) of it are open; finish or close the iteration first");
         }
@@ -264,6 +275,16 @@ final class AccessGuard {
                 + " a chunk is valid only while an iteration of its table is open (inside forEach or forEachChunk,"
                 + " or before ChunkIteration.close()), because once it ends records may be added, removed and"
                 + " moved; keep handles (chunk.handle(slot)) instead of chunks");
+    }
+
+    /** A parallel pass began ({@link ChunkIteration#parallelPass}): for the message of a change it refuses. */
+    void parallelPassBegan() {
+        PARALLEL_PASSES.getAndAdd(this, 1);
+    }
+
+    /** A parallel pass ended. */
+    void parallelPassEnded() {
+        PARALLEL_PASSES.getAndAdd(this, -1);
     }
 
     void beginIteration() {

@@ -92,7 +92,7 @@ public interface BulkTable extends Table {
 
         @Override
         public BulkTable build() {
-            return new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity, lease());
+            return configured(new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity, lease()));
         }
     }
 }

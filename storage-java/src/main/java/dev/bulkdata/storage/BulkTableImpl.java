@@ -104,6 +104,16 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
     @Override
     void reserveRecords(int count, long highestSlot) {
         int needed = (int) (highestSlot >>> recordShift) + 1;
+        if (needed > blockCount) {
+            // Count the blocks to allocate against the budgets first: over budget, nothing changes.
+            int fresh = 0;
+            for (int b = blockCount; b < needed; b++) {
+                if (b >= chunks.length || chunks[b] == null) {
+                    fresh++;
+                }
+            }
+            arena.prepay(schema, name(), fresh);
+        }
         blocksBefore = blockCount;
         versions.ensureChunks(needed);
         while (blockCount < needed) {

@@ -2,8 +2,10 @@ package dev.bulkdata.storage;
 
 /**
  * Thrown when a table cannot take more records: its index space (the handle layout's index
- * bits or the table's {@code maxCapacity}) is used up, or no more native memory could be
- * allocated. The table is left exactly as it was before the call.
+ * bits or the table's {@code maxCapacity}) is used up, its blocks would pass a memory budget
+ * (its own {@link TableBuilder#memoryBudget(long) memoryBudget} or the process-wide
+ * {@link MemoryBudget}; the message names the table, the budget and the bytes in use), or no
+ * more native memory could be allocated. The table is left exactly as it was before the call.
  */
 public final class CapacityExceededException extends IllegalStateException {
     private static final long serialVersionUID = 1L;

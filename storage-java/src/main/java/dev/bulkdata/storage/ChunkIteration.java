@@ -2,6 +2,9 @@ package dev.bulkdata.storage;
 
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An open iteration over a table's chunks, from {@link Table#iterate()}, or over the chunks
@@ -12,7 +15,7 @@ import java.util.NoSuchElementException;
  *
  * <p>The chunks may be handed to several threads (one chunk per task), which may then read and
  * write their records concurrently. The iteration itself is closed once, by one thread, after
- * all tasks are done.
+ * all tasks are done. {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does all of this.
  */
 public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable permits ChunkIteration.Holding {
     private final AbstractTable table;
@@ -120,6 +123,136 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
             }
         } finally {
             table.endIteration();
+        }
+    }
+
+    /**
+     * {@link Table#forEachChunk(Executor, int, ChunkVisitor)}: visits the chunks that
+     * {@code changes} selects after {@code since} (every chunk if it is null) on the calling
+     * thread and up to {@code parallelism - 1} tasks of {@code executor}, each chunk on one of
+     * them, with one iteration open for the whole pass; returns once no visitor runs.
+     */
+    static void parallelPass(AbstractTable table, ChangeFilter changes, int since, Executor executor, int parallelism,
+                             ChunkVisitor visitor) {
+        if (executor == null || visitor == null) {
+            throw new IllegalArgumentException((executor == null ? "executor" : "visitor") + " is null (a parallel"
+                    + " pass over table '" + table.name() + "')");
+        }
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism=" + parallelism + " must be at least 1 (a parallel pass"
+                    + " over table '" + table.name() + "')");
+        }
+        table.beginIteration();
+        ParallelPass pass = new ParallelPass(table, changes, since, visitor);
+        table.guard.parallelPassBegan();
+        try {
+            int helpers = Math.min(parallelism - 1, pass.count - 1);
+            for (int i = 0; i < helpers && !pass.stopped; i++) {
+                try {
+                    executor.execute(pass);
+                } catch (RejectedExecutionException e) {
+                    break; // the threads that run take the chunks the rejected task would have taken
+                }
+            }
+            pass.run(); // the calling thread takes chunks too: no deadlock on a busy or same-thread executor
+            pass.finish();
+        } finally {
+            table.guard.parallelPassEnded();
+            table.endIteration();
+        }
+        pass.rethrow();
+    }
+
+    /**
+     * One parallel pass: its workers (the calling thread and the executor's tasks) take chunk
+     * indexes from a shared counter, so each chunk is visited by exactly one of them. A task
+     * that starts after the pass finished does nothing.
+     */
+    private static final class ParallelPass implements Runnable {
+        private final AbstractTable table;
+        private final ChangeFilter changes;
+        private final int since;
+        private final ChunkVisitor visitor;
+        final int count;
+        private final AtomicInteger next = new AtomicInteger();
+        /** Set by the first failure: no worker takes another chunk. */
+        volatile boolean stopped;
+        /** The first failure, the later ones suppressed in it; guarded by this. */
+        private Throwable failure;
+        /** Workers inside {@link #run()}; guarded by this. */
+        private int active;
+        /** Set by {@link #finish()}: no worker enters any more; guarded by this. */
+        private boolean finished;
+
+        ParallelPass(AbstractTable table, ChangeFilter changes, int since, ChunkVisitor visitor) {
+            this.table = table;
+            this.changes = changes;
+            this.since = since;
+            this.visitor = visitor;
+            this.count = table.chunkCount();
+        }
+
+        @Override
+        public void run() {
+            synchronized (this) {
+                if (finished) {
+                    return;
+                }
+                active++;
+            }
+            try {
+                for (int c = next.getAndIncrement(); c < count && !stopped; c = next.getAndIncrement()) {
+                    if (changes == null || changes.selects(table.versions, c, since)) {
+                        try {
+                            visitor.visit(table.chunkAt(c));
+                        } catch (Throwable t) {
+                            fail(t);
+                        }
+                    }
+                }
+            } finally {
+                synchronized (this) {
+                    if (--active == 0) {
+                        notifyAll();
+                    }
+                }
+            }
+        }
+
+        private synchronized void fail(Throwable t) {
+            stopped = true;
+            if (failure == null) {
+                failure = t;
+            } else if (failure != t) {
+                failure.addSuppressed(t);
+            }
+        }
+
+        /** Lets no more worker in and waits for those at work (their writes then happen-before the return). */
+        synchronized void finish() {
+            finished = true;
+            boolean interrupted = false;
+            while (active > 0) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the workers still touch the table: wait for them anyway
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        synchronized void rethrow() {
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            } else if (failure instanceof Error e) {
+                throw e;
+            } else if (failure != null) {
+                throw new IllegalStateException("a visitor of a parallel pass over table '" + table.name() + "' threw",
+                        failure);
+            }
         }
     }
 

@@ -162,7 +162,8 @@ final class DenseRows {
      * nothing for the rows: on failure the row count is unchanged (blocks allocated before the
      * failure are kept for later use).
      *
-     * @throws CapacityExceededException if {@code rows > maxRows()} or native memory runs out
+     * @throws CapacityExceededException if {@code rows > maxRows()}, a memory budget would be
+     *     exceeded (nothing changes) or native memory runs out
      */
     void reserve(long rows) {
         if (rows > maxRows) {
@@ -170,6 +171,16 @@ final class DenseRows {
                     + " rows requested, at most " + maxRows + "; size=" + size);
         }
         int needed = (int) ((rows + mask) >>> shift);
+        if (needed > blockCount) {
+            // Count the blocks to allocate against the budgets first: over budget, nothing changes.
+            int fresh = 0;
+            for (int b = blockCount; b < needed; b++) {
+                if (b >= blocks.length || blocks[b] == null) {
+                    fresh++;
+                }
+            }
+            arena.prepay(schema, schema.name(), fresh);
+        }
         while (blockCount < needed) {
             if (blockCount == blocks.length) {
                 int grown = Math.max(INITIAL_DIRECTORY, blocks.length * 2);

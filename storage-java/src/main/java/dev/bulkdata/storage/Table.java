@@ -405,6 +405,61 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
     void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor);
 
     /**
+     * Visits every chunk on several threads: the calling thread and up to
+     * {@code parallelism - 1} tasks submitted to {@code executor} take chunks from a shared
+     * counter, so each chunk is visited exactly once, by one of them, in no particular order.
+     * One iteration is open for the whole pass (structural changes throw
+     * {@link java.util.ConcurrentModificationException} meanwhile, from any thread); the call
+     * returns once every visit has ended and the iteration is closed, and every visitor's
+     * writes happen-before the return. Allocates a few objects per pass, none per chunk. The
+     * Kotlin {@code processChunks} is the same pass on coroutines.
+     *
+     * <p><b>What a visitor may do</b> (the one-writer-per-chunk rule): read and write the
+     * records of the chunk it was handed, through the chunk or by handle, and read fields of
+     * records that no visitor writes. It must not add, remove, clear, cancelAdd or defragment
+     * (that throws {@link java.util.ConcurrentModificationException}, naming the thread and the
+     * pass, and changes nothing), must not write records of another chunk (a data race the
+     * table does not detect), must not close the table, and must not keep the chunk: once the
+     * pass has returned, the chunk throws {@link IllegalStateException} (unless another
+     * iteration of the table is still open).
+     *
+     * <p><b>Failures</b>: the first exception a visitor throws stops the pass (no further chunk
+     * is started; those running finish), and is rethrown once every visit has ended, with the
+     * exceptions of other chunks suppressed in it; the iteration is closed either way. A task
+     * the executor rejects is not retried: the other threads, at least the calling one, take its
+     * chunks. With {@code parallelism} 1, or a table of one chunk, nothing is submitted. Tasks
+     * that start after the pass returned (a busy executor) do nothing.
+     *
+     * @param executor runs the helper tasks (a {@link java.util.concurrent.ForkJoinPool}, a
+     *     fixed thread pool, ...); the calling thread works too, so a pool busy with other work,
+     *     or the caller's own pool, cannot deadlock the pass
+     * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
+     * @param visitor receives each chunk, on any of those threads; the chunk is valid during the call
+     * @throws IllegalArgumentException if {@code executor} or {@code visitor} is null or
+     *     {@code parallelism < 1}
+     * @throws IllegalStateException if the table is closed
+     */
+    void forEachChunk(java.util.concurrent.Executor executor, int parallelism, ChunkVisitor visitor);
+
+    /**
+     * {@link #forEachChunk(java.util.concurrent.Executor, int, ChunkVisitor)} over the chunks
+     * that changed after {@code since} in a way {@code changes} looks for (see Change versions,
+     * in the class documentation); each chunk is tested when a thread takes it, before its
+     * visit. Same rules.
+     *
+     * @param changes what counts as a change
+     * @param since a version from {@link #markVersion()}
+     * @param executor runs the helper tasks
+     * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
+     * @param visitor receives each chunk that changed, on any of those threads
+     * @throws IllegalArgumentException if {@code changes}, {@code executor} or {@code visitor}
+     *     is null, {@code changes} names fields of another schema, or {@code parallelism < 1}
+     * @throws IllegalStateException if the table is closed
+     */
+    void forEachChunk(ChangeFilter changes, int since, java.util.concurrent.Executor executor, int parallelism,
+                      ChunkVisitor visitor);
+
+    /**
      * Visits every live record, in slot order, with an iteration open for the duration of the
      * call. Holes are skipped 64 slots at a time. Allocation-free.
      *

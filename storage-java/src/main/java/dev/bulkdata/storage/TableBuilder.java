@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * The options every table kind has, shared by {@link BulkTable.Builder} and
- * {@link PackedTable.Builder}: the handle layout, a cap on the index space and a fixed tag. Each
+ * {@link PackedTable.Builder}: the handle layout, a cap on the index space, a memory budget and a fixed tag. Each
  * setter checks its value at once, returns the kind's own builder for chaining and leaves the
  * builder unchanged when it throws. Not thread-safe.
  *
@@ -21,6 +21,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     final Schema schema;
     HandleLayout handleLayout = HandleLayout.DEFAULT;
     int maxCapacity = Integer.MAX_VALUE;
+    private long memoryBudget = Long.MAX_VALUE;
     private int tag;
     private CheckpointFallback fallback = CheckpointFallback.AFTER_CRASH;
     private boolean blockChecksums;
@@ -30,6 +31,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
         if (schema == null) {
             throw new IllegalArgumentException("schema is null");
         }
+        MemoryBudget.limit(); // read the process-wide budget now: a bad property fails here, not in an add
         this.schema = schema;
     }
 
@@ -62,6 +64,31 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
             throw new IllegalArgumentException("maxCapacity=" + slots + " must be at least 1");
         }
         this.maxCapacity = slots;
+        return self();
+    }
+
+    /**
+     * Caps the native memory of the table's blocks at {@code bytes}, on top of the process-wide
+     * budget ({@link MemoryBudget}) that every table counts against. A block counts from the
+     * moment the table first takes it until the table closes (a block given back by
+     * {@link Table#cancelAdd(long)} stays counted: the table keeps it for its next growth).
+     * An add, {@code addAll} or load that would pass either budget throws
+     * {@link CapacityExceededException} naming the table, the budget and the bytes in use, and
+     * leaves the table exactly as it was; a batch is refused as a whole. Default: no cap of the
+     * table's own. Tables mapped from a file ({@link #mapped(Path)}) ignore it: their blocks are
+     * the file's pages, not anonymous memory, and count against no budget.
+     *
+     * @param bytes the most bytes of blocks the table may hold, at least 1
+     *     ({@link Long#MAX_VALUE}: no cap of its own)
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes < 1}
+     */
+    public B memoryBudget(long bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("memoryBudget=" + bytes + " must be at least 1 byte (Long.MAX_VALUE"
+                    + " for no cap of the table's own)");
+        }
+        this.memoryBudget = bytes;
         return self();
     }
 
@@ -240,6 +267,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
         }
         return (T) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), handleLayout,
                 maxCapacity, tag, fallback, blockChecksums, exactSchema), () -> (AbstractTable) build());
+    }
+
+    /** {@return {@code table} with this builder's options that apply after construction} */
+    final <X extends AbstractTable> X configured(X table) {
+        table.arena.budget(memoryBudget);
+        return table;
     }
 
     /** {@return the kind's code in the file format} */

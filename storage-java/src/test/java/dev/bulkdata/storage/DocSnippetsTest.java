@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -385,6 +387,63 @@ class DocSnippetsTest {
         }
         assertEquals(InvalidHandleException.Reason.STALE, reason);
         assertEquals("particles", owner);
+    }
+
+    @Test
+    void aMemoryBudget_refusesTheAddThatPassesIt() {
+        Schema schema = particleSchema();
+        String full = null;
+        int size;
+        // doc:begin docs/errors-and-threads.md
+        try (BulkTable cache = BulkTable.builder(schema).memoryBudget(64 << 10).build()) {   // 4 blocks
+            try {
+                while (true) {
+                    cache.add();
+                }
+            } catch (CapacityExceededException e) {
+                full = e.getMessage();   // "table 'particles' cannot take a block (16384 bytes): its
+            }                            // memory budget (memoryBudget) is 65536 bytes and it holds ..."
+            size = cache.size();         // 2047: every record added before the refusal, nothing more
+        }
+        // doc:end
+        assertTrue(full.startsWith("table 'particles' cannot take a block (16384 bytes): its memory budget"
+                + " (memoryBudget) is 65536 bytes and it holds 65536 bytes in blocks"), full);
+        assertEquals(2047, size);
+    }
+
+    @Test
+    void aParallelPass_updatesEveryRecordOnTwoThreads() throws InterruptedException {
+        Schema schema = particleSchema();
+        FloatField px = schema.floatField("px");
+        FloatField vx = schema.floatField("vx");
+        float dt = 0.5f;
+        try (BulkTable particles = BulkTable.of(schema)) {
+            long[] handles = new long[5000];
+            particles.addAll(handles, 0, handles.length);
+            for (int i = 0; i < handles.length; i += 7) {
+                particles.remove(handles[i]);
+            }
+            particles.forEach((chunk, slot) -> chunk.set(slot, vx, slot % 10));
+            // doc:begin docs/errors-and-threads.md
+            ExecutorService pool = Executors.newFixedThreadPool(2);   // or a ForkJoinPool; make once, keep
+            particles.forEachChunk(pool, 2, chunk -> {                // this thread and one task of the pool
+                for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end)) {
+                    end = chunk.nextHole(start);
+                    for (int s = start; s < end; s++) {
+                        chunk.set(s, px, chunk.get(s, px) + chunk.get(s, vx) * dt);
+                    }
+                }
+            });
+            // doc:end
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS));
+            int[] checked = {0};
+            particles.forEach((chunk, slot) -> {
+                assertEquals((slot % 10) * dt, chunk.get(slot, px));
+                checked[0]++;
+            });
+            assertEquals(particles.size(), checked[0]);
+        }
     }
 
     private static Schema particleSchema() {

@@ -29,9 +29,15 @@ final class ChildJvm {
     /** As {@link #run(Class, long, String...)} with another heap option (e.g. {@code -Xmx64m}). */
     static Result run(Class<?> main, String heap, long timeoutSeconds, String... args)
             throws IOException, InterruptedException {
+        return run(main, List.of(heap), timeoutSeconds, args);
+    }
+
+    /** As {@link #run(Class, long, String...)} with these JVM options (e.g. {@code -Xmx64m}, {@code -Dname=value}). */
+    static Result run(Class<?> main, List<String> jvmOptions, long timeoutSeconds, String... args)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile("child-" + main.getSimpleName(), ".log");
         try {
-            Process process = start(main, heap, log, args);
+            Process process = start(main, jvmOptions, log, args);
             boolean finished = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
             if (!finished) {
                 process.destroyForcibly().waitFor();
@@ -49,6 +55,11 @@ final class ChildJvm {
 
     /** Starts a child JVM whose output (stdout and stderr) goes to {@code log}; the caller ends it. */
     static Process start(Class<?> main, String heap, Path log, String... args) throws IOException {
+        return start(main, List.of(heap), log, args);
+    }
+
+    /** As {@link #start(Class, String, Path, String...)} with these JVM options. */
+    static Process start(Class<?> main, List<String> jvmOptions, Path log, String... args) throws IOException {
         String launcher = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         Path classes = Path.of("target", "classes").toAbsolutePath();
@@ -57,8 +68,9 @@ final class ChildJvm {
             throw new IllegalStateException("run from the storage-java module directory: no " + classes + " or "
                     + testClasses);
         }
-        List<String> command = new ArrayList<>(List.of(launcher, heap, "-cp",
-                classes + java.io.File.pathSeparator + testClasses, main.getName()));
+        List<String> command = new ArrayList<>(List.of(launcher));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classes + java.io.File.pathSeparator + testClasses, main.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }

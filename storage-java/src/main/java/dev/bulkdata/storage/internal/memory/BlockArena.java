@@ -29,7 +29,16 @@ import java.lang.ref.Cleaner;
  * releases the owner's tag (with what the table handed out, from its {@link TagLease}), so a
  * forgotten table leaks neither native memory nor its tag.
  *
- * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead} and {@link #close} follow the owning table's single-writer
+ * <p><b>Budget.</b> Every block of native memory counts, from the moment it is first handed out
+ * until the arena closes, against the owner's own budget ({@link #budget(long)}) and the
+ * process-wide one ({@link NativeBudget}), whether it lies in a reserved range (memory is taken
+ * when the block is first touched, which is right after it is handed out: it is zeroed or
+ * written) or was allocated on its own. The check comes first: {@link #prepay} counts the blocks
+ * a change is about to take, or throws {@link CapacityExceededException} counting nothing, so
+ * that the change can fail before it changes anything; {@link #allocateBlock} draws on what was
+ * prepaid, or pays for its block itself. Blocks mapped from a file count against neither.
+ *
+ * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owning table's single-writer
  * rule; {@link #bytes()} may be read from the writer thread.
  */
 public final class BlockArena {
@@ -55,6 +64,17 @@ public final class BlockArena {
     private MemorySegment region;
     private long regionBlocks;
     private boolean hugePagesAdvised;
+    /** The owner's own budget in bytes ({@link #budget(long)}); {@link Long#MAX_VALUE} for none. */
+    private long budget = Long.MAX_VALUE;
+    /**
+     * Bytes counted against the budgets: the blocks of native memory handed out (spares set
+     * aside included: their memory is still held) plus {@link #prepaid}. Given back to the
+     * process-wide budget when the arena closes. Written by the writer thread; read by the
+     * cleaner once the owner is unreachable or closed.
+     */
+    private volatile long charged;
+    /** Bytes counted by {@link #prepay} for blocks not handed out yet. */
+    private long prepaid;
 
     /**
      * Opens the arena of a new table.
@@ -68,6 +88,74 @@ public final class BlockArena {
         this.tag = lease.tag;
         this.cleanable = CLEANER.register(owner, new Release(arena, lease, this));
         TableEvents.opened(owner, tag, this);
+    }
+
+    /**
+     * Caps the native memory of the owner's blocks at {@code bytes}, besides the process-wide
+     * budget. Called once, before the first block.
+     *
+     * @param bytes the cap, {@link Long#MAX_VALUE} for none
+     */
+    public void budget(long bytes) {
+        this.budget = bytes;
+    }
+
+    /** {@return the owner's own budget in bytes; {@link Long#MAX_VALUE} for none} */
+    public long budget() {
+        return budget;
+    }
+
+    /** {@return bytes counted against the budgets: blocks of native memory handed out, spares included; 0 for a mapped table} */
+    public long charged() {
+        return charged;
+    }
+
+    /**
+     * Counts {@code count} blocks that the owner is about to take, {@link Schema#blockBytes()}
+     * each, against its own budget and the process-wide one, so that the next
+     * {@link #allocateBlock} calls draw on them instead of checking; or throws, counting
+     * nothing. O(1). No effect on an arena that maps its blocks from a file.
+     *
+     * @param schema the table's record schema
+     * @param table the table's name, for the message
+     * @param count blocks about to be taken, at least 0
+     * @throws CapacityExceededException if a budget would be exceeded; nothing is counted
+     */
+    public void prepay(Schema schema, String table, long count) {
+        if (file != null || count <= 0) {
+            return;
+        }
+        long size = count * schema.blockBytes();
+        long due = size - prepaid;
+        if (due > 0) {
+            charge(due, table, count == 1 ? "a block" : count + " blocks");
+            prepaid += due;
+        }
+    }
+
+    /** Counts {@code size} bytes against both budgets, or throws counting nothing. */
+    private void charge(long size, String table, String what) {
+        if (size > budget - charged) {
+            throw new CapacityExceededException("table '" + table + "' cannot take " + what + " (" + size
+                    + " bytes): its memory budget (memoryBudget) is " + budget + " bytes and it holds "
+                    + charged + " bytes in blocks; nothing was changed");
+        }
+        if (!NativeBudget.charge(size)) {
+            throw new CapacityExceededException("table '" + table + "' cannot take " + what + " (" + size
+                    + " bytes): the process-wide memory budget is " + NativeBudget.limit() + " bytes ("
+                    + NativeBudget.source() + ") and tables hold " + NativeBudget.inUse() + " bytes in blocks, "
+                    + charged + " of them this table's; nothing was changed");
+        }
+        charged += size;
+    }
+
+    /** Draws one block's bytes from what was prepaid, or pays for them now. */
+    private void pay(long size, String table, int block) {
+        if (prepaid >= size) {
+            prepaid -= size;
+        } else {
+            charge(size, table, "block " + block);
+        }
     }
 
     /** log2 of the bytes from one block to the next in a {@link #region()}: 16 KiB. */
@@ -160,7 +248,8 @@ public final class BlockArena {
      * @param table the table's name, for the message
      * @param block the block's number in its table, for the message
      * @return the block's segment
-     * @throws CapacityExceededException if native memory runs out
+     * @throws CapacityExceededException if native memory runs out, or the block was not
+     *     {@link #prepay prepaid} and a budget would be exceeded
      */
     public MemorySegment allocateBlock(Schema schema, String table, int block) {
         if (file != null) {
@@ -171,6 +260,7 @@ public final class BlockArena {
                         + " for block " + block + ": " + e.getMessage(), e);
             }
         }
+        pay(schema.blockBytes(), table, block);
         if (!reserveTried) {
             tryReserve();
         }
@@ -185,7 +275,14 @@ public final class BlockArena {
             }
             return counted(data, schema.blockBytes());
         }
-        return counted(nativeMemory(schema.blockBytes(), table, "block " + block), schema.blockBytes());
+        MemorySegment data;
+        try {
+            data = nativeMemory(schema.blockBytes(), table, "block " + block);
+        } catch (CapacityExceededException e) {
+            prepaid += schema.blockBytes(); // paid for, not taken: the next block draws on it
+            throw e;
+        }
+        return counted(data, schema.blockBytes());
     }
 
     /**
@@ -202,13 +299,14 @@ public final class BlockArena {
      * @param table the table's name, for the message
      * @param block the number in its table of the first of these blocks, for the message
      * @param count the blocks that follow
-     * @throws CapacityExceededException if native memory runs out
+     * @throws CapacityExceededException if native memory runs out or a budget would be exceeded
      * @throws IllegalStateException if blocks allocated ahead before are still unused
      */
     public void allocateAhead(Schema schema, String table, int block, int count) {
         if (ahead != null) {
             throw new IllegalStateException("blocks allocated ahead are still unused");
         }
+        prepay(schema, table, count);
         if (!reserveTried && file == null) {
             tryReserve();
         }
@@ -291,6 +389,7 @@ public final class BlockArena {
         public void run() {
             try {
                 TableEvents.closed(lease.tag, counts.blocks, counts.bytes, !counts.closeCalled);
+                NativeBudget.release(counts.charged);
                 arena.close();
             } finally {
                 try {
