@@ -68,7 +68,7 @@ final class EcsPeers {
                         "ashleyCreateCleared"},
                 new String[] {null, null, NO_BATCH, NO_BATCH}, none, "entity", 2, "≥ 2", true));
         String[] update = {"artemisUpdate", "dominionUpdate", "fleksUpdate", "ashleyUpdate"};
-        w.add(new Workload("update `p += v * dt`, chunk columns", "`iterate()`, `writableColumn`/`column`, `liveBits`",
+        w.add(new Workload("update `p += v * dt`, chunk columns", "`iterate()`, `writableColumn`/`column`, a loop from 0 or `liveBits`",
                 "bulkdataUpdateColumns", none, update, noReasons, none, "entity", 2, "≥ 2", true));
         w.add(new Workload("update `p += v * dt`, `forEach`", "`forEach((chunk, slot) -> chunk.set(...))`",
                 "bulkdataUpdateForEach", none, update, noReasons, none, "entity", AHEAD, "> 1", false));
@@ -79,14 +79,21 @@ final class EcsPeers {
                 new String[] {"artemisReadShuffled", "dominionReadShuffled", "fleksReadShuffled", "ashleyReadShuffled"},
                 noReasons, none, "entity", AHEAD, "> 1", false));
         String[] churn = {"artemisChurn", "dominionChurn", "fleksChurn", null};
-        w.add(new Workload("churn: remove a random half, create as many, at n", "`remove(h)`, `add()` + 6 `set`",
-                "bulkdataChurn", new String[] {"fraction", "1"}, churn,
-                new String[] {null, null, null, "not run: `Engine.removeEntity` scans the engine's and each family's"
-                        + " entity array, O(n) per removal"},
-                new String[] {"fraction", "1"}, "round", 2, "≥ 2", true));
-        w.add(new Workload("churn at n/10", "`remove(h)`, `add()` + 6 `set`", "bulkdataChurn",
-                new String[] {"fraction", "10"}, new String[] {"artemisChurn", "dominionChurn", "fleksChurn", "ashleyChurn"},
-                noReasons, new String[] {"fraction", "10"}, "round", 2, "≥ 2", true));
+        String[] noAshleyAtN = {null, null, null, "not run: `Engine.removeEntity` scans the engine's and each"
+                + " family's entity array, O(n) per removal"};
+        String[] churnSmall = {"artemisChurn", "dominionChurn", "fleksChurn", "ashleyChurn"};
+        w.add(new Workload("churn: remove a random half, create as many, at n, in batches",
+                "`removeAll(half)`, `addAll(half)` + 6 `set` each", "bulkdataChurnBatch", new String[] {"fraction", "1"},
+                churn, noAshleyAtN, new String[] {"fraction", "1"}, "round", 2, "≥ 2", true));
+        w.add(new Workload("churn at n, one by one", "`remove(h)`, `add()` + 6 `set`",
+                "bulkdataChurn", new String[] {"fraction", "1"}, churn, noAshleyAtN,
+                new String[] {"fraction", "1"}, "round", AHEAD, "> 1", false));
+        w.add(new Workload("churn at n/10, in batches", "`removeAll(half)`, `addAll(half)` + 6 `set` each",
+                "bulkdataChurnBatch", new String[] {"fraction", "10"}, churnSmall, noReasons,
+                new String[] {"fraction", "10"}, "round", 2, "≥ 2", true));
+        w.add(new Workload("churn at n/10, one by one", "`remove(h)`, `add()` + 6 `set`", "bulkdataChurn",
+                new String[] {"fraction", "10"}, churnSmall, noReasons, new String[] {"fraction", "10"}, "round",
+                AHEAD, "> 1", false));
         w.add(new Workload("sparse: 10 % of the entities have a Velocity, update those",
                 "entity table, 2 `ComponentTable`s, `Join.forEach`", "bulkdataSparseJoin", none,
                 new String[] {"artemisSparse", "dominionSparse", "fleksSparse", "ashleySparse"}, noReasons, none, "match",
