@@ -160,6 +160,8 @@ final class Sql implements AutoCloseable {
             case Short s -> j.value(s);
             case Integer i -> j.value(i);
             case Long l -> j.value(l);
+            case java.math.BigInteger b when b.bitLength() < 63 -> j.value(b.longValue());
+            case java.math.BigDecimal d -> j.value(d.doubleValue());
             default -> j.value(v.toString());
         }
     }
