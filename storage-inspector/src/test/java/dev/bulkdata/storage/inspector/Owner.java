@@ -33,7 +33,7 @@ final class Owner {
         return answer.get();
     }
 
-    static Future<?> async(Callable<?> request) {
+    static <T> Future<T> async(Callable<T> request) {
         return CLIENTS.submit(request);
     }
 }

@@ -5,16 +5,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A request of the JSON API, handed by a server thread to the owner thread and answered there.
- * The server thread waits for {@link #answer}; if it stops waiting it sets {@link #abandoned}
- * and the owner skips the call.
+ * A request of the JSON API, handed by a server thread to the owner thread and answered there
+ * by completing {@link #answer}; a call whose answer is complete already (it timed out, or the
+ * inspector closed) is skipped.
  */
 final class Call {
     final String path;
     final Map<String, String> params;
     final String body;
     final CompletableFuture<Response> answer = new CompletableFuture<>();
-    volatile boolean abandoned;
 
     Call(String path, Map<String, String> params, String body) {
         this.path = path;

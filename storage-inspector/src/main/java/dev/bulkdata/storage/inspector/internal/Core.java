@@ -32,6 +32,7 @@ public final class Core implements AutoCloseable {
     private final Registry registry;
     private final Sql sql;
     private final Api api;
+    private final Costs costs = new Costs();
     private final BlockingDeque<Call> queue = new LinkedBlockingDeque<>(QUEUE);
     private final HttpServer server;
     private final ExecutorService threads;
@@ -73,7 +74,7 @@ public final class Core implements AutoCloseable {
         });
         Front front;
         try {
-            front = new Front(token, bound, address.getPort(), queue);
+            front = new Front(token, bound, address.getPort(), queue, threads);
         } catch (RuntimeException e) {
             server.stop(0);
             threads.shutdownNow();
@@ -145,24 +146,24 @@ public final class Core implements AutoCloseable {
         registry.sample();
         int answered = 0;
         boolean sqlRan = false;
-        while (System.nanoTime() - start < budget) {
-            Call call = queue.pollFirst();
-            if (call == null) {
+        while (true) {
+            long spent = System.nanoTime() - start;
+            Call call = queue.peekFirst();
+            if (call == null || spent >= budget
+                    || (answered > 0 && spent + costs.estimate(call.path) > budget)) {
+                break;                              // the budget is spent, or the next call would overrun it
+            }
+            if (call.isSql() && sqlRan) {
                 break;
             }
-            if (call.abandoned) {
-                continue;
+            queue.pollFirst();                      // this thread alone takes calls, so it is the one peeked
+            if (call.answer.isDone()) {
+                continue;                           // timed out: its client has its answer
             }
-            if (call.isSql()) {
-                if (sqlRan) {
-                    if (!queue.offerFirst(call)) {
-                        call.answer.complete(Response.error(503, "the inspector is busy; try again"));
-                    }
-                    break;
-                }
-                sqlRan = true;
-            }
+            sqlRan |= call.isSql();
+            long t0 = System.nanoTime();
             call.answer.complete(api.answer(call));
+            costs.record(call.path, System.nanoTime() - t0);
             answered++;
         }
         return answered;
@@ -190,7 +191,7 @@ public final class Core implements AutoCloseable {
                 nextSample = now + SERVE_SAMPLE_NANOS;
             }
             Call call = queue.pollFirst(Math.min(end - now, nextSample - now), TimeUnit.NANOSECONDS);
-            if (call != null && !call.abandoned) {
+            if (call != null && !call.answer.isDone()) {
                 call.answer.complete(api.answer(call));
                 answered++;
             }
@@ -210,11 +211,11 @@ public final class Core implements AutoCloseable {
             return;
         }
         closed = true;
-        server.stop(0);
         for (Call c; (c = queue.pollFirst()) != null; ) {
             c.answer.complete(Response.error(503, "the inspector is closed"));
         }
-        threads.shutdownNow();
+        server.stop(0);
+        threads.shutdown();
         sql.close();
     }
 }

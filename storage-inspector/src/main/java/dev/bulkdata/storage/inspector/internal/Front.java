@@ -20,9 +20,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingDeque;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The server's side: runs on the HTTP server's threads and never touches a table. It checks
@@ -50,8 +49,11 @@ final class Front implements HttpHandler {
     private final Set<String> origins = new HashSet<>();
     private final BlockingDeque<Call> queue;
     private final Map<String, byte[]> files = new HashMap<>();
+    /** The server's threads, which send the answers of API calls. */
+    private final Executor senders;
 
-    Front(String token, InetAddress bound, int port, BlockingDeque<Call> queue) {
+    Front(String token, InetAddress bound, int port, BlockingDeque<Call> queue, Executor senders) {
+        this.senders = senders;
         this.token = token.getBytes(StandardCharsets.US_ASCII);
         this.cookieName = "bulkdata-inspector-" + port;
         this.queue = queue;
@@ -80,12 +82,24 @@ final class Front implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
+    public void handle(HttpExchange ex) {
+        Response r;
+        try {
+            r = route(ex);
+        } catch (IOException | RuntimeException e) {
+            ex.close();                          // the client went away, or sent what cannot be read
+            return;
+        }
+        if (r != null) {
+            answer(ex, r);
+        }
+    }
+
+    private static void answer(HttpExchange ex, Response r) {
         try (ex) {
-            Response r = route(ex);
             send(ex, r);
         } catch (IOException | RuntimeException e) {
-            // the client went away, or the answer could not be written: nothing to tell it
+            // the client went away: nothing to tell it
         }
     }
 
@@ -133,7 +147,7 @@ final class Front implements HttpHandler {
                 }
                 body = new String(bytes, StandardCharsets.UTF_8);
             }
-            return ask(new Call(path, params, body));
+            return ask(ex, new Call(path, params, body));
         }
         String[] asset = ASSETS.get(path.equals("/index.html") ? "/" : path);
         if (asset == null) {
@@ -142,25 +156,25 @@ final class Front implements HttpHandler {
         return new Response(200, asset[1], files.get(asset[0]));
     }
 
-    private Response ask(Call call) {
+    /**
+     * Queues a call for the owner thread and returns null: the answer is sent by one of the
+     * server's threads when the owner has answered, or 503 after {@link #ANSWER_TIMEOUT_MILLIS}.
+     * No server thread waits meanwhile, so the queue's capacity is the bound on waiting calls.
+     */
+    private Response ask(HttpExchange ex, Call call) {
         if (!queue.offerLast(call)) {
             return Response.error(503, "the inspector is busy: " + queue.size() + " calls wait for the program's"
                     + " next poll; try again");
         }
-        try {
-            return call.answer.get(ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            call.abandoned = true;
-            return Response.error(503, "the program did not answer within " + ANSWER_TIMEOUT_MILLIS / 1000
-                    + " s: it answers when it calls the inspector's poll() (once a frame) or serve()");
-        } catch (InterruptedException e) {
-            call.abandoned = true;
-            Thread.currentThread().interrupt();
-            return Response.error(503, "the inspector is stopping");
-        } catch (ExecutionException e) {
-            return Response.error(500, String.valueOf(e.getCause()));
-        }
+        call.answer.completeOnTimeout(TIMED_OUT, ANSWER_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+                .whenCompleteAsync((r, failure) -> answer(ex, r != null ? r
+                        : Response.error(500, String.valueOf(failure))), senders);
+        return null;
     }
+
+    private static final Response TIMED_OUT = Response.error(503, "the program did not answer within "
+            + ANSWER_TIMEOUT_MILLIS / 1000 + " s: it answers when it calls the inspector's poll() (once a frame)"
+            + " or serve()");
 
     private boolean matches(String candidate) {
         return candidate != null
