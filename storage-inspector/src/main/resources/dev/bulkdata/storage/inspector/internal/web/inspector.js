@@ -6,7 +6,7 @@
 const WINDOW = 600;                 // frames kept in the charts
 const state = {
   tables: [], byName: new Map(), selected: null, versions: new Map(), chunk: null,
-  history: { frames: [], series: new Map() }, lastFrame: -1, charts: null, failed: false,
+  history: { frames: [], series: new Map() }, lastFrame: -1, charts: null, sqlFilled: false,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -77,7 +77,8 @@ async function refreshTables() {
     $('sql-note').textContent = 'The SQL console is off: ' + sql.reason;
     $('sql-run').disabled = true;
   }
-  if (!$('sql-text').value) {
+  if (!state.sqlFilled) {
+    state.sqlFilled = true;
     const first = t.tables.find((x) => x.kind !== 'ComponentTable');
     if (first) $('sql-text').value = 'SELECT count(*) AS live FROM "' + first.name + '"';
   }
