@@ -42,13 +42,18 @@ final class Http {
     /** Sends a request; a header with a null value is left out, Host defaults to 127.0.0.1:port. */
     static Answer send(Inspector inspector, String method, String pathAndQuery, Map<String, String> headers,
                        String body) throws IOException {
-        InetSocketAddress a = inspector.address();
+        return send(inspector.address().getPort(), method, pathAndQuery, headers, body);
+    }
+
+    /** Sends a request to the inspector listening on {@code port} of the loopback address. */
+    static Answer send(int port, String method, String pathAndQuery, Map<String, String> headers,
+                       String body) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", a.getPort()), 5_000);
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             s.setSoTimeout(30_000);
             byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
             Map<String, String> all = new LinkedHashMap<>();
-            all.put("Host", "127.0.0.1:" + a.getPort());
+            all.put("Host", "127.0.0.1:" + port);
             all.putAll(headers);
             StringBuilder head = new StringBuilder(method + " " + pathAndQuery + " HTTP/1.1\r\n");
             for (Map.Entry<String, String> h : all.entrySet()) {
