@@ -44,12 +44,13 @@ import java.util.Objects;
  * {@link #poll()} first takes one sample of every table for the charts: its live records and
  * bytes (O(1)) and the chunks changed since the last sample (O(chunks), a comparison of change
  * versions per field of each chunk, and one {@link Table#markVersion()}). Then it answers queued
- * calls while its budget lasts: it starts no call once the budget is spent, so a poll lasts at
- * most its budget plus one call. Each call but a SQL query is bounded: a chunk map is
- * O(chunks) (at most 65,536 listed), a page of records at most 256 records. A SQL query is the
- * exception: at most one runs per poll, for up to the query time limit
- * ({@link Builder#sqlLimits}); the page can run it only when a person asks. With no page open,
- * a poll costs the sample and one look at an empty queue.
+ * calls while its budget lasts: it starts a call only while time is left and calls of that kind
+ * lately cost less than what is left (the first call of a poll excepted, so that every poll
+ * moves on). Each call but a SQL query is bounded: a chunk map is O(chunks) (at most 65,536
+ * listed), a page of records at most 256 records. A SQL query is the exception: at most one
+ * runs per poll, for up to the query time limit ({@link Builder#sqlLimits}); the page runs one
+ * only when a person asks. With no page open, a poll costs the sample and one look at an empty
+ * queue. API calls waiting for a poll are at most 64; more are answered 503 at once.
  *
  * <h2>Safe by default</h2>
  * <ul>

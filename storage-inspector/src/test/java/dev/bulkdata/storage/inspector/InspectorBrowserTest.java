@@ -2,6 +2,7 @@ package dev.bulkdata.storage.inspector;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -47,18 +48,25 @@ class InspectorBrowserTest {
     private static volatile boolean running = true;
     private static WebDriver browser;
     private static Path profile;
+    /** Why the browser tests cannot run, or null. */
+    private static String missing;
+
+    @BeforeEach
+    void needsTheBrowser() {
+        assumeTrue(missing == null, missing);
+    }
 
     @BeforeAll
     static void start() throws Exception {
         Path chromium = find("inspector.chromium", "chromium", "chromium-browser", "google-chrome");
         Path driver = find("inspector.chromedriver", "chromedriver");
         if (chromium == null || driver == null) {
-            String message = "browser tests did not run: " + (chromium == null ? "no chromium" : "")
+            missing = "browser tests did not run: " + (chromium == null ? "no chromium" : "")
                     + (chromium == null && driver == null ? " and " : "") + (driver == null ? "no chromedriver" : "")
-                    + " on the PATH (install Debian's chromium and chromium-driver, or set -Dinspector.chromium"
-                    + " and -Dinspector.chromedriver)";
-            System.out.println("[storage-inspector] " + message);
-            assumeTrue(false, message);
+                    + " found (on the PATH, or at -Dinspector.chromium and -Dinspector.chromedriver);"
+                    + " install Debian's chromium and chromium-driver to run them";
+            System.out.println("[storage-inspector] " + missing);
+            return;
         }
         world = new World(20_000);
         inspector = Inspector.builder().table(world.particles).table(world.emitters).table(world.heat)
