@@ -234,6 +234,7 @@ class InspectorApiTest {
         assertEquals(400, raw("/api/record?table=particles&handle=abc").status());
         assertEquals(400, raw("/api/record?table=particles&handle=" + q("emitters#1@0")).status());
         assertEquals(404, raw("/api/nothing").status());
+        assertEquals(400, Http.get(inspector, "/api/tables?table=%zz").status());   // refused before the queue
         assertEquals(404, Http.get(inspector, "/nothing.html").status());     // a file: answered without a poll
     }
 

@@ -37,6 +37,8 @@ class InspectorDocTest {
     private final CompletableFuture<URI> printed = new CompletableFuture<>();
     private int framesLeft = 30;
     private int frames;
+    /** The page's request; the frame loop runs until it is answered (20 s at most). */
+    private Future<Integer> page;
 
     @BeforeEach
     void watchTheConsole() {
@@ -74,7 +76,7 @@ class InspectorDocTest {
     }
 
     private boolean running() {
-        return framesLeft-- > 0 || (frames < 1_000 && !printed.isDone());
+        return framesLeft-- > 0 || (!page.isDone() && frames < 4_000);
     }
 
     private void frame(BulkTable particles, PackedTable emitters) throws InterruptedException {
@@ -88,7 +90,7 @@ class InspectorDocTest {
         try (World world = new World(100)) {
             BulkTable particles = world.particles;
             PackedTable emitters = world.emitters;
-            Future<Integer> page = page("/api/tables");
+            page = page("/api/tables");
             // doc:begin docs/inspector.md
             try (Inspector inspector = Inspector.builder().table(particles).table(emitters).start()) {
                 System.out.println("inspect at " + inspector.url());   // http://127.0.0.1:PORT/?token=...
@@ -107,7 +109,7 @@ class InspectorDocTest {
     void aProgramWithoutAFrameLoopServesWhereItCanPause() throws Exception {
         try (World world = new World(100)) {
             BulkTable particles = world.particles;
-            Duration howLong = Duration.ofSeconds(2);
+            Duration howLong = Duration.ofSeconds(3);
             Future<Integer> page = page("/api/chunks?table=particles");
             // doc:begin docs/inspector.md
             try (Inspector inspector = Inspector.start(particles)) {

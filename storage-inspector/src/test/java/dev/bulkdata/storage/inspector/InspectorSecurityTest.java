@@ -72,6 +72,9 @@ class InspectorSecurityTest {
         }
         assertTrue(send("GET", "/", Map.of(), null).body().contains("needs its access token"));
         assertEquals(401, send("POST", "/api/sql", Map.of(), "SELECT 1").status());
+        Http.Answer malformed = send("GET", "/api/tables?x=%zz", Map.of(), null);   // the JDK's server refuses it
+        assertEquals(400, malformed.status(), malformed::toString);
+        assertFalse(malformed.body().contains("particles"), malformed.body());
     }
 
     @Test

@@ -116,7 +116,14 @@ final class Front implements HttpHandler {
                     + " pages are refused");
         }
         String path = ex.getRequestURI().getRawPath();
-        Map<String, String> params = params(ex.getRequestURI().getRawQuery());
+        Map<String, String> params;
+        String undecodable = null;
+        try {
+            params = params(ex.getRequestURI().getRawQuery());
+        } catch (IllegalArgumentException e) {
+            params = Map.of();
+            undecodable = e.getMessage();
+        }
         boolean fromQuery = matches(params.get("token"));
         if (!fromQuery && !matches(bearer(in.getFirst("Authorization"))) && !matches(cookie(in))) {
             if (path.startsWith("/api/")) {
@@ -125,6 +132,9 @@ final class Front implements HttpHandler {
                         + " 'Authorization: Bearer TOKEN'");
             }
             return new Response(401, "text/html; charset=utf-8", UNAUTHORIZED);
+        }
+        if (undecodable != null) {
+            return Response.error(400, "the query string cannot be decoded: " + undecodable);
         }
         if (fromQuery) {
             ex.getResponseHeaders().add("Set-Cookie", cookieName + "=" + new String(token, StandardCharsets.US_ASCII)
