@@ -120,7 +120,8 @@ public final class Samples {
 
     /**
      * @param args {@code --size=small} for the smoke-test sizes; nothing or {@code --size=full}
-     *     for the full run; {@code --inspect=on} (until interrupted) or {@code --inspect=SECONDS}
+     *     for the full run; {@code --inspect} or {@code --inspect=on} (until interrupted), or
+     *     {@code --inspect=SECONDS},
      *     runs the SQL sample's simulation with the inspector attached instead of every sample,
      *     printing the page's address with its token; {@code --inspect=off} (the default) runs
      *     every sample
@@ -141,14 +142,16 @@ public final class Samples {
      * The {@code --inspect} argument.
      *
      * @param args the arguments
-     * @return null for {@code off} or no such argument, {@link Duration#ZERO} for {@code on}
+     * @return null for {@code off} or no such argument, {@link Duration#ZERO} for {@code on} or a bare {@code --inspect}
      *     (until interrupted), else the duration in seconds
      * @throws IllegalArgumentException for another value
      */
     static Duration inspect(String[] args) {
         Duration inspect = null;
         for (String arg : args) {
-            if (arg.startsWith("--inspect=")) {
+            if (arg.equals("--inspect")) {
+                inspect = Duration.ZERO;
+            } else if (arg.startsWith("--inspect=")) {
                 String v = arg.substring("--inspect=".length());
                 try {
                     inspect = switch (v) {
@@ -184,7 +187,7 @@ public final class Samples {
             switch (arg) {
                 case "--size=small" -> small = true;
                 case "--size=full" -> small = false;
-                case String s when s.startsWith("--inspect=") -> { }
+                case String s when s.equals("--inspect") || s.startsWith("--inspect=") -> { }
                 default -> throw new IllegalArgumentException("unknown argument " + arg
                         + "; use --size=small, --size=full or --inspect=on|off|SECONDS");
             }

@@ -39,6 +39,7 @@ class SamplesTest {
         assertTrue(Samples.small(new String[] {"--size=small", "--inspect=off"}));
         assertEquals(null, Samples.inspect(new String[] {"--size=full", "--inspect=off"}));
         assertEquals(java.time.Duration.ZERO, Samples.inspect(new String[] {"--inspect=on"}));
+        assertEquals(java.time.Duration.ZERO, Samples.inspect(new String[] {"--size=small", "--inspect"}));
         assertEquals(java.time.Duration.ofSeconds(90), Samples.inspect(new String[] {"--inspect=90"}));
         assertThrows(IllegalArgumentException.class, () -> Samples.inspect(new String[] {"--inspect=soon"}));
     }
