@@ -165,6 +165,14 @@ class InspectorSecurityTest {
     }
 
     @Test
+    void anOversizedQueryIsRefused() throws Exception {
+        assertEquals(413, sql("SELECT " + "1 + ".repeat(20_000) + "1").status());       // 80 KB: not read
+        Http.Answer longQuery = sql("SELECT " + "1+".repeat(9_000) + "1");           // 18,000 characters
+        assertEquals(400, longQuery.status());
+        assertTrue(longQuery.body().contains("at most 16384"), longQuery.body());
+    }
+
+    @Test
     void wordsInsideStringsAndQuotedNamesAreNotStatements() throws Exception {
         Http.Answer a = sql("SELECT 'COPY; SET x' AS \"load\", count(*) AS n FROM particles -- SET");
         assertEquals(200, a.status(), a::toString);
