@@ -287,7 +287,9 @@ public final class ParticleSql {
             int life = p.lifeFrames();
             try (BulkTable particles = BulkTable.of(schema);
                  PackedTable emitters = PackedTable.of(emitterSchema);
-                 Inspector inspector = Inspector.builder().table(particles).table(emitters).start()) {
+                 Inspector inspector = Inspector.builder().table(particles).table(emitters)
+                         .sqlLimits(1_000, Duration.ofSeconds(3))     // a query over 1,000,000 records
+                         .start()) {
                 long[] byRegion = new long[GRID * GRID];
                 for (int r = 0; r < byRegion.length; r++) {
                     byRegion[r] = emitters.add();

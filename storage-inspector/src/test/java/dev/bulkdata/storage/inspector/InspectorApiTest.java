@@ -192,8 +192,7 @@ class InspectorApiTest {
         assertEquals(2_000.0, ((List<?>) p.get("live")).getLast());
         assertEquals((double) world.particles.stats().nativeBytes(), ((List<?>) p.get("bytes")).getLast());
         List<Double> changed = at(p, "changed");
-        assertEquals((double) ((List<?>) at(get("/api/chunks?table=particles"), "chunks")).size(), changed.get(0),
-                "the first sample counts every chunk");
+        assertNull(changed.get(0), "the first sample has nothing to compare with");
         assertTrue(changed.subList(1, 5).stream().allMatch(c -> c >= 1.0 && c <= 2.0), changed::toString);
         assertNull(((List<?>) at(h, "tables", 2, "changed")).getLast(), "a component table does not tell");
 

@@ -32,7 +32,7 @@ abstract sealed class Inspected permits TableView, ComponentView {
     /** Native bytes of the blocks now (see the guide for what a component table reports). */
     abstract long bytes();
 
-    /** Chunks with a change since the last call, or -1 if the table does not say. */
+    /** Chunks with a change since the last call, or -1 if the table does not say or this is the first call. */
     abstract int changedSinceLastSample();
 
     /** Writes the members of the table's summary (inside an open object). */

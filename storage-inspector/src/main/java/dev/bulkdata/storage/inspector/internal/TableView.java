@@ -17,8 +17,9 @@ final class TableView extends Inspected {
     /** Any change: a write of any field, or a record added, removed or moved. */
     private final ChangeFilter anyChange;
     private final ChangedCounter counter = new ChangedCounter();
-    /** The version the last sample marked; 0 before the first, which counts every chunk. */
+    /** The version the last sample marked, once there was one. */
     private int sampled;
+    private boolean sampledOnce;
     /** The table's tag, learned from a live handle (the table does not tell it); -1 until then. */
     private int tag = -1;
 
@@ -52,6 +53,11 @@ final class TableView extends Inspected {
     int changedSinceLastSample() {
         if (table.isClosed()) {
             return 0;
+        }
+        if (!sampledOnce) {                     // no earlier sample to compare with
+            sampledOnce = true;
+            sampled = table.markVersion();
+            return -1;
         }
         counter.count = 0;
         table.forEachChunk(anyChange, sampled, counter);

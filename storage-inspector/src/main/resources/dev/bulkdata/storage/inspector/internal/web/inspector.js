@@ -240,6 +240,16 @@ async function showRecord(tableName, handle) {
 
 // ---- charts -------------------------------------------------------------------------------
 
+/** 1200 -> "1.2k", 32014336 -> "32M": axis labels that fit. */
+function compact(n) {
+  if (n === null || n === undefined) return '';
+  const a = Math.abs(n);
+  for (const [size, suffix] of [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']]) {
+    if (a >= size) return Number((n / size).toFixed(1)) + suffix;
+  }
+  return String(n);
+}
+
 const COLORS = ['#1a5fd0', '#f08c00', '#2f9e44', '#c2255c', '#7048e8', '#0c8599', '#5c940d', '#e8590c'];
 
 function makeCharts(names) {
@@ -248,7 +258,8 @@ function makeCharts(names) {
     names.forEach((n, i) => series.push({ label: n, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: false }));
     const data = [[]].concat(names.map(() => []));
     const chart = new uPlot({ width: 430, height: 190, scales: { x: { time: false } }, series: series,
-      axes: [{ label: 'frame' }, { size: 70 }], legend: { show: true } }, data, $(id));
+      axes: [{ label: 'frame' }, { size: 60, values: (u, ticks) => ticks.map(compact) }], legend: { show: true } },
+      data, $(id));
     return { chart: chart, key: key, element: $(id) };
   };
   return [mk('chart-live', 'live'), mk('chart-bytes', 'bytes'), mk('chart-changed', 'changed')];
