@@ -39,6 +39,8 @@ import java.util.Objects;
  * another thread throw {@link IllegalStateException}. A program with no frame loop calls
  * {@link #serve(Duration)}, which answers calls as they come for a while, on the calling
  * thread. A call that waits more than 10 seconds is answered 503 (the program did not poll).
+ * {@link #url()}, {@link #token()}, {@link #address()}, {@link #frames()} and
+ * {@link #sqlUnavailable()} may be called from any thread.
  *
  * <h2>Costs</h2>
  * {@link #poll()} first takes one sample of every table for the charts: its live records and

@@ -22,8 +22,8 @@ final class Registry {
     private final int[][] live;
     private final long[][] bytes;
     private final int[][] changed;
-    /** Frames sampled so far; sample {@code f} is at {@code f % HISTORY}. */
-    private long samples;
+    /** Frames sampled so far; sample {@code f} is at {@code f % HISTORY}. Written by the owner only. */
+    private volatile long samples;
 
     Registry(List<Inspected> tables) {
         this.tables = List.copyOf(tables);
