@@ -28,8 +28,9 @@ import java.util.stream.Stream;
  *   <li>every published pom carries url, licenses, developers, scm and issueManagement, its own
  *       or inherited from bulkdata-parent, and all say the same;
  *   <li>the BOM manages exactly the published jars, at the project's version;
- *   <li>the jars hold what the README promises: storage-java's, storage-vector's and storage-arrow's module
- *       descriptors, storage-kotlin's Automatic-Module-Name, sources in -sources, HTML in -javadoc.
+ *   <li>the jars hold what the README promises: storage-java's, storage-vector's, storage-arrow's and
+ *       storage-inspector's module descriptors (and the inspector's charting library with its
+ *       license), storage-kotlin's Automatic-Module-Name, sources in -sources, HTML in -javadoc.
  * </ul>
  * Usage: java DeployCheck.java STAGING_DIR EXPECTED_LIST VERSION
  */
@@ -165,6 +166,14 @@ public class DeployCheck {
                 } else if (id.equals("storage-arrow")) {
                     if (jar.getEntry("module-info.class") == null) {
                         fail(path + ": no module-info.class (module dev.bulkdata.storage.arrow)");
+                    }
+                } else if (id.equals("storage-inspector")) {
+                    if (jar.getEntry("module-info.class") == null) {
+                        fail(path + ": no module-info.class (module dev.bulkdata.storage.inspector)");
+                    }
+                    if (jar.getEntry("dev/bulkdata/storage/inspector/internal/web/uplot/uPlot.iife.min.js") == null
+                            || jar.getEntry("dev/bulkdata/storage/inspector/internal/web/uplot/LICENSE") == null) {
+                        fail(path + ": the page's charting library (uPlot) and its license are not in the jar");
                     }
                 } else if (id.equals("storage-kotlin")) {
                     String name = jar.getManifest() == null ? null

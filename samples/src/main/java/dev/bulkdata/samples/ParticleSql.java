@@ -4,13 +4,17 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChangeFilter;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.HandleField;
 import dev.bulkdata.storage.IntField;
+import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.arrow.ArrowExport;
 import dev.bulkdata.storage.arrow.DuckDbViews;
+import dev.bulkdata.storage.inspector.Inspector;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,6 +22,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -112,6 +117,41 @@ public final class ParticleSql {
             return new Run(p, seed).simulate(dir, out);
         } catch (SQLException e) {
             throw new IllegalStateException("DuckDB failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What an inspected run did, for tests.
+     *
+     * @param frames frames made
+     * @param url the inspector's page, with its token
+     * @param answered calls of the page answered by the frames' polls
+     */
+    public record Inspected(long frames, URI url, long answered) {
+    }
+
+    /**
+     * The same simulation with an {@link Inspector} attached, for as long as {@code duration}
+     * (or until the thread is interrupted): it prints the page's address with its token, then
+     * makes frames at about 60 a second, each ending with one {@code inspector.poll()}. Beside
+     * the particles it keeps a {@link PackedTable} of emitters, one per region, whose handle
+     * field {@code newest} names the region's newest spark: the page shows it as a link. The
+     * SQL checks and the Parquet recording of {@link #run} are left out.
+     *
+     * @param p the sizes ({@code frames} and {@code queryEvery} are not used)
+     * @param seed the random seed
+     * @param duration how long to run; {@link Duration#ZERO} runs until interrupted
+     * @param out where to print
+     * @param started called with the page's address once the inspector listens
+     * @return what happened
+     * @throws UncheckedIOException if the inspector cannot start its server
+     */
+    public static Inspected inspect(Params p, long seed, Duration duration, SampleOutput out,
+                                    java.util.function.Consumer<URI> started) {
+        try {
+            return new Run(p, seed).inspect(duration, out, started);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -234,6 +274,71 @@ public final class ParticleSql {
                         java[5]);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
+            }
+        }
+
+        Inspected inspect(Duration duration, SampleOutput out, java.util.function.Consumer<URI> started)
+                throws IOException {
+            Schema emitterSchema = Schema.builder("emitters").add(FieldType.INT, "region", "sparks")
+                    .addHandle("newest", "particles").build();
+            IntField emitterRegion = emitterSchema.intField("region");
+            IntField sparks = emitterSchema.intField("sparks");
+            HandleField newest = emitterSchema.handleField("newest");
+            int life = p.lifeFrames();
+            try (BulkTable particles = BulkTable.of(schema);
+                 PackedTable emitters = PackedTable.of(emitterSchema);
+                 Inspector inspector = Inspector.builder().table(particles).table(emitters)
+                         .sqlLimits(1_000, Duration.ofSeconds(3))     // a query over 1,000,000 records
+                         .start()) {
+                long[] byRegion = new long[GRID * GRID];
+                for (int r = 0; r < byRegion.length; r++) {
+                    byRegion[r] = emitters.add();
+                    emitters.set(byRegion[r], emitterRegion, r);
+                }
+                particles.addAll(ring);
+                for (int i = 0; i < ring.length; i++) {
+                    long h = ring[i];
+                    float x = (float) random.nextDouble(-HALF, HALF);
+                    float z = (float) random.nextDouble(-HALF, HALF);
+                    particles.set(h, px, x);
+                    particles.set(h, pz, z);
+                    particles.set(h, born, i / p.sparksPerFrame() - (life - 1));
+                    particles.set(h, region, region(x, z));
+                }
+                out.line("inspect    %,d particles, %,d sparks a frame, about 60 frames a second%s", p.particles(),
+                        p.sparksPerFrame(), duration.isZero() ? " until interrupted (Ctrl-C)"
+                                : " for " + duration.toSeconds() + " s");
+                out.line("inspect    open %s", inspector.url());
+                started.accept(inspector.url());
+                long frameNanos = 1_000_000_000L / 60;
+                long end = duration.isZero() ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+                long answered = 0;
+                long frame = 0;
+                while (System.nanoTime() - end < 0 && !Thread.currentThread().isInterrupted()) {
+                    long t0 = System.nanoTime();
+                    frame++;
+                    move(particles);
+                    int oldest = (int) ((frame - 1) * p.sparksPerFrame() % ring.length);
+                    particles.removeAll(ring, oldest, oldest + p.sparksPerFrame());
+                    particles.addAll(ring, oldest, oldest + p.sparksPerFrame());
+                    for (int i = oldest; i < oldest + p.sparksPerFrame(); i++) {
+                        spawn(particles, ring[i], (int) frame);
+                        long e = byRegion[particles.get(ring[i], region)];
+                        emitters.set(e, newest, ring[i]);
+                        emitters.set(e, sparks, emitters.get(e, sparks) + 1);
+                    }
+                    answered += inspector.poll();
+                    long sleep = frameNanos - (System.nanoTime() - t0);
+                    if (sleep > 0) {
+                        try {
+                            Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }
+                out.line("inspect    %,d frames, %,d calls of the page answered", frame, answered);
+                return new Inspected(frame, inspector.url(), answered);
             }
         }
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -119,10 +120,51 @@ public final class Samples {
 
     /**
      * @param args {@code --size=small} for the smoke-test sizes; nothing or {@code --size=full}
-     *     for the full run
+     *     for the full run; {@code --inspect} or {@code --inspect=on} (until interrupted), or
+     *     {@code --inspect=SECONDS},
+     *     runs the SQL sample's simulation with the inspector attached instead of every sample,
+     *     printing the page's address with its token; {@code --inspect=off} (the default) runs
+     *     every sample
      */
     public static void main(String[] args) {
+        Duration inspect = inspect(args);
+        if (inspect != null) {
+            SampleOutput out = SampleOutput.console();
+            out.heading("Inspector: the SQL sample's particles in a browser");
+            ParticleSql.inspect(small(args) ? ParticleSql.Params.SMALL : ParticleSql.Params.FULL, 30L, inspect, out,
+                    url -> { });
+            return;
+        }
         runAll(all(small(args)), SampleOutput.console());
+    }
+
+    /**
+     * The {@code --inspect} argument.
+     *
+     * @param args the arguments
+     * @return null for {@code off} or no such argument, {@link Duration#ZERO} for {@code on} or a bare {@code --inspect}
+     *     (until interrupted), else the duration in seconds
+     * @throws IllegalArgumentException for another value
+     */
+    static Duration inspect(String[] args) {
+        Duration inspect = null;
+        for (String arg : args) {
+            if (arg.equals("--inspect")) {
+                inspect = Duration.ZERO;
+            } else if (arg.startsWith("--inspect=")) {
+                String v = arg.substring("--inspect=".length());
+                try {
+                    inspect = switch (v) {
+                        case "off" -> null;
+                        case "on" -> Duration.ZERO;
+                        default -> Duration.ofSeconds(Long.parseUnsignedLong(v));
+                    };
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--inspect=" + v + ": use on, off or a number of seconds");
+                }
+            }
+        }
+        return inspect;
     }
 
     /** Deletes a sample's temporary directory and what it wrote there. */
@@ -145,8 +187,9 @@ public final class Samples {
             switch (arg) {
                 case "--size=small" -> small = true;
                 case "--size=full" -> small = false;
+                case String s when s.equals("--inspect") || s.startsWith("--inspect=") -> { }
                 default -> throw new IllegalArgumentException("unknown argument " + arg
-                        + "; use --size=small or --size=full");
+                        + "; use --size=small, --size=full or --inspect=on|off|SECONDS");
             }
         }
         return small;

@@ -5,10 +5,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +24,33 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ParticleSqlTest {
+    @Test
+    void inspectPrintsTheAddressWithItsTokenAndAnswersThePageFromItsFrames() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SampleOutput out = SampleOutput.plain(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        CompletableFuture<URI> started = new CompletableFuture<>();
+        CompletableFuture<ParticleSql.Inspected> run = CompletableFuture.supplyAsync(() ->
+                ParticleSql.inspect(ParticleSql.Params.SMALL, SEED, Duration.ofSeconds(3), out, started::complete));
+        URI url = started.get(60, TimeUnit.SECONDS);
+        String token = url.getQuery().substring("token=".length());
+        URI tables = URI.create("http://127.0.0.1:" + url.getPort() + "/api/tables");
+        try (HttpClient client = HttpClient.newHttpClient()) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(tables)
+                    .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, answer.statusCode(), answer.body());
+            assertTrue(answer.body().contains("\"name\":\"particles\"") && answer.body().contains("\"name\":\"emitters\""),
+                    answer.body());
+            assertEquals(401, client.send(HttpRequest.newBuilder(tables).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode());
+        }
+        ParticleSql.Inspected o = run.get(60, TimeUnit.SECONDS);
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("open http://127.0.0.1:" + url.getPort() + "/?token=" + token), text);
+        assertTrue(o.frames() > 10, text);
+        assertTrue(o.answered() >= 1, text);
+        assertEquals(url, o.url());
+    }
+
     static final long SEED = Long.getLong("bulkdata.seed", 30L);
 
     static {

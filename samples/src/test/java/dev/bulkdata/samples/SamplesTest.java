@@ -36,5 +36,11 @@ class SamplesTest {
         assertFalse(Samples.small(new String[] {"--size=full"}));
         assertFalse(Samples.small(new String[0]));
         assertThrows(IllegalArgumentException.class, () -> Samples.small(new String[] {"--smal"}));
+        assertTrue(Samples.small(new String[] {"--size=small", "--inspect=off"}));
+        assertEquals(null, Samples.inspect(new String[] {"--size=full", "--inspect=off"}));
+        assertEquals(java.time.Duration.ZERO, Samples.inspect(new String[] {"--inspect=on"}));
+        assertEquals(java.time.Duration.ZERO, Samples.inspect(new String[] {"--size=small", "--inspect"}));
+        assertEquals(java.time.Duration.ofSeconds(90), Samples.inspect(new String[] {"--inspect=90"}));
+        assertThrows(IllegalArgumentException.class, () -> Samples.inspect(new String[] {"--inspect=soon"}));
     }
 }
