@@ -4,6 +4,7 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.ComponentTable;
+import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.Join;
@@ -32,8 +33,9 @@ final class BulkdataEcs implements AutoCloseable {
     static final FloatField VX = SCHEMA.floatField("vx");
     static final FloatField VY = SCHEMA.floatField("vy");
     static final FloatField VZ = SCHEMA.floatField("vz");
+    /** px, py, pz, vx, vy, vz: {@link UpdateBenchmark#fields}'s order. */
+    private static final Field[] FIELDS = {PX, PY, PZ, VX, VY, VZ};
     private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT;
-    private static final ValueLayout.OfFloat FU = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final float DT = EcsSpec.DT;
 
     final int n;
@@ -104,38 +106,13 @@ final class BulkdataEcs implements AutoCloseable {
      * (docs/iteration-and-change-versions.md): {@code iterate()}, per chunk
      * {@code writableColumn} for the positions and {@code column} for the velocities, a chunk
      * without holes as one loop from 0, else the set bits of {@code liveBits} 64 slots at a
-     * time, with {@code JAVA_FLOAT_UNALIGNED}.
+     * time, with {@code JAVA_FLOAT_UNALIGNED}: {@link UpdateBenchmark#updateColumns(Chunk, Field[])},
+     * whose {@code dt} is {@link EcsSpec#DT} too.
      */
     void updateColumns() {
         try (ChunkIteration chunks = table.iterate()) {
             for (int c = 0, count = chunks.count(); c < count; c++) {
-                updateChunk(chunks.chunk(c));
-            }
-        }
-    }
-
-    private static void updateChunk(Chunk chunk) {
-        MemorySegment px = chunk.writableColumn(PX);
-        MemorySegment py = chunk.writableColumn(PY);
-        MemorySegment pz = chunk.writableColumn(PZ);
-        MemorySegment vx = chunk.column(VX);
-        MemorySegment vy = chunk.column(VY);
-        MemorySegment vz = chunk.column(VZ);
-        int n = chunk.slotCount();
-        if (chunk.liveCount() == n) {                        // no hole: one loop from 0
-            for (int s = 0; s < n; s++) {
-                px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
-                py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
-                pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
-            }
-            return;
-        }
-        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
-            for (long live = chunk.liveBits(w); live != 0; live &= live - 1) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(live);
-                px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
-                py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
-                pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
+                UpdateBenchmark.updateColumns(chunks.chunk(c), FIELDS);
             }
         }
     }
