@@ -184,6 +184,20 @@ public final class ParticleSql {
             this.ring = new long[p.particles()];
         }
 
+        /** Fills the ring with debris from before the first frame, oldest first: ages life-1 down to 0. */
+        void addDebris(BulkTable particles, int life) {
+            particles.addAll(ring);
+            for (int i = 0; i < ring.length; i++) {
+                long h = ring[i];
+                float x = (float) random.nextDouble(-HALF, HALF);
+                float z = (float) random.nextDouble(-HALF, HALF);
+                particles.set(h, px, x);
+                particles.set(h, pz, z);
+                particles.set(h, born, i / p.sparksPerFrame() - (life - 1));
+                particles.set(h, region, region(x, z));
+            }
+        }
+
         Outcome simulate(Path dir, SampleOutput out) throws SQLException {
             int life = p.lifeFrames();
             int bucket = Math.max(1, life / BUCKETS);
@@ -191,17 +205,7 @@ public final class ParticleSql {
                  Connection db = DriverManager.getConnection("jdbc:duckdb:");
                  DuckDbViews views = new DuckDbViews(db);
                  Statement sql = db.createStatement()) {
-                // Debris from before the first frame, oldest first: ages life-1 down to 0.
-                particles.addAll(ring);
-                for (int i = 0; i < ring.length; i++) {
-                    long h = ring[i];
-                    float x = (float) random.nextDouble(-HALF, HALF);
-                    float z = (float) random.nextDouble(-HALF, HALF);
-                    particles.set(h, px, x);
-                    particles.set(h, pz, z);
-                    particles.set(h, born, i / p.sparksPerFrame() - (life - 1));
-                    particles.set(h, region, region(x, z));
-                }
+                addDebris(particles, life);
                 out.line("field      %,d particles (seed %d), each living %d frames; %,d sparks a frame for %d frames;"
                         + " SQL every %d frames", p.particles(), seed, life, p.sparksPerFrame(), p.frames(), p.queryEvery());
                 ChangeFilter changed = ChangeFilter.of(px, py, pz, region).orStructure();   // made once
@@ -295,16 +299,7 @@ public final class ParticleSql {
                     byRegion[r] = emitters.add();
                     emitters.set(byRegion[r], emitterRegion, r);
                 }
-                particles.addAll(ring);
-                for (int i = 0; i < ring.length; i++) {
-                    long h = ring[i];
-                    float x = (float) random.nextDouble(-HALF, HALF);
-                    float z = (float) random.nextDouble(-HALF, HALF);
-                    particles.set(h, px, x);
-                    particles.set(h, pz, z);
-                    particles.set(h, born, i / p.sparksPerFrame() - (life - 1));
-                    particles.set(h, region, region(x, z));
-                }
+                addDebris(particles, life);
                 out.line("inspect    %,d particles, %,d sparks a frame, about 60 frames a second%s", p.particles(),
                         p.sparksPerFrame(), duration.isZero() ? " until interrupted (Ctrl-C)"
                                 : " for " + duration.toSeconds() + " s");
