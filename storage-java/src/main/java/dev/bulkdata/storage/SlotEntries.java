@@ -138,6 +138,42 @@ abstract sealed class SlotEntries permits SlotIndex {
     }
 
     // ---------------------------------------------------------------------------------------
+    // The reset passes
+
+    /** {@return the highest generation in the meta words of slots {@code [1, limit)}, retired ones included; 0 if none} */
+    final int topGeneration(int limit) {
+        int top = 0;
+        MemorySegment r = range;
+        if (r != null) {
+            for (int slot = 1; slot < limit; slot++) {
+                top = Math.max(top, r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift) & GENERATION_BITS);
+            }
+        } else {
+            for (int slot = 1; slot < limit; slot++) {
+                top = Math.max(top, pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] & GENERATION_BITS);
+            }
+        }
+        return top >>> SlotMeta.GENERATION_SHIFT;
+    }
+
+    /** The generation bits of a meta word, in place. */
+    private static final int GENERATION_BITS = SlotMeta.GENERATION_MASK << SlotMeta.GENERATION_SHIFT;
+
+    /** Sets the meta word of every slot in {@code [1, limit)} to {@code meta}; payloads stay as they are. */
+    final void fillMeta(int limit, int meta) {
+        MemorySegment r = range;
+        if (r != null) {
+            for (int slot = 1; slot < limit; slot++) {
+                r.set(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift, meta);
+            }
+        } else {
+            for (int slot = 1; slot < limit; slot++) {
+                pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift] = meta;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
     // The clear pass
 
     /**

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
@@ -74,8 +75,21 @@ final class SlotIndex extends SlotEntries {
     private final int liveMask;
     /** Every bit a handle of this layout may use below the tag. */
     final long payloadMask;
-    /** The table's tag, shifted to where handles hold it. */
-    final long tagBits;
+    /**
+     * The table's tag and epoch, shifted to where handles hold them: what every valid handle has
+     * above its generation. Changes only with the epoch, when the table is empty.
+     */
+    long tagBits;
+    /** The table's tag alone, shifted to where handles hold it. */
+    final long tagOnly;
+    /**
+     * The table's epoch, 0 to {@link HandleLayout#maxEpoch()}: a handle is valid only in the
+     * epoch it was made in. It moves on when a clear or reset would otherwise retire slots
+     * (clear: a live slot at the last generation; reset: any opened slot there), and every
+     * opened slot then starts again at {@link #floor}.
+     */
+    int epoch;
+    final int maxEpoch;
     final int maxGeneration;
     /** The largest slot index this index may open (layout and maxCapacity). */
     final int maxSlot;
@@ -125,7 +139,9 @@ final class SlotIndex extends SlotEntries {
         this.liveMask = generationMask << SlotMeta.GENERATION_SHIFT;
         this.payloadMask = layout.payloadMask();
         this.maxGeneration = layout.maxGeneration();
-        this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
+        this.tagOnly = (long) tag << HandleLayout.TAG_SHIFT;
+        this.tagBits = tagOnly;
+        this.maxEpoch = layout.maxEpoch();
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
         this.floor = floor;
         this.links = links != null ? links : payloadLinks();
@@ -191,6 +207,14 @@ final class SlotIndex extends SlotEntries {
     /** {@return the handle of {@code slot} at {@code generation}} */
     long handle(int slot, int generation) {
         return tagBits | ((long) generation << indexBits) | slot;
+    }
+
+    /**
+     * {@return the handle of {@code slot} with the epoch and generation of {@code stamp}
+     * ({@link HandleLayout#stamp}), under the table's tag}
+     */
+    long handleOfStamp(int slot, int stamp) {
+        return tagOnly | (Integer.toUnsignedLong(stamp) << indexBits) | slot;
     }
 
     /** {@return the handle of an opened slot at its current generation} */
@@ -406,6 +430,7 @@ final class SlotIndex extends SlotEntries {
         if (generation == maxGeneration) {
             setMeta(slot, SlotMeta.retired(generation));
             retired++;
+            TableEvents.retired(tag(), 1, retired, "remove", epoch);
             return false;
         }
         setMeta(slot, SlotMeta.free(generation + 1));
@@ -438,7 +463,63 @@ final class SlotIndex extends SlotEntries {
      * reopen range (SWEEP: in the bits), in slot order; the ring empties. One pass over the meta words, no link written.
      */
     void releaseAllLive() {
-        retired += advanceAllLive(limit, maxGeneration);
+        int retiring = advanceAllLive(limit, maxGeneration);
+        if (retiring > 0 && epoch < maxEpoch) {
+            nextEpoch();
+        } else {
+            retire(retiring, "clear");
+        }
+        freeAllAfterPass();
+    }
+
+    /**
+     * Frees every slot at once, for a table's reset: every opened slot that is not retired
+     * becomes free, in the reopen range (SWEEP: in the bits), all at one generation above every
+     * generation the table has handed out in this epoch (so every handle from before is stale).
+     * If that generation is past the last, the table moves to its next epoch instead and every
+     * opened slot starts again at {@link #floor}, retired ones too; with no epoch left, it does
+     * what {@link #releaseAllLive()} does (live slots at the last generation retire). Two passes
+     * over the meta words (the highest generation, then one word for all), no link written.
+     */
+    void resetAll() {
+        int top = topGeneration(limit);
+        if (top < maxGeneration && retired == 0) {
+            fillMeta(limit, SlotMeta.free(top + 1));
+        } else if (epoch < maxEpoch) {
+            nextEpoch();
+        } else {
+            retire(advanceAllLive(limit, maxGeneration), "reset");
+        }
+        freeAllAfterPass();
+    }
+
+    /** Sets the epoch of a restored table, before it is used. */
+    void restoreEpoch(int restored) {
+        epoch = restored;
+        tagBits = tagOnly | layout.epochBitsOf(restored);
+    }
+
+    /** Counts slots a clear or reset retired and reports them. */
+    private void retire(int retiring, String operation) {
+        if (retiring > 0) {
+            retired += retiring;
+            TableEvents.retired(tag(), retiring, retired, operation, epoch);
+        }
+    }
+
+    /**
+     * Moves the empty table to its next epoch: every handle made before no longer has the
+     * table's epoch, so every opened slot, retired ones too, starts again at {@link #floor}.
+     */
+    private void nextEpoch() {
+        epoch++;
+        tagBits = tagOnly | layout.epochBitsOf(epoch);
+        fillMeta(limit, SlotMeta.free(floor));
+        retired = 0;
+    }
+
+    /** The free list after a clear's or reset's pass: every opened slot not retired is free. */
+    private void freeAllAfterPass() {
         ring.clear();
         if (sweepOrder) {
             freeAllOpened();
