@@ -298,8 +298,9 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      *     the table has handed out in its epoch; when that is past the last generation, the table
      *     moves to its next epoch ({@link HandleLayout#epochBits()}) and every slot starts again
      *     at its first generation, retired slots too. A table resets
-     *     {@code 2^(epochBits + generationBits) - floor} times before any slot retires (fewer if
-     *     removals advanced some slot further); past that, a reset retires the live slots at the
+     *     {@code 2^epochBits * (2^generationBits - floor)} times before any slot retires, where
+     *     {@code floor} is the generation its slots start at (0 unless its tag was used by
+     *     earlier tables; fewer if removals advanced some slot further); past that, a reset retires the live slots at the
      *     last generation, as {@code clear()} does, and reports them in {@link #stats()} and the
      *     {@code dev.bulkdata.SlotRetirement} flight-recorder event. The {@link HandleLayout#DEFAULT}
      *     layout has no epoch bits: choose a layout with as few index bits as the table needs
