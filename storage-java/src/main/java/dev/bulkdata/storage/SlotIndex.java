@@ -40,7 +40,10 @@ import java.lang.foreign.ValueLayout;
  * the meta words, without linking them: SWEEP adds every opened slot to its bits and starts
  * the cursor at slot 1; FIFO and LIFO empty the ring and reopen {@code [1, limit)}, whose
  * slots were freed before any later removal, so a FIFO take uses them before the ring and a
- * LIFO take after it.
+ * LIFO take after it. {@link #resetAll()} frees them the same way, after setting every opened
+ * slot to one generation above the highest. <b>Epochs</b>: where either would retire a slot and
+ * the layout has an epoch left, the table moves to its next epoch ({@link #tagBits}) and every
+ * opened slot starts again at the floor.
  *
  * <p><b>Reused records</b>: a slot freed by a removal or a clear keeps its old record bytes
  * (nothing is wiped on removal); {@link #take()} says, in {@link #reused}, whether the slot it
