@@ -185,11 +185,6 @@ public final class HandleLayout {
         return (int) ((handle & (payloadMask | epochMask)) >>> indexBits);
     }
 
-    /** {@return the handle of {@code index} with {@code stamp} (see {@link #stamp}) under {@code tag}} */
-    long fromStamp(int tag, int stamp, int index) {
-        return ((long) tag << TAG_SHIFT) | (Integer.toUnsignedLong(stamp) << indexBits) | index;
-    }
-
     /**
      * {@return the largest generation; a slot removed at this generation is retired rather than
      * reused, so no handle can ever alias a later record}
