@@ -343,4 +343,44 @@ class ResetTest {
             assertEquals(0, c.size());
         }
     }
+
+    /**
+     * The two passes of a reset over entries in heap pages (tables without reserved ranges), at
+     * stride 1 and 2: the highest generation ignores payloads and slot {@code limit}, and the
+     * fill writes every slot in {@code [1, limit)} and nothing else.
+     */
+    @Test
+    void resetPasses_onHeapPages_bothStrides() {
+        for (boolean payloads : new boolean[] {false, true}) {
+            SlotIndex.Links links = payloads ? null : new SlotIndex.Links() {
+                @Override
+                public int link(int slot) {
+                    return 0;
+                }
+
+                @Override
+                public void setLink(int slot, int next) {
+                }
+            };
+            SlotIndex index = new SlotIndex("pages", HandleLayout.DEFAULT, 1, 0, 20_000, ReuseOrder.FIFO, links);
+            int limit = 9_000;                                  // three pages of 4,096 slots
+            index.ensureEntries(limit + 1);
+            index.setMeta(0, 77);
+            for (int slot = 1; slot <= limit; slot++) {
+                index.setMeta(slot, SlotMeta.free(slot % 97));
+                if (payloads) {
+                    index.setPayload(slot, -1);               // all ones: must not count as a generation
+                }
+            }
+            index.setMeta(8_500, SlotMeta.live(1234));
+            index.setMeta(limit, SlotMeta.free(5000));          // slot limit: not opened, not counted
+            assertEquals(1234, index.topGeneration(limit), "payloads " + payloads);
+            index.fillMeta(limit, SlotMeta.free(7));
+            for (int slot = 1; slot < limit; slot++) {
+                assertEquals(SlotMeta.free(7), index.meta(slot), "slot " + slot);
+            }
+            assertEquals(SlotMeta.free(5000), index.meta(limit));
+            assertEquals(77, index.meta(0), "the header's word is left alone");
+        }
+    }
 }
