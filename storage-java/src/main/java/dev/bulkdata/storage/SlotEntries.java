@@ -147,8 +147,8 @@ abstract sealed class SlotEntries permits SlotIndex {
 
     /**
      * {@return the highest generation in the meta words of slots {@code [1, limit)}, retired
-     * ones included; 0 if none}: a branch-free max over the words (payloads masked out), which
-     * C2 vectorises; a range's words are first copied to a heap scratch a page at a time.
+     * ones included; 0 if none}: a branch-free max over the words (payloads masked out); a
+     * range's words are first copied to a heap scratch a page at a time. For a restored index.
      */
     final int topGeneration(int limit) {
         if (limit <= 1) {

@@ -93,6 +93,14 @@ final class SlotIndex extends SlotEntries {
      */
     int epoch;
     final int maxEpoch;
+    /**
+     * At least the highest generation of any slot's meta word in this epoch (opened slots, and
+     * slot {@code limit}'s, which a cancelled add may have left): what {@link #resetAll()} gives
+     * every slot one above, without reading them. Raised where a generation rises (a removal's
+     * advance, a cancelled add's, a clear's), set by a reset and an epoch change, computed
+     * from the entries on a restore.
+     */
+    int top;
     final int maxGeneration;
     /** The largest slot index this index may open (layout and maxCapacity). */
     final int maxSlot;
@@ -147,6 +155,7 @@ final class SlotIndex extends SlotEntries {
         this.maxEpoch = layout.maxEpoch();
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
         this.floor = floor;
+        this.top = floor;
         this.links = links != null ? links : payloadLinks();
         this.fifo = order == ReuseOrder.FIFO;
         this.sweepOrder = order == ReuseOrder.SWEEP;
@@ -433,10 +442,14 @@ final class SlotIndex extends SlotEntries {
         if (generation == maxGeneration) {
             setMeta(slot, SlotMeta.retired(generation));
             retired++;
+            top = maxGeneration;
             TableEvents.retired(tag(), 1, retired, "remove", epoch);
             return false;
         }
         setMeta(slot, SlotMeta.free(generation + 1));
+        if (generation >= top) {
+            top = generation + 1;
+        }
         return true;
     }
 
@@ -447,7 +460,9 @@ final class SlotIndex extends SlotEntries {
      * the generation is not the last.
      */
     void undoTake(int slot, int limitBefore) {
-        setMeta(slot, SlotMeta.free(SlotMeta.generation(meta(slot)) + 1));
+        int generation = SlotMeta.generation(meta(slot)) + 1;
+        setMeta(slot, SlotMeta.free(generation));
+        top = Math.max(top, generation);
         if (limit > limitBefore) {
             limit = limitBefore;
         } else if (sweepOrder) {
@@ -471,6 +486,7 @@ final class SlotIndex extends SlotEntries {
             nextEpoch();
         } else {
             retire(retiring, "clear");
+            top = Math.min(top + 1, maxGeneration);     // a live slot at the top moved one up
         }
         freeAllAfterPass();
     }
@@ -481,13 +497,13 @@ final class SlotIndex extends SlotEntries {
      * generation the table has handed out in this epoch (so every handle from before is stale).
      * If that generation is past the last, the table moves to its next epoch instead and every
      * opened slot starts again at {@link #floor}, retired ones too; with no epoch left, it does
-     * what {@link #releaseAllLive()} does (live slots at the last generation retire). Two passes
-     * over the meta words (the highest generation, then one word for all), no link written.
+     * what {@link #releaseAllLive()} does (live slots at the last generation retire). One pass
+     * that writes one word to every opened slot ({@link #top} says which), no link written.
      */
     void resetAll() {
-        int top = topGeneration(limit);
         if (top < maxGeneration && retired == 0) {
-            fillMeta(limit, SlotMeta.free(top + 1));
+            top++;
+            fillMeta(limit, SlotMeta.free(top));
         } else if (epoch < maxEpoch) {
             nextEpoch();
         } else {
@@ -519,6 +535,12 @@ final class SlotIndex extends SlotEntries {
         tagBits = tagOnly | layout.epochBitsOf(epoch);
         fillMeta(limit, SlotMeta.free(floor));
         retired = 0;
+        top = Math.max(floor, SlotMeta.generation(savedMeta(Math.max(1, limit))));
+    }
+
+    /** Sets {@link #top} from the entries, for a restored index: one pass over them. */
+    void restoreTop() {
+        top = Math.max(Math.max(floor, topGeneration(limit)), SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }
 
     /** The free list after a clear's or reset's pass: every opened slot not retired is free. */

@@ -210,6 +210,7 @@ final class StoredTables implements Engine {
                 index.reopen.open(s.reuseCursor(), s.reuseEnd(), reopened);
             }
             index.restoreEntries(metas, payloads);
+            index.restoreTop();
         }
 
         @Override

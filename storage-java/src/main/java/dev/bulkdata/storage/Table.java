@@ -316,9 +316,10 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      * <li><b>Threads</b>: a structural change, for the table's single writer, like {@code clear()}.
      * </ul>
      *
-     * <p>Cost: two passes over the slots' 4-byte metadata words (find the highest generation,
-     * then write one word to all), one over the blocks' live bits, no record byte written and
-     * no branch per slot; {@code clear()} reads and rewrites each live slot's word on its own.
+     * <p>Cost: one pass that writes the same 4-byte metadata word to every opened slot (the
+     * table keeps the highest generation as it goes, so it reads none), one over the blocks'
+     * live bits; no record byte written, no branch per slot. {@code clear()} reads every slot's
+     * word and rewrites each live one on its own.
      *
      * @throws java.util.ConcurrentModificationException if an iteration is open (nothing changes)
      * @throws IllegalStateException if the table is closed or corrupt

@@ -359,6 +359,12 @@ class BulkTableModelTest {
         int tag = -1;
         /** The table's epoch ({@link HandleLayout#epochBits()}). */
         int epoch;
+        /**
+         * The generation a reset stays above, kept by the table's rules ({@code SlotIndex.top}):
+         * raised by a removal past it, one up by a clear, the floor after an epoch change, and
+         * the highest generation of the slots after a reload.
+         */
+        int top;
         int limit;
         int[] gen = new int[1024];
         byte[] state = new byte[1024];
@@ -867,10 +873,8 @@ class BulkTableModelTest {
             clears++;
             long[] cleared = Arrays.copyOf(liveH, live);
             int floor = impl.index.floor;
-            int top = 0;
             boolean liveAtLast = false;
             for (int slot = 1; slot < limit; slot++) {
-                top = Math.max(top, gen[slot]);
                 liveAtLast |= state[slot] == LIVE && gen[slot] == maxGeneration;
             }
             if (reset) {
@@ -880,8 +884,9 @@ class BulkTableModelTest {
             }
             if (reset && top < maxGeneration && retired == 0) {
                 // reset: every opened slot one generation above the highest
+                top++;
                 for (int slot = 1; slot < limit; slot++) {
-                    gen[slot] = top + 1;
+                    gen[slot] = top;
                     state[slot] = FREE;
                 }
             } else if ((reset || liveAtLast) && epoch < layout.maxEpoch()) {
@@ -892,6 +897,7 @@ class BulkTableModelTest {
                     state[slot] = FREE;
                 }
                 retired = 0;
+                top = floor;
             } else {
                 for (long h : cleared) {
                     int slot = slotOf(h);
@@ -902,6 +908,9 @@ class BulkTableModelTest {
                         gen[slot]++;
                         state[slot] = FREE;
                     }
+                }
+                if (!reset) {
+                    top = Math.min(top + 1, maxGeneration);
                 }
             }
             for (long h : cleared) {
@@ -1653,8 +1662,10 @@ class BulkTableModelTest {
             if (gen[slot] == maxGeneration) {
                 state[slot] = RETIRED;
                 retired++;
+                top = maxGeneration;
             } else {
                 gen[slot]++;
+                top = Math.max(top, gen[slot]);
                 state[slot] = FREE;
                 addFree(slot);
             }
@@ -1776,6 +1787,11 @@ class BulkTableModelTest {
             }
             table = loaded;
             impl = (AbstractTable) loaded;
+            // a restored table finds the highest generation of its slots again
+            top = impl.index.floor;
+            for (int slot = 1; slot <= limit && slot < gen.length; slot++) {
+                top = Math.max(top, gen[slot]);
+            }
             packed = loaded instanceof PackedTableImpl d ? d : null;
             if (packed != null) {
                 fragmented = true;
@@ -1809,6 +1825,7 @@ class BulkTableModelTest {
             live = 0;
             tag = -1;
             epoch = 0;
+            top = 0;
             limit = 0;
             Arrays.fill(gen, 0);
             Arrays.fill(state, NEVER);
