@@ -498,6 +498,23 @@ public class ChangeBenchmark {
         return s.table.size();
     }
 
+    /**
+     * {@code reset()} against {@link #clearBulk}: the same filled table, emptied by the purge
+     * (every opened slot's meta word set to one value, no per-slot branch) instead of the clear
+     * (each live slot's meta word advanced on its own).
+     */
+    @Benchmark
+    public int resetBulk(ToClear s) {
+        s.table.reset();
+        return s.table.size();
+    }
+
+    @Benchmark
+    public int resetPacked(ToClear s) {
+        s.packed.reset();
+        return s.packed.size();
+    }
+
     @Benchmark
     public int clearBulkAos(ToClear s) {
         s.aos.clear();

@@ -123,8 +123,12 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     /** Forgets the records (every later chunk access sees none); called once by {@link #close()}, after the index forgot its slots. */
     abstract void onClose();
 
-    /** Removes every record, every slot's generation advanced; the caller holds the writer mark. */
-    abstract void clearRecords();
+    /**
+     * Removes every record, every slot's generation advanced ({@link SlotIndex#releaseAllLive})
+     * or, for a reset, set above every handle made ({@link SlotIndex#resetAll}); the caller
+     * holds the writer mark.
+     */
+    abstract void clearRecords(boolean reset);
 
     /** @return the slot of {@code handle} if it is live in this table, else -1 */
     final int findSlot(long handle) {
@@ -295,9 +299,20 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
 
     @Override
     public final void clear() {
-        long me = beginChange("clear");
+        empty("clear", false);
+    }
+
+    @Override
+    public final void reset() {
+        empty("reset", true);
+    }
+
+    /** {@link #clear()} or {@link #reset()}. */
+    private void empty(String operation, boolean reset) {
+        long me = beginChange(operation);
         try {
-            clearRecords();
+            clearRecords(reset);
+            lease.epoch(index.epoch);
         } catch (Throwable t) {
             throw guard.abortChange(me, t, false);
         }

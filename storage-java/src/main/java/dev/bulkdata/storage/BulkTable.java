@@ -24,8 +24,10 @@ import dev.bulkdata.storage.internal.format.FileLayout;
  *
  * <h2>Generations and retirement</h2>
  * Each slot has a generation, advanced by every removal. A slot removed at the layout's
- * {@link HandleLayout#maxGeneration()} is retired, never reused: an old handle can never refer
- * to a later record, however many times slots are reused.
+ * {@link HandleLayout#maxGeneration()} is retired, not reused: an old handle can never refer
+ * to a later record, however many times slots are reused. Only in a layout with epoch bits
+ * does an emptied table ({@link #clear()}, {@link #reset()}) move to its next epoch and start
+ * every slot's generations over, retired ones too (see {@link HandleLayout}).
  *
  * <p>Threads and errors: see {@link Table}.
  */

@@ -263,8 +263,12 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
 
     /** One pass over the meta words and the bitmaps; no record byte is written. */
     @Override
-    void clearRecords() {
-        index.releaseAllLive();
+    void clearRecords(boolean reset) {
+        if (reset) {
+            index.resetAll();
+        } else {
+            index.releaseAllLive();
+        }
         for (int i = 0; i < blockCount; i++) {
             BulkChunk c = chunks[i];
             if (c.liveCount > 0) {

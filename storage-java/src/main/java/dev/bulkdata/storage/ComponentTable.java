@@ -228,7 +228,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     public int add(long entity) {
         ensureMutable("add to");
         int key = entities.slotOf(entity);
-        int generation = entities.handles.generation(entity);
+        int generation = entities.handles.stamp(entity);
         int row = set.indexOf(key);
         if (row >= 0) {
             if (generation(row) == generation) {
@@ -311,6 +311,18 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     }
 
     /**
+     * Removes every component, as {@link #clear()} does: a component table has no handles of
+     * its own, so its reset is its clear; it exists so that the entity table and its components
+     * are emptied by the same name. O(size); memory is kept for reuse.
+     *
+     * @throws ConcurrentModificationException if a loop or join over this table is running
+     * @throws IllegalStateException if this table is closed
+     */
+    public void reset() {
+        clear();
+    }
+
+    /**
      * Removes every component. O(size); memory is kept for reuse.
      *
      * @throws ConcurrentModificationException if a loop or join over this table is running
@@ -383,7 +395,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
      */
     public long entityAt(int row) {
         checkedRow(row);
-        return entities.index.handle(set.keyAtUnchecked(row), generation(row));
+        return entities.index.handleOfStamp(set.keyAtUnchecked(row), generation(row));
     }
 
     /**
@@ -400,7 +412,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         set.beginJoin();
         try {
             for (int row = 0, n = set.size(); row < n; row++) {
-                long owner = entities.index.handle(set.keyAtUnchecked(row), generation(row));
+                long owner = entities.index.handleOfStamp(set.keyAtUnchecked(row), generation(row));
                 if (entities.contains(owner)) {
                     visitor.visit(owner, row);
                 }
@@ -474,7 +486,11 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     // ---------------------------------------------------------------------------------------
     // Lookups, shared with Join
 
-    /** The owner generation of a row, unchecked. */
+    /**
+     * The owner generation of a row, unchecked: with the entity table's epoch above it
+     * ({@link HandleLayout#stamp}), so that a component of an entity from an earlier epoch
+     * never matches an entity of a later one.
+     */
     int generation(int row) {
         return generations.get(row);
     }
@@ -490,7 +506,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
             return -1;
         }
         int row = set.indexOf((int) entities.handles.index(entity));
-        return row >= 0 && generation(row) == entities.handles.generation(entity) ? row : -1;
+        return row >= 0 && generation(row) == entities.handles.stamp(entity) ? row : -1;
     }
 
     /** The row of an entity's component; throws the reason it has none. */

@@ -16,8 +16,16 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
  *
  * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
  * the low 52 bits with {@link #of(int, int)}: fewer index bits bound the table's size, fewer
- * generation bits make slots retire sooner (a slot is used at most {@code 2^generationBits}
- * times). Bits between the generation and the tag are zero in every valid handle.
+ * generation bits make slots retire sooner.
+ *
+ * <p><b>Epoch.</b> A layout may give some of the bits between the generation and the tag to the
+ * table's <em>epoch</em> ({@link #of(int, int, int)}); the bits left over are zero in every
+ * valid handle. A table's epoch moves on only when the table is empty ({@code clear()} or
+ * {@code reset()}), and a handle is valid only in its epoch, so epoch bits let an emptied table
+ * start its slots' generations over instead of retiring them: a table emptied and refilled
+ * every frame keeps its slots for {@code 2^(epochBits + generationBits)} frames (the exact
+ * budget is in {@code docs/tables-and-handles.md}, "Generation budget"). The default layout
+ * has no epoch bits.
  *
  * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
  * Instances are immutable and thread-safe.
@@ -48,21 +56,33 @@ public final class HandleLayout {
      */
     public static final int MAX_SLOT_INDEX = Integer.MAX_VALUE - 1;
 
-    /** The default layout: 32 index bits, 20 generation bits, 12 tag bits. */
-    public static final HandleLayout DEFAULT = new HandleLayout(32, 20);
+    /**
+     * Largest number of epoch bits: a table's file keeps its epoch in 11 bits. A slot's
+     * generation and the epoch together must also fit the 32 bits a {@code ComponentTable}
+     * keeps of its owner ({@code generationBits + epochBits <= 32}).
+     */
+    public static final int MAX_EPOCH_BITS = 11;
+
+    /** The default layout: 32 index bits, 20 generation bits, 12 tag bits, no epoch bits. */
+    public static final HandleLayout DEFAULT = new HandleLayout(32, 20, 0);
 
     private final int indexBits;
     private final int generationBits;
     private final long indexMask;
     private final long generationMask;
     private final long payloadMask;
+    private final int epochBits;
+    /** The epoch bits in place: between the generation and the tag. */
+    private final long epochMask;
 
-    private HandleLayout(int indexBits, int generationBits) {
+    private HandleLayout(int indexBits, int generationBits, int epochBits) {
         this.indexBits = indexBits;
         this.generationBits = generationBits;
         this.indexMask = (1L << indexBits) - 1;
         this.generationMask = (1L << generationBits) - 1;
         this.payloadMask = indexMask | (generationMask << indexBits);
+        this.epochBits = epochBits;
+        this.epochMask = ((1L << epochBits) - 1) << (indexBits + generationBits);
     }
 
     /**
@@ -70,10 +90,33 @@ public final class HandleLayout {
      *
      * @param indexBits bits for the slot index, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
-     * @return the layout
+     * @return the layout, without epoch bits
      * @throws IllegalArgumentException if a width is out of range or both exceed 52 bits
      */
     public static HandleLayout of(int indexBits, int generationBits) {
+        return of(indexBits, generationBits, 0);
+    }
+
+    /**
+     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits:
+     * for a table emptied with {@code clear()} or {@code reset()} over and over (a table
+     * refilled every frame), which then keeps its slots for
+     * {@code 2^(epochBits + generationBits)} emptyings instead of {@code 2^generationBits}.
+     * {@code HandleLayout.of(20, 21, 11)} holds up to 1,048,575 records and runs for
+     * {@code 2^32} frames ({@code docs/tables-and-handles.md}, "Generation budget").
+     *
+     * @param indexBits bits for the slot index, 1 to 32
+     * @param generationBits bits for the generation, 1 to 30
+     * @param epochBits bits for the table's epoch, 0 to {@value #MAX_EPOCH_BITS}, with
+     *     {@code generationBits + epochBits <= 32}
+     * @return the layout
+     * @throws IllegalArgumentException if a width is out of range or the three exceed 52 bits
+     */
+    public static HandleLayout of(int indexBits, int generationBits, int epochBits) {
+        if (epochBits < 0 || epochBits > MAX_EPOCH_BITS || generationBits + epochBits > Integer.SIZE) {
+            throw new IllegalArgumentException("epochBits=" + epochBits + " must be in [0, " + MAX_EPOCH_BITS
+                    + "], with generationBits + epochBits <= 32 (generationBits=" + generationBits + ")");
+        }
         if (indexBits < 1 || indexBits > MAX_INDEX_BITS) {
             throw new IllegalArgumentException("indexBits=" + indexBits + " must be in [1, " + MAX_INDEX_BITS + "]");
         }
@@ -81,14 +124,15 @@ public final class HandleLayout {
             throw new IllegalArgumentException(
                     "generationBits=" + generationBits + " must be in [1, " + MAX_GENERATION_BITS + "]");
         }
-        if (indexBits + generationBits > TAG_SHIFT) {
+        if (indexBits + generationBits + epochBits > TAG_SHIFT) {
             throw new IllegalArgumentException("indexBits=" + indexBits + " + generationBits=" + generationBits
+                    + (epochBits == 0 ? "" : " + epochBits=" + epochBits)
                     + " must not exceed " + TAG_SHIFT + " (the tag takes the top " + TAG_BITS + " bits)");
         }
-        if (indexBits == DEFAULT.indexBits && generationBits == DEFAULT.generationBits) {
+        if (indexBits == DEFAULT.indexBits && generationBits == DEFAULT.generationBits && epochBits == 0) {
             return DEFAULT;
         }
-        return new HandleLayout(indexBits, generationBits);
+        return new HandleLayout(indexBits, generationBits, epochBits);
     }
 
     /** {@return the number of bits of the slot index} */
@@ -107,6 +151,41 @@ public final class HandleLayout {
     }
 
     /**
+     * {@return the number of bits of the table's epoch}: 0 unless given to
+     * {@link #of(int, int, int)}; 0 in the {@link #DEFAULT} layout
+     */
+    public int epochBits() {
+        return epochBits;
+    }
+
+    /** {@return the largest epoch: {@code 2^epochBits - 1}} */
+    public int maxEpoch() {
+        return (1 << epochBits) - 1;
+    }
+
+    /**
+     * {@return its epoch}
+     *
+     * @param handle a handle of this layout
+     */
+    public int epoch(long handle) {
+        return (int) ((handle & epochMask) >>> (indexBits + generationBits));
+    }
+
+    /** The bits of {@code epoch} in place, where a handle holds them. */
+    long epochBitsOf(int epoch) {
+        return (long) epoch << (indexBits + generationBits);
+    }
+
+    /**
+     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch <<
+     * generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
+     */
+    int stamp(long handle) {
+        return (int) ((handle & (payloadMask | epochMask)) >>> indexBits);
+    }
+
+    /**
      * {@return the largest generation; a slot removed at this generation is retired rather than
      * reused, so no handle can ever alias a later record}
      */
@@ -120,10 +199,27 @@ public final class HandleLayout {
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param index the slot index, 0 to {@code 2^indexBits - 1} (as unsigned)
-     * @return the packed handle
+     * @return the packed handle, of epoch 0
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int generation, long index) {
+        return pack(tag, 0, generation, index);
+    }
+
+    /**
+     * Packs a handle with an epoch. No table is consulted: the result may be valid for no table.
+     *
+     * @param tag the table tag, 0 to {@value #MAX_TAG}
+     * @param epoch the epoch, 0 to {@link #maxEpoch()}
+     * @param generation the generation, 0 to {@link #maxGeneration()}
+     * @param index the slot index, 0 to {@code 2^indexBits - 1} (as unsigned)
+     * @return the packed handle
+     * @throws IllegalArgumentException if a part does not fit its bits
+     */
+    public long pack(int tag, int epoch, int generation, long index) {
+        if (epoch < 0 || epoch > maxEpoch()) {
+            throw new IllegalArgumentException("epoch=" + epoch + " must be in [0, " + maxEpoch() + "]");
+        }
         if (tag < 0 || tag > MAX_TAG) {
             throw new IllegalArgumentException("tag=" + tag + " must be in [0, " + MAX_TAG + "]");
         }
@@ -133,7 +229,7 @@ public final class HandleLayout {
         if (index < 0 || index > indexMask) {
             throw new IllegalArgumentException("index=" + index + " must be in [0, " + indexMask + "]");
         }
-        return ((long) tag << TAG_SHIFT) | ((long) generation << indexBits) | index;
+        return ((long) tag << TAG_SHIFT) | epochBitsOf(epoch) | ((long) generation << indexBits) | index;
     }
 
     /**
@@ -164,13 +260,13 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return {@code true} if bits between the generation and the tag are set, so that no table
+     * {@return {@code true} if bits between the epoch and the tag are set, so that no table
      * with this layout can have made it}
      *
      * @param handle any handle
      */
     public boolean hasStrayBits(long handle) {
-        return ((handle & ~payloadMask) << TAG_BITS) != 0;
+        return ((handle & ~(payloadMask | epochMask)) << TAG_BITS) != 0;
     }
 
     /** Mask of the index and generation bits: everything a tag check leaves to compare. */
@@ -179,7 +275,8 @@ public final class HandleLayout {
     }
 
     /**
-     * Formats a handle as {@code name#index@generation}, e.g. {@code particles#42@3}.
+     * Formats a handle as {@code name#index@generation}, e.g. {@code particles#42@3}, followed by
+     * {@code e} and the epoch if it is not 0 ({@code particles#42@3e5}).
      *
      * @param tableName the name to print before {@code #}
      * @param handle the handle
@@ -189,7 +286,9 @@ public final class HandleLayout {
         if (handle == Handles.NULL) {
             return "null";
         }
-        return tableName + '#' + Long.toUnsignedString(index(handle)) + '@' + generation(handle);
+        int epoch = epoch(handle);
+        return tableName + '#' + Long.toUnsignedString(index(handle)) + '@' + generation(handle)
+                + (epoch == 0 ? "" : "e" + epoch);
     }
 
     /**
@@ -208,16 +307,18 @@ public final class HandleLayout {
     public boolean equals(Object o) {
         return o instanceof HandleLayout other
                 && other.indexBits == indexBits
-                && other.generationBits == generationBits;
+                && other.generationBits == generationBits
+                && other.epochBits == epochBits;
     }
 
     @Override
     public int hashCode() {
-        return indexBits * 31 + generationBits;
+        return (indexBits * 31 + generationBits) * 31 + epochBits;
     }
 
     @Override
     public String toString() {
-        return "HandleLayout[tag=" + TAG_BITS + ", generation=" + generationBits + ", index=" + indexBits + "]";
+        return "HandleLayout[tag=" + TAG_BITS + (epochBits == 0 ? "" : ", epoch=" + epochBits) + ", generation="
+                + generationBits + ", index=" + indexBits + "]";
     }
 }

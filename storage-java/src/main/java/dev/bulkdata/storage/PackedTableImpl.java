@@ -161,11 +161,15 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
 
     /** One pass over the index's meta words; no row byte and no back-link is written. */
     @Override
-    void clearRecords() {
+    void clearRecords(boolean reset) {
         for (int c = 0, n = rows.chunkCount(); c < n; c++) {
             versions.stampStructure(c);
         }
-        index.releaseAllLive();
+        if (reset) {
+            index.resetAll();
+        } else {
+            index.releaseAllLive();
+        }
         rows.clear();
         size = 0;
         fragmented = true;

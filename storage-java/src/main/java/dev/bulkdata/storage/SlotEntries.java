@@ -138,6 +138,109 @@ abstract sealed class SlotEntries permits SlotIndex {
     }
 
     // ---------------------------------------------------------------------------------------
+    // The reset passes
+
+    /** Ints the reset passes copy out of a range at a time, into {@link #scratch}. */
+    private static final int SCRATCH_INTS = 1 << 12;
+    /** Scratch for {@link #topGeneration}, made on first use. */
+    private int[] scratch;
+
+    /**
+     * {@return the highest generation in the meta words of slots {@code [1, limit)}, retired
+     * ones included; 0 if none}: a branch-free max over the words (payloads masked out); a
+     * range's words are first copied to a heap scratch a page at a time. For a restored index.
+     */
+    final int topGeneration(int limit) {
+        if (limit <= 1) {
+            return 0;
+        }
+        int top = 0;
+        long endInt = (long) limit << strideShift;      // ints [1 << strideShift, endInt)
+        MemorySegment r = range;
+        if (r != null) {
+            int[] buffer = scratch == null ? scratch = new int[SCRATCH_INTS] : scratch;
+            for (long at = 1L << strideShift; at < endInt; at += SCRATCH_INTS) {
+                int n = (int) Math.min(SCRATCH_INTS, endInt - at);
+                MemorySegment.copy(r, ValueLayout.JAVA_INT_UNALIGNED, at << 2, buffer, 0, n);
+                top = Math.max(top, maxGenerationBits(buffer, 0, n));
+            }
+        } else {
+            for (long first = 0; first < endInt; first += (long) PAGE_INTS << strideShift) {
+                int[] page = pages[(int) (first >>> (PAGE_SHIFT + strideShift))];
+                int from = first == 0 ? 1 << strideShift : 0;
+                int end = (int) Math.min(endInt - first, (long) PAGE_INTS << strideShift);
+                top = Math.max(top, maxGenerationBits(page, from, end));
+            }
+        }
+        return top >>> SlotMeta.GENERATION_SHIFT;
+    }
+
+    private static final int PAGE_INTS = 1 << PAGE_SHIFT;
+
+    /**
+     * The highest generation bits of the meta words among ints {@code [from, end)} of
+     * {@code ints}, which start at an entry; at stride 2 the meta words are the ints at even
+     * indices, and the payloads between them are masked to 0.
+     */
+    private int maxGenerationBits(int[] ints, int from, int end) {
+        int top = 0;
+        if (strideShift == 0) {
+            for (int i = from; i < end; i++) {
+                top = Math.max(top, ints[i] & GENERATION_BITS);
+            }
+        } else {
+            for (int i = from; i < end; i++) {
+                top = Math.max(top, ints[i] & GENERATION_BITS & ((i & 1) - 1));
+            }
+        }
+        return top;
+    }
+
+    /** The generation bits of a meta word, in place. */
+    private static final int GENERATION_BITS = SlotMeta.GENERATION_MASK << SlotMeta.GENERATION_SHIFT;
+
+    /**
+     * Sets the meta word of every slot in {@code [1, limit)} to {@code meta}, at stride 2 with a
+     * zero payload (a free slot outside the free list keeps no link): in a range by copying the
+     * first entries over the next ones, doubling each time (memory-copy speed), in heap pages by
+     * {@link java.util.Arrays#fill}.
+     */
+    final void fillMeta(int limit, int meta) {
+        if (limit <= 1) {
+            return;
+        }
+        MemorySegment r = range;
+        long entryBytes = 1L << entryShift;
+        if (r != null) {
+            long start = entryBytes;
+            long end = (long) limit << entryShift;
+            if (strideShift == 0) {
+                r.set(ValueLayout.JAVA_INT_UNALIGNED, start, meta);
+            } else {
+                r.set(ValueLayout.JAVA_INT_UNALIGNED, start, meta);     // an entry: the meta word, then the payload
+                r.set(ValueLayout.JAVA_INT_UNALIGNED, start + 4, 0);
+            }
+            for (long done = entryBytes; start + done < end; done <<= 1) {
+                MemorySegment.copy(r, start, r, start + done, Math.min(done, end - start - done));
+            }
+            return;
+        }
+        for (int first = 0; first < limit; first += PAGE_INTS) {
+            int[] page = pages[first >>> PAGE_SHIFT];
+            int from = (first == 0 ? 1 : 0) << strideShift;
+            int end = Math.min(limit - first, PAGE_INTS) << strideShift;
+            if (strideShift == 0) {
+                java.util.Arrays.fill(page, from, end, meta);
+            } else {
+                for (int i = from; i < end; i += 2) {
+                    page[i] = meta;
+                    page[i + 1] = 0;
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
     // The clear pass
 
     /**

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
@@ -39,7 +40,10 @@ import java.lang.foreign.ValueLayout;
  * the meta words, without linking them: SWEEP adds every opened slot to its bits and starts
  * the cursor at slot 1; FIFO and LIFO empty the ring and reopen {@code [1, limit)}, whose
  * slots were freed before any later removal, so a FIFO take uses them before the ring and a
- * LIFO take after it.
+ * LIFO take after it. {@link #resetAll()} frees them the same way, after setting every opened
+ * slot to one generation above the highest. <b>Epochs</b>: where either would retire a slot and
+ * the layout has an epoch left, the table moves to its next epoch ({@link #tagBits}) and every
+ * opened slot starts again at the floor.
  *
  * <p><b>Reused records</b>: a slot freed by a removal or a clear keeps its old record bytes
  * (nothing is wiped on removal); {@link #take()} says, in {@link #reused}, whether the slot it
@@ -74,8 +78,29 @@ final class SlotIndex extends SlotEntries {
     private final int liveMask;
     /** Every bit a handle of this layout may use below the tag. */
     final long payloadMask;
-    /** The table's tag, shifted to where handles hold it. */
-    final long tagBits;
+    /**
+     * The table's tag and epoch, shifted to where handles hold them: what every valid handle has
+     * above its generation. Changes only with the epoch, when the table is empty.
+     */
+    long tagBits;
+    /** The table's tag alone, shifted to where handles hold it. */
+    final long tagOnly;
+    /**
+     * The table's epoch, 0 to {@link HandleLayout#maxEpoch()}: a handle is valid only in the
+     * epoch it was made in. It moves on when a clear or reset would otherwise retire slots
+     * (clear: a live slot at the last generation; reset: any opened slot there), and every
+     * opened slot then starts again at {@link #floor}.
+     */
+    int epoch;
+    final int maxEpoch;
+    /**
+     * At least the highest generation of any slot's meta word in this epoch (opened slots, and
+     * slot {@code limit}'s, which a cancelled add may have left): what {@link #resetAll()} gives
+     * every slot one above, without reading them. Raised where a generation rises (a removal's
+     * advance, a cancelled add's, a clear's), set by a reset and an epoch change, computed
+     * from the entries on a restore.
+     */
+    int top;
     final int maxGeneration;
     /** The largest slot index this index may open (layout and maxCapacity). */
     final int maxSlot;
@@ -125,9 +150,12 @@ final class SlotIndex extends SlotEntries {
         this.liveMask = generationMask << SlotMeta.GENERATION_SHIFT;
         this.payloadMask = layout.payloadMask();
         this.maxGeneration = layout.maxGeneration();
-        this.tagBits = (long) tag << HandleLayout.TAG_SHIFT;
+        this.tagOnly = (long) tag << HandleLayout.TAG_SHIFT;
+        this.tagBits = tagOnly;
+        this.maxEpoch = layout.maxEpoch();
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
         this.floor = floor;
+        this.top = floor;
         this.links = links != null ? links : payloadLinks();
         this.fifo = order == ReuseOrder.FIFO;
         this.sweepOrder = order == ReuseOrder.SWEEP;
@@ -191,6 +219,14 @@ final class SlotIndex extends SlotEntries {
     /** {@return the handle of {@code slot} at {@code generation}} */
     long handle(int slot, int generation) {
         return tagBits | ((long) generation << indexBits) | slot;
+    }
+
+    /**
+     * {@return the handle of {@code slot} with the epoch and generation of {@code stamp}
+     * ({@link HandleLayout#stamp}), under the table's tag}
+     */
+    long handleOfStamp(int slot, int stamp) {
+        return tagOnly | (Integer.toUnsignedLong(stamp) << indexBits) | slot;
     }
 
     /** {@return the handle of an opened slot at its current generation} */
@@ -406,9 +442,14 @@ final class SlotIndex extends SlotEntries {
         if (generation == maxGeneration) {
             setMeta(slot, SlotMeta.retired(generation));
             retired++;
+            top = maxGeneration;
+            TableEvents.retired(tag(), 1, retired, "remove", epoch);
             return false;
         }
         setMeta(slot, SlotMeta.free(generation + 1));
+        if (generation >= top) {
+            top = generation + 1;
+        }
         return true;
     }
 
@@ -419,7 +460,9 @@ final class SlotIndex extends SlotEntries {
      * the generation is not the last.
      */
     void undoTake(int slot, int limitBefore) {
-        setMeta(slot, SlotMeta.free(SlotMeta.generation(meta(slot)) + 1));
+        int generation = SlotMeta.generation(meta(slot)) + 1;
+        setMeta(slot, SlotMeta.free(generation));
+        top = Math.max(top, generation);
         if (limit > limitBefore) {
             limit = limitBefore;
         } else if (sweepOrder) {
@@ -438,7 +481,70 @@ final class SlotIndex extends SlotEntries {
      * reopen range (SWEEP: in the bits), in slot order; the ring empties. One pass over the meta words, no link written.
      */
     void releaseAllLive() {
-        retired += advanceAllLive(limit, maxGeneration);
+        int retiring = advanceAllLive(limit, maxGeneration);
+        if (retiring > 0 && epoch < maxEpoch) {
+            nextEpoch();
+        } else {
+            retire(retiring, "clear");
+            top = Math.min(top + 1, maxGeneration);     // a live slot at the top moved one up
+        }
+        freeAllAfterPass();
+    }
+
+    /**
+     * Frees every slot at once, for a table's reset: every opened slot that is not retired
+     * becomes free, in the reopen range (SWEEP: in the bits), all at one generation above every
+     * generation the table has handed out in this epoch (so every handle from before is stale).
+     * If that generation is past the last, the table moves to its next epoch instead and every
+     * opened slot starts again at {@link #floor}, retired ones too; with no epoch left, it does
+     * what {@link #releaseAllLive()} does (live slots at the last generation retire). One pass
+     * that writes one word to every opened slot ({@link #top} says which), no link written.
+     */
+    void resetAll() {
+        if (top < maxGeneration && retired == 0) {
+            top++;
+            fillMeta(limit, SlotMeta.free(top));
+        } else if (epoch < maxEpoch) {
+            nextEpoch();
+        } else {
+            retire(advanceAllLive(limit, maxGeneration), "reset");
+        }
+        freeAllAfterPass();
+    }
+
+    /** Sets the epoch of a restored table, before it is used. */
+    void restoreEpoch(int restored) {
+        epoch = restored;
+        tagBits = tagOnly | layout.epochBitsOf(restored);
+    }
+
+    /** Counts slots a clear or reset retired and reports them. */
+    private void retire(int retiring, String operation) {
+        if (retiring > 0) {
+            retired += retiring;
+            TableEvents.retired(tag(), retiring, retired, operation, epoch);
+        }
+    }
+
+    /**
+     * Moves the empty table to its next epoch: every handle made before no longer has the
+     * table's epoch, so every opened slot, retired ones too, starts again at {@link #floor}.
+     */
+    private void nextEpoch() {
+        epoch++;
+        tagBits = tagOnly | layout.epochBitsOf(epoch);
+        fillMeta(limit, SlotMeta.free(floor));
+        retired = 0;
+        top = Math.max(floor, SlotMeta.generation(savedMeta(Math.max(1, limit))));
+    }
+
+    /** Sets {@link #top} from the entries, for a restored index: one pass over them. */
+    void restoreTop() {
+        top = Math.max(Math.max(floor, topGeneration(limit)), SlotMeta.generation(savedMeta(Math.max(1, limit))));
+    }
+
+    /** The free list after a clear's or reset's pass: every opened slot not retired is free. */
+    private void freeAllAfterPass() {
         ring.clear();
         if (sweepOrder) {
             freeAllOpened();

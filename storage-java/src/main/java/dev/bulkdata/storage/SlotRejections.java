@@ -85,13 +85,25 @@ final class SlotRejections {
             return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text
                     + " names slot 0, the free-list header of table '" + tableName + "', which never holds a record");
         }
-        if (generation < floor) {
+        int handleEpoch = layout.epoch(handle);
+        if (handleEpoch == 0 && generation < floor) {
             String earlier = layout.format(previousName == null ? "tag" + tag : previousName, handle);
             return invalid(tableName, handle, InvalidHandleException.Reason.CLOSED, "handle " + earlier
                     + " (generation " + generation + ") was made by an earlier table with tag " + tag
                     + (previousName == null ? "" : " (the last was '" + previousName + "')")
                     + ", closed since; table '" + tableName + "' reuses the tag and starts every slot at generation "
                     + floor + ", so it never accepts those tables' handles");
+        }
+        if (handleEpoch != index.epoch) {
+            if (handleEpoch < index.epoch) {
+                return invalid(tableName, handle, InvalidHandleException.Reason.STALE, "stale handle " + text
+                        + " (slot " + slot + ", generation " + generation + ", epoch " + handleEpoch + "): table '"
+                        + tableName + "' has been emptied since (clear or reset) and is in epoch " + index.epoch
+                        + ", so every handle from before is stale");
+            }
+            return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + " (slot "
+                    + slot + ", generation " + generation + ") has epoch " + handleEpoch + ", but table '" + tableName
+                    + "' is in epoch " + index.epoch + "; this table never handed it out");
         }
         if (slot >= limit) {
             String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);

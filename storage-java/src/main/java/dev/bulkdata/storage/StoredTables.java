@@ -113,7 +113,7 @@ final class StoredTables implements Engine {
             return new TableState(bulk() ? FileLayout.KIND_BULK : FileLayout.KIND_PACKED, table.lease.identity,
                     index.tag(), table.handles, table instanceof BulkTable b ? b.reuseOrder() : ReuseOrder.FIFO,
                     table.schema, index.maxSlot, index.floor, limit, table.size, index.retired, index.listLength(),
-                    index.tail(), entries, index.reuseCursor(), index.reopen.end);
+                    index.tail(), entries, index.reuseCursor(), index.reopen.end, index.epoch);
         }
 
         @Override
@@ -193,6 +193,8 @@ final class StoredTables implements Engine {
          * before its table is used.
          */
         private void restoreIndex(TableState s, int[] list, int reopened, MetaWords metas, int[] payloads) {
+            index.restoreEpoch(s.epoch());
+            table.lease.epoch(s.epoch());
             index.limit = s.limit();
             index.retired = s.retired();
             for (int slot : list) {
@@ -208,6 +210,7 @@ final class StoredTables implements Engine {
                 index.reopen.open(s.reuseCursor(), s.reuseEnd(), reopened);
             }
             index.restoreEntries(metas, payloads);
+            index.restoreTop();
         }
 
         @Override
@@ -240,7 +243,7 @@ final class StoredTables implements Engine {
         @Override
         public Entities entities() {
             return new Entities(table.name(), table.lease.identity, index.tag(), table.handles, index.maxSlot,
-                    index.limit, table.savedIdentity, table.generationShift);
+                    index.limit, table.savedIdentity, table.generationShift, index.epoch);
         }
 
         @Override

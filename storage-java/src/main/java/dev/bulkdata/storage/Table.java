@@ -274,10 +274,57 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      * allocated for reuse. O(slots opened): one pass over the slots' metadata; no record byte is
      * written (an add zeroes a reused record).
      *
+     * <p>Each live slot's generation advances. In a {@link HandleLayout} with epoch bits
+     * ({@link HandleLayout#epochBits()}), a clear that would retire a slot (one at the last
+     * generation) moves the table to its next epoch instead and every slot starts its
+     * generations again, so a table emptied every frame keeps its slots for
+     * {@code 2^(epochBits + generationBits)} clears; see {@link #reset()}, and
+     * {@code docs/tables-and-handles.md}, "Generation budget", for the exact numbers.
+     *
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
      */
     void clear();
+
+    /**
+     * Removes every record at once, the fast purge of a table emptied and refilled every frame
+     * (the {@code reset()} of the article "Game Engine Containers - handle_map"): like
+     * {@link #clear()}, without looking at any slot on its own.
+     *
+     * <ul>
+     * <li><b>Handles from before</b> are all stale ({@link InvalidHandleException.Reason#STALE}),
+     *     for every later access and {@code contains} ({@code false}), however many resets follow
+     *     within the table's budget: every opened slot takes one generation above the highest
+     *     the table has handed out in its epoch; when that is past the last generation, the table
+     *     moves to its next epoch ({@link HandleLayout#epochBits()}) and every slot starts again
+     *     at its first generation, retired slots too. A table resets
+     *     {@code 2^epochBits * (2^generationBits - floor)} times before any slot retires, where
+     *     {@code floor} is the generation its slots start at (0 unless its tag was used by
+     *     earlier tables; fewer if removals advanced some slot further); past that, a reset retires the live slots at the
+     *     last generation, as {@code clear()} does, and reports them in {@link #stats()} and the
+     *     {@code dev.bulkdata.SlotRetirement} flight-recorder event. The {@link HandleLayout#DEFAULT}
+     *     layout has no epoch bits: choose a layout with as few index bits as the table needs
+     *     ({@code docs/tables-and-handles.md}, "Generation budget").
+     * <li><b>Slots and blocks</b>: the blocks stay allocated; the next adds take the same slots
+     *     again, from slot 1 up (in the table's reuse order), so a table refilled to the same size
+     *     never grows.
+     * <li><b>Tag</b>: unchanged; handles of this table stay {@code FOREIGN} to other tables.
+     * <li><b>Change versions</b>: like {@code clear()}, the structure version of every block
+     *     that held a record moves on; field versions are kept.
+     * <li><b>Mapped table</b>: allowed; the epoch is part of the table's state, saved by the
+     *     next {@link #checkpoint()} (and by {@link Snapshots#save}).
+     * <li><b>Threads</b>: a structural change, for the table's single writer, like {@code clear()}.
+     * </ul>
+     *
+     * <p>Cost: one pass that writes the same 4-byte metadata word to every opened slot (the
+     * table keeps the highest generation as it goes, so it reads none), one over the blocks'
+     * live bits; no record byte written, no branch per slot. {@code clear()} reads every slot's
+     * word and rewrites each live one on its own.
+     *
+     * @throws java.util.ConcurrentModificationException if an iteration is open (nothing changes)
+     * @throws IllegalStateException if the table is closed or corrupt
+     */
+    void reset();
 
     /**
      * Makes everything written to a mapped table before this call durable: a crash of the

@@ -86,6 +86,29 @@ class DocSnippetsTest {
     }
 
     @Test
+    void resetEveryFrame_sameSlotsSameBlocks() {
+        Schema schema = Schema.builder("particles").add(FieldType.FLOAT, "px").build();
+        // doc:begin docs/tables-and-handles.md
+        BulkTable particles = BulkTable.builder(schema)
+                .handleLayout(HandleLayout.of(20, 21, 11))   // up to 1,048,575 records, 2^32 frames
+                .build();
+        long[] frame = new long[1000];
+        particles.addAll(frame, 0, frame.length);
+        long first = frame[0];
+        // ... next frame:
+        particles.reset();                                  // first is stale now
+        particles.addAll(frame, 0, frame.length);           // the same slots, the same blocks
+        // doc:end
+        assertFalse(particles.contains(first));
+        assertEquals(InvalidHandleException.Reason.STALE,
+                assertThrows(InvalidHandleException.class, () -> particles.get(first, schema.floatField("px"))).reason());
+        assertEquals(particles.handleLayout().index(first), particles.handleLayout().index(frame[0]));
+        assertEquals(1, particles.stats().blocks());
+        assertEquals(1_048_575, particles.handleLayout().maxIndex());
+        particles.close();
+    }
+
+    @Test
     void aChunkLoop_sumsTheLiveRecordsColumnByColumn() {
         Schema schema = particleSchema();
         FloatField T = schema.floatField("t");

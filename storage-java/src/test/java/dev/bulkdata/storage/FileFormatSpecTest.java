@@ -325,7 +325,7 @@ class FileFormatSpecTest {
             check("cmeta.tag", layout.tag(stale), m);
             check("cmeta.indexBits", layout.indexBits(), m);
             check("cmeta.generationBits", layout.generationBits(), m);
-            check("cmeta.reserved12", 0, m);
+            check("cmeta.epochBits", layout.epochBits(), m);
             checkConst("layout.soa", m.num("cmeta.layout"));
             checked.add("cmeta.layout");
             check("cmeta.reserved14", 0, m);
@@ -617,7 +617,8 @@ class FileFormatSpecTest {
         checked.add("meta.reuseOrder");
         checkConst(layout, m.num("meta.layout"));
         checked.add("meta.layout");
-        check("meta.reserved14", 0, m);
+        check("meta.epoch", handles.epochBits() << 11, m);     // epoch 0: the tables here are never emptied
+        checkConst("handle.maxEpochBits", HandleLayout.MAX_EPOCH_BITS);
         check("meta.maxSlot", maxSlot, m);
         checked.add("meta.schema");
     }

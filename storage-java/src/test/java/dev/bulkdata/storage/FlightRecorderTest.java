@@ -196,7 +196,9 @@ class FlightRecorderTest {
                 "dev.bulkdata.TableStatistics", Set.of("table", "tag", "kind", "live", "holes", "retired",
                         "capacity", "blocks", "nativeBytes"),
                 "dev.bulkdata.MappedOpen", Set.of("table", "tag", "kind", "file", "sequence", "state", "fallback",
-                        "detail", "checksums"));
+                        "detail", "checksums"),
+                "dev.bulkdata.SlotRetirement", Set.of("table", "tag", "kind", "retired", "totalRetired", "operation",
+                        "epoch"));
         try (Recording recording = recording();
              BulkTable table = BulkTable.of(Schema.builder("jfr-types").add(FieldType.INT, "a").build())) {
             recording.start();

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Seeded model-based test of {@link BulkTable} and {@link PackedTable}: more than 1,000,000
  * random operations per table kind and run (add, addAll, remove, removeAll, get, set, contains,
- * clear, iterate, defragment, and calls that must fail) against a reference model, checked
+ * clear, reset, iterate, defragment, and calls that must fail) against a reference model, checked
  * after every single step.
  *
  * <h2>The model</h2>
@@ -99,6 +99,8 @@ class BulkTableModelTest {
     static final int RENEW_BELOW_USABLE = 48;
     private static final int NO_LIMIT = Integer.MAX_VALUE;
     private static final HandleLayout SMALL = HandleLayout.of(12, 3);
+    /** {@link #SMALL} with 2 epoch bits: clear and reset move the epoch on 3 times before slots retire. */
+    private static final HandleLayout SMALL_EPOCHS = HandleLayout.of(12, 3, 2);
 
     /** The table kinds under test. */
     enum Kind {
@@ -150,7 +152,14 @@ class BulkTableModelTest {
             new Config("packed-narrow-AOS-index12-gen3", Kind.PACKED, TestSchemas::narrow, Layout.AOS,
                     ReuseOrder.FIFO, SMALL, NO_LIMIT, 100_000, 200),
             new Config("packed-mixed-SOA-maxCapacity80", Kind.PACKED, TestSchemas::mixed, Layout.SOA,
-                    ReuseOrder.FIFO, HandleLayout.DEFAULT, 80, 60_000, 96));
+                    ReuseOrder.FIFO, HandleLayout.DEFAULT, 80, 60_000, 96),
+            // Epoch bits: clear and reset start the generations over
+            new Config("particles-SOA-FIFO-index12-gen3-epoch2", Kind.BULK, TestSchemas::particles, Layout.SOA,
+                    ReuseOrder.FIFO, SMALL_EPOCHS, NO_LIMIT, 60_000, 200),
+            new Config("narrow-SOA-SWEEP-index12-gen3-epoch2", Kind.BULK, TestSchemas::narrow, Layout.SOA,
+                    ReuseOrder.SWEEP, SMALL_EPOCHS, NO_LIMIT, 60_000, 200),
+            new Config("packed-particles-SOA-index12-gen3-epoch2", Kind.PACKED, TestSchemas::particles, Layout.SOA,
+                    ReuseOrder.FIFO, SMALL_EPOCHS, NO_LIMIT, 60_000, 200));
 
     private static final long BASE_SEED = baseSeed();
     private static final AtomicLong TOTAL_OPS = new AtomicLong();
@@ -292,7 +301,7 @@ class BulkTableModelTest {
         private static final int TRACE_FUZZED = 1 << 14;
 
         private enum Op {
-            ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, FOR_EACH, CHUNKS,
+            ADD, ADD_ALL, REMOVE, REMOVE_ALL, BAD_REMOVE_ALL, GET, SET, CONTAINS, CLEAR, RESET, FOR_EACH, CHUNKS,
             INVALID_HANDLE, FOREIGN_FIELD, CAPACITY_FAILURE, RENEW, AUDIT, DEFRAGMENT, DEFRAGMENT_FAILING, RELOAD,
             SCRIBBLE
         }
@@ -348,6 +357,14 @@ class BulkTableModelTest {
 
         // model of the slots
         int tag = -1;
+        /** The table's epoch ({@link HandleLayout#epochBits()}). */
+        int epoch;
+        /**
+         * The generation a reset stays above, kept by the table's rules ({@code SlotIndex.top}):
+         * raised by a removal past it, one up by a clear, the floor after an epoch change, and
+         * the highest generation of the slots after a reload.
+         */
+        int top;
         int limit;
         int[] gen = new int[1024];
         byte[] state = new byte[1024];
@@ -598,7 +615,7 @@ class BulkTableModelTest {
                 tag = layout.tag(h);
                 check(tag >= 1 && tag <= HandleLayout.MAX_TAG, "handle with tag " + tag);
             }
-            long expected = layout.pack(tag, gen[slot], slot);
+            long expected = layout.pack(tag, epoch, gen[slot], slot);
             if (h != expected) {
                 throw failure("add returned " + table.format(h) + " (0x" + Long.toHexString(h) + ") but the model"
                         + " expected " + table.format(expected) + " (0x" + Long.toHexString(expected) + "); the"
@@ -849,22 +866,58 @@ class BulkTableModelTest {
             }
         }
 
+        /** A clear or, half of the time, a reset, each predicted by the model. */
         void opClear() {
-            trace(Op.CLEAR, live);
+            boolean reset = rng.nextBoolean();
+            trace(reset ? Op.RESET : Op.CLEAR, live);
             clears++;
             long[] cleared = Arrays.copyOf(liveH, live);
-            table.clear();
-            for (long h : cleared) {
-                int slot = slotOf(h);
-                if (gen[slot] == maxGeneration) {
-                    state[slot] = RETIRED;
-                    retired++;
-                } else {
-                    gen[slot]++;
+            int floor = impl.index.floor;
+            boolean liveAtLast = false;
+            for (int slot = 1; slot < limit; slot++) {
+                liveAtLast |= state[slot] == LIVE && gen[slot] == maxGeneration;
+            }
+            if (reset) {
+                table.reset();
+            } else {
+                table.clear();
+            }
+            if (reset && top < maxGeneration && retired == 0) {
+                // reset: every opened slot one generation above the highest
+                top++;
+                for (int slot = 1; slot < limit; slot++) {
+                    gen[slot] = top;
                     state[slot] = FREE;
                 }
+            } else if ((reset || liveAtLast) && epoch < layout.maxEpoch()) {
+                // the next epoch: every opened slot starts again at the floor, retired ones too
+                epoch++;
+                for (int slot = 1; slot < limit; slot++) {
+                    gen[slot] = floor;
+                    state[slot] = FREE;
+                }
+                retired = 0;
+                top = floor;
+            } else {
+                for (long h : cleared) {
+                    int slot = slotOf(h);
+                    if (gen[slot] == maxGeneration) {
+                        state[slot] = RETIRED;
+                        retired++;
+                    } else {
+                        gen[slot]++;
+                        state[slot] = FREE;
+                    }
+                }
+                if (!reset) {
+                    top = Math.min(top + 1, maxGeneration);
+                }
+            }
+            for (long h : cleared) {
                 pushRemoved(h);
             }
+            check(impl.stats().retired() == retired, "retired after " + (reset ? "reset" : "clear") + ": "
+                    + impl.stats().retired() + ", model " + retired);
             model.clear();
             position.clear();
             Arrays.fill(liveV, 0, live, null);
@@ -1447,6 +1500,9 @@ class BulkTableModelTest {
             if (layout.hasStrayBits(h) || layout.index(h) == 0) {
                 return InvalidHandleException.Reason.FORGED;
             }
+            if (layout.epoch(h) != epoch) {
+                return layout.epoch(h) < epoch ? InvalidHandleException.Reason.STALE : InvalidHandleException.Reason.FORGED;
+            }
             if (layout.index(h) >= limit) {
                 return InvalidHandleException.Reason.OUT_OF_RANGE;
             }
@@ -1606,8 +1662,10 @@ class BulkTableModelTest {
             if (gen[slot] == maxGeneration) {
                 state[slot] = RETIRED;
                 retired++;
+                top = maxGeneration;
             } else {
                 gen[slot]++;
+                top = Math.max(top, gen[slot]);
                 state[slot] = FREE;
                 addFree(slot);
             }
@@ -1729,6 +1787,11 @@ class BulkTableModelTest {
             }
             table = loaded;
             impl = (AbstractTable) loaded;
+            // a restored table finds the highest generation of its slots again
+            top = impl.index.floor;
+            for (int slot = 1; slot <= limit && slot < gen.length; slot++) {
+                top = Math.max(top, gen[slot]);
+            }
             packed = loaded instanceof PackedTableImpl d ? d : null;
             if (packed != null) {
                 fragmented = true;
@@ -1761,6 +1824,8 @@ class BulkTableModelTest {
             Arrays.fill(liveV, null);
             live = 0;
             tag = -1;
+            epoch = 0;
+            top = 0;
             limit = 0;
             Arrays.fill(gen, 0);
             Arrays.fill(state, NEVER);

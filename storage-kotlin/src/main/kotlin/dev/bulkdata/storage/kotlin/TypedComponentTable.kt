@@ -134,6 +134,9 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** Removes every component. O(size). Throws as [remove] for a running loop or a closed table. */
     public fun clear(): Unit = core.clear()
 
+    /** Removes every component: the same as [clear], by the name the entity table's reset has. */
+    public fun reset(): Unit = core.reset()
+
     /**
      * Moves rows toward entity order (the entity table's slot order), at most [maxSwaps] swaps
      * of neighbouring rows per call, so that loops and joins over several component tables

@@ -193,6 +193,14 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /** Removes every record; all handles become stale. O(capacity). Throws as `Table.clear`. */
     public fun clear(): Unit = core.clear()
 
+    /**
+     * Removes every record at once, the fast purge of a table emptied every frame: all handles
+     * become stale, the blocks stay, the next adds take the same slots. One pass writing the
+     * slots' metadata, no record byte written. Throws as `Table.reset`, whose Javadoc gives the
+     * contract (handles, tag, change versions, mapped tables, generation budget).
+     */
+    public fun reset(): Unit = core.reset()
+
     /** Frees the table's native memory and tag. Idempotent. */
     override fun close(): Unit = core.close()
 

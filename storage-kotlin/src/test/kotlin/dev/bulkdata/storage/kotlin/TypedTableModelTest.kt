@@ -15,8 +15,8 @@ private const val OPS_PER_RUN = 4_000
 
 /**
  * Seeded random operation sequences on a typed table against a `HashMap` model: add (with and
- * without initialiser), remove of live and stale handles, get/set, contains, forEach and
- * clear, with the table compared to the model after every step. The seed is in the clue of
+ * without initialiser), remove of live and stale handles, get/set, contains, forEach,
+ * clear and reset, with the table compared to the model after every step. The seed is in the clue of
  * every failure.
  */
 private fun <D : TableDef<D>> runModel(def: D, column: FloatColumn<D>, seed: Long) {
@@ -59,7 +59,7 @@ private fun <D : TableDef<D>> runModel(def: D, column: FloatColumn<D>, seed: Lon
                         seen shouldBe model
                     }
                     else -> if (random.nextInt(50) == 0) {
-                        table.clear()
+                        if (random.nextBoolean()) table.clear() else table.reset()
                         dead += model.keys
                         model.clear()
                     }

@@ -28,8 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * JDK Flight Recorder events of the tables, with the JDK's own {@code jdk.jfr} API:
  * {@code dev.bulkdata.TableOpen}, {@code dev.bulkdata.BlockAllocation},
  * {@code dev.bulkdata.TableClose}, the periodic {@code dev.bulkdata.TableStatistics}
- * (docs/observability.md) and {@code dev.bulkdata.MappedOpen}. {@link BlockArena} calls the
- * three table hooks; {@link MappedFile#reportOpened} the mapped one.
+ * (docs/observability.md), {@code dev.bulkdata.MappedOpen} and {@code dev.bulkdata.SlotRetirement}.
+ * {@link BlockArena} calls the three table hooks; {@link MappedFile#reportOpened} the mapped
+ * one; the tables' changes the retirement one.
  *
  * <p>Cost when no recording runs. Until the flight recorder is initialized in this JVM (a
  * recording was started, by {@code -XX:StartFlightRecording}, {@code jcmd JFR.start} or the
@@ -60,6 +61,7 @@ public final class TableEvents {
     private static volatile EventType closeType;
     private static volatile EventType allocationType;
     private static volatile EventType mappedOpenType;
+    private static volatile EventType retirementType;
 
     static {
         try {
@@ -82,6 +84,8 @@ public final class TableEvents {
         FlightRecorder.register(TableCloseEvent.class);
         FlightRecorder.register(BlockAllocationEvent.class);
         FlightRecorder.register(MappedOpenEvent.class);
+        FlightRecorder.register(SlotRetirementEvent.class);
+        retirementType = EventType.getEventType(SlotRetirementEvent.class);
         mappedOpenType = EventType.getEventType(MappedOpenEvent.class);
         FlightRecorder.addPeriodicEvent(TableStatisticsEvent.class, TableEvents::emitStatistics);
         allocationType = EventType.getEventType(BlockAllocationEvent.class);
@@ -171,6 +175,29 @@ public final class TableEvents {
             event.fallback = state.equals("INTERRUPTED") || state.equals("DAMAGED");
             event.detail = detail;
             event.checksums = checksums;
+            event.commit();
+        }
+    }
+
+    /**
+     * Slots of a table retired: their generations (and the table's epochs) ran out, so they
+     * are never handed out again. Called by the change that retired them, every time.
+     *
+     * @param tag the table's tag
+     * @param retired slots this change retired
+     * @param totalRetired the table's retired slots now, these included
+     * @param operation the change: "remove", "clear", "reset" or "cancelAdd"
+     * @param epoch the table's epoch after the change
+     */
+    public static void retired(int tag, int retired, int totalRetired, String operation, int epoch) {
+        EventType type = retirementType;
+        if (type != null && type.isEnabled()) {
+            SlotRetirementEvent event = new SlotRetirementEvent();
+            event.of(tag, OPEN.get(tag));
+            event.retired = retired;
+            event.totalRetired = totalRetired;
+            event.operation = operation;
+            event.epoch = epoch;
             event.commit();
         }
     }
@@ -292,6 +319,25 @@ public final class TableEvents {
         String detail;
         @Label("Block Checksums")
         boolean checksums;
+    }
+
+    @Name("dev.bulkdata.SlotRetirement")
+    @Label("Slot Retirement")
+    @Category("bulkdata")
+    @Description("A change retired slots of a table: their generation budget ran out, so the table takes fresh slots (and grows) from now on")
+    static final class SlotRetirementEvent extends TableEvent {
+        @Label("Retired")
+        @Description("Slots this change retired")
+        int retired;
+        @Label("Total Retired")
+        @Description("The table's retired slots after the change (TableStats.retired())")
+        int totalRetired;
+        @Label("Operation")
+        @Description("remove, clear, reset or cancelAdd")
+        String operation;
+        @Label("Epoch")
+        @Description("The table's epoch after the change")
+        int epoch;
     }
 
     @Name("dev.bulkdata.TableStatistics")

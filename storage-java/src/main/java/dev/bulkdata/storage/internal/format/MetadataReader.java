@@ -74,7 +74,8 @@ final class MetadataReader {
         int generationBits = b.get();
         int reuseCode = b.get();
         int layoutCode = b.get();
-        b.getShort();
+        int epochWord = Short.toUnsignedInt(b.getShort());
+        int epoch = epochWord & ((1 << SnapshotWriter.EPOCH_BITS_SHIFT) - 1);
         int maxSlot = b.getInt();
         int floor = b.getInt();
         int limit = b.getInt();
@@ -88,7 +89,7 @@ final class MetadataReader {
         if (tag < 1 || tag > HandleLayout.MAX_TAG) {
             throw r.fail(Reason.MALFORMED, "tag " + tag + " is outside [1, " + HandleLayout.MAX_TAG + "]");
         }
-        HandleLayout handles = handles(indexBits, generationBits);
+        HandleLayout handles = handles(indexBits, generationBits, epochWord >>> SnapshotWriter.EPOCH_BITS_SHIFT);
         if (reuseCode < 0 || reuseCode >= REUSE_CODES.size() || layoutCode < 0 || layoutCode > 1) {
             throw r.fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
         }
@@ -109,13 +110,16 @@ final class MetadataReader {
             throw r.fail(Reason.MALFORMED, "max slot " + maxSlot + ", floor " + floor + ", limit " + limit
                     + " or entry count " + entries + " is out of range for " + handles);
         }
+        if (epoch > handles.maxEpoch()) {
+            throw r.fail(Reason.MALFORMED, "epoch " + epoch + " is out of range for " + handles);
+        }
         return new TableState(header.kind(), identity, tag, handles, reuse, schema, maxSlot, floor, limit, size,
-                retired, freeLength, freeTail, entries, reuseCursor, reuseEnd);
+                retired, freeLength, freeTail, entries, reuseCursor, reuseEnd, epoch);
     }
 
-    private HandleLayout handles(int indexBits, int generationBits) throws SnapshotException {
+    private HandleLayout handles(int indexBits, int generationBits, int epochBits) throws SnapshotException {
         try {
-            return HandleLayout.of(indexBits, generationBits);
+            return HandleLayout.of(indexBits, generationBits, epochBits);
         } catch (IllegalArgumentException e) {
             throw r.fail(Reason.MALFORMED, "handle layout: " + e.getMessage());
         }
@@ -308,12 +312,12 @@ final class MetadataReader {
             int tag = Short.toUnsignedInt(b.getShort());
             int indexBits = b.get();
             int generationBits = b.get();
-            b.get();
+            int epochBits = b.get();
             int layoutCode = b.get();
             b.getShort();
             int rows = b.getInt();
             b.getInt();
-            HandleLayout handles = handles(indexBits, generationBits);
+            HandleLayout handles = handles(indexBits, generationBits, epochBits);
             if (layoutCode < 0 || layoutCode > 1) {
                 throw r.fail(Reason.MALFORMED, "layout " + layoutCode + " is unknown");
             }
@@ -368,24 +372,25 @@ final class MetadataReader {
         BitSet seen = new BitSet();
         for (int row = 0; row < keys.length; row++) {
             int key = keys[row];
-            int generation = owners[row];
-            if (key <= 0 || key > handles.maxIndex() || seen.get(key) || generation < 0
-                    || generation > handles.maxGeneration()) {
+            int stamp = owners[row];
+            int generation = stamp & handles.maxGeneration();
+            int epoch = stamp >>> handles.generationBits();
+            if (key <= 0 || key > handles.maxIndex() || seen.get(key) || epoch > handles.maxEpoch()) {
                 throw r.fail(Reason.MALFORMED, "row " + row + "'s entity (slot " + key + ", generation "
                         + generation + ") is not a valid, distinct entity of " + handles);
             }
             seen.set(key);
             boolean ok;
             int meta = key < limit ? entities.savedMeta(key) : 0;
-            if (key >= limit) {
+            if (key >= limit || epoch > e.epoch()) {
                 ok = false;
-            } else if (MetaWords.isRetired(meta)) {
-                ok = true;                                     // a retired slot is never live again
+            } else if (MetaWords.isRetired(meta) || epoch < e.epoch()) {
+                ok = true;                                     // a retired slot is never live again, nor an old epoch's
             } else {
                 generation += shift;
                 ok = generation < MetaWords.generation(meta)
                         || generation == MetaWords.generation(meta) && MetaWords.isLive(meta);
-                owners[row] = generation;
+                owners[row] = epoch << handles.generationBits() | generation;
             }
             if (!ok) {
                 throw r.fail(Reason.ENTITY_MISMATCH, "row " + row + " belongs to the entity in slot " + key

@@ -24,6 +24,12 @@ import static dev.bulkdata.storage.internal.format.FileLayout.*;
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotWriter {
+    /**
+     * Where {@code meta.epoch} (u16 at offset 14) keeps the handle layout's epoch bits: above the
+     * table's epoch, which takes the low {@value} bits ({@code HandleLayout.MAX_EPOCH_BITS}).
+     */
+    static final int EPOCH_BITS_SHIFT = 11;
+
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(BLOCK_STRIDE).asReadOnlyBuffer();
 
     private SnapshotWriter() {
@@ -48,7 +54,7 @@ public final class SnapshotWriter {
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
         meta.putLong(entities.identity()).putShort((short) entities.tag())
                 .put((byte) handles.indexBits()).put((byte) handles.generationBits())
-                .put((byte) 0).put((byte) schema.layout().ordinal()).putShort((short) 0)
+                .put((byte) handles.epochBits()).put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(rows).putInt(0);
         putSchema(meta, schema);
         IntBuffer ints = meta.slice().order(ByteOrder.nativeOrder()).asIntBuffer();
@@ -76,7 +82,8 @@ public final class SnapshotWriter {
         meta.putLong(s.identity()).putShort((short) s.tag())
                 .put((byte) s.handles().indexBits()).put((byte) s.handles().generationBits())
                 .put((byte) (packed ? 0 : REUSE_CODES.indexOf(s.reuse())))
-                .put((byte) schema.layout().ordinal()).putShort((short) 0)
+                .put((byte) schema.layout().ordinal())
+                .putShort((short) (s.handles().epochBits() << EPOCH_BITS_SHIFT | s.epoch()))
                 .putInt(s.maxSlot()).putInt(s.floor()).putInt(s.limit()).putInt(s.size()).putInt(s.retired())
                 .putInt(s.freeLength()).putInt(s.freeTail()).putInt(entries)
                 .putInt(s.reuseCursor()).putInt(s.reuseEnd());

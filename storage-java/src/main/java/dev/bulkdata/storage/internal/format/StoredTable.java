@@ -98,9 +98,10 @@ public interface StoredTable {
      * @param savedIdentity the identity of the snapshot the table was loaded from under a new
      *     tag, else 0
      * @param generationShift how far that load moved every generation up
+     * @param epoch the table's epoch ({@link HandleLayout#epochBits()})
      */
     record Entities(String name, long identity, int tag, HandleLayout handles, int maxSlot, int limit,
-                    long savedIdentity, int generationShift) {
+                    long savedIdentity, int generationShift, int epoch) {
     }
 
     /** {@return the table's schema} */

@@ -22,14 +22,15 @@ import dev.bulkdata.storage.Schema;
  * @param reuseCursor FIFO and LIFO: where the takes from the range a clear freed go on;
  *     SWEEP: the slot the next take looks at first
  * @param reuseEnd FIFO and LIFO: the end of the range a clear freed (0 and 0 for none); SWEEP: 0
+ * @param epoch the table's epoch ({@code HandleLayout.epochBits()}), 0 to {@code handles.maxEpoch()}
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public record TableState(byte kind, long identity, int tag, HandleLayout handles, ReuseOrder reuse, Schema schema,
                          int maxSlot, int floor, int limit, int size, int retired, int freeLength, int freeTail,
-                         int entryCount, int reuseCursor, int reuseEnd) {
+                         int entryCount, int reuseCursor, int reuseEnd, int epoch) {
     /** {@return this state with another schema} */
     TableState withSchema(Schema other) {
         return new TableState(kind, identity, tag, handles, reuse, other, maxSlot, floor, limit, size, retired,
-                freeLength, freeTail, entryCount, reuseCursor, reuseEnd);
+                freeLength, freeTail, entryCount, reuseCursor, reuseEnd, epoch);
     }
 }

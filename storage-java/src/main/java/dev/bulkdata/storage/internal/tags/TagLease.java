@@ -3,7 +3,7 @@ package dev.bulkdata.storage.internal.tags;
 /**
  * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its
  * slots start at (the tag's floor, see {@link TagRegistry}), and what the table has handed out
- * so far, which {@link TagRegistry#release} turns into the next table's floor.
+ * so far (generations, slot indices and its epoch), which {@link TagRegistry#release} turns into the next table's floor.
  *
  * <p>The table records every handle it makes with {@link #issued(int, int)}. The lease is
  * shared with the table's cleaner (not the table itself), so that a table dropped without
@@ -28,6 +28,8 @@ public final class TagLease {
     int peakGeneration = -1;
     /** The largest slot index in a handle the table made; 0 before the first. */
     long peakIndex;
+    /** The table's epoch, the highest it reached (epochs only rise); 0 before the first change of epoch. */
+    int epoch;
     /** Set by {@link TagRegistry#release}. */
     boolean released;
 
@@ -36,6 +38,16 @@ public final class TagLease {
         this.floor = floor;
         this.previousName = previousName;
         this.identity = identity;
+    }
+
+    /**
+     * Records the table's epoch after it moved on ({@code HandleLayout#epochBits()}): every
+     * handle it makes from now has it, above its generation.
+     *
+     * @param epoch the table's epoch
+     */
+    public void epoch(int epoch) {
+        this.epoch = epoch;
     }
 
     /**

@@ -264,7 +264,10 @@ public final class TagRegistry {
         if (lease.peakGeneration >= 0 && layout != null) {
             long index = lease.peakIndex;
             long indexBound = index == 0 ? 0 : (Long.highestOneBit(index) << 1) - 1;
-            long bound = ((long) lease.peakGeneration << layout.indexBits()) | indexBound;
+            // A table that moved to later epochs made handles with its epoch above the generation:
+            // the bound covers them (every epoch up to the last, with any generation below it).
+            long generations = ((long) lease.epoch << layout.generationBits()) | lease.peakGeneration;
+            long bound = (generations << layout.indexBits()) | indexBound;
             if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity) {
                 OTHERS[tag] = BOUNDS[tag];
                 MAKERS[tag] = lease.identity;
@@ -297,7 +300,7 @@ public final class TagRegistry {
     /**
      * Whether {@code handle}, whose tag is {@code tag}, was made by a table that held the tag
      * before the open table that holds it now: read in the holder's layout, its generation is
-     * below the generation the holder's slots start at, so the holder rejects it as forged
+     * below the generation the holder's slots start at (and its epoch 0), so the holder rejects it
      * (and so does every other table: the table that made it is closed).
      *
      * @param tag the handle's tag
@@ -306,7 +309,7 @@ public final class TagRegistry {
      */
     public static synchronized boolean predatesHolder(int tag, long handle) {
         HandleLayout layout = tag > 0 && tag < TAGS ? LAYOUTS[tag] : null;
-        return layout != null && layout.generation(handle) < FLOORS[tag];
+        return layout != null && layout.epoch(handle) == 0 && layout.generation(handle) < FLOORS[tag];
     }
 
     /**
