@@ -36,8 +36,9 @@ class ParallelChunksTest {
 
     @BeforeAll
     static void startPool() {
+        AtomicInteger made = new AtomicInteger();
         pool = Executors.newFixedThreadPool(3, r -> {
-            Thread t = new Thread(r, "pass-worker");
+            Thread t = new Thread(r, "pass-worker-" + made.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -89,8 +90,10 @@ class ParallelChunksTest {
             for (int c = 0; c < visits.length(); c++) {
                 assertEquals(1, visits.get(c), "chunk " + c);
             }
-            assertTrue(threads.contains(Thread.currentThread().getName()) && threads.contains("pass-worker"), "threads: "
-                    + threads);
+            // Two threads at least, one of them the pool's; whether the caller takes a chunk before
+            // the workers take them all is up to the scheduler (a rejecting executor's test makes it).
+            assertTrue(threads.size() >= 2 && threads.stream().anyMatch(t -> t.startsWith("pass-worker-")),
+                    "threads: " + threads);
             assertEquals(visits.length(), metAnother.get(), "every visit ran while another thread was in the pass");
             AtomicInteger records = new AtomicInteger();
             table.forEach((chunk, slot) -> {
@@ -144,7 +147,7 @@ class ParallelChunksTest {
                 }
             });
             assertEquals(stats.blocks(), messages.size());
-            assertTrue(messages.stream().anyMatch(m -> m.contains("on thread 'pass-worker'")), messages.getFirst());
+            assertTrue(messages.stream().anyMatch(m -> m.contains("on thread 'pass-worker-")), messages.getFirst());
             for (String m : messages) {
                 assertTrue(m.contains("cannot add to table 'particles'") && m.contains("parallel pass")
                         && m.contains("forEachChunk with an Executor") && m.contains("Nothing was changed"), m);
