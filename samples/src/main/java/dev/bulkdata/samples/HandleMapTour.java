@@ -8,8 +8,9 @@ import dev.bulkdata.storage.Schema;
 
 /**
  * The walk-through of the article "Game Engine Containers - handle_map", on a {@link BulkTable}: insert, look up, erase, a
- * stale handle caught, and {@code clear()} (old handles stay stale) against a fresh table
- * (handles start over, and the old table's handles are rejected as foreign). Every handle is
+ * stale handle caught, {@code clear()} (old handles stay stale) against a fresh table
+ * (handles start over, and the old table's handles are rejected as foreign), and
+ * {@code reset()}, the purge that the same article sets beside {@code clear()}. Every handle is
  * printed in the readable {@code name#index@generation} form.
  */
 public final class HandleMapTour {
@@ -86,6 +87,14 @@ public final class HandleMapTour {
                     out.line("foreign %s of the cleared table, used on the fresh one, rejected: %s",
                             items.format(e), x.reason());
                 }
+            }
+
+            items.reset();                              // the purge: one write per opened slot
+            long g = items.add();
+            out.line("reset   %s is stale: %b; %s takes slot 1 again, a generation above every earlier one",
+                    items.format(e), !items.contains(e), items.format(g));
+            if (!items.contains(e)) {
+                stale++;
             }
         }
         return new Outcome(3, stale, foreign, sum);

@@ -77,7 +77,7 @@ public final class JavaParticles {
             while (!table.isEmpty()) {
                 frame++;
                 int n = 0;
-                try (ChunkIteration chunks = table.core().iterate()) {   // add and remove wait until it is closed
+                try (ChunkIteration chunks = table.core().iterate()) {   // add and remove throw until it is closed
                     for (Chunk chunk : chunks) {
                         int k = ParticleSystem.step(chunk, chunkExpired, mask);
                         System.arraycopy(chunkExpired, 0, expired, n, k);

@@ -20,7 +20,7 @@ import java.nio.file.Path
 // doc:begin README.md
 object Particles : TableDef<Particles>("particles", {
     layout = Layout.SOA                  // or AOS
-    reuseOrder = ReuseOrder.SWEEP        // hole reuse order (the default); kind = TableKind.PACKED for dense rows
+    reuseOrder = ReuseOrder.SWEEP        // hole reuse order (the default); or kind = TableKind.PACKED, dense rows
 }) {
     @JvmField val X = float("x")         // typed columns: FloatColumn<Particles>
     @JvmField val VX = float("vx")
