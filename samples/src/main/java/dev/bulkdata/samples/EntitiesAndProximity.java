@@ -13,7 +13,7 @@ import dev.bulkdata.storage.Schema;
 import java.util.SplittableRandom;
 
 /**
- * Seed 002's entities and proximity components: entities live in a {@link BulkTable}; some of
+ * The entities and proximity components of "Relational Data and Sparse Sets": entities live in a {@link BulkTable}; some of
  * them have a proximity component (a trigger radius) and some an audio component, each kept
  * packed in a {@link ComponentTable} whose sparse set links entity slots to dense rows. Every
  * frame a player walks a circle, entities despawn and spawn, some lose their proximity

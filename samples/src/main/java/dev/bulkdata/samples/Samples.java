@@ -51,6 +51,13 @@ public final class Samples {
                     return String.format("%,d stale handles caught, %,d wrong reads, checksum %016x",
                             r.stoppedStale() + r.fadesStale() + r.fadeTargetsGone(), r.wrongReads(), r.checksum());
                 }),
+                new Sample("game loop", "Game loop: spawn, parallel update, expiry queued in the pass, reset per level", o -> {
+                    GameLoop.Outcome r = GameLoop.run(small ? GameLoop.Params.SMALL : GameLoop.Params.FULL, 2, o);
+                    return String.format("%,d frames' bullets, %d levels, blocks %d -> %d after the first level,"
+                            + " %d slots retired, %d of %,d old handles accepted", r.spawned() + r.fragments(), r.levels(),
+                            r.blocksAfterFirstLevel(), r.maxBlocksAfterFirstLevel(), r.retired(), r.oldHandlesAccepted(),
+                            r.oldHandlesTried());
+                }),
                 new Sample("save/resume", "Save and resume: a simulation saved mid-run, loaded and continued", o -> {
                     SaveAndResume.Outcome r = SaveAndResume.run(small ? SaveAndResume.Params.SMALL
                             : SaveAndResume.Params.FULL, o);

@@ -14,11 +14,10 @@ import dev.bulkdata.storage.RecordVisitor;
 import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Seed 004's sound system: sound resources, playing sounds and fades in three
+ * The sound system of "Data Structures Part 1: Bulk Data": sound resources, playing sounds and fades in three
  * {@link BulkTable}s that refer to each other by handle, in handle fields
  * ({@link Schema.Builder#addHandle}: a sound names its resource, a fade names its sound). Every few ticks resources are unloaded while sounds still play them, and
  * fades keep pointing at sounds that stop; each stale handle is caught, two ways:
@@ -37,6 +36,9 @@ import java.util.SplittableRandom;
  * {@link Outcome} (counts and an order-independent checksum) is the same under every
  * {@link ReuseOrder}; under {@link ReuseOrder#LIFO} every replacement resource lands in the very
  * slot its stale sounds point at.
+ *
+ * <p>Finished fades and sounds remove themselves from inside the pass that finds them
+ * ({@link Chunk#removeLater}); the table applies the removals when the pass ends.
  *
  * <p>Single-threaded; one instance runs once.
  */
@@ -122,8 +124,6 @@ public final class SoundSystem {
     private final long[] loadedResources;
     private final long[] recentSounds = new long[RECENT];
     private final long[] recentSerials = new long[RECENT];
-    private long[] doomed = new long[1024];
-    private int doomedCount;
     private double now;
     private long nextSerial = 1;
     private long unloadedHandle;
@@ -176,10 +176,8 @@ public final class SoundSystem {
             }
             startSounds();
             startFades();
-            fades.forEach(updateFade);
-            removeDoomed(fades);
+            fades.forEach(updateFade);                 // the finished fades are removed when it ends
             sounds.forEach(updateSound);
-            removeDoomed(sounds);
             progress.step(tick);
         }
         progress.done();
@@ -282,14 +280,14 @@ public final class SoundSystem {
             sounds.set(sound, SND_VOLUME, Math.min(sounds.get(sound, SND_VOLUME), volume));
             if (t >= 1.0) {
                 fadesFinished++;
-                doom(chunk.handle(slot));
+                chunk.removeLater(slot);
             }
         } catch (InvalidHandleException e) {
             if (e.reason() != InvalidHandleException.Reason.STALE) {
                 throw e;
             }
             fadesStale++;
-            doom(chunk.handle(slot));
+            chunk.removeLater(slot);
         }
     }
 
@@ -297,7 +295,7 @@ public final class SoundSystem {
         long resource = chunk.get(slot, SND_RESOURCE);
         if (!resources.contains(resource)) {
             stoppedStale++;
-            doom(chunk.handle(slot));
+            chunk.removeLater(slot);
             return;
         }
         if (resources.get(resource, RES_SERIAL) != chunk.get(slot, SND_RESOURCE_SERIAL)) {
@@ -310,22 +308,10 @@ public final class SoundSystem {
         checksum += serial * 0x9E3779B97F4A7C15L ^ (played * 31 + Float.floatToIntBits(volume));
         if (volume <= 0f) {
             fadedOut++;
-            doom(chunk.handle(slot));
+            chunk.removeLater(slot);
         } else if (played >= resources.get(resource, RES_FRAMES)) {
             finished++;
-            doom(chunk.handle(slot));
+            chunk.removeLater(slot);
         }
-    }
-
-    private void doom(long handle) {
-        if (doomedCount == doomed.length) {
-            doomed = Arrays.copyOf(doomed, doomedCount * 2);
-        }
-        doomed[doomedCount++] = handle;
-    }
-
-    private void removeDoomed(BulkTable table) {
-        table.removeAll(doomed, 0, doomedCount);
-        doomedCount = 0;
     }
 }

@@ -10,7 +10,7 @@ import kotlinx.coroutines.runBlocking
 import java.util.SplittableRandom
 
 /**
- * Seed 004's particle system on the Kotlin DSL: a [Particles] table (SOA) holding a steady
+ * The particle system of "Data Structures Part 1: Bulk Data" on the Kotlin DSL: a [Particles] table (SOA) holding a steady
  * population, where every frame the particles whose lifetime ran out expire and as many new
  * ones spawn in the holes they leave. The update runs one coroutine per chunk (16 KiB block)
  * with [processChunks], each chunk stepped by the SIMD column kernels of storage-vector

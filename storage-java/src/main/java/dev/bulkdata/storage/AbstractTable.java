@@ -67,6 +67,8 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
      * block count before, {@link #unreserve}).
      */
     private long lastAdd;
+    /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
+    private volatile ChangeQueue queue;
     /** removeAll's two passes, with their scratch array. */
     private final RemoveBatch removeBatch = new RemoveBatch(this);
     private int lastAddLimit;
@@ -343,6 +345,167 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     }
 
     // ---------------------------------------------------------------------------------------
+    // Changes queued during a pass
+
+    @Override
+    public final void removeLater(long handle) {
+        if (!guard.passOpen()) {
+            remove(handle);
+            return;
+        }
+        queueRemoval(slotOf(handle));
+    }
+
+    /** Queues the live slot {@code slot} for removal when the last open pass ends; any thread. */
+    final void queueRemoval(int slot) {
+        queue().queueRemoval(slot);
+    }
+
+    @Override
+    public final void addLater(java.util.function.LongConsumer init) {
+        queueAdd(Integer.MAX_VALUE, init);
+    }
+
+    /** {@link #addLater}, ordered by the chunk index {@code origin} ({@link Chunk#addLater}). */
+    final void queueAdd(int origin, java.util.function.LongConsumer init) {
+        if (init == null) {
+            throw new IllegalArgumentException("init is null (addLater to table '" + name() + "'); pass h -> {} to"
+                    + " add a record whose fields are all zero");
+        }
+        if (!guard.passOpen()) {
+            addNow(init);
+            return;
+        }
+        ensureOpen();
+        queue().queueAdd(origin, init);
+    }
+
+    /** The queue, made at the first queued change, its removal bits covering every opened slot. */
+    private ChangeQueue queue() {
+        ChangeQueue q = queue;
+        if (q == null) {
+            synchronized (this) {
+                q = queue;
+                if (q == null) {
+                    q = new ChangeQueue(index.limit); // no pass can open a slot while this one is open
+                    queue = q;
+                }
+            }
+        }
+        return q;
+    }
+
+    /** Adds a record and hands its handle to {@code init}; if {@code init} throws, the record is taken back. */
+    private long addNow(java.util.function.LongConsumer init) {
+        long handle = add();
+        try {
+            init.accept(handle);
+        } catch (RuntimeException | Error e) {
+            try {
+                cancelAdd(handle);
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        return handle;
+    }
+
+    @Override
+    public final int applyQueued() {
+        ensureOpen();
+        if (guard.passOpen()) {
+            throw new ConcurrentModificationException("cannot apply the changes queued for table '" + name()
+                    + "' while a pass over it is open: they are applied when the last open pass ends");
+        }
+        return applyQueue(false);
+    }
+
+    /**
+     * Applies what is queued, with no pass open: the removals in slot order as one structural
+     * change, then the adds in their order ({@link ChangeQueue}), each with its initializer.
+     * If an add or its initializer fails, that record is taken back, the adds after it stay
+     * queued, and the failure is thrown. At a pass's end ({@code atPassEnd}), a pass another
+     * thread opened meanwhile leaves the queue to that pass's end.
+     *
+     * @return the number of records removed and added
+     */
+    private int applyQueue(boolean atPassEnd) {
+        ChangeQueue q = queue;
+        if (q == null || q.isEmpty()) {
+            return 0;
+        }
+        int applied = 0;
+        if (q.removalsQueued()) {
+            long me;
+            try {
+                me = beginChange("apply the removals queued for");
+            } catch (ConcurrentModificationException e) {
+                if (atPassEnd && guard.passOpen()) {
+                    return 0; // another thread opened a pass meanwhile: its end applies the queue
+                }
+                throw e;
+            }
+            try {
+                long[] removals = q.takeRemovals();
+                applied = removals == null ? 0 : releaseQueued(removals);
+            } catch (Throwable t) {
+                throw guard.abortChange(me, t, false);
+            }
+            guard.endChange(me);
+        }
+        ChangeQueue.Add[] adds = q.takeAdds();
+        for (int i = 0; adds != null && i < adds.length; i++) {
+            long handle;
+            try {
+                handle = add();
+            } catch (RuntimeException | Error e) {
+                q.requeue(adds, i); // this add did not happen: it stays queued with the rest
+                if (atPassEnd && e instanceof ConcurrentModificationException && guard.passOpen()) {
+                    return applied;
+                }
+                throw e;
+            }
+            try {
+                adds[i].init().accept(handle);
+            } catch (RuntimeException | Error e) {
+                try {
+                    cancelAdd(handle);
+                } catch (RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+                q.requeue(adds, i + 1);
+                throw e;
+            }
+            applied++;
+        }
+        return applied;
+    }
+
+    /** Removes the live slots whose bits are set in {@code words}, in slot order, clearing the bits. */
+    private int releaseQueued(long[] words) {
+        int removed = 0;
+        SlotIndex index = this.index;
+        for (int w = 0; w < words.length; w++) {
+            long bits = words[w];
+            if (bits == 0) {
+                continue;
+            }
+            words[w] = 0;
+            do {
+                int slot = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (SlotMeta.isLive(index.meta(slot))) {
+                    index.markDead(slot);
+                    releaseDead(slot);
+                    removed++;
+                }
+            } while (bits != 0);
+        }
+        return removed;
+    }
+
+    // ---------------------------------------------------------------------------------------
     // Rejections
 
     /**
@@ -436,10 +599,34 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
 
     final void beginIteration() {
         guard.beginIteration();
+        ChangeQueue q = queue;
+        if (q != null) {
+            // Slots opened since the last pass get removal bits now: none opens during a pass,
+            // so the bits never grow while visitors set them.
+            q.cover(index.limit);
+        }
     }
 
     final void endIteration() {
-        guard.endIteration();
+        if (guard.endIteration() && queue != null && !queue.isEmpty()) {
+            applyQueue(true);
+        }
+    }
+
+    /**
+     * Ends a pass that threw {@code failure} (null if it completed), applying what it queued if
+     * it was the last open pass; a failure of that is thrown, or suppressed in {@code failure}.
+     */
+    final void endPass(Throwable failure) {
+        if (failure == null) {
+            endIteration();
+            return;
+        }
+        try {
+            endIteration();
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
     }
 
     /** Opens an iteration that holds this table open ({@link ChunkIteration#holding}). */

@@ -119,11 +119,13 @@ final class AccessGuard {
                 throw new ConcurrentModificationException("cannot " + operation + " table '" + table.name()
                         + "' on thread '" + Thread.currentThread().getName() + "': a parallel pass over its chunks"
                         + " (forEachChunk with an Executor) is running, and its visitors may only read and write"
-                        + " the records of the chunk each was handed, never add, remove or clear; collect the"
-                        + " changes and make them after the pass. Nothing was changed");
+                        + " the records of the chunk each was handed, never add, remove or clear; queue the"
+                        + " changes with removeLater and addLater (of the chunk or the table), applied when the pass"
+                        + " ends. Nothing was changed");
             }
             throw new ConcurrentModificationException("cannot " + operation + " table '" + table.name() + "' while "
-                    + open + " iteration(s) of it are open; finish or close the iteration first");
+                    + open + " iteration(s) of it are open; finish or close the iteration first, or queue the change"
+                    + " with removeLater or addLater, applied when the last pass ends. Nothing was changed");
         }
         long idle = Thread.currentThread().threadId() << 1;
         long word = (long) WRITER.getOpaque(this);
@@ -292,8 +294,14 @@ final class AccessGuard {
         OPEN_ITERATIONS.getAndAdd(this, 1);
     }
 
-    void endIteration() {
-        OPEN_ITERATIONS.getAndAdd(this, -1);
+    /** Ends an iteration; {@return whether it was the last open one} */
+    boolean endIteration() {
+        return (int) OPEN_ITERATIONS.getAndAdd(this, -1) == 1;
+    }
+
+    /** {@return whether an iteration (a pass) of the table is open}; false once ended */
+    boolean passOpen() {
+        return (int) OPEN_ITERATIONS.getVolatile(this) > 0;
     }
 
     /** Records that {@code iteration}, open already, holds the table open until {@link #releaseClose}. */

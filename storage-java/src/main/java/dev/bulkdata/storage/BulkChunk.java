@@ -246,6 +246,18 @@ final class BulkChunk extends SlotChunk {
     }
 
     @Override
+    public void removeLater(int slot) {
+        position(slot);
+        table.queueRemoval(index * slots + slot);
+    }
+
+    @Override
+    public void addLater(java.util.function.LongConsumer init) {
+        table.checkChunkAccess();
+        table.queueAdd(index, init);
+    }
+
+    @Override
     public String toString() {
         return "Chunk[" + table.name() + " #" + index + ", live=" + liveCount + "/" + slots + "]";
     }

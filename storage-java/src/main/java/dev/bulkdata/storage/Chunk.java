@@ -142,6 +142,34 @@ public interface Chunk extends GeneratedChunkAccessors {
     long handle(int slot);
 
     /**
+     * Queues the removal of the record in {@code slot}, applied when the last open pass over the
+     * table ends, as {@link Table#removeLater(long)} with {@code handle(slot)} does, without
+     * making the handle. Any thread visiting this chunk may call it. O(1), allocates nothing.
+     *
+     * @param slot a live slot of this chunk
+     * @throws IndexOutOfBoundsException if the slot is not in this chunk
+     * @throws IllegalArgumentException if the slot is a hole
+     * @throws IllegalStateException if the chunk is no longer valid, or it is a
+     *     {@link ComponentTable}'s chunk (queue the entity's removal on the entity table:
+     *     {@code entities.removeLater(chunk.handle(slot))})
+     */
+    void removeLater(int slot);
+
+    /**
+     * Queues an add to the chunk's table, applied when the last open pass ends, as
+     * {@link Table#addLater} does, ordered by this chunk's {@link #index()}: the adds queued
+     * from the chunks of a pass are applied in chunk order, and in the order queued within one
+     * chunk, whichever threads ran which chunks (a parallel pass, Kotlin's coroutines). O(1)
+     * amortized under the queue's lock; allocates the queue's entry.
+     *
+     * @param init receives the new record's handle once it is added, to write its fields
+     * @throws IllegalArgumentException if {@code init} is null
+     * @throws IllegalStateException if the chunk is no longer valid, or it is a
+     *     {@link ComponentTable}'s chunk
+     */
+    void addLater(java.util.function.LongConsumer init);
+
+    /**
      * The column of a field, for reading: a read-only, zero-copy view of the field's values for
      * every slot of this chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in
      * native byte order. A write through it throws {@link IllegalArgumentException} (the

@@ -115,14 +115,18 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     /** {@link Table#forEachChunk}: visits the chunks that {@code changes} selects after {@code since}, every chunk if it is null. */
     static void chunkPass(AbstractTable table, ChangeFilter changes, int since, ChunkVisitor visitor) {
         table.beginIteration();
+        Throwable failure = null;
         try {
             for (int i = 0, n = table.chunkCount(); i < n; i++) {
                 if (changes == null || changes.selects(table.versions, i, since)) {
                     visitor.visit(table.chunkAt(i));
                 }
             }
+        } catch (Throwable t) {
+            failure = t;
+            throw t;
         } finally {
-            table.endIteration();
+            table.endPass(failure);
         }
     }
 
@@ -145,6 +149,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         table.beginIteration();
         ParallelPass pass = new ParallelPass(table, changes, since, visitor);
         table.guard.parallelPassBegan();
+        Throwable failure = null;
         try {
             int helpers = Math.min(parallelism - 1, pass.count - 1);
             for (int i = 0; i < helpers && !pass.stopped; i++) {
@@ -156,11 +161,22 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
             }
             pass.run(); // the calling thread takes chunks too: no deadlock on a busy or same-thread executor
             pass.finish();
+        } catch (Throwable t) {
+            failure = t;
+            throw t;
         } finally {
             table.guard.parallelPassEnded();
-            table.endIteration();
+            if (failure != null) {
+                table.endPass(failure);
+            }
         }
-        pass.rethrow();
+        try {
+            pass.rethrow();
+        } catch (RuntimeException | Error e) {
+            table.endPass(e);
+            throw e;
+        }
+        table.endIteration();
     }
 
     /**
@@ -259,14 +275,18 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     /** {@link Table#forEach}: visits the live records of the chunks that {@code changes} selects after {@code since}, of every chunk if it is null. */
     static void recordPass(AbstractTable table, ChangeFilter changes, int since, RecordVisitor visitor) {
         table.beginIteration();
+        Throwable failure = null;
         try {
             for (int i = 0, n = table.chunkCount(); i < n; i++) {
                 if (changes == null || changes.selects(table.versions, i, since)) {
                     table.chunkAt(i).forEachLive(visitor);
                 }
             }
+        } catch (Throwable t) {
+            failure = t;
+            throw t;
         } finally {
-            table.endIteration();
+            table.endPass(failure);
         }
     }
 

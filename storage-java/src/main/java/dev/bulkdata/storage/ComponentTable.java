@@ -176,6 +176,22 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         public long handleOfRow(int row) {
             return entityAt(row);
         }
+
+        @Override
+        public void removeRowLater(int row) {
+            throw noQueue();
+        }
+
+        @Override
+        public void addLaterFrom(int chunk, java.util.function.LongConsumer init) {
+            throw noQueue();
+        }
+
+        private IllegalStateException noQueue() {
+            return new IllegalStateException("the chunks of component table '" + name() + "' queue no changes:"
+                    + " queue the entity's removal on the entity table (entities.removeLater(chunk.handle(slot))),"
+                    + " or remove the entity at once, which a pass over a component table allows");
+        }
     }
 
     /** {@return the component schema's name} */

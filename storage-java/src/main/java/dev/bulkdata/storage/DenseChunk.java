@@ -39,6 +39,12 @@ final class DenseChunk extends SlotChunk {
 
         /** {@return the table's change versions; {@link ChangeVersions#unused} if it keeps none} */
         ChangeVersions versions();
+
+        /** {@link Chunk#removeLater}: queues the removal of the record in dense {@code row}, a live row. */
+        void removeRowLater(int row);
+
+        /** {@link Chunk#addLater}: queues an add, ordered by the chunk index {@code chunk}. */
+        void addLaterFrom(int chunk, java.util.function.LongConsumer init);
     }
 
     private final Owner owner;
@@ -146,6 +152,17 @@ final class DenseChunk extends SlotChunk {
     @Override
     public long handle(int slot) {
         return owner.handleOfRow(firstRow + position(slot));
+    }
+
+    @Override
+    public void removeLater(int slot) {
+        owner.removeRowLater(firstRow + position(slot));
+    }
+
+    @Override
+    public void addLater(java.util.function.LongConsumer init) {
+        owner.checkChunkAccess();
+        owner.addLaterFrom(index, init);
     }
 
     @Override

@@ -105,6 +105,16 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     }
 
     @Override
+    public void removeRowLater(int row) {
+        queueRemoval(slotOf(handleOfRow(row)));
+    }
+
+    @Override
+    public void addLaterFrom(int chunk, java.util.function.LongConsumer init) {
+        queueAdd(chunk, init);
+    }
+
+    @Override
     public long handleOfRow(int row) {
         return index.handleOf(back.get(row));
     }

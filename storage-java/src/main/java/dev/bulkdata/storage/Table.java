@@ -232,6 +232,73 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
     void removeAll(long[] handles, int from, int to);
 
     /**
+     * Removes a record once no pass over the table is open: the way to remove records from
+     * inside {@link #forEach}, {@link #forEachChunk} (also with an {@code Executor}), a loop over
+     * {@link #iterate()}, or Kotlin's {@code forEach} and {@code processChunks}, where
+     * {@link #remove} throws. While a pass is open the removal is queued and the record stays
+     * live, readable and visited until the last open pass ends; then the queue is applied
+     * ({@link #applyQueued()} gives the order). With no pass open it is {@link #remove}.
+     *
+     * <p>The handle is checked now: a handle that is not live throws here, not at the end of the
+     * pass. A record queued twice is removed once. Any thread of a pass may queue (a parallel
+     * pass's visitors too); the removals are applied in slot order whatever the order they
+     * were queued in. O(1), allocates nothing once the table's queue exists (a bit per slot,
+     * made at the first queued removal).
+     *
+     * @param handle a live handle of this table
+     * @throws InvalidHandleException if the handle is not live in this table
+     * @throws java.util.ConcurrentModificationException with no pass open, as {@link #remove}
+     * @throws IllegalStateException if the table is closed
+     */
+    void removeLater(long handle);
+
+    /**
+     * Adds a record once no pass over the table is open, and hands its handle to {@code init}
+     * to write its fields: the way to add records from inside a pass, where {@link #add()}
+     * throws. While a pass is open the add is queued: the record does not exist before the last
+     * open pass ends (it is not visited, not counted in {@link #size()}, and has no handle yet:
+     * {@code init} receives it). With no pass open the record is added and {@code init} runs at
+     * once. If {@code init} throws, the record is taken back ({@link #cancelAdd}) and the
+     * exception thrown. To add from the chunks of a parallel pass in an order that does not
+     * depend on the threads, queue through the chunk ({@link Chunk#addLater}).
+     *
+     * <pre>{@code
+     * table.forEach((chunk, s) -> {
+     *     if (chunk.get(s, LIFE) <= 0f) {
+     *         chunk.removeLater(s);                               // expired
+     *         table.addLater(h -> table.set(h, LIFE, 1f));       // and a new one in its place
+     *     }
+     * });                                                         // both applied here
+     * }</pre>
+     *
+     * @param init writes the new record's fields; it may read and write this table and add or
+     *     remove at once (no pass is open when it runs)
+     * @throws IllegalArgumentException if {@code init} is null
+     * @throws CapacityExceededException with no pass open, as {@link #add()}
+     * @throws IllegalStateException if the table is closed
+     */
+    void addLater(java.util.function.LongConsumer init);
+
+    /**
+     * Applies the changes queued by {@link #removeLater}, {@link #addLater} and
+     * {@link Chunk#removeLater}/{@link Chunk#addLater}, which happens by itself when the last
+     * open pass over the table ends; call it only to apply what is left after an {@code init}
+     * threw. The order: every queued removal, in slot order, as one structural change; then the
+     * queued adds, those queued through chunks in chunk-index order (in the order queued within
+     * a chunk), then those queued through the table in the order queued. Removals go first, so
+     * the adds reuse the freed slots and a table that expires and spawns as many records in a
+     * pass does not grow. An {@code init} that throws stops the adds: its record is taken back,
+     * the adds after it stay queued, and the exception is thrown (at the end of a pass that
+     * threw itself, suppressed in the pass's exception). O(removals + adds + slots / 64).
+     *
+     * @return the number of records removed and added
+     * @throws java.util.ConcurrentModificationException if a pass is open, or another thread is
+     *     changing the table
+     * @throws IllegalStateException if the table is closed
+     */
+    int applyQueued();
+
+    /**
      * Whether a handle refers to a live record of this table. O(1); never throws for any
      * handle value, including after {@link #close()} (then it answers {@code false}).
      *

@@ -43,6 +43,16 @@ class DenseRowsTest {
         public ChangeVersions versions() {
             return VERSIONS;
         }
+
+        @Override
+        public void removeRowLater(int row) {
+            throw new IllegalStateException("the fake owner queues nothing");
+        }
+
+        @Override
+        public void addLaterFrom(int chunk, java.util.function.LongConsumer init) {
+            throw new IllegalStateException("the fake owner queues nothing");
+        }
     }
 
     /** The fake owner keeps no versions, as a component table. */

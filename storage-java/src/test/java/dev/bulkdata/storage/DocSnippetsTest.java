@@ -469,6 +469,43 @@ class DocSnippetsTest {
         }
     }
 
+    @Test
+    void changesDuringAPass_expireAndSpawn_appliedWhenThePassEnds() {
+        Schema schema = particleSchema();
+        FloatField T = schema.floatField("t");
+        java.lang.foreign.ValueLayout.OfFloat F = java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED;
+        float dt = 0.5f;
+        try (BulkTable particles = BulkTable.of(schema)) {
+            long[] handles = new long[3000];
+            particles.addAll(handles);
+            for (int i = 0; i < handles.length; i++) {
+                particles.set(handles[i], T, i % 3 == 0 ? 0.25f : 5f);
+            }
+            int capacity = particles.capacity();
+            // doc:begin docs/iteration-and-change-versions.md
+            particles.forEachChunk(chunk -> {
+                MemorySegment t = chunk.writableColumn(T);
+                for (int s = chunk.nextLive(0); s >= 0; s = chunk.nextLive(s + 1)) {
+                    float life = t.getAtIndex(F, s) - dt;
+                    t.setAtIndex(F, s, life);
+                    if (life <= 0f) {
+                        chunk.removeLater(s);                                  // expired
+                        chunk.addLater(h -> particles.set(h, T, 2f));          // and a new one
+                    }
+                }
+            });                                                                // applied here
+            // doc:end
+            assertEquals(handles.length, particles.size());
+            assertEquals(capacity, particles.capacity());
+            for (int i = 0; i < handles.length; i += 3) {
+                assertFalse(particles.contains(handles[i]));
+            }
+            int[] fresh = {0};
+            particles.forEach((chunk, s) -> fresh[0] += chunk.get(s, T) == 2f ? 1 : 0);
+            assertEquals(handles.length / 3, fresh[0]);
+        }
+    }
+
     private static Schema particleSchema() {
         return Schema.builder("particles")
                 .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")

@@ -69,6 +69,15 @@ final class Comparisons {
             c.add(new Comparison("stale lookup", subject[0], subject[1], "HashMap", "LookupBenchmark.staleHashMap", true, Double.NaN, n));
             c.add(new Comparison("stale lookup", subject[0], subject[1], "fastutil", "LookupBenchmark.staleFastutil", true, Double.NaN, n));
         }
+        c.add(new Comparison("pass removing 10 % (p += v*dt, t -= dt)", "BulkTable SOA, chunk.removeLater, applied at the pass's end",
+                "QueuedChangesBenchmark.passQueuingRemovals", "the pass removing nothing, then removeAll",
+                "QueuedChangesBenchmark.passThenRemoveAll", false, 1.3, n));
+        c.add(new Comparison("pass removing 10 % (p += v*dt, t -= dt)", "BulkTable SOA, chunk.removeLater, applied at the pass's end",
+                "QueuedChangesBenchmark.passQueuingRemovals", "handles collected in the pass, removeAll after",
+                "QueuedChangesBenchmark.passCollectingHandles", false, Double.NaN, n));
+        c.add(new Comparison("pass removing 10 % (p += v*dt, t -= dt)", "BulkTable SOA, forEach with typed slots, chunk.removeLater",
+                "QueuedChangesBenchmark.forEachQueuingRemovals", "the column pass removing nothing, then removeAll",
+                "QueuedChangesBenchmark.passThenRemoveAll", false, Double.NaN, n));
         c.add(new Comparison("create", "BulkTable, one by one into a cleared table (the clear included)",
                 "ChangeBenchmark.createBulkRefill", "into a new table", "ChangeBenchmark.createBulk", false, 1.0, n));
         c.add(new Comparison("batch create (addAll)", "BulkTable, new and empty", "ChangeBenchmark.addAllFresh",

@@ -59,7 +59,9 @@ import java.lang.foreign.MemorySegment
  *   rethrown from this call, after every chunk coroutine has finished.
  * - **Concurrency rules**: an iteration of the table is open for the whole call, so an add,
  *   remove or clear from any code during processing fails fast with
- *   [java.util.ConcurrentModificationException]. Each chunk's records belong to one coroutine,
+ *   [java.util.ConcurrentModificationException]; queue them instead with the chunk's
+ *   [TypedChunk.removeLater] and [TypedChunk.addLater], applied when the call's pass ends, adds
+ *   in chunk order whichever threads ran the chunks. Each chunk's records belong to one coroutine,
  *   so writes to distinct records from the chunk coroutines never lose an update; writing a
  *   record of another chunk is a data race the table does not detect. A chunk is valid only
  *   during the call: kept past it (while no other iteration of the table is open), every method
@@ -74,7 +76,7 @@ import java.lang.foreign.MemorySegment
  *
  * @param dispatcher where the chunk coroutines run; [Dispatchers.Default] by default
  * @param parallelism the most chunks processed at once, at least 1
- * @param block the work for one chunk; it must not add, remove or clear
+ * @param block the work for one chunk; it must not add, remove or clear (it may queue them)
  * @throws IllegalArgumentException if [parallelism] is less than 1
  * @throws IllegalStateException if the table is closed (also while the call runs) or its memory
  *   cannot be shared across threads

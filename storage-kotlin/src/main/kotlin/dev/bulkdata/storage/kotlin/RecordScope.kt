@@ -95,6 +95,15 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
 
     override fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
 
+    /**
+     * Queues the removal of the visited record, applied when the pass ends
+     * ([TypedTable.removeLater]); a record of the chunk being visited. O(1), allocates nothing.
+     */
+    public fun Visited<D>.removeLater() {
+        val slot = slotHere(at)
+        if (slot >= 0) current().removeLater(slot) else table.core.removeLater(handleOfEarlier(at))
+    }
+
     /** The visited record's handle, valid after the pass. O(1): the slot's generation is read. */
     public val Visited<D>.handle: Handle<D>
         get() {

@@ -186,6 +186,44 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("remove")
     public fun remove(handle: Handle<D>): Unit = core.remove(handle.raw)
 
+    /**
+     * Removes a record once no pass over the table is open: inside [forEach], [forEachChunk] and
+     * `processChunks`, where [remove] throws, the removal is queued and applied when the last
+     * open pass ends (the record is still visited and readable until then); with no pass open it
+     * is [remove]. The handle is checked now. O(1), allocates nothing; any thread. The core
+     * `Table.removeLater` has the whole contract, `Table.applyQueued` the order.
+     *
+     * @throws dev.bulkdata.storage.InvalidHandleException if the handle is not live
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmName("removeLater")
+    public fun removeLater(handle: Handle<D>): Unit = core.removeLater(handle.raw)
+
+    /**
+     * Adds a record once no pass over the table is open, [init] writing its fields: inside a pass
+     * the add is queued (the record does not exist, and has no handle, until the last open pass
+     * ends); with no pass open it is `add(init)`. If [init] throws, the record is taken back.
+     * From the chunks of `processChunks`, queue through [TypedChunk.addLater] for an order that
+     * does not depend on the threads. See the core `Table.addLater`.
+     *
+     * ```
+     * particles.forEach {
+     *     it[LIFE] -= DT
+     *     if (it[LIFE] <= 0f) {
+     *         it.removeLater()
+     *         particles.addLater { h -> this[h, LIFE] = 2f }
+     *     }
+     * }                                   // applied here: removals, then adds
+     * ```
+     *
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmSynthetic
+    public fun addLater(init: TypedTable<D>.(Handle<D>) -> Unit): Unit = core.addLater { init(Handle(it)) }
+
+    /** Applies what is queued now (see the core `Table.applyQueued`); only needed after an `init` threw. */
+    public fun applyQueued(): Int = core.applyQueued()
+
     /** `handle in table`: whether [handle] refers to a live record. O(1); never throws. */
     @JvmName("contains")
     public operator fun contains(handle: Handle<D>): Boolean = core.contains(handle.raw)

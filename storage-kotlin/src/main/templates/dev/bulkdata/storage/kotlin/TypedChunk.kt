@@ -93,6 +93,22 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     public fun handle(slot: Int): Handle<D> = Handle(chunk.handle(slot))
 
     /**
+     * Queues the removal of the record in [slot], applied when the last open pass over the table
+     * ends (see [TypedTable.removeLater]); any coroutine or thread visiting this chunk may call
+     * it. O(1), allocates nothing. Throws as the core `Chunk.removeLater`.
+     */
+    public fun removeLater(slot: Int): Unit = chunk.removeLater(slot)
+
+    /**
+     * Queues an add, applied when the last open pass ends, ordered by this chunk's index: adds
+     * queued from the chunks of a `processChunks` pass are applied in chunk order (in the order
+     * queued within a chunk) whichever threads ran the chunks, so the new records' handles do
+     * not depend on the scheduling. [init] receives the new record's handle to write its fields.
+     * Throws as the core `Chunk.addLater`.
+     */
+    public fun addLater(init: (Handle<D>) -> Unit): Unit = chunk.addLater { init(Handle(it)) }
+
+    /**
      * The zero-copy column of [column] for every slot of this chunk (SOA only), for reading:
      * value `s` at byte `s * column.type.byteSize()`, holes included; read-only (a write throws
      * [IllegalArgumentException]); valid until the table is closed. Take it once per chunk

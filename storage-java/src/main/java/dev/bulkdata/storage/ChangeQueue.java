@@ -1,0 +1,121 @@
+package dev.bulkdata.storage;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.function.LongConsumer;
+
+/**
+ * The changes queued while a pass over a table is open ({@link Table#removeLater},
+ * {@link Table#addLater}, {@link Chunk#removeLater}, {@link Chunk#addLater}), applied by the
+ * table when its last open pass ends ({@link AbstractTable#applyQueued}). One per table, made at
+ * the first queued change and kept.
+ *
+ * <p>Removals are one bit per slot, set with an atomic OR, so any number of threads may queue
+ * them at once, a record queued twice is removed once, and the order they are applied in is
+ * the slots' whatever the order they were queued in. Adds are a list, appended under the
+ * queue's lock, each with the chunk index it was queued from ({@link Integer#MAX_VALUE} for the
+ * table's {@code addLater}); they are applied sorted by that index, in the order queued within
+ * one index, so adds queued from the chunks of a parallel pass come out in the same order
+ * whichever thread ran which chunk.
+ */
+final class ChangeQueue {
+    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final Comparator<Add> BY_ORIGIN = Comparator.comparingInt(Add::origin);
+
+    /** One queued add: where it was queued from and what writes its fields. */
+    record Add(int origin, LongConsumer init) {
+    }
+
+    /**
+     * One bit per slot, set for a slot queued for removal. Sized to the table's opened slots
+     * when a pass begins ({@link #cover}), never while one is open (no slot opens then), so
+     * visitors never set a bit in an array being replaced.
+     */
+    private volatile long[] removals;
+    /** Whether a removal may be queued: set at the first one, cleared by {@link #takeRemovals}. */
+    private volatile boolean removalsQueued;
+    /** Queued adds, guarded by {@code this}. */
+    private final ArrayList<Add> adds = new ArrayList<>();
+    /** {@code adds.size()}, readable without the lock. */
+    private volatile int addCount;
+
+    /** A queue whose removal bits cover slots {@code [0, limit)}. */
+    ChangeQueue(int limit) {
+        removals = new long[(limit + 63) >>> 6];
+    }
+
+    /** {@return whether anything is queued} */
+    boolean isEmpty() {
+        return !removalsQueued && addCount == 0;
+    }
+
+    /** {@return whether a removal may be queued} */
+    boolean removalsQueued() {
+        return removalsQueued;
+    }
+
+    /** Queues slot {@code slot}, below the limit at the pass's start, for removal; any thread. */
+    void queueRemoval(int slot) {
+        long[] words = removals;
+        long bit = 1L << slot;
+        if (((long) WORDS.getOpaque(words, slot >>> 6) & bit) == 0) {
+            WORDS.getAndBitwiseOr(words, slot >>> 6, bit);
+        }
+        if (!removalsQueued) {
+            removalsQueued = true;
+        }
+    }
+
+    /** Grows the removal bits to cover slots {@code [0, limit)}; when a pass begins. */
+    void cover(int limit) {
+        if (removals.length < (limit + 63) >>> 6) {
+            grow(limit);
+        }
+    }
+
+    private synchronized void grow(int limit) {
+        long[] words = removals;
+        int needed = (limit + 63) >>> 6;
+        if (words.length < needed) {
+            removals = java.util.Arrays.copyOf(words, Math.max(needed, words.length + (words.length >>> 1)));
+        }
+    }
+
+    /** Queues an add from chunk {@code origin} ({@link Integer#MAX_VALUE}: the table's); any thread. */
+    synchronized void queueAdd(int origin, LongConsumer init) {
+        adds.add(new Add(origin, init));
+        addCount = adds.size();
+    }
+
+    /**
+     * {@return the bits of the slots queued for removal, for the writer to read and clear, or
+     * null if none was queued}; ends the queued removals. No pass may be open.
+     */
+    long[] takeRemovals() {
+        if (!removalsQueued) {
+            return null;
+        }
+        removalsQueued = false;
+        return removals;
+    }
+
+    /** {@return the queued adds in the order they are applied, and ends them}; for the writer, no pass open. */
+    synchronized Add[] takeAdds() {
+        if (adds.isEmpty()) {
+            return null;
+        }
+        adds.sort(BY_ORIGIN); // stable: the order queued within one origin
+        Add[] taken = adds.toArray(new Add[0]);
+        adds.clear();
+        addCount = 0;
+        return taken;
+    }
+
+    /** Puts adds not applied back at the front of the queue, before any queued since. */
+    synchronized void requeue(Add[] rest, int from) {
+        adds.addAll(0, java.util.Arrays.asList(rest).subList(from, rest.length));
+        addCount = adds.size();
+    }
+}
