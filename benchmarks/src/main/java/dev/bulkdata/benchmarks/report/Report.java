@@ -23,7 +23,8 @@ import java.util.Map;
 /**
  * Turns a JMH JSON result file (and optionally {@code MemoryFootprint}'s JSON) into markdown
  * tables of ratios and a chart, and can splice a short summary of them into the README between
- * {@code <!-- benchmarks:begin -->} and {@code <!-- benchmarks:end -->}.
+ * {@code <!-- benchmarks:begin -->} and {@code <!-- benchmarks:end -->}, and the figures of the
+ * README and the guides into their inline regions ({@link Figures}).
  *
  * <p>Usage: {@code Report <jmh.json> <memory.json or -> <out-dir> [README.md]}. Writes
  * {@code <out-dir>/results.md} (every table) and {@code <out-dir>/speedup.png}. When the output
@@ -108,6 +109,7 @@ public final class Report {
         chart(rows, out.resolve("speedup.png"));
         if (args.length > 3) {
             splice(Path.of(args[3]), summary(jmhJson, machine, rows, memory, results));
+            Figures.spliceAll(Path.of(args[3]).toAbsolutePath().getParent(), results);
         }
         System.out.println(markdown);
     }
@@ -558,8 +560,12 @@ public final class Report {
         Files.writeString(readme, text.substring(0, begin + BEGIN.length()) + "\n" + markdown + text.substring(end));
     }
 
-    private static String time(Result r) {
-        double ns = nanos(r);
+    static String time(Result r) {
+        return time(nanos(r));
+    }
+
+    /** {@return {@code ns} nanoseconds in ns, µs or ms, three figures} */
+    static String time(double ns) {
         if (ns >= 1e6) {
             return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
         }

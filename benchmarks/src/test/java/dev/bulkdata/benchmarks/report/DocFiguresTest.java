@@ -1,0 +1,59 @@
+package dev.bulkdata.benchmarks.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The figures of README and the guides are the committed run's: every inline region
+ * ({@link Figures}) holds what the report renders from {@code benchmarks/results/jmh.json}.
+ */
+class DocFiguresTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @Test
+    void everyFigureRegionOfTheDocs_holdsTheCommittedRunsFigure() throws IOException {
+        List<Report.Result> results = Report.parse(Files.readString(Path.of("results/jmh.json")));
+        int regions = 0;
+        for (Path file : Figures.documents(ROOT)) {
+            String text = Files.readString(file);
+            Matcher m = Figures.REGION.matcher(text);
+            while (m.find()) {
+                regions++;
+                assertEquals(Figures.render(m.group(1), results), m.group(2), ROOT.relativize(file) + ": the figure"
+                        + " of '" + m.group(1) + "' is not the committed run's; regenerate it with the report"
+                        + " (docs/benchmarks.md)");
+            }
+        }
+        assertTrue(regions >= 10, "the guides' figures are in regions: " + regions);
+    }
+
+    @Test
+    void aFigure_isRenderedFromTheRun_andAMissingBenchmarkSaysSo() {
+        Report.Result a = new Report.Result("dev.bulkdata.benchmarks.A.x", Map.of("n", "10"), 12.5, 1.0, "us/op", 0,
+                new double[] {12.0, 13.0});
+        Report.Result b = new Report.Result("dev.bulkdata.benchmarks.B.y", Map.of("n", "10"), 25.0, 0.0, "us/op", 0,
+                new double[] {25.0});
+        List<Report.Result> run = List.of(a, b);
+        assertEquals("12.5 µs", Figures.render("time A.x n=10", run));
+        assertEquals("12.0 µs to 13.0 µs", Figures.render("range A.x", run));
+        assertEquals("25.0 µs", Figures.render("range B.y", run));
+        assertEquals("0.50x ± 0.04", Figures.render("ratio A.x B.y n=10", run));
+        assertEquals(Figures.MISSING, Figures.render("time A.x n=11", run));
+        assertEquals(Figures.MISSING, Figures.render("ratio A.x C.z", run));
+        assertEquals("a <!-- fig time A.x -->12.5 µs<!-- fig end --> b",
+                Figures.splice("a <!-- fig time A.x -->old<!-- fig end --> b", run));
+        assertThrows(IllegalArgumentException.class, () -> Figures.render("speed A.x", run));
+        assertThrows(IllegalArgumentException.class, () -> Figures.render("ratio A.x", run));
+        assertThrows(IllegalArgumentException.class, () -> Figures.render("time A.x n", run));
+    }
+}
