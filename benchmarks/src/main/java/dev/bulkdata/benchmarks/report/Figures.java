@@ -20,6 +20,7 @@ import java.util.stream.Stream;
  * <p>Specs ({@code k=v} pairs select parameters, applied to every benchmark named):
  * <ul>
  * <li>{@code time B} — B's score as a time ({@code 12.1 µs});
+ * <li>{@code each B} — B's score over its parameter {@code n}: the time per record ({@code 9.4 ns});
  * <li>{@code ratio A B} — A's time over B's, with its error ({@code 59.9x ± 19.3});
  * <li>{@code range B} — the lowest and highest fork means of B ({@code 60.1 ms to 210 ms}; the
  *     score alone with one fork).
@@ -37,10 +38,10 @@ final class Figures {
     static String render(String spec, List<Report.Result> results) {
         String[] words = spec.trim().split("\\s+");
         int names = switch (words[0]) {
-            case "time", "range" -> 1;
+            case "time", "each", "range" -> 1;
             case "ratio" -> 2;
             default -> throw new IllegalArgumentException("figure '" + spec + "': unknown kind " + words[0]
-                    + " (time, ratio, range)");
+                    + " (time, each, ratio, range)");
         };
         if (words.length < 1 + names) {
             throw new IllegalArgumentException("figure '" + spec + "': " + words[0] + " names " + names
@@ -60,6 +61,13 @@ final class Figures {
         }
         return switch (words[0]) {
             case "time" -> Report.time(first);
+            case "each" -> {
+                String n = first.params().get("n");
+                if (n == null) {
+                    throw new IllegalArgumentException("figure '" + spec + "': " + first.benchmark() + " has no n");
+                }
+                yield Report.time(Report.nanos(first) / Long.parseLong(n));
+            }
             case "range" -> range(first);
             default -> {
                 Report.Result second = find(words[2], params, results);
