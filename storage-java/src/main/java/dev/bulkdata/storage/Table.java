@@ -11,7 +11,8 @@ package dev.bulkdata.storage;
  * three, so a handle of a removed record, of another table, or one made up, is rejected with
  * {@link InvalidHandleException}, never misread. {@link #contains(long)} asks without throwing.
  *
- * <p>Tags are 12 bits, so they are reused once {@value HandleLayout#MAX_TAG} tables have been
+ * <p>Tags are 12 bits: tables get tags 1 to {@code HandleLayout.MIN_FIXED_TAG - 1} (3,839) in turn,
+ * the rest being fixed tags a builder asks for, so tags are reused once 3,839 tables have been
  * opened; a handle of a closed table is still never accepted by a later table: a table under a
  * reused tag starts every slot's generation above every generation the tag's earlier tables
  * handed out (its slots retire correspondingly sooner), and rejects older handles as
