@@ -94,10 +94,12 @@ final class EcsPeers {
         w.add(new Workload("churn at n/10, one by one", "`remove(h)`, `add()` + 6 `set`", "bulkdataChurn",
                 new String[] {"fraction", "10"}, churnSmall, noReasons, new String[] {"fraction", "10"}, "round",
                 AHEAD, "> 1", false));
+        String[] sparse = {"artemisSparse", "dominionSparse", "fleksSparse", "ashleySparse"};
         w.add(new Workload("sparse: 10 % of the entities have a Velocity, update those",
-                "entity table, 2 `ComponentTable`s, `Join.forEach`", "bulkdataSparseJoin", none,
-                new String[] {"artemisSparse", "dominionSparse", "fleksSparse", "ashleySparse"}, noReasons, none, "match",
-                AHEAD, "> 1", false));
+                "entity table, 2 `ComponentTable`s in a `Group`, `forEachRun`, chunk columns", "bulkdataSparseGroup",
+                none, sparse, noReasons, none, "match", AHEAD, "> 1", false));
+        w.add(new Workload("sparse, through a join", "entity table, 2 `ComponentTable`s, `Join.forEach`",
+                "bulkdataSparseJoin", none, sparse, noReasons, none, "match", AHEAD, "> 1", false));
         return w;
     }
 
