@@ -295,8 +295,8 @@ final class BulkdataEcs implements AutoCloseable {
             MemorySegment vx = v.column(DX);
             MemorySegment vy = v.column(DY);
             MemorySegment vz = v.column(DZ);
-            int ps = run.slot(0);
-            int vs = run.slot(1);
+            long ps = run.slot(0);          // long: the index ps + i cannot overflow, so the checks leave the loop
+            long vs = run.slot(1);
             for (int i = 0, n = run.count(); i < n; i++) {
                 px.setAtIndex(FU, ps + i, px.getAtIndex(FU, ps + i) + vx.getAtIndex(FU, vs + i) * DT);
                 py.setAtIndex(FU, ps + i, py.getAtIndex(FU, ps + i) + vy.getAtIndex(FU, vs + i) * DT);

@@ -52,6 +52,14 @@ import java.util.Objects;
  * {@link #removeDead()}: O(size); {@link #defragment}: see there; {@link Join}: O(smallest
  * member × members).
  *
+ * <h2>Groups</h2>
+ * A {@link Group} of this table and others keeps the entities with a component in every member
+ * at the front of each, in the same order, for join passes with no lookup per entity. While
+ * grouped, {@code add}, {@code remove}, {@code removeDead} and {@code clear} keep the group
+ * (O(members) row swaps more), {@code defragment} sorts the group's rows in every member and
+ * then this table's others, and the structural changes are refused while a loop or join over
+ * any member runs. Closing this table closes its group.
+ *
  * <h2 id="typed">Typed access</h2>
  * One {@code get} and one {@code set} per field type read and write a component's field, by
  * entity ({@code get(entity, X)}, {@code set(entity, X, v)}) or by dense row as a {@link Join}
@@ -218,7 +226,9 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
 
     /**
      * Gives an entity a component, all fields zero. If the entity's slot still holds the stale
-     * component of a removed entity, that row is taken over and zeroed. O(1).
+     * component of a removed entity, that row is taken over and zeroed. In a {@link Group}, the
+     * rows then move so that the group stays packed (O(members)): the row returned is where the
+     * component is after that. O(1).
      *
      * @param entity a live handle of the entity table without a component here
      * @return the component's dense row, valid until the next structural change of this table

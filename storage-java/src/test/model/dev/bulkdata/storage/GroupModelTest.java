@@ -250,8 +250,8 @@ class GroupModelTest {
             int visits = group.forEachRun(r -> {
                 MemorySegment x = r.chunk(0).writableColumn(X);
                 MemorySegment w = r.chunk(1).column(W);
-                int xs0 = r.slot(0);
-                int ws0 = r.slot(1);
+                long xs0 = r.slot(0);
+                long ws0 = r.slot(1);
                 for (int i = 0, n = r.count(); i < n; i++) {
                     x.setAtIndex(F, xs0 + i, x.getAtIndex(F, xs0 + i) + w.getAtIndex(L, ws0 + i) * 0.5f);
                 }
