@@ -413,22 +413,25 @@ final class BulkdataEcs implements AutoCloseable {
             return moving;
         }
 
-        /** The group's walk: rows 0..moving-1 of both, block by block, column slices. {@return the matches} */
+        /**
+         * The group's walk: rows 0..moving-1 of both, block by block, a counted loop from 0 over
+         * each block's columns at their offsets. {@return the matches}
+         */
         int updateGroup() {
-            long column = perBlock * 4L;
+            long x = ox;
+            long y = oy;
+            long z = oz;
+            long dx = odx;
+            long dy = ody;
+            long dz = odz;
             for (int b = 0, blocks = (moving + mask) >>> shift; b < blocks; b++) {
                 MemorySegment pb = positions[b];
                 MemorySegment vb = velocities[b];
-                MemorySegment px = pb.asSlice(ox, column);
-                MemorySegment py = pb.asSlice(oy, column);
-                MemorySegment pz = pb.asSlice(oz, column);
-                MemorySegment vx = vb.asSlice(odx, column);
-                MemorySegment vy = vb.asSlice(ody, column);
-                MemorySegment vz = vb.asSlice(odz, column);
                 for (int s = 0, n = Math.min(perBlock, moving - (b << shift)); s < n; s++) {
-                    px.setAtIndex(FU, s, px.getAtIndex(FU, s) + vx.getAtIndex(FU, s) * DT);
-                    py.setAtIndex(FU, s, py.getAtIndex(FU, s) + vy.getAtIndex(FU, s) * DT);
-                    pz.setAtIndex(FU, s, pz.getAtIndex(FU, s) + vz.getAtIndex(FU, s) * DT);
+                    long o = s * 4L;
+                    pb.set(FU, x + o, pb.get(FU, x + o) + vb.get(FU, dx + o) * DT);
+                    pb.set(FU, y + o, pb.get(FU, y + o) + vb.get(FU, dy + o) * DT);
+                    pb.set(FU, z + o, pb.get(FU, z + o) + vb.get(FU, dz + o) * DT);
                 }
             }
             return moving;

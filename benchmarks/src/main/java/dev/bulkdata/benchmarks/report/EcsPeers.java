@@ -290,6 +290,27 @@ final class EcsPeers {
                     .append(" × its time");
         }
         md.append(".\n");
+        sparseFloor(md, results, "floorSparseGroup", "bulkdataSparseGroup",
+                "the group's layout (rows 0..k of both tables in lockstep)", n);
+        sparseFloor(md, results, "floorSparseJoin", "bulkdataSparseJoin",
+                "the join's layout (an `int[]` sparse lookup per match)", n);
+    }
+
+    /** A sparse update's no-library floor, per match, beside bulkdata's path over that layout, when the run has it. */
+    private static void sparseFloor(StringBuilder md, List<Report.Result> results, String floorMethod,
+                                    String bulkMethod, String layout, int n) {
+        Report.Result floor = find(results, floorMethod, new String[0]);
+        if (floor == null) {
+            return;
+        }
+        Report.Result bulk = find(results, bulkMethod, new String[0]);
+        md.append(String.format(Locale.ROOT, "%nThe sparse update with no library over %s (`%s`: no checks) takes"
+                + " %s ns per match", layout, floorMethod, Peers.cell(Report.nanos(floor) / EcsSpec.moving(n))));
+        if (bulk != null) {
+            md.append("; `").append(bulkMethod).append("` takes ").append(Report.Ratio.of(bulk, floor).format())
+                    .append(" × its time");
+        }
+        md.append(".\n");
     }
 
     /** JDK, JVM flags, forks and iterations of the class's rows, as the JSON records them. */
