@@ -26,11 +26,11 @@ import java.util.ConcurrentModificationException;
  * }</pre>
  *
  * <p>Keep the first slots in {@code long} variables: then {@code ps + i} is a {@code long}
- * that cannot overflow, the JIT sees each index as the loop counter plus a constant, and the
+ * that cannot overflow, the JIT sees each index as the loop counter plus an invariant, and the
  * segments' bounds checks leave the loop (it is the chunk loop of {@link Chunk}). With
  * {@code int} slots, {@code ps + i} might overflow as far as the JIT knows, so every access
  * keeps its check: about twice the time per entity. Slicing each column to the run
- * ({@code asSlice}) is as fast as the {@code long} offsets but allocates the slices.
+ * ({@code asSlice}) and looping from 0 comes close, but allocates the slices.
  *
  * <h2>How it stays packed</h2>
  * The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and
@@ -65,8 +65,9 @@ import java.util.ConcurrentModificationException;
  * and change nothing. Because the sweep changes structure, starting a pass while a loop or join
  * over a member runs throws {@link ConcurrentModificationException} too. A group object runs
  * one pass at a time (its {@link Run} is its own); field writes from a pass are the caller's
- * to split among threads. Every method that throws leaves the group and its members as they
- * were. After {@link #close()}, or once a member or the entity table is closed, the passes,
+ * to split among threads. A refused call (a bad argument, a closed table, a running loop)
+ * leaves the group and its members as they were; a visitor that throws ends its pass, which
+ * keeps the writes made so far and the sweep done before it. After {@link #close()}, or once a member or the entity table is closed, the passes,
  * {@link #size()} and {@link #contains} throw {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
