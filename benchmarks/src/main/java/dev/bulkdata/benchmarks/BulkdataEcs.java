@@ -7,6 +7,7 @@ import dev.bulkdata.storage.ComponentTable;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.Group;
 import dev.bulkdata.storage.Join;
 import dev.bulkdata.storage.Schema;
 
@@ -21,7 +22,8 @@ import java.lang.foreign.ValueLayout;
  * <p>The dense world is what the guides show for entities that all have a Position and a
  * Velocity: one {@link BulkTable} (SOA) with the six float fields; entity {@code i} of the
  * workloads is the record of handle {@code ids[i]}. The sparse world ({@link Sparse}) is an
- * entity table with two {@link ComponentTable}s and a {@link Join}.
+ * entity table with two {@link ComponentTable}s, updated through a {@link Group} of the two
+ * (the recommended path) or a {@link Join}; {@link SparseFloor} is its update with no library.
  */
 final class BulkdataEcs implements AutoCloseable {
     static final Schema SCHEMA = Schema.builder("entities")
@@ -204,8 +206,9 @@ final class BulkdataEcs implements AutoCloseable {
 
     /**
      * The sparse world: an entity table, a Position and a Velocity {@link ComponentTable}, every
-     * entity with a Position and 10 % ({@link EcsSpec#hasVelocity}) with a Velocity too, and a
-     * {@link Join} of the two that the update walks.
+     * entity with a Position and 10 % ({@link EcsSpec#hasVelocity}) with a Velocity too. The
+     * update walks either a {@link Join} of the two, or (if grouped) a {@link Group} of the two,
+     * made before the first component is added and kept by every add.
      */
     static final class Sparse implements AutoCloseable {
         static final Schema ENTITY = Schema.builder("entity").add(FieldType.INT, "kind").build();
@@ -217,16 +220,27 @@ final class BulkdataEcs implements AutoCloseable {
         static final FloatField DX = VELOCITY.floatField("x");
         static final FloatField DY = VELOCITY.floatField("y");
         static final FloatField DZ = VELOCITY.floatField("z");
+        private static final ValueLayout.OfFloat FU = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
         final BulkTable entities = BulkTable.of(ENTITY);
         final ComponentTable positions = ComponentTable.of(entities, POSITION);
         final ComponentTable velocities = ComponentTable.of(entities, VELOCITY);
         final Join moving;
         final Join.Visitor mover;
+        /** The group of the two, or null. */
+        final Group group;
+        final Group.RunVisitor runMover = Sparse::moveRun;
         final long[] ids;
 
+        /** The world with a {@link Join} only. */
         Sparse(int n) {
+            this(n, false);
+        }
+
+        /** The world, its two component tables grouped if {@code grouped}. */
+        Sparse(int n, boolean grouped) {
             ids = new long[n];
+            group = grouped ? Group.of(positions, velocities) : null;
             entities.addAll(ids);
             for (int i = 0; i < n; i++) {
                 int p = positions.add(ids[i]);
@@ -261,6 +275,35 @@ final class BulkdataEcs implements AutoCloseable {
             return moving.forEach(mover);
         }
 
+        /**
+         * Update {@code p += v * dt} of the entities with both components through the group's
+         * runs: {@code group.forEachRun(run -> ...)}, per run the chunk columns of both tables
+         * ({@code writableColumn} of the positions, {@code column} of the velocities) and a
+         * counted loop over the run's slots. {@return the entities visited}
+         */
+        int updateGroup() {
+            return group.forEachRun(runMover);
+        }
+
+        /** The loop of {@link #updateGroup}: one run, rows in the same block of each table. */
+        private static void moveRun(Group.Run run) {
+            Chunk p = run.chunk(0);
+            Chunk v = run.chunk(1);
+            MemorySegment px = p.writableColumn(X);
+            MemorySegment py = p.writableColumn(Y);
+            MemorySegment pz = p.writableColumn(Z);
+            MemorySegment vx = v.column(DX);
+            MemorySegment vy = v.column(DY);
+            MemorySegment vz = v.column(DZ);
+            long ps = run.slot(0);          // long: the index ps + i cannot overflow, so the checks leave the loop
+            long vs = run.slot(1);
+            for (int i = 0, n = run.count(); i < n; i++) {
+                px.setAtIndex(FU, ps + i, px.getAtIndex(FU, ps + i) + vx.getAtIndex(FU, vs + i) * DT);
+                py.setAtIndex(FU, ps + i, py.getAtIndex(FU, ps + i) + vy.getAtIndex(FU, vs + i) * DT);
+                pz.setAtIndex(FU, ps + i, pz.getAtIndex(FU, ps + i) + vz.getAtIndex(FU, vs + i) * DT);
+            }
+        }
+
         /** Sum of {@code x + y + z} of entities {@code 0..count-1}, in that order. */
         double checksum(int count) {
             double sum = 0;
@@ -273,9 +316,142 @@ final class BulkdataEcs implements AutoCloseable {
 
         @Override
         public void close() {
+            if (group != null) {
+                group.close();
+            }
             positions.close();
             velocities.close();
             entities.close();
+        }
+    }
+
+    /**
+     * The sparse update's floor, no library: the component tables' layout (each a run of
+     * 12 KiB blocks of 1,024 rows, three float columns of the schema's offsets) with plain
+     * {@code int[]} in place of the sparse sets, and no generation, liveness or bounds check of
+     * the library's. Two row orders: {@link #updateJoin} is today's join over it (positions in
+     * entity order, the velocity rows' keys probed into the positions' rows), and, with the
+     * moving entities' positions first, {@link #updateGroup} the group's lockstep walk.
+     */
+    static final class SparseFloor implements AutoCloseable {
+        private static final ValueLayout.OfFloat FU = ValueLayout.JAVA_FLOAT_UNALIGNED;
+        final java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+        final int perBlock = Sparse.POSITION.slotsPerBlock();
+        final int shift = Integer.numberOfTrailingZeros(perBlock);
+        final int mask = perBlock - 1;
+        final long ox = Sparse.X.blockOffset();
+        final long oy = Sparse.Y.blockOffset();
+        final long oz = Sparse.Z.blockOffset();
+        final long odx = Sparse.DX.blockOffset();
+        final long ody = Sparse.DY.blockOffset();
+        final long odz = Sparse.DZ.blockOffset();
+        final MemorySegment[] positions;
+        final MemorySegment[] velocities;
+        /** The position row of entity i (the sparse array). */
+        final int[] positionRow;
+        /** The entity of velocity row r (the dense keys). */
+        final int[] velocityKey;
+        final int moving;
+
+        /** The world of n entities, the moving ones' positions first if {@code grouped}. */
+        SparseFloor(int n, boolean grouped) {
+            if (Sparse.VELOCITY.slotsPerBlock() != perBlock) {
+                throw new IllegalStateException("the floor assumes one block size for both tables");
+            }
+            moving = EcsSpec.moving(n);
+            positionRow = new int[n];
+            velocityKey = new int[moving];
+            positions = blocks(n);
+            velocities = blocks(moving);
+            int first = 0;
+            int rest = moving;
+            for (int i = 0; i < n; i++) {
+                boolean moves = EcsSpec.hasVelocity(i);
+                int row = grouped ? (moves ? first++ : rest++) : i;
+                positionRow[i] = row;
+                MemorySegment block = positions[row >>> shift];
+                long s = (row & mask) * 4L;
+                block.set(FU, ox + s, EcsSpec.px(i));
+                block.set(FU, oy + s, EcsSpec.py(i));
+                block.set(FU, oz + s, EcsSpec.pz(i));
+            }
+            for (int i = 0, v = 0; i < n; i++) {
+                if (EcsSpec.hasVelocity(i)) {
+                    velocityKey[v] = i;
+                    MemorySegment block = velocities[v >>> shift];
+                    long s = (v & mask) * 4L;
+                    block.set(FU, odx + s, EcsSpec.vx(i));
+                    block.set(FU, ody + s, EcsSpec.vy(i));
+                    block.set(FU, odz + s, EcsSpec.vz(i));
+                    v++;
+                }
+            }
+        }
+
+        private MemorySegment[] blocks(int rows) {
+            MemorySegment[] blocks = new MemorySegment[(rows + mask) >>> shift];
+            for (int b = 0; b < blocks.length; b++) {
+                blocks[b] = arena.allocate(Sparse.POSITION.blockBytes(), 64);
+            }
+            return blocks;
+        }
+
+        /** The join's walk: each velocity row's key looked up in the positions' sparse array. {@return the matches} */
+        int updateJoin() {
+            int[] rowOf = positionRow;
+            int[] keys = velocityKey;
+            for (int v = 0; v < moving; v++) {
+                int p = rowOf[keys[v]];
+                MemorySegment pb = positions[p >>> shift];
+                MemorySegment vb = velocities[v >>> shift];
+                long ps = (p & mask) * 4L;
+                long vs = (v & mask) * 4L;
+                pb.set(FU, ox + ps, pb.get(FU, ox + ps) + vb.get(FU, odx + vs) * DT);
+                pb.set(FU, oy + ps, pb.get(FU, oy + ps) + vb.get(FU, ody + vs) * DT);
+                pb.set(FU, oz + ps, pb.get(FU, oz + ps) + vb.get(FU, odz + vs) * DT);
+            }
+            return moving;
+        }
+
+        /**
+         * The group's walk: rows 0..moving-1 of both, block by block, a counted loop from 0 over
+         * each block's columns at their offsets. {@return the matches}
+         */
+        int updateGroup() {
+            long x = ox;
+            long y = oy;
+            long z = oz;
+            long dx = odx;
+            long dy = ody;
+            long dz = odz;
+            for (int b = 0, blocks = (moving + mask) >>> shift; b < blocks; b++) {
+                MemorySegment pb = positions[b];
+                MemorySegment vb = velocities[b];
+                for (int s = 0, n = Math.min(perBlock, moving - (b << shift)); s < n; s++) {
+                    long o = s * 4L;
+                    pb.set(FU, x + o, pb.get(FU, x + o) + vb.get(FU, dx + o) * DT);
+                    pb.set(FU, y + o, pb.get(FU, y + o) + vb.get(FU, dy + o) * DT);
+                    pb.set(FU, z + o, pb.get(FU, z + o) + vb.get(FU, dz + o) * DT);
+                }
+            }
+            return moving;
+        }
+
+        /** Sum of {@code x + y + z} of entities {@code 0..count-1}, in that order. */
+        double checksum(int count) {
+            double sum = 0;
+            for (int i = 0; i < count; i++) {
+                int row = positionRow[i];
+                MemorySegment block = positions[row >>> shift];
+                long s = (row & mask) * 4L;
+                sum += (double) block.get(FU, ox + s) + block.get(FU, oy + s) + block.get(FU, oz + s);
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            arena.close();
         }
     }
 

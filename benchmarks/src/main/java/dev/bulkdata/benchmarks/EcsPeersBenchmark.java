@@ -121,6 +121,54 @@ public class EcsPeersBenchmark {
         }
     }
 
+    /** The sparse bulkdata world, its two component tables in a {@code Group}. */
+    @State(Scope.Benchmark)
+    public static class BulkSparseGroup {
+        BulkdataEcs.Sparse world;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            world = new BulkdataEcs.Sparse(size.n, true);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            world.close();
+        }
+    }
+
+    /** The sparse update's floors: the component tables' layout, no library; positions in entity order. */
+    @State(Scope.Benchmark)
+    public static class SparseFloorJoin {
+        BulkdataEcs.SparseFloor floor;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            floor = new BulkdataEcs.SparseFloor(size.n, false);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            floor.close();
+        }
+    }
+
+    /** The same, the moving entities' positions first (the group's order). */
+    @State(Scope.Benchmark)
+    public static class SparseFloorGroup {
+        BulkdataEcs.SparseFloor floor;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            floor = new BulkdataEcs.SparseFloor(size.n, true);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            floor.close();
+        }
+    }
+
     /** The update's floor: the same records in native blocks, no library. */
     @State(Scope.Benchmark)
     public static class Floor {
@@ -218,6 +266,28 @@ public class EcsPeersBenchmark {
     @Fork(3)
     public int bulkdataSparseJoin(BulkSparse s) {
         return s.world.updateJoin();
+    }
+
+    /**
+     * The sparse update, recommended path: a {@code Group} of the two component tables,
+     * {@code forEachRun} with chunk columns and a counted loop per run.
+     */
+    @Benchmark
+    @Fork(3)
+    public int bulkdataSparseGroup(BulkSparseGroup s) {
+        return s.world.updateGroup();
+    }
+
+    /** The sparse update with no library over the join's layout: a sparse {@code int[]} lookup per match, no checks. */
+    @Benchmark
+    public int floorSparseJoin(SparseFloorJoin s) {
+        return s.floor.updateJoin();
+    }
+
+    /** The sparse update with no library over the group's layout: rows 0..k of both in lockstep, no checks. */
+    @Benchmark
+    public int floorSparseGroup(SparseFloorGroup s) {
+        return s.floor.updateGroup();
     }
 
     /** The update with no library over the same 12 KiB blocks of 512 records (no live bits, no checks). */

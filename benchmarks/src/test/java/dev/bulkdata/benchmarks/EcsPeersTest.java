@@ -328,6 +328,9 @@ class EcsPeersTest {
     void theSparseUpdateMovesTheSameEntitiesInEveryLibrary() {
         int moving = EcsSpec.moving(N);
         BulkdataEcs.Sparse bulk = new BulkdataEcs.Sparse(N);
+        BulkdataEcs.Sparse grouped = new BulkdataEcs.Sparse(N, true);
+        BulkdataEcs.SparseFloor floorJoin = new BulkdataEcs.SparseFloor(N, false);
+        BulkdataEcs.SparseFloor floorGroup = new BulkdataEcs.SparseFloor(N, true);
         ArtemisEcs artemis = new ArtemisEcs(N);
         artemis.create(N, true);
         DominionEcs dominion = new DominionEcs(N);
@@ -338,12 +341,18 @@ class EcsPeersTest {
         ashley.create(N, true);
         for (int k = 0; k < 3; k++) {
             assertEquals(moving, bulk.updateJoin());
+            assertEquals(moving, grouped.updateGroup());
+            assertEquals(moving, floorJoin.updateJoin());
+            assertEquals(moving, floorGroup.updateGroup());
             artemis.update();
             assertEquals(moving, dominion.update());
             fleks.update();
             ashley.update();
         }
         double expected = bulk.checksum(N);
+        assertEquals(expected, grouped.checksum(N), "bulkdata Group");
+        assertEquals(expected, floorJoin.checksum(N), "floor, join layout");
+        assertEquals(expected, floorGroup.checksum(N), "floor, group layout");
         assertEquals(expected, artemis.checksum(N), "artemis-odb");
         assertEquals(expected, dominion.checksum(N), "Dominion");
         assertEquals(expected, fleks.checksum(N), "Fleks");
@@ -351,6 +360,9 @@ class EcsPeersTest {
         // and the moving entities did move
         assertEquals(false, expected == expectedChecksum(N));
         bulk.close();
+        grouped.close();
+        floorJoin.close();
+        floorGroup.close();
     }
 
     @Test

@@ -51,6 +51,11 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     /** Live records. */
     int size;
     /**
+     * Counts record removals (remove, removeAll, cancelAdd, clear, reset): a {@link Group}
+     * that saw the same count at its last sweep holds no row of a removed entity.
+     */
+    long removals;
+    /**
      * The blocks the table holds (what {@link TableStats#blocks()} reports and a snapshot
      * writes), spares set aside not counted; the kind keeps it current.
      */
@@ -185,6 +190,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
      * index advances or retires its generation and frees the slot.
      */
     final void releaseDead(int slot) {
+        removals++;
         dropRecord(slot);
         index.release(slot);
     }
@@ -281,6 +287,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
      * generation still advances, so the handle the add returned stays stale for good.
      */
     private void undoAdd(int slot) {
+        removals++;
         dropRecord(slot);
         index.undoTake(slot, lastAddLimit);
         unreserve(slot);
@@ -313,6 +320,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     private void empty(String operation, boolean reset) {
         long me = beginChange(operation);
         try {
+            removals++;
             clearRecords(reset);
             lease.epoch(index.epoch);
         } catch (Throwable t) {

@@ -52,6 +52,14 @@ import java.util.Objects;
  * {@link #removeDead()}: O(size); {@link #defragment}: see there; {@link Join}: O(smallest
  * member × members).
  *
+ * <h2>Groups</h2>
+ * A {@link Group} of this table and others keeps the entities with a component in every member
+ * at the front of each, in the same order, for join passes with no lookup per entity. While
+ * grouped, {@code add}, {@code remove}, {@code removeDead} and {@code clear} keep the group
+ * (O(members) row swaps more), {@code defragment} sorts the group's rows in every member and
+ * then this table's others, and the structural changes are refused while a loop or join over
+ * any member runs. Closing this table closes its group.
+ *
  * <h2 id="typed">Typed access</h2>
  * One {@code get} and one {@code set} per field type read and write a component's field, by
  * entity ({@code get(entity, X)}, {@code set(entity, X, v)}) or by dense row as a {@link Join}
@@ -97,22 +105,25 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
-    /** Whether the rows are in entity slot order since the last complete defragment pass. */
+    /** The {@link Group} whose rows come first in this table, or null; set by the group. */
+    Group group;
+    /**
+     * Whether the rows are in entity slot order since the last complete defragment pass (in a
+     * group: the group's rows, and the rows after them).
+     */
     private boolean sorted = true;
+    /** The first row {@link #sorter} sorts: 0, or the group's size in a grouped table. */
+    private int sortBase;
     /** The budgeted insertion sort, shared with {@link PackedTable}; orders rows by entity slot. */
     private final RowSort sorter = new RowSort(new RowSort.Rows() {
         @Override
         public int compareRows(int a, int b) {
-            return Integer.compare(set.keyAtUnchecked(a), set.keyAtUnchecked(b));
+            return Integer.compare(set.keyAtUnchecked(sortBase + a), set.keyAtUnchecked(sortBase + b));
         }
 
         @Override
         public void swapRows(int a, int b) {
-            set.swapRows(a, b);
-            rows.swapRows(a, b);
-            int generation = generation(a);
-            generations.set(a, generation(b));
-            generations.set(b, generation);
+            swap(sortBase + a, sortBase + b);
         }
     });
 
@@ -231,7 +242,9 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
 
     /**
      * Gives an entity a component, all fields zero. If the entity's slot still holds the stale
-     * component of a removed entity, that row is taken over and zeroed. O(1).
+     * component of a removed entity, that row is taken over and zeroed. In a {@link Group}, the
+     * rows then move so that the group stays packed (O(members)): the row returned is where the
+     * component is after that. O(1).
      *
      * @param entity a live handle of the entity table without a component here
      * @return the component's dense row, valid until the next structural change of this table
@@ -251,9 +264,12 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
                 throw new IllegalArgumentException("entity " + entities.format(entity)
                         + " already has a component in '" + name() + "' (row " + row + ")");
             }
+            if (group != null) {
+                row = group.leave(row);     // the stale row was a removed entity's group row
+            }
             schema.wipe(rows.blockOf(row), rows.slotOf(row));
             generations.set(row, generation);
-            return row;
+            return group == null ? row : group.entered(key, generation, row);
         }
         // Everything that may fail comes before the first change.
         int next = set.size();
@@ -263,7 +279,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         rows.addRow();
         sorted = false;
         generations.set(row, generation);
-        return row;
+        return group == null ? row : group.entered(key, generation, row);
     }
 
     /**
@@ -291,8 +307,13 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         removeRow(rowOf(entity));
     }
 
-    /** Swap-and-pop of one row on both sides: set, records and owner generations. */
+    /** Removes a row, taking it out of the group first if it is a group row. */
     private void removeRow(int row) {
+        removeRowUngrouped(group == null ? row : group.leave(row));
+    }
+
+    /** Swap-and-pop of one row on both sides: set, records and owner generations; never a group row. */
+    void removeRowUngrouped(int row) {
         sorted = false;
         int moved = set.remove(set.keyAtUnchecked(row));
         rows.removeRow(row);
@@ -346,6 +367,9 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
      */
     public void clear() {
         ensureMutable("clear");
+        if (group != null) {
+            group.cleared();
+        }
         generations.fillAll();
         set.clear();
         rows.clear();
@@ -376,7 +400,18 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         if (sorted) {
             return 0;
         }
-        long swaps = sorter.sort(set.size(), maxSwaps);
+        if (group == null) {
+            sortBase = 0;
+            long swaps = sorter.sort(set.size(), maxSwaps);
+            sorted = sorter.finished();
+            return swaps;
+        }
+        long swaps = group.sortRows(maxSwaps);
+        if (!group.rowsSorted()) {
+            return swaps;
+        }
+        sortBase = group.rows();
+        swaps += sorter.sort(set.size() - sortBase, maxSwaps - swaps);
         sorted = sorter.finished();
         return swaps;
     }
@@ -392,6 +427,9 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
             return;
         }
         ensureNoLoop("close");
+        if (group != null) {
+            group.dissolve();
+        }
         closed = true;
         rows.forget();
         arena.close();
@@ -525,6 +563,22 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         return row >= 0 && generation(row) == entities.handles.stamp(entity) ? row : -1;
     }
 
+    /**
+     * Exchanges two rows on both sides (set, records, owner generations), both below
+     * {@link #size()}, unchecked: for the defragment sort and the {@link Group}.
+     */
+    void swap(int a, int b) {
+        if (a == b) {
+            return;
+        }
+        sorted = false;
+        set.swapRows(a, b);
+        rows.swapRows(a, b);
+        int generation = generation(a);
+        generations.set(a, generation(b));
+        generations.set(b, generation);
+    }
+
     /** The row of an entity's component; throws the reason it has none. */
     int rowOf(long entity) {
         int row = find(entity);
@@ -560,7 +614,17 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         ensureNoLoop(operation);
     }
 
+    /** Refuses a structural change while a loop runs over this table, or over another member of its group. */
     private void ensureNoLoop(String operation) {
+        if (group != null) {
+            group.checkNoLoop(operation);
+        } else {
+            checkNoLoop(operation);
+        }
+    }
+
+    /** Refuses a structural change while a loop or join over this very table runs. */
+    void checkNoLoop(String operation) {
         int open = set.openJoins();
         if (open != 0) {
             throw new ConcurrentModificationException("cannot " + operation + " component table '" + name()

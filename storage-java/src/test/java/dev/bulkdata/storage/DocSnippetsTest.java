@@ -216,6 +216,46 @@ class DocSnippetsTest {
     }
 
     @Test
+    void aGroup_walksBothTablesInLockstep_byRunsAndByEntity() {
+        BulkTable entities = BulkTable.of(Schema.builder("entities").add(FieldType.INT, "kind").build());
+        Schema position = Schema.builder("position").add(FieldType.FLOAT, "x", "y").build();
+        Schema velocity = Schema.builder("velocity").add(FieldType.FLOAT, "dx", "dy").build();
+        FloatField x = position.floatField("x");
+        FloatField dx = velocity.floatField("dx");
+        ComponentTable positions = ComponentTable.of(entities, position);
+        ComponentTable velocities = ComponentTable.of(entities, velocity);
+        ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+        long[] ids = new long[3000];
+        entities.addAll(ids);
+        for (int i = 0; i < ids.length; i++) {
+            positions.add(ids[i]);
+            if (i % 3 == 0) {
+                velocities.setAt(velocities.add(ids[i]), dx, i);
+            }
+        }
+        // doc:begin docs/relations.md
+        Group moving = Group.of(positions, velocities);    // once; add and remove keep it from now on
+        moving.forEachRun(run -> {                          // every frame
+            Chunk p = run.chunk(0), v = run.chunk(1);       // members in Group.of's order
+            MemorySegment px = p.writableColumn(x), vx = v.column(dx);
+            long ps = run.slot(0), vs = run.slot(1);        // first slots, as long: the checks leave the loop
+            for (int i = 0, n = run.count(); i < n; i++) {
+                px.setAtIndex(F, ps + i, px.getAtIndex(F, ps + i) + vx.getAtIndex(F, vs + i));
+            }
+        });                                                 // F = ValueLayout.JAVA_FLOAT_UNALIGNED
+        moving.forEach((entity, row) ->                     // or one entity at a time: one row in every member
+                positions.setAt(row, x, positions.getAt(row, x) + velocities.getAt(row, dx)));
+        // doc:end
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(i % 3 == 0 ? 2f * i : 0f, positions.get(ids[i], x));
+        }
+        assertEquals(1000, moving.size());
+        positions.close();
+        velocities.close();
+        entities.close();
+    }
+
+    @Test
     void aSnapshot_reloadsTheTableWithItsHandlesAndFreeList(@TempDir Path dir) throws IOException {
         Schema schema = Schema.builder("ships").add(FieldType.FLOAT, "x").build();
         FloatField x = schema.floatField("x");

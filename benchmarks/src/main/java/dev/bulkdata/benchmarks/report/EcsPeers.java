@@ -94,10 +94,12 @@ final class EcsPeers {
         w.add(new Workload("churn at n/10, one by one", "`remove(h)`, `add()` + 6 `set`", "bulkdataChurn",
                 new String[] {"fraction", "10"}, churnSmall, noReasons, new String[] {"fraction", "10"}, "round",
                 AHEAD, "> 1", false));
+        String[] sparse = {"artemisSparse", "dominionSparse", "fleksSparse", "ashleySparse"};
         w.add(new Workload("sparse: 10 % of the entities have a Velocity, update those",
-                "entity table, 2 `ComponentTable`s, `Join.forEach`", "bulkdataSparseJoin", none,
-                new String[] {"artemisSparse", "dominionSparse", "fleksSparse", "ashleySparse"}, noReasons, none, "match",
-                AHEAD, "> 1", false));
+                "entity table, 2 `ComponentTable`s in a `Group`, `forEachRun`, chunk columns", "bulkdataSparseGroup",
+                none, sparse, noReasons, none, "match", AHEAD, "> 1", false));
+        w.add(new Workload("sparse, through a join", "entity table, 2 `ComponentTable`s, `Join.forEach`",
+                "bulkdataSparseJoin", none, sparse, noReasons, none, "match", AHEAD, "> 1", false));
         return w;
     }
 
@@ -285,6 +287,27 @@ final class EcsPeers {
                 + " records (`floorUpdate`: no live bits, no checks) takes %s ns per entity", Peers.cell(Report.nanos(floor) / n)));
         if (columns != null) {
             md.append("; the chunk-column update takes ").append(Report.Ratio.of(columns, floor).format())
+                    .append(" × its time");
+        }
+        md.append(".\n");
+        sparseFloor(md, results, "floorSparseGroup", "bulkdataSparseGroup",
+                "the group's layout (rows 0..k of both tables in lockstep)", n);
+        sparseFloor(md, results, "floorSparseJoin", "bulkdataSparseJoin",
+                "the join's layout (an `int[]` sparse lookup per match)", n);
+    }
+
+    /** A sparse update's no-library floor, per match, beside bulkdata's path over that layout, when the run has it. */
+    private static void sparseFloor(StringBuilder md, List<Report.Result> results, String floorMethod,
+                                    String bulkMethod, String layout, int n) {
+        Report.Result floor = find(results, floorMethod, new String[0]);
+        if (floor == null) {
+            return;
+        }
+        Report.Result bulk = find(results, bulkMethod, new String[0]);
+        md.append(String.format(Locale.ROOT, "%nThe sparse update with no library over %s (`%s`: no checks) takes"
+                + " %s ns per match", layout, floorMethod, Peers.cell(Report.nanos(floor) / EcsSpec.moving(n))));
+        if (bulk != null) {
+            md.append("; `").append(bulkMethod).append("` takes ").append(Report.Ratio.of(bulk, floor).format())
                     .append(" × its time");
         }
         md.append(".\n");

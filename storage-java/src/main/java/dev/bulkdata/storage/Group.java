@@ -1,0 +1,531 @@
+package dev.bulkdata.storage;
+
+import dev.bulkdata.storage.internal.memory.RowSort;
+
+import java.util.ConcurrentModificationException;
+
+/**
+ * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s
+ * packed at the front of all of them, in the same order: rows {@code 0..size()-1} of every
+ * member belong to the same entities, row {@code r} of each to the same one. A pass over a
+ * frequent join then walks the members' rows in lockstep, in memory order, with no per-entity
+ * lookup: {@link #forEachRun} hands out runs of rows that lie in one block of every member,
+ * for counted loops over columns; {@link #forEach} hands out each entity and its row.
+ *
+ * <pre>{@code
+ * Group moving = Group.of(positions, velocities);      // once; kept up to date by add and remove
+ * moving.forEachRun(run -> {                           // every frame
+ *     Chunk p = run.chunk(0), v = run.chunk(1);
+ *     MemorySegment px = p.writableColumn(X), vx = v.column(DX);
+ *     long ps = run.slot(0), vs = run.slot(1);          // long: see below
+ *     for (int i = 0, n = run.count(); i < n; i++) {
+ *         px.setAtIndex(F, ps + i, px.getAtIndex(F, ps + i) + vx.getAtIndex(F, vs + i) * dt);
+ *     }
+ * });
+ * // F = ValueLayout.JAVA_FLOAT_UNALIGNED
+ * }</pre>
+ *
+ * <p>Keep the first slots in {@code long} variables: then {@code ps + i} is a {@code long}
+ * that cannot overflow, the JIT sees each index as the loop counter plus an invariant, and the
+ * segments' bounds checks leave the loop (it is the chunk loop of {@link Chunk}). With
+ * {@code int} slots, {@code ps + i} might overflow as far as the JIT knows, so every access
+ * keeps its check: about twice the time per entity. Slicing each column to the run
+ * ({@code asSlice}) and looping from 0 comes close, but allocates the slices.
+ *
+ * <h2>How it stays packed</h2>
+ * The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and
+ * {@code defragment} keep the group (EnTT's "owning group"): when an entity gets the last of
+ * the members' components, its row in every member is swapped with row {@code size()}, and the
+ * group grows by one; when it loses one (remove, or the sweep of a removed entity's stale
+ * component), its row in every member is swapped with the group's last row and the group
+ * shrinks by one, before the member's own swap-and-pop. Each is O(members) row swaps, a
+ * few field copies each; no other cost is added to the members' operations. Row numbers that
+ * {@code add} returns are the component's row after this reordering. A member's
+ * {@code defragment} sorts the group's rows by entity slot in every member at once, then its
+ * own rows after the group. A table belongs to at most one group at a time.
+ *
+ * <h2>Removed entities</h2>
+ * Removing an entity from the entity table does not reach its components (see
+ * {@link ComponentTable}): the group may hold its stale rows. Every pass first sweeps them out
+ * (removes the stale components from every member, as {@link ComponentTable#removeDead()}
+ * does, but over the group's rows only), and only if an entity of the entity table was removed
+ * since the last sweep (a count kept by the entity table): O(1) when none was, O(size() ×
+ * members) otherwise. The passes themselves do no lookup per row.
+ *
+ * <h2>Costs</h2>
+ * {@link #of}: O(smallest member × members). {@link #forEachRun}: O(1) plus the sweep, plus
+ * one visit per run; runs break at every member's block boundary, so a pass makes about
+ * {@code size() / rowsPerBlock} visits (rows per block of the member with the fewest), plus
+ * one per boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither
+ * allocates. Memory: a few fields; the rows are the members' own.
+ *
+ * <h2>Threads and errors</h2>
+ * As the members: one writer for structure, and a pass counts as a loop over every member, so
+ * while one runs the members' structural changes throw {@link ConcurrentModificationException}
+ * and change nothing. Because the sweep changes structure, starting a pass while a loop or join
+ * over a member runs throws {@link ConcurrentModificationException} too. A group object runs
+ * one pass at a time (its {@link Run} is its own); field writes from a pass are the caller's
+ * to split among threads. A refused call (a bad argument, a closed table, a running loop)
+ * leaves the group and its members as they were; a visitor that throws ends its pass, which
+ * keeps the writes made so far and the sweep done before it. After {@link #close()}, or once a member or the entity table is closed, the passes,
+ * {@link #size()} and {@link #contains} throw {@link IllegalStateException}.
+ */
+public final class Group implements AutoCloseable {
+    /** Receives one entity of a {@link Group#forEach} pass. */
+    @FunctionalInterface
+    public interface Visitor {
+        /**
+         * Visits an entity of the group.
+         *
+         * @param entity the entity's live handle
+         * @param row its row, the same in every member ({@code getAt(row, X)} of each)
+         */
+        void visit(long entity, int row);
+    }
+
+    /** Receives the runs of a {@link Group#forEachRun} pass. */
+    @FunctionalInterface
+    public interface RunVisitor {
+        /**
+         * Visits a run of group rows.
+         *
+         * @param run the run; the group reuses this object, so it is valid only during this call
+         */
+        void visit(Run run);
+    }
+
+    /**
+     * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for
+     * member {@code m}, slots {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The
+     * chunk's columns ({@link Chunk#column}, {@link Chunk#writableColumn}) index those slots
+     * directly; its other live slots hold rows outside this run. Valid only during the visit.
+     */
+    public static final class Run {
+        private final Chunk[] chunks;
+        private final int[] slots;
+        private int row;
+        private int count;
+
+        private Run(int members) {
+            chunks = new Chunk[members];
+            slots = new int[members];
+        }
+
+        /** {@return the group row of the run's first entity} */
+        public int row() {
+            return row;
+        }
+
+        /** {@return the number of entities in the run, at least 1} */
+        public int count() {
+            return count;
+        }
+
+        /**
+         * The chunk holding the run in a member.
+         *
+         * @param member the member's position in {@link Group#of}'s arguments
+         * @return the chunk; valid during the visit
+         * @throws IndexOutOfBoundsException if {@code member} is not a member's position
+         */
+        public Chunk chunk(int member) {
+            return chunks[member];
+        }
+
+        /**
+         * The slot of the run's first entity in {@link #chunk(int) chunk(member)}. Index columns
+         * at {@code slot + i} with the slot held in a {@code long} (see {@link Group}).
+         *
+         * @param member the member's position in {@link Group#of}'s arguments
+         * @return the slot; the run is slots {@code [slot, slot + count())}
+         * @throws IndexOutOfBoundsException if {@code member} is not a member's position
+         */
+        public int slot(int member) {
+            return slots[member];
+        }
+
+        @Override
+        public String toString() {
+            return "Group.Run[rows " + row + ".." + (row + count - 1) + "]";
+        }
+    }
+
+    private final ComponentTable[] members;
+    private final AbstractTable entities;
+    private final Run run;
+    /** Orders the group's rows by entity slot, swapping in every member at once. */
+    private final RowSort sorter = new RowSort(new RowSort.Rows() {
+        @Override
+        public int compareRows(int a, int b) {
+            SparseSet keys = members[0].set;
+            return Integer.compare(keys.keyAtUnchecked(a), keys.keyAtUnchecked(b));
+        }
+
+        @Override
+        public void swapRows(int a, int b) {
+            swapAll(a, b);
+        }
+    });
+    /** Rows {@code [0, size)} of every member are the group's. */
+    private int size;
+    /** The entity table's {@link AbstractTable#removals} at the last sweep. */
+    private long swept;
+    private boolean closed;
+    /** Whether a pass is in progress (its {@link Run} is in use). */
+    private boolean running;
+
+    private Group(ComponentTable[] members) {
+        this.members = members;
+        this.entities = members[0].entities;
+        this.run = new Run(members.length);
+    }
+
+    /**
+     * Groups component tables of one entity table: reorders their rows so that the entities
+     * with a component in every one come first, in the same order, and keeps them so until
+     * {@link #close()}. O(smallest member × members) lookups and row swaps; entity handles are
+     * not affected, dense rows change.
+     *
+     * @param tables two or more distinct, open component tables of one open entity table, none
+     *     in a group already
+     * @return the group
+     * @throws IllegalArgumentException if fewer than two tables are given, one is null, one is
+     *     given twice, they are keyed by different entity tables, or one is in another group
+     * @throws IllegalStateException if a table or the entity table is closed
+     * @throws ConcurrentModificationException if a loop or join over one of them is running
+     */
+    public static Group of(ComponentTable... tables) {
+        if (tables == null || tables.length < 2) {
+            throw new IllegalArgumentException("a group needs at least two component tables, got "
+                    + (tables == null ? "null" : java.util.Arrays.toString(tables)));
+        }
+        ComponentTable[] copy = tables.clone();
+        for (int i = 0; i < copy.length; i++) {
+            ComponentTable t = copy[i];
+            if (t == null) {
+                throw new IllegalArgumentException("tables[" + i + "] is null");
+            }
+            for (int j = 0; j < i; j++) {
+                if (copy[j] == t) {
+                    throw new IllegalArgumentException("tables[" + j + "] and tables[" + i + "] are the same table '"
+                            + t.name() + "'; group distinct tables");
+                }
+            }
+            if (t.entities != copy[0].entities) {
+                throw new IllegalArgumentException("tables[" + i + "] '" + t.name() + "' is keyed by entity table '"
+                        + t.entities.name() + "', but tables[0] '" + copy[0].name() + "' by '"
+                        + copy[0].entities.name() + "'; group components of one entity table");
+            }
+            t.size(); // throws if closed
+            if (t.group != null) {
+                throw new IllegalArgumentException("component table '" + t.name() + "' is already in a group ("
+                        + t.group + "); close that group first");
+            }
+        }
+        copy[0].entities.ensureOpen();
+        for (ComponentTable t : copy) {
+            t.checkNoLoop("group");
+        }
+        Group group = new Group(copy);
+        group.build();
+        return group;
+    }
+
+    /** Joins the tables and packs the entities they share at the front of each. */
+    private void build() {
+        int driver = 0;
+        for (int i = 1; i < members.length; i++) {
+            if (members[i].set.size() < members[driver].set.size()) {
+                driver = i;
+            }
+        }
+        ComponentTable lead = members[driver];
+        for (ComponentTable t : members) {
+            t.group = this;
+        }
+        // Rows below `row` that stayed out are at [size, row); swapping row with size keeps them checked.
+        for (int row = 0, n = lead.set.size(); row < n; row++) {
+            enter(lead.set.keyAtUnchecked(row), lead.generation(row));
+        }
+        // A component of a removed entity may have been grouped: the first pass sweeps.
+        swept = entities.removals - 1;
+    }
+
+    /** {@return the member tables, in the order given to {@link #of}} */
+    public ComponentTable[] members() {
+        return members.clone();
+    }
+
+    /**
+     * The number of entities in the group: rows {@code 0..size()-1} of every member. Counts the
+     * stale rows of removed entities until the next pass sweeps them. O(1).
+     *
+     * @return the group's rows
+     * @throws IllegalStateException if the group, a member or the entity table is closed
+     */
+    public int size() {
+        ensureOpen();
+        return size;
+    }
+
+    /**
+     * Whether a live entity has its components in the group (a component in every member). O(1).
+     *
+     * @param entity any value
+     * @return whether {@code entity} is a live entity whose rows are the group's
+     * @throws IllegalStateException if the group, a member or the entity table is closed
+     */
+    public boolean contains(long entity) {
+        ensureOpen();
+        ComponentTable first = members[0];
+        return first.has(entity) && first.rowOf(entity) < size;
+    }
+
+    /** {@return whether {@link #close()} was called, or a member closed (which closes its group)} */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Visits the group in runs: rows {@code 0..size()-1} cut at every member's block boundary,
+     * each run handing over one chunk and a first slot per member, for counted loops over
+     * columns. First sweeps out the rows of removed entities (see the class comment). While it
+     * runs, the members' structure cannot change; an entity removed from the entity table during
+     * the pass is still visited if its run was not yet (runs are fixed when the pass starts).
+     * O(runs) plus the sweep; allocates nothing.
+     *
+     * @param visitor receives each run
+     * @return the number of entities visited, {@link #size()} after the sweep
+     * @throws IllegalArgumentException if {@code visitor} is null
+     * @throws ConcurrentModificationException if a loop or join over a member is running
+     * @throws IllegalStateException if the group, a member or the entity table is closed, or
+     *     this group is already running a pass
+     */
+    public int forEachRun(RunVisitor visitor) {
+        begin(visitor);
+        try {
+            Run r = run;
+            ComponentTable[] tables = members;
+            int total = size;
+            for (int row = 0; row < total; ) {
+                int count = total - row;
+                for (int m = 0; m < tables.length; m++) {
+                    DenseRows rows = tables[m].rows;
+                    int perBlock = rows.rowsPerBlock();
+                    int slot = rows.slotOf(row);
+                    count = Math.min(count, perBlock - slot);
+                    r.chunks[m] = rows.chunk(row / perBlock);
+                    r.slots[m] = slot;
+                }
+                r.row = row;
+                r.count = count;
+                visitor.visit(r);
+                row += count;
+            }
+            return total;
+        } finally {
+            end();
+        }
+    }
+
+    /**
+     * Visits each entity of the group with its row, which is the same in every member, in row
+     * order. First sweeps out the rows of removed entities (see the class comment). While it
+     * runs, the members' structure cannot change; removing entities from the entity table is
+     * allowed (an entity removed before its turn is skipped: a lookup per row, made only once a
+     * removal happened during the pass). O(size()) plus the sweep; allocates nothing.
+     *
+     * @param visitor receives each entity and its row
+     * @return the number of entities visited
+     * @throws IllegalArgumentException if {@code visitor} is null
+     * @throws ConcurrentModificationException if a loop or join over a member is running
+     * @throws IllegalStateException if the group, a member or the entity table is closed, or
+     *     this group is already running a pass
+     */
+    public int forEach(Visitor visitor) {
+        begin(visitor);
+        try {
+            long removalsBefore = entities.removals;
+            int visits = 0;
+            for (int row = 0, n = size; row < n; row++) {
+                long entity = entityAt(row);
+                if (entities.removals != removalsBefore && !entities.contains(entity)) {
+                    continue;
+                }
+                visitor.visit(entity, row);
+                visits++;
+            }
+            return visits;
+        } finally {
+            end();
+        }
+    }
+
+    /**
+     * Ends the grouping: the members keep their rows where they are and are free to join
+     * another group; this group's methods then throw. Idempotent. O(members).
+     *
+     * @throws ConcurrentModificationException if a pass of this group is running
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (running) {
+            throw new ConcurrentModificationException("cannot close a group while its pass is running");
+        }
+        dissolve();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("Group[");
+        for (int m = 0; m < members.length; m++) {
+            s.append(m == 0 ? "" : ", ").append(members[m].name());
+        }
+        return s.append(closed ? "; closed]" : "; size=" + size + "]").toString();
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Passes
+
+    private void begin(Object visitor) {
+        if (visitor == null) {
+            throw new IllegalArgumentException("visitor is null");
+        }
+        ensureOpen();
+        if (running) {
+            throw new IllegalStateException("this group is already running a pass; a visitor must not start another");
+        }
+        for (ComponentTable t : members) {
+            t.checkNoLoop("sweep the group of");
+        }
+        sweep();
+        running = true;
+        for (ComponentTable t : members) {
+            t.set.beginJoin();
+        }
+    }
+
+    private void end() {
+        for (ComponentTable t : members) {
+            t.set.endJoin();
+        }
+        running = false;
+    }
+
+    /** Removes the group's rows of removed entities from every member, if an entity was removed since the last sweep. */
+    private void sweep() {
+        long removals = entities.removals;
+        if (removals == swept) {
+            return;
+        }
+        // Downwards: the row that leave() swaps in was checked already.
+        for (int row = size - 1; row >= 0; row--) {
+            if (!entities.contains(entityAt(row))) {
+                int last = leave(row);
+                for (ComponentTable t : members) {
+                    t.removeRowUngrouped(last);
+                }
+            }
+        }
+        swept = removals;
+    }
+
+    /** The entity of group row {@code row}, unchecked (same in every member). */
+    private long entityAt(int row) {
+        ComponentTable first = members[0];
+        return entities.index.handleOfStamp(first.set.keyAtUnchecked(row), first.generation(row));
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Kept by the members (ComponentTable calls these on structural changes)
+
+    /**
+     * After a member gave the entity in slot {@code key} its component stamped
+     * {@code generation}, in {@code row}: if every member now has a component of that entity, moves its rows
+     * to the group's end. {@return the component's row in that member now}
+     */
+    int entered(int key, int generation, int row) {
+        return enter(key, generation) ? size - 1 : row;
+    }
+
+    /** Moves the entity's rows into the group if every member has one of this generation; false if not. */
+    private boolean enter(int key, int generation) {
+        for (ComponentTable t : members) {
+            int row = t.set.indexOf(key);
+            if (row < size || t.generation(row) != generation) {
+                return false;   // absent (-1), grouped already, or another entity's stale row
+            }
+        }
+        for (ComponentTable t : members) {
+            t.swap(t.set.indexOf(key), size);
+        }
+        size++;
+        return true;
+    }
+
+    /**
+     * Takes a group row out of the group before a member removes or reuses it: swaps it with
+     * the group's last row in every member and shrinks the group. {@return the row's new
+     * index, the same in every member; {@code row} itself if it was not a group row}
+     */
+    int leave(int row) {
+        if (row >= size) {
+            return row;
+        }
+        int last = --size;
+        swapAll(row, last);
+        return last;
+    }
+
+    private void swapAll(int a, int b) {
+        for (ComponentTable t : members) {
+            t.swap(a, b);
+        }
+    }
+
+    /** A member was cleared: no row is the group's any more. */
+    void cleared() {
+        size = 0;
+    }
+
+    /** Sorts the group's rows by entity slot in every member, at most {@code maxSwaps} swaps. */
+    long sortRows(long maxSwaps) {
+        return sorter.sort(size, maxSwaps);
+    }
+
+    /** {@return whether the last {@link #sortRows} got through the group} */
+    boolean rowsSorted() {
+        return sorter.finished();
+    }
+
+    /** {@return the number of group rows; the members' rows below it are the group's} */
+    int rows() {
+        return size;
+    }
+
+    /** Refuses a member's structural change while a loop over any member runs. */
+    void checkNoLoop(String operation) {
+        for (ComponentTable t : members) {
+            t.checkNoLoop(operation);
+        }
+    }
+
+    /** Releases the members; the group is closed. */
+    void dissolve() {
+        closed = true;
+        size = 0;
+        for (ComponentTable t : members) {
+            t.group = null;
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed (by close(), or because a member was closed)");
+        }
+        entities.ensureOpen();
+    }
+}
