@@ -98,9 +98,9 @@ final class SlotIndex extends SlotEntries {
     /**
      * At least the highest generation of any slot's meta word in this epoch (opened slots, the
      * pending ones at {@link #pendingGeneration}, and slot {@code limit}'s, which a cancelled add
-     * may have left): what {@link #resetAll()} gives every slot one above, without reading them. Raised where a generation rises (a removal's
-     * advance, a cancelled add's, a clear's), set by a reset and an epoch change, computed
-     * from the entries on a restore.
+     * may have left): what {@link #resetAll()} gives every slot one above, without reading them.
+     * Raised where a generation rises (a removal's advance, a cancelled add's, a clear's), set
+     * by a reset and an epoch change, computed from the entries on a restore.
      */
     int top;
     final int maxGeneration;
@@ -281,7 +281,10 @@ final class SlotIndex extends SlotEntries {
         return (logicalMeta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
     }
 
-    /** {@return the meta word {@code slot} stands for: its own, or a pending slot's (free at {@link #pendingGeneration})} */
+    /**
+     * {@return the meta word {@code slot} stands for: its own, or a pending slot's (free at
+     * {@link #pendingGeneration})}
+     */
     int logicalMeta(int slot) {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : meta(slot);
     }
