@@ -313,7 +313,8 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      * <li><b>Change versions</b>: like {@code clear()}, the structure version of every block
      *     that held a record moves on; field versions are kept.
      * <li><b>Mapped table</b>: allowed; the epoch is part of the table's state, saved by the
-     *     next {@link #checkpoint()} (and by {@link Snapshots#save}).
+     *     next {@link #checkpoint()} (and by {@link Snapshots#save}), which saves the slots not
+     *     taken since the reset as free at their new generation.
      * <li><b>Threads</b>: a structural change, for the table's single writer, like {@code clear()}.
      * </ul>
      *
