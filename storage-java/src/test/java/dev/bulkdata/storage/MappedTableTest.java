@@ -626,7 +626,8 @@ class MappedTableTest {
         SnapshotException e = assertThrows(SnapshotException.class,
                 () -> BulkTable.builder(s).maxCapacity(5000).handleLayout(HandleLayout.DEFAULT).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), e.getMessage());
-        assertTrue(e.getMessage().contains("handle layout"), e.getMessage());
+        assertTrue(e.getMessage().contains("handle layout") && e.getMessage().contains("HandleLayout.forCapacity"),
+                e.getMessage());
     }
 
     /** The file is created if absent, and reopens as the empty table it holds. */
