@@ -499,9 +499,12 @@ public class ChangeBenchmark {
     }
 
     /**
-     * {@code reset()} against {@link #clearBulk}: the same filled table, emptied by the purge
-     * (every opened slot's meta word set to one value, no per-slot branch) instead of the clear
-     * (each live slot's meta word advanced on its own).
+     * {@code reset()} against {@link #clearBulk}: the same table of {@code n} records, refilled
+     * before every invocation ({@link ToClear#refill}, {@code Level.Invocation}), emptied by the
+     * purge (O(blocks): no slot's meta word written, a step per block) instead of the clear (a
+     * pass over every slot's meta word). A call of a few microseconds is near what JMH can time
+     * per invocation (its timestamps around each call): read the figure as an order of
+     * magnitude, not to the nanosecond.
      */
     @Benchmark
     public int resetBulk(ToClear s) {

@@ -94,7 +94,7 @@ public interface BulkTable extends Table {
 
         @Override
         public BulkTable build() {
-            return configured(new BulkTableImpl(schema, reuseOrder, handleLayout, maxCapacity, lease()));
+            return configured(new BulkTableImpl(schema, reuseOrder, layout(), maxCapacity, lease()));
         }
     }
 }

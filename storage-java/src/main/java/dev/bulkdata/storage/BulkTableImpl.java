@@ -261,7 +261,11 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
         }
     }
 
-    /** One pass over the meta words and the bitmaps; no record byte is written. */
+    /**
+     * The index's pass (a clear's over the meta words; none for a reset, see
+     * {@link SlotIndex#resetAll}), then one step per block: the live bits of a block that held
+     * records are cleared. No record byte is written.
+     */
     @Override
     void clearRecords(boolean reset) {
         if (reset) {
@@ -273,8 +277,8 @@ final class BulkTableImpl extends AbstractTable implements BulkTable {
             BulkChunk c = chunks[i];
             if (c.liveCount > 0) {
                 versions.stampStructure(i);
+                cleanGroups[i] &= ~c.clearAll();
             }
-            cleanGroups[i] &= ~c.clearAll();
         }
         size = 0;
     }

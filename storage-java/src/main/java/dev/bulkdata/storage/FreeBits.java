@@ -83,6 +83,23 @@ final class FreeBits {
         return (w << 6) | Long.numberOfTrailingZeros(word);
     }
 
+    /**
+     * Empties the set: only the words the summary names, so one step per 4,096 slots and one per
+     * word that held a slot (a reset).
+     */
+    void clear() {
+        if (count == 0) {
+            return;
+        }
+        for (int s = 0; s < summary.length; s++) {
+            for (long words = summary[s]; words != 0; words &= words - 1) {
+                bits[(s << 6) | Long.numberOfTrailingZeros(words)] = 0L;
+            }
+            summary[s] = 0L;
+        }
+        count = 0;
+    }
+
     /** Makes the set slots {@code [1, limit)}, every slot opened but the header (a clear). */
     void fillOpened(int limit) {
         Arrays.fill(bits, 0L);

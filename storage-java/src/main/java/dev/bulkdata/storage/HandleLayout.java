@@ -24,8 +24,10 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
  * {@code reset()}), and a handle is valid only in its epoch, so epoch bits let an emptied table
  * start its slots' generations over instead of retiring them: a table emptied and refilled
  * every frame keeps its slots for {@code 2^(epochBits + generationBits)} frames (the exact
- * budget is in {@code docs/tables-and-handles.md}, "Generation budget"). The default layout
- * has no epoch bits.
+ * budget is in {@code docs/tables-and-handles.md}, "Generation budget"). {@link #DEFAULT} has
+ * no epoch bits; a table builder given a {@code maxCapacity} and no layout uses
+ * {@link #forCapacity(int)}, which gives the index bits the table cannot use to generations
+ * and epochs.
  *
  * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
  * Instances are immutable and thread-safe.
@@ -133,6 +135,36 @@ public final class HandleLayout {
             return DEFAULT;
         }
         return new HandleLayout(indexBits, generationBits, epochBits);
+    }
+
+    /**
+     * Returns the layout a table builder uses when it is given a {@code maxCapacity} and no
+     * layout ({@code TableBuilder.maxCapacity(int)}): the fewest index bits that hold slot
+     * {@code maxCapacity}, and the index bits the table cannot use given to generations and
+     * epochs, generations first: {@code indexBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
+     * {@code generationBits = min(30, 52 - indexBits)},
+     * {@code epochBits = min(11, 52 - indexBits - generationBits, 32 - generationBits)}. Up to
+     * 1,048,575 records that is 20 index, 30 generation and 2 epoch bits: a slot is reused
+     * {@code 2^30} times by removals, and a table emptied every frame keeps its slots for
+     * {@code 2^2 * (2^30 - floor)} emptyings ({@code docs/tables-and-handles.md}, "Generation
+     * budget"). {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
+     *
+     * @param maxCapacity the table's largest number of slots, at least 1
+     * @return the layout
+     * @throws IllegalArgumentException if {@code maxCapacity < 1}
+     */
+    public static HandleLayout forCapacity(int maxCapacity) {
+        if (maxCapacity < 1) {
+            throw new IllegalArgumentException("maxCapacity=" + maxCapacity + " must be at least 1");
+        }
+        if (maxCapacity == Integer.MAX_VALUE) {
+            return DEFAULT;
+        }
+        int indexBits = Integer.SIZE - Integer.numberOfLeadingZeros(maxCapacity);
+        int generationBits = Math.min(MAX_GENERATION_BITS, TAG_SHIFT - indexBits);
+        int epochBits = Math.min(MAX_EPOCH_BITS, Math.min(TAG_SHIFT - indexBits - generationBits,
+                Integer.SIZE - generationBits));
+        return of(indexBits, generationBits, epochBits);
     }
 
     /** {@return the number of bits of the slot index} */

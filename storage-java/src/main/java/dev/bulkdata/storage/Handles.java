@@ -28,8 +28,9 @@ public final class Handles {
 
     /**
      * {@return its slot index (unsigned 32 bits), read in {@link HandleLayout#DEFAULT}}: right
-     * only for a handle of a table with the default layout (the builder's unless it was given
-     * another); for any table, {@code table.handleLayout().index(handle)} is right
+     * only for a handle of a table with the default layout (a builder's given neither a layout
+     * nor a {@code maxCapacity}, see {@link TableBuilder#handleLayout}); for any table,
+     * {@code table.handleLayout().index(handle)} is right
      *
      * @param handle a handle of the default layout
      */

@@ -119,7 +119,7 @@ public interface PackedTable extends Table {
 
         @Override
         public PackedTable build() {
-            return configured(new PackedTableImpl(schema, handleLayout, maxCapacity, lease()));
+            return configured(new PackedTableImpl(schema, layout(), maxCapacity, lease()));
         }
     }
 }

@@ -169,7 +169,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
         blockCount = rows.blockCount();
     }
 
-    /** One pass over the index's meta words; no row byte and no back-link is written. */
+    /** One step per chunk and the index's pass (a clear's over the meta words; none for a reset); no row byte and no back-link is written. */
     @Override
     void clearRecords(boolean reset) {
         for (int c = 0, n = rows.chunkCount(); c < n; c++) {

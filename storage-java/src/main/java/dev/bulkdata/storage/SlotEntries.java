@@ -138,9 +138,9 @@ abstract sealed class SlotEntries permits SlotIndex {
     }
 
     // ---------------------------------------------------------------------------------------
-    // The reset passes
+    // The restore pass
 
-    /** Ints the reset passes copy out of a range at a time, into {@link #scratch}. */
+    /** Ints {@link #topGeneration} copies out of a range at a time, into {@link #scratch}. */
     private static final int SCRATCH_INTS = 1 << 12;
     /** Scratch for {@link #topGeneration}, made on first use. */
     private int[] scratch;
@@ -198,47 +198,6 @@ abstract sealed class SlotEntries permits SlotIndex {
 
     /** The generation bits of a meta word, in place. */
     private static final int GENERATION_BITS = SlotMeta.GENERATION_MASK << SlotMeta.GENERATION_SHIFT;
-
-    /**
-     * Sets the meta word of every slot in {@code [1, limit)} to {@code meta}, at stride 2 with a
-     * zero payload (a free slot outside the free list keeps no link): in a range by copying the
-     * first entries over the next ones, doubling each time (memory-copy speed), in heap pages by
-     * {@link java.util.Arrays#fill}.
-     */
-    final void fillMeta(int limit, int meta) {
-        if (limit <= 1) {
-            return;
-        }
-        MemorySegment r = range;
-        long entryBytes = 1L << entryShift;
-        if (r != null) {
-            long start = entryBytes;
-            long end = (long) limit << entryShift;
-            if (strideShift == 0) {
-                r.set(ValueLayout.JAVA_INT_UNALIGNED, start, meta);
-            } else {
-                r.set(ValueLayout.JAVA_INT_UNALIGNED, start, meta);     // an entry: the meta word, then the payload
-                r.set(ValueLayout.JAVA_INT_UNALIGNED, start + 4, 0);
-            }
-            for (long done = entryBytes; start + done < end; done <<= 1) {
-                MemorySegment.copy(r, start, r, start + done, Math.min(done, end - start - done));
-            }
-            return;
-        }
-        for (int first = 0; first < limit; first += PAGE_INTS) {
-            int[] page = pages[first >>> PAGE_SHIFT];
-            int from = (first == 0 ? 1 : 0) << strideShift;
-            int end = Math.min(limit - first, PAGE_INTS) << strideShift;
-            if (strideShift == 0) {
-                java.util.Arrays.fill(page, from, end, meta);
-            } else {
-                for (int i = from; i < end; i += 2) {
-                    page[i] = meta;
-                    page[i + 1] = 0;
-                }
-            }
-        }
-    }
 
     // ---------------------------------------------------------------------------------------
     // The clear pass

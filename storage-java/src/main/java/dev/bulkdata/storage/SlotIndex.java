@@ -40,10 +40,12 @@ import java.lang.foreign.ValueLayout;
  * the meta words, without linking them: SWEEP adds every opened slot to its bits and starts
  * the cursor at slot 1; FIFO and LIFO empty the ring and reopen {@code [1, limit)}, whose
  * slots were freed before any later removal, so a FIFO take uses them before the ring and a
- * LIFO take after it. {@link #resetAll()} frees them the same way, after setting every opened
- * slot to one generation above the highest. <b>Epochs</b>: where either would retire a slot and
- * the layout has an epoch left, the table moves to its next epoch ({@link #tagBits}) and every
- * opened slot starts again at the floor.
+ * LIFO take after it. <b>Reset</b>: {@link #resetAll()} frees them the same way without writing
+ * any word: every opened slot becomes <em>pending</em> ({@link #settled}), free at one
+ * generation above the highest the table handed out; lookups stop below the pending slots, and
+ * a take writes each one's word as it reaches it, in slot order. <b>Epochs</b>: where either would
+ * retire a slot and the layout has an epoch left, the table moves to its next epoch
+ * ({@link #tagBits}) and every opened slot starts again at the floor, pending.
  *
  * <p><b>Reused records</b>: a slot freed by a removal or a clear keeps its old record bytes
  * (nothing is wiped on removal); {@link #take()} says, in {@link #reused}, whether the slot it
@@ -94,11 +96,11 @@ final class SlotIndex extends SlotEntries {
     int epoch;
     final int maxEpoch;
     /**
-     * At least the highest generation of any slot's meta word in this epoch (opened slots, and
-     * slot {@code limit}'s, which a cancelled add may have left): what {@link #resetAll()} gives
-     * every slot one above, without reading them. Raised where a generation rises (a removal's
-     * advance, a cancelled add's, a clear's), set by a reset and an epoch change, computed
-     * from the entries on a restore.
+     * At least the highest generation of any slot's meta word in this epoch (opened slots, the
+     * pending ones at {@link #pendingGeneration}, and slot {@code limit}'s, which a cancelled add
+     * may have left): what {@link #resetAll()} gives every slot one above, without reading them.
+     * Raised where a generation rises (a removal's advance, a cancelled add's, a clear's), set
+     * by a reset and an epoch change, computed from the entries on a restore.
      */
     int top;
     final int maxGeneration;
@@ -121,6 +123,17 @@ final class SlotIndex extends SlotEntries {
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
+    /**
+     * Slots {@code [0, settled)} hold their own meta words; slots {@code [settled, limit)} are
+     * <em>pending</em>: a reset freed them without writing their words, and each is free at
+     * {@link #pendingGeneration} whatever its word holds ({@link #logicalMeta}). The bound
+     * {@link #find(long)} checks, so a pending slot's word is never read as a handle's. A take
+     * reaches the pending slots in slot order from {@code settled} up and writes each one's word
+     * ({@link #settle(int)}); equal to {@code limit} when none is pending.
+     */
+    int settled;
+    /** The generation of every pending slot (see {@link #settled}). */
+    int pendingGeneration;
     /** Slots retired at the last generation. */
     int retired;
     /**
@@ -173,7 +186,7 @@ final class SlotIndex extends SlotEntries {
      */
     int find(long handle) {
         long index = handle & indexMask;
-        if ((handle & ~payloadMask) == tagBits && index < limit) {
+        if ((handle & ~payloadMask) == tagBits && index < settled) {
             int slot = (int) index;
             int expected = (int) (handle >>> liveShift) & liveMask | SlotMeta.LIVE;
             MemorySegment r = range;
@@ -194,7 +207,7 @@ final class SlotIndex extends SlotEntries {
      */
     int findPayload(long handle) {
         long index = handle & indexMask;
-        if ((handle & ~payloadMask) == tagBits && index < limit) {
+        if ((handle & ~payloadMask) == tagBits && index < settled) {
             int slot = (int) index;
             int expected = (int) (handle >>> liveShift) & liveMask | SlotMeta.LIVE;
             MemorySegment r = range;
@@ -265,7 +278,34 @@ final class SlotIndex extends SlotEntries {
         if (slot <= 0 || slot >= limit) {
             return false;
         }
-        return (meta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
+        return (logicalMeta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
+    }
+
+    /**
+     * {@return the meta word {@code slot} stands for: its own, or a pending slot's (free at
+     * {@link #pendingGeneration})}
+     */
+    int logicalMeta(int slot) {
+        return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : meta(slot);
+    }
+
+    /** {@return slots a reset freed that no take has reached yet (see {@link #settled})} */
+    int pendingSlots() {
+        return limit - settled;
+    }
+
+    /**
+     * Writes the meta word of pending {@code slot}, the first one ({@link #settled}), as free at
+     * {@link #pendingGeneration}, and moves the bound past it. The payload stays as it was, as a
+     * clear leaves a freed slot's.
+     */
+    private void settle(int slot) {
+        if (slot != settled) {
+            throw new IllegalStateException("the index of '" + name + "' took pending slot " + slot
+                    + " before slot " + settled);
+        }
+        setMeta(slot, SlotMeta.free(pendingGeneration));
+        settled = slot + 1;
     }
 
     /** {@return free slots waiting to be reused: in the list and in the reopen range} */
@@ -273,9 +313,9 @@ final class SlotIndex extends SlotEntries {
         return listLength() + reopen.free;
     }
 
-    /** {@return the free slots in the list: the ring's or, for SWEEP, the bits'} */
+    /** {@return the free slots in the list: the ring's or, for SWEEP, the bits' and the pending slots} */
     int listLength() {
-        return sweepOrder ? freeBits.count : ring.length;
+        return sweepOrder ? freeBits.count + pendingSlots() : ring.length;
     }
 
     /** {@return slots never opened that may still be opened} */
@@ -339,6 +379,7 @@ final class SlotIndex extends SlotEntries {
                 limit = 1;
             }
             slot = limit++;
+            settled = limit;
             setMeta(slot, SlotMeta.free(Math.max(floor, SlotMeta.generation(meta(slot)))));
             cursor = limit;
         }
@@ -368,6 +409,7 @@ final class SlotIndex extends SlotEntries {
             out[at + k] = handle(slot, generation);
         }
         limit = first + count;
+        settled = limit;
         cursorBefore = cursor;
         cursor = limit;
         reused = false;
@@ -392,15 +434,25 @@ final class SlotIndex extends SlotEntries {
             return 0;
         }
         int taken = Math.min(count, opened);
-        for (int k = 0; k < taken; k++) {
+        int own = Math.min(taken, settled - 1);     // slots with their own words; the rest are pending
+        for (int k = 0; k < own; k++) {
             int slot = 1 + k;
             int meta = meta(slot);
             setMeta(slot, meta | SlotMeta.LIVE);
             out[at + k] = handle(slot, SlotMeta.generation(meta));
         }
+        int live = SlotMeta.live(pendingGeneration);
+        for (int k = own; k < taken; k++) {
+            int slot = 1 + k;
+            setMeta(slot, live);
+            out[at + k] = handle(slot, pendingGeneration);
+        }
+        settled = Math.max(settled, taken + 1);
         cursorBefore = cursor;
         if (sweepOrder) {
-            freeBits.removeFirst(taken);
+            if (own > 0) {
+                freeBits.removeFirst(own);
+            }
             cursor = taken + 1;
         } else {
             reopen.tookFirst(taken);
@@ -417,8 +469,11 @@ final class SlotIndex extends SlotEntries {
             return 0;
         }
         int slot = r.from;
-        while (SlotMeta.isRetired(meta(slot))) {
+        while (slot < settled && SlotMeta.isRetired(meta(slot))) {
             slot++;
+        }
+        if (slot >= settled) {
+            settle(slot);
         }
         r.took(slot);
         tookReopened = true;
@@ -465,6 +520,7 @@ final class SlotIndex extends SlotEntries {
         top = Math.max(top, generation);
         if (limit > limitBefore) {
             limit = limitBefore;
+            settled = limitBefore;
         } else if (sweepOrder) {
             freeBits.add(slot);
         } else if (tookReopened) {
@@ -481,7 +537,7 @@ final class SlotIndex extends SlotEntries {
      * reopen range (SWEEP: in the bits), in slot order; the ring empties. One pass over the meta words, no link written.
      */
     void releaseAllLive() {
-        int retiring = advanceAllLive(limit, maxGeneration);
+        int retiring = advanceAllLive(settled, maxGeneration);     // a pending slot is free already
         if (retiring > 0 && epoch < maxEpoch) {
             nextEpoch();
         } else {
@@ -492,24 +548,47 @@ final class SlotIndex extends SlotEntries {
     }
 
     /**
-     * Frees every slot at once, for a table's reset: every opened slot that is not retired
-     * becomes free, in the reopen range (SWEEP: in the bits), all at one generation above every
-     * generation the table has handed out in this epoch (so every handle from before is stale).
-     * If that generation is past the last, the table moves to its next epoch instead and every
-     * opened slot starts again at {@link #floor}, retired ones too; with no epoch left, it does
-     * what {@link #releaseAllLive()} does (live slots at the last generation retire). One pass
-     * that writes one word to every opened slot ({@link #top} says which), no link written.
+     * Frees every slot at once, for a table's reset, without writing any slot's word: every opened
+     * slot becomes pending ({@link #settled}), free at one generation above every generation the
+     * table has handed out in this epoch ({@link #top}), so every handle from before is stale and
+     * {@link #find(long)} rejects it by the bound alone; the free sources then hold every opened
+     * slot in slot order (the reopen range; SWEEP: the pending slots), the ring and the bits
+     * empty. If that generation is past the last, the table moves to its next epoch instead and
+     * every opened slot is pending at {@link #floor}, retired ones too. O(1) in FIFO and LIFO,
+     * one word per 4,096 opened slots (and one per word of free bits) in SWEEP. With no epoch left
+     * it writes the pending words and does what {@link #releaseAllLive()} does (live slots at
+     * the last generation retire): one pass over the words.
      */
     void resetAll() {
         if (top < maxGeneration && retired == 0) {
             top++;
-            fillMeta(limit, SlotMeta.free(top));
+            pend(top);
         } else if (epoch < maxEpoch) {
             nextEpoch();
         } else {
+            settleAll();
             retire(advanceAllLive(limit, maxGeneration), "reset");
         }
         freeAllAfterPass();
+    }
+
+    /** Makes every opened slot pending at {@code generation} (see {@link #settled}). */
+    private void pend(int generation) {
+        pendingGeneration = generation;
+        settled = Math.min(1, limit);
+    }
+
+    /**
+     * Writes the word of every pending slot (free at {@link #pendingGeneration}; payloads stay
+     * as they are), so that no slot is pending: for a reset with no epoch left, whose pass then
+     * reads every word. The caller rebuilds the free sources.
+     */
+    private void settleAll() {
+        int free = SlotMeta.free(pendingGeneration);
+        for (int slot = settled; slot < limit; slot++) {
+            setMeta(slot, free);
+        }
+        settled = limit;
     }
 
     /** Sets the epoch of a restored table, before it is used. */
@@ -528,12 +607,13 @@ final class SlotIndex extends SlotEntries {
 
     /**
      * Moves the empty table to its next epoch: every handle made before no longer has the
-     * table's epoch, so every opened slot, retired ones too, starts again at {@link #floor}.
+     * table's epoch, so every opened slot, retired ones too, starts again at {@link #floor}:
+     * pending ({@link #pend}), no word written.
      */
     private void nextEpoch() {
         epoch++;
         tagBits = tagOnly | layout.epochBitsOf(epoch);
-        fillMeta(limit, SlotMeta.free(floor));
+        pend(floor);
         retired = 0;
         top = Math.max(floor, SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }
@@ -543,7 +623,10 @@ final class SlotIndex extends SlotEntries {
         top = Math.max(Math.max(floor, topGeneration(limit)), SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }
 
-    /** The free list after a clear's or reset's pass: every opened slot not retired is free. */
+    /**
+     * The free list after a clear's or reset's pass: every opened slot not retired is free (the
+     * pending ones too: SWEEP takes them after its bits, see {@link #takeBit()}).
+     */
     private void freeAllAfterPass() {
         ring.clear();
         if (sweepOrder) {
@@ -556,6 +639,7 @@ final class SlotIndex extends SlotEntries {
     /** Forgets every slot: every later {@link #find(long)} fails. For the table's close and corruption. */
     void close() {
         limit = 0;
+        settled = 0;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -594,24 +678,55 @@ final class SlotIndex extends SlotEntries {
     /** SWEEP: takes the first free slot at or after the cursor (wrapping), or returns 0 if there is none. */
     private int takeBit() {
         FreeBits bits = freeBits;
-        if (bits.count == 0) {
+        if (bits.count == 0 && settled == limit) {
             return 0;
         }
-        int slot = bits.next(cursor);
-        if (!isFree(slot)) {
-            throw SlotRejections.corruptList(this, slot);
+        int slot = nextFree(cursor);
+        if (slot >= settled) {
+            settle(slot);
+        } else {
+            if (!isFree(slot)) {
+                throw SlotRejections.corruptList(this, slot);
+            }
+            bits.remove(slot);
         }
-        bits.remove(slot);
         cursor = slot + 1;
         return slot;
     }
 
-    /** SWEEP, after a clear: every opened slot but the header and the retired ones is free, the cursor at slot 1. */
+    /**
+     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}: in the bits, which
+     * hold only slots below {@link #settled}, or the pending slots above them; the cursor never
+     * passes the first pending slot, so a take reaches the pending slots in order. There is one.
+     */
+    private int nextFree(int from) {
+        if (settled == limit) {
+            return freeBits.next(from);
+        }
+        if (freeBits.count > 0) {
+            int slot = freeBits.next(from);
+            if (slot >= from || from >= limit) {
+                return slot;        // at or after from, below the pending slots; or wrapped past them
+            }
+        }
+        return from < limit ? Math.max(from, settled) : settled;
+    }
+
+    /**
+     * SWEEP, after a clear or reset: every opened slot but the header, the retired ones and the
+     * pending ones (which {@link #takeBit()} reaches after the bits) is in the bits, the cursor at
+     * slot 1. A reset leaves every slot pending: the bits are emptied by their summary, one word
+     * per 4,096 slots.
+     */
     private void freeAllOpened() {
-        freeBits.fillOpened(limit);
         cursor = 1;
+        if (settled <= 1) {
+            freeBits.clear();
+            return;
+        }
+        freeBits.fillOpened(settled);
         if (retired > 0) {
-            for (int slot = 1; slot < limit; slot++) {
+            for (int slot = 1; slot < settled; slot++) {
                 if (SlotMeta.isRetired(meta(slot))) {
                     freeBits.remove(slot);
                 }
@@ -637,10 +752,10 @@ final class SlotIndex extends SlotEntries {
         if (!sweepOrder || length == 0) {
             return ring.tail();
         }
-        int slot = freeBits.next(cursor);
+        int slot = nextFree(cursor);
         int last = slot;
         for (int i = 1; i < length; i++) {
-            last = freeBits.next(last + 1);
+            last = nextFree(last + 1);
         }
         return last;
     }
@@ -671,7 +786,29 @@ final class SlotIndex extends SlotEntries {
      * {@code before} in {@link ReuseOrder#SWEEP}
      */
     int listAt(int i, int before) {
-        return sweepOrder ? freeBits.next(i == 0 ? cursor : before + 1) : ring.get(i);
+        return sweepOrder ? nextFree(i == 0 ? cursor : before + 1) : ring.get(i);
+    }
+
+    /**
+     * {@inheritDoc} A pending slot's word is saved as the word it stands for
+     * ({@link #logicalMeta}); its payload as it is (a freed slot's, as after a clear).
+     */
+    @Override
+    void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
+        int at = out.position();
+        super.putSaved(out, count, payloads);
+        if (!payloads) {
+            int value = SlotMeta.free(pendingGeneration);
+            for (int slot = settled, end = Math.min(limit, count); slot < end; slot++) {
+                out.put(at + slot, value);
+            }
+        }
+    }
+
+    /** {@inheritDoc} A pending slot's is the word it stands for ({@link #logicalMeta}). */
+    @Override
+    int savedMeta(int slot) {
+        return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : super.savedMeta(slot);
     }
 
     /** {@return the table's tag} */

@@ -111,7 +111,7 @@ final class SlotRejections {
                     + " names slot " + slot + " (generation " + generation + "), but table '" + tableName + "' "
                     + opened);
         }
-        int meta = index.meta((int) slot);
+        int meta = index.logicalMeta((int) slot);
         int current = SlotMeta.generation(meta);
         String where = " (table '" + tableName + "', slot " + slot + "): handle generation " + generation
                 + ", slot generation " + current + ", slot is " + SlotMeta.state(meta);

@@ -196,6 +196,7 @@ final class StoredTables implements Engine {
             index.restoreEpoch(s.epoch());
             table.lease.epoch(s.epoch());
             index.limit = s.limit();
+            index.settled = s.limit();
             index.retired = s.retired();
             for (int slot : list) {
                 if (index.sweepOrder) {

@@ -371,8 +371,9 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      *     earlier tables; fewer if removals advanced some slot further); past that, a reset retires the live slots at the
      *     last generation, as {@code clear()} does, and reports them in {@link #stats()} and the
      *     {@code dev.bulkdata.SlotRetirement} flight-recorder event. The {@link HandleLayout#DEFAULT}
-     *     layout has no epoch bits: choose a layout with as few index bits as the table needs
-     *     ({@code docs/tables-and-handles.md}, "Generation budget").
+     *     layout has no epoch bits: give the table a {@code maxCapacity}, whose layout
+     *     ({@link HandleLayout#forCapacity}) has them, or choose a layout with as few index bits
+     *     as the table needs ({@code docs/tables-and-handles.md}, "Generation budget").
      * <li><b>Slots and blocks</b>: the blocks stay allocated; the next adds take the same slots
      *     again, from slot 1 up (in the table's reuse order), so a table refilled to the same size
      *     never grows.
@@ -380,14 +381,19 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      * <li><b>Change versions</b>: like {@code clear()}, the structure version of every block
      *     that held a record moves on; field versions are kept.
      * <li><b>Mapped table</b>: allowed; the epoch is part of the table's state, saved by the
-     *     next {@link #checkpoint()} (and by {@link Snapshots#save}).
+     *     next {@link #checkpoint()} (and by {@link Snapshots#save}), which saves the slots not
+     *     taken since the reset as free at their new generation.
      * <li><b>Threads</b>: a structural change, for the table's single writer, like {@code clear()}.
      * </ul>
      *
-     * <p>Cost: one pass that writes the same 4-byte metadata word to every opened slot (the
-     * table keeps the highest generation as it goes, so it reads none), one over the blocks'
-     * live bits; no record byte written, no branch per slot. {@code clear()} reads every slot's
-     * word and rewrites each live one on its own.
+     * <p>Cost: O(blocks), whatever the number of records: no slot's metadata word and no record
+     * byte is written. The table only notes the new generation (or epoch) and that every opened
+     * slot is free; lookups stop short of the slots not taken since, and an add writes a slot's
+     * word when it takes it, as every add does. Per block: the live bits of a block that held
+     * records are cleared (a {@link BulkTable}'s {@code slotsPerBlock / 64} words). A
+     * {@link ReuseOrder#SWEEP} table also empties its free bits, one step per 4,096 slots. Once
+     * the budget is spent (no epoch left) a reset costs what {@code clear()} does: one pass over
+     * every opened slot's word, reading each. {@code clear()} always makes that pass.
      *
      * @throws java.util.ConcurrentModificationException if an iteration is open (nothing changes)
      * @throws IllegalStateException if the table is closed or corrupt

@@ -19,7 +19,8 @@ import java.nio.file.Path;
 public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extends Table>
         permits BulkTable.Builder, PackedTable.Builder {
     final Schema schema;
-    HandleLayout handleLayout = HandleLayout.DEFAULT;
+    /** The layout given to {@link #handleLayout}, or null: then {@link #layout()} follows {@link #maxCapacity}. */
+    private HandleLayout handleLayout;
     int maxCapacity = Integer.MAX_VALUE;
     private long memoryBudget = Long.MAX_VALUE;
     private int tag;
@@ -36,7 +37,11 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     }
 
     /**
-     * Sets how handles split into index and generation bits; default {@link HandleLayout#DEFAULT}.
+     * Sets how handles split into index, generation and epoch bits. Default: without a
+     * {@link #maxCapacity(int) maxCapacity}, {@link HandleLayout#DEFAULT}; with one,
+     * {@link HandleLayout#forCapacity(int) HandleLayout.forCapacity(maxCapacity)}, which gives the
+     * index bits the table cannot use to generations and epochs. A layout set here is used
+     * whatever the cap ({@code handleLayout(HandleLayout.DEFAULT)} keeps the default layout).
      *
      * @param layout the handle layout
      * @return this builder
@@ -53,7 +58,11 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     /**
      * Caps the index space: the table never uses more than {@code slots} slots (live, free and
      * retired together); an add beyond it throws {@link CapacityExceededException}. Without a
-     * cap the limit is the handle layout's {@link HandleLayout#maxIndex()}.
+     * cap the limit is the handle layout's {@link HandleLayout#maxIndex()}. Unless a layout is
+     * set ({@link #handleLayout}), the cap also chooses it: {@link HandleLayout#forCapacity(int)},
+     * the fewest index bits that hold the cap, the rest generations and epochs (up to 1,048,575
+     * slots: 20 index, 30 generation and 2 epoch bits, so a table emptied every frame keeps its
+     * slots for about {@code 2^32} frames instead of {@code 2^20}).
      *
      * @param slots the largest number of slots, at least 1
      * @return this builder
@@ -265,7 +274,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
         if (file == null) {
             throw new IllegalArgumentException("file is null");
         }
-        return (T) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), handleLayout,
+        return (T) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), layout(),
                 maxCapacity, tag, fallback, blockChecksums, exactSchema), () -> (AbstractTable) build());
     }
 
@@ -281,11 +290,17 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     /** {@return the reuse order of the tables this builder makes} */
     abstract ReuseOrder reuseOrder();
 
+    /** {@return the handle layout of the tables this builder makes: the one set, else the one {@link #maxCapacity} chooses} */
+    final HandleLayout layout() {
+        return handleLayout != null ? handleLayout : HandleLayout.forCapacity(maxCapacity);
+    }
+
     /** {@return a new lease on the table's tag: the fixed one if set, else an automatic one} */
     final TagLease lease() {
+        HandleLayout layout = layout();
         return tag == 0
-                ? TagRegistry.register(schema.name(), handleLayout)
-                : TagRegistry.registerFixed(schema.name(), handleLayout, tag);
+                ? TagRegistry.register(schema.name(), layout)
+                : TagRegistry.registerFixed(schema.name(), layout, tag);
     }
 
     @SuppressWarnings("unchecked") // B is this class's own subclass, by the permits clause

@@ -106,4 +106,65 @@ class HandleLayoutTest {
             assertEquals(1, table.handleLayout().generation(g));
         }
     }
+    /**
+     * {@link HandleLayout#forCapacity}: the fewest index bits that hold the cap, the rest of the
+     * 52 bits generations (up to 30) then epochs (up to 11, generations and epochs at most 32),
+     * checked against the rule for every width and a seeded sample of caps; no cap is
+     * {@code DEFAULT}, a cap below 1 refused.
+     */
+    @Test
+    void forCapacity_givesTheIndexBitsATableCannotUseToGenerationsThenEpochs() {
+        long seed = Seeds.seed("HandleLayoutTest.forCapacity", 0xCA9L);
+        SplittableRandom random = new SplittableRandom(seed);
+        assertSame(HandleLayout.DEFAULT, HandleLayout.forCapacity(Integer.MAX_VALUE));
+        assertEquals(HandleLayout.of(20, 30, 2), HandleLayout.forCapacity(1_000_000));
+        assertEquals(HandleLayout.of(20, 30, 2), HandleLayout.forCapacity((1 << 20) - 1));
+        assertEquals(HandleLayout.of(21, 30, 1), HandleLayout.forCapacity(1 << 20));
+        assertEquals(HandleLayout.of(22, 30, 0), HandleLayout.forCapacity(4_194_303));
+        assertEquals(HandleLayout.of(23, 29, 0), HandleLayout.forCapacity(4_194_304));
+        assertEquals(HandleLayout.of(31, 21, 0), HandleLayout.forCapacity(Integer.MAX_VALUE - 1));
+        assertEquals(HandleLayout.of(1, 30, 2), HandleLayout.forCapacity(1));
+        for (int i = 0; i < 10_000; i++) {
+            int bits = random.nextInt(1, 32);
+            int n = i < 30 ? (int) ((1L << (i + 1)) - 1) : (int) random.nextLong(1L << (bits - 1), Math.min(1L << bits,
+                    Integer.MAX_VALUE));
+            HandleLayout l = HandleLayout.forCapacity(n);
+            String where = "maxCapacity " + n + ": " + l + ", " + Seeds.replay(seed);
+            assertTrue(n <= l.maxIndex(), "slot maxCapacity fits the index, " + where);
+            assertTrue(l.indexBits() == 1 || n >= 1 << (l.indexBits() - 1), "no index bit to spare, " + where);
+            assertEquals(Math.min(30, 52 - l.indexBits()), l.generationBits(), where);
+            assertEquals(Math.min(11, Math.min(52 - l.indexBits() - l.generationBits(), 32 - l.generationBits())),
+                    l.epochBits(), where);
+            assertTrue(l.indexBits() + l.generationBits() + l.epochBits() <= 52, where);
+            assertTrue(l.generationBits() + l.epochBits() <= 32, where);
+        }
+        assertThrows(IllegalArgumentException.class, () -> HandleLayout.forCapacity(0));
+        assertThrows(IllegalArgumentException.class, () -> HandleLayout.forCapacity(-3));
+    }
+
+    /**
+     * A builder's layout: the one set, whatever the cap; else {@code forCapacity(maxCapacity)}
+     * with a cap and {@code DEFAULT} without; in both kinds, and the table's handles follow it.
+     */
+    @Test
+    void builder_layoutFollowsMaxCapacity_unlessOneIsSet() {
+        Schema schema = Schema.builder("capped").add(FieldType.INT, "x").build();
+        try (BulkTable capped = BulkTable.builder(schema).maxCapacity(1000).build();
+             PackedTable packed = PackedTable.builder(schema).maxCapacity(1000).build();
+             BulkTable pinned = BulkTable.builder(schema).maxCapacity(1000).handleLayout(HandleLayout.DEFAULT).build();
+             BulkTable uncapped = BulkTable.of(schema);
+             PackedTable chosen = PackedTable.builder(schema).handleLayout(HandleLayout.of(12, 8)).maxCapacity(1000)
+                     .build()) {
+            assertEquals(HandleLayout.of(10, 30, 2), capped.handleLayout());
+            assertEquals(HandleLayout.of(10, 30, 2), packed.handleLayout());
+            assertSame(HandleLayout.DEFAULT, pinned.handleLayout());
+            assertSame(HandleLayout.DEFAULT, uncapped.handleLayout());
+            assertEquals(HandleLayout.of(12, 8), chosen.handleLayout());
+            long h = capped.add();
+            assertEquals(1, capped.handleLayout().index(h));
+            capped.set(h, schema.intField("x"), 5);
+            assertEquals(5, capped.get(h, schema.intField("x")));
+            assertThrows(CapacityExceededException.class, () -> capped.addAll(new long[1000]), "the cap still holds");
+        }
+    }
 }

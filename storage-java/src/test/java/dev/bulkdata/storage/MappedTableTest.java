@@ -603,6 +603,33 @@ class MappedTableTest {
         }
     }
 
+    /**
+     * A capped table without a layout of its own is created with the layout its cap chooses
+     * ({@link HandleLayout#forCapacity}); the same builder reopens it, its handles valid, and a
+     * builder that sets another layout (the default one too) is refused.
+     */
+    @Test
+    void aCappedTable_savesTheLayoutItsCapChooses() throws IOException {
+        Schema s = schema("mapped_capped_layout", Layout.SOA);
+        Path file = dir.resolve("capped-layout.bulk");
+        long h;
+        try (BulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
+            assertEquals(HandleLayout.forCapacity(5000), t.handleLayout());
+            h = t.add();
+            t.reset();
+            h = t.add();
+        }
+        try (BulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
+            assertEquals(HandleLayout.forCapacity(5000), t.handleLayout());
+            assertTrue(t.contains(h));
+        }
+        SnapshotException e = assertThrows(SnapshotException.class,
+                () -> BulkTable.builder(s).maxCapacity(5000).handleLayout(HandleLayout.DEFAULT).mapped(file));
+        assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), e.getMessage());
+        assertTrue(e.getMessage().contains("handle layout") && e.getMessage().contains("HandleLayout.forCapacity"),
+                e.getMessage());
+    }
+
     /** The file is created if absent, and reopens as the empty table it holds. */
     @Test
     void theFileIsCreatedIfAbsent_andReopensEmpty() throws IOException {

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Seeded model test of {@link SlotIndex} on its own: random adds (one by one, and batches the
@@ -191,6 +192,9 @@ class SlotIndexModelTest {
             } else if (op < 72) {
                 lastOp = "clear";
                 clear();
+            } else if (op < 74) {
+                lastOp = "reset";
+                reset();
             } else if (op < 75) {
                 lastOp = "reopenRun";
                 reopenAnywhere();
@@ -431,6 +435,63 @@ class SlotIndexModelTest {
             }
         }
 
+        /**
+         * A table's reset: every opened slot free one generation above the index's highest
+         * ({@code top}, which must be at least every slot's), no word written and payloads left
+         * as they were; with no generation left (this layout has no epoch bits) it frees the
+         * slots as a clear does. The free slots are then every opened one in slot order.
+         */
+        void reset() {
+            int top = index.top;
+            for (int slot = 1; slot <= Math.max(1, limit) && slot < generation.length; slot++) {
+                if (state[slot] != NEVER || slot == limit) {
+                    assertTrue(generation[slot] <= top, "top " + top + " below slot " + slot + "'s generation "
+                            + generation[slot]);
+                }
+            }
+            if (top < maxGeneration && retired == 0) {
+                index.resetAll();
+                for (int slot = 1; slot < limit; slot++) {
+                    generation[slot] = top + 1;
+                    state[slot] = FREE;
+                }
+                live.clear();
+                list.clear();
+                swept.clear();
+                holes.clear();
+                for (int slot = 1; slot < limit; slot++) {
+                    (order == ReuseOrder.SWEEP ? holes : swept).add(slot);
+                }
+                cursor = 1;
+            } else {
+                index.resetAll();
+                for (int slot : live) {
+                    if (generation[slot] == maxGeneration) {
+                        state[slot] = RETIRED;
+                        retired++;
+                    } else {
+                        generation[slot]++;
+                        state[slot] = FREE;
+                    }
+                }
+                live.clear();
+                list.clear();
+                swept.clear();
+                holes.clear();
+                for (int slot = 1; slot < limit; slot++) {
+                    if (state[slot] == FREE) {
+                        (order == ReuseOrder.SWEEP ? holes : swept).add(slot);
+                    }
+                }
+                cursor = 1;
+            }
+            if (payloads) {
+                for (int slot = 1; slot < limit; slot++) {
+                    assertEquals(payload[slot], index.payload(slot), "a reset leaves slot " + slot + "'s payload as it was");
+                }
+            }
+        }
+
         /** The saved form: the header's link names the head, each slot's the next, the last's the header. */
         void writeLinks() {
             index.writeLinks();
@@ -515,7 +576,7 @@ class SlotIndexModelTest {
             int[] listed = listOrder();
             assertEquals(listed.length == 0 ? 0 : listed[listed.length - 1], index.tail(), "the list's tail");
             for (int slot = 1; slot < limit; slot++) {
-                int meta = index.meta(slot);
+                int meta = index.logicalMeta(slot);
                 assertEquals(generation[slot], SlotMeta.generation(meta), "generation of slot " + slot);
                 assertEquals(state[slot] == LIVE, SlotMeta.isLive(meta), "live bit of slot " + slot);
                 assertEquals(state[slot] == RETIRED, SlotMeta.isRetired(meta), "retired bit of slot " + slot);

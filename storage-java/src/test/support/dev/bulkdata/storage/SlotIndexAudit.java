@@ -22,7 +22,7 @@ final class SlotIndexAudit {
         }
         at = index.fifo ? 0 : length;
         for (int slot = index.reopen.from; at < slots.length && slot < index.reopen.end; slot++) {
-            if (!SlotMeta.isRetired(index.meta(slot))) {
+            if (!SlotMeta.isRetired(index.logicalMeta(slot))) {
                 slots[at++] = slot;
             }
         }
@@ -40,7 +40,7 @@ final class SlotIndexAudit {
         int liveSlots = 0;
         int retiredSlots = 0;
         for (int slot = 1; slot < index.limit; slot++) {
-            int meta = index.meta(slot);
+            int meta = index.logicalMeta(slot);
             check(SlotMeta.generation(meta) <= index.maxGeneration, "generation beyond layout at slot " + slot);
             check(SlotMeta.generation(meta) >= index.floor, "generation below the tag's floor at slot " + slot);
             check(!(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta)), "live slot " + slot + " is retired");
@@ -55,8 +55,8 @@ final class SlotIndexAudit {
         check(retiredSlots == index.retired, "retired " + index.retired + " but " + retiredSlots + " retired slots");
         int reopened = 0;
         for (int slot = index.reopen.from; slot < index.reopen.end; slot++) {
-            check(!SlotMeta.isLive(index.meta(slot)), "live slot " + slot + " in the reopen range");
-            reopened += SlotMeta.isRetired(index.meta(slot)) ? 0 : 1;
+            check(!SlotMeta.isLive(index.logicalMeta(slot)), "live slot " + slot + " in the reopen range");
+            reopened += SlotMeta.isRetired(index.logicalMeta(slot)) ? 0 : 1;
         }
         check(reopened == index.reopen.free, "the reopen range counts " + index.reopen.free + " free slots, holds " + reopened);
         int[] free = freeSlots(index);

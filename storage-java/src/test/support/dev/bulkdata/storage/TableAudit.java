@@ -43,7 +43,7 @@ final class TableAudit {
             for (int s = 0; s < t.slotsPerBlock; s++) {
                 int slot = i * t.slotsPerBlock + s;
                 boolean bit = c.isLiveUnchecked(s);
-                int meta = slot < limit ? index.meta(slot) : 0;
+                int meta = slot < limit ? index.logicalMeta(slot) : 0;
                 check(bit == SlotMeta.isLive(meta), "live bit and meta disagree at slot " + slot);
                 if (bit) {
                     blockLive++;
@@ -81,7 +81,7 @@ final class TableAudit {
         check(t.rows.size() == size, "rows hold " + t.rows.size() + " but size is " + size);
         int live = 0;
         for (int slot = 1; slot < index.limit; slot++) {
-            if (SlotMeta.isLive(index.meta(slot))) {
+            if (SlotMeta.isLive(index.logicalMeta(slot))) {
                 live++;
                 int row = t.row(slot);
                 check(row >= 0 && row < size, "live slot " + slot + " names row " + row + " of " + size);
@@ -91,7 +91,7 @@ final class TableAudit {
         }
         for (int row = 0; row < size; row++) {
             int slot = t.back.get(row);
-            check(slot > 0 && slot < index.limit && SlotMeta.isLive(index.meta(slot)) && t.row(slot) == row,
+            check(slot > 0 && slot < index.limit && SlotMeta.isLive(index.logicalMeta(slot)) && t.row(slot) == row,
                     "row " + row + " links back to slot " + slot + ", which does not name it");
         }
         check(t.rows.tailIsZero(), "a row past size " + size + " holds data");

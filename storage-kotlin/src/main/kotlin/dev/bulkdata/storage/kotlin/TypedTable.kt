@@ -233,8 +233,8 @@ public class TypedTable<D : TableDef<D>> internal constructor(
 
     /**
      * Removes every record at once, the fast purge of a table emptied every frame: all handles
-     * become stale, the blocks stay, the next adds take the same slots. One pass writing the
-     * slots' metadata, no record byte written. Throws as `Table.reset`, whose Javadoc gives the
+     * become stale, the blocks stay, the next adds take the same slots. O(blocks): no slot's
+     * metadata and no record byte written. Throws as `Table.reset`, whose Javadoc gives the
      * contract (handles, tag, change versions, mapped tables, generation budget).
      */
     public fun reset(): Unit = core.reset()

@@ -639,7 +639,9 @@ public final class MappedOpen {
         String difference = null;
         boolean fixed = s.tag() >= HandleLayout.MIN_FIXED_TAG;
         if (!s.handles().equals(e.handles)) {
-            difference = "its handle layout is " + s.handles() + ", the builder's " + e.handles;
+            difference = "its handle layout is " + s.handles() + ", the builder's " + e.handles
+                    + " (without handleLayout(...), a builder's layout follows its maxCapacity:"
+                    + " HandleLayout.forCapacity)";
         } else if (e.kind == KIND_BULK && s.reuse() != e.reuse) {
             difference = "its reuse order is " + s.reuse() + ", the builder's " + e.reuse;
         } else if (s.maxSlot() != Math.min(e.handles.maxIndex(), e.maxCapacity)) {
