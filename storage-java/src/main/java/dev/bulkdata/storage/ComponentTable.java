@@ -77,7 +77,8 @@ import java.util.Objects;
  * {@code close}) and no other thread using the table meanwhile; fields of distinct components
  * may be read and written from many threads. While {@link #forEach}, {@link #forEachChunk} or a
  * {@link Join} over this table runs, structural changes throw
- * {@link ConcurrentModificationException}. Every method that throws leaves the table exactly
+ * {@link ConcurrentModificationException}: queue them with {@link #removeLater} and
+ * {@link #addLater}, applied when the last loop ends. Every method that throws leaves the table exactly
  * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code has} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
@@ -107,6 +108,12 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     private boolean closed;
     /** The {@link Group} whose rows come first in this table, or null; set by the group. */
     Group group;
+    /** Changes queued during a loop ({@link #removeLater}, {@link #addLater}), guarded by itself; null until the first. */
+    private java.util.ArrayList<Queued> queued;
+
+    /** A component removal ({@code init} null) or add queued during a loop. */
+    private record Queued(long entity, java.util.function.LongConsumer init) {
+    }
     /**
      * Whether the rows are in entity slot order since the last complete defragment pass (in a
      * group: the group's rows, and the rows after them).
@@ -474,6 +481,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         } finally {
             set.endJoin();
         }
+        applyQueuedIfIdle();
     }
 
     /**
@@ -497,6 +505,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
         } finally {
             set.endJoin();
         }
+        applyQueuedIfIdle();
     }
 
     // ---------------------------------------------------------------------------------------
@@ -612,6 +621,143 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     private void ensureMutable(String operation) {
         ensureOpen();
         ensureNoLoop(operation);
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Changes queued during a loop
+
+    /**
+     * Removes an entity's component once no loop over this table (or a member of its group) runs:
+     * inside {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group} pass,
+     * where {@link #remove} throws, the removal is queued and the component stays, readable and
+     * visited, until the loop ends; then the queue is applied, removals first, in the order
+     * queued (a component queued twice is removed once). With no loop running it is
+     * {@link #remove}. The entity and its component are checked now. O(1) amortized under the
+     * queue's lock; allocates the queue's entry.
+     *
+     * @param entity a live handle of the entity table that has a component here
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if the entity has no component here
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void removeLater(long entity) {
+        ensureOpen();
+        if (!loopOpen()) {
+            remove(entity);
+            return;
+        }
+        rowOf(entity);
+        queue(new Queued(entity, null));
+    }
+
+    /**
+     * Gives an entity a component once no loop over this table (or a member of its group) runs,
+     * {@code init} then writing its fields ({@code set(entity, X, v)}): inside a loop, where
+     * {@link #add} throws, the add is queued and applied when the loop ends, after the queued
+     * removals, in the order queued; an entity removed, or given the component, meanwhile is
+     * skipped. With no loop running it is {@link #add} followed by {@code init}. If {@code init}
+     * throws, the component is removed again and the exception thrown (the adds after it stay
+     * queued). The entity is checked now.
+     *
+     * @param entity a live handle of the entity table without a component here
+     * @param init receives {@code entity} once its component exists
+     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
+     * @throws IllegalArgumentException if {@code init} is null or the entity has a component here
+     * @throws IllegalStateException if this table or the entity table is closed
+     */
+    public void addLater(long entity, java.util.function.LongConsumer init) {
+        ensureOpen();
+        if (init == null) {
+            throw new IllegalArgumentException("init is null (addLater to component table '" + name() + "'); pass"
+                    + " e -> {} for a component whose fields are all zero");
+        }
+        if (!loopOpen()) {
+            addNow(entity, init);
+            return;
+        }
+        entities.slotOf(entity);
+        if (has(entity)) {
+            throw new IllegalArgumentException("entity " + entities.format(entity) + " already has a component in '"
+                    + name() + "'");
+        }
+        queue(new Queued(entity, init));
+    }
+
+    private void addNow(long entity, java.util.function.LongConsumer init) {
+        add(entity);
+        try {
+            init.accept(entity);
+        } catch (RuntimeException | Error e) {
+            try {
+                if (has(entity)) {
+                    remove(entity);
+                }
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+    }
+
+    private void queue(Queued change) {
+        synchronized (this) {
+            if (queued == null) {
+                queued = new java.util.ArrayList<>();
+            }
+            queued.add(change);
+        }
+    }
+
+    /** {@return whether a loop or join over this table, or a member of its group, runs} */
+    private boolean loopOpen() {
+        if (group != null) {
+            return group.loopOpen();
+        }
+        return set.openJoins() != 0;
+    }
+
+    /**
+     * Applies the changes queued during loops, if no loop runs any more over this table (or a
+     * member of its group, whose queues it applies too): called when a loop, join or group pass
+     * ends.
+     */
+    void applyQueuedIfIdle() {
+        if (group != null) {
+            group.applyQueuedIfIdle();
+        } else {
+            applyOwnQueue();
+        }
+    }
+
+    /** Applies this table's queue if nothing is queued meanwhile and no loop runs; see {@link #removeLater}. */
+    void applyOwnQueue() {
+        java.util.ArrayList<Queued> changes;
+        synchronized (this) {
+            if (queued == null || queued.isEmpty() || closed || loopOpen()) {
+                return;
+            }
+            changes = new java.util.ArrayList<>(queued);
+            queued.clear();
+        }
+        for (Queued q : changes) {
+            if (q.init() == null && has(q.entity())) {
+                remove(q.entity());
+            }
+        }
+        for (int i = 0; i < changes.size(); i++) {
+            Queued q = changes.get(i);
+            if (q.init() != null && entities.contains(q.entity()) && !has(q.entity())) {
+                try {
+                    addNow(q.entity(), q.init());
+                } catch (RuntimeException | Error e) {
+                    synchronized (this) {
+                        queued.addAll(0, changes.subList(i + 1, changes.size()).stream()
+                                .filter(c -> c.init() != null).toList());
+                    }
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Refuses a structural change while a loop runs over this table, or over another member of its group. */

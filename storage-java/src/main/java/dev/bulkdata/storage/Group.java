@@ -413,6 +413,27 @@ public final class Group implements AutoCloseable {
             t.set.endJoin();
         }
         running = false;
+        applyQueuedIfIdle();
+    }
+
+    /** {@return whether a loop or join runs over any member} */
+    boolean loopOpen() {
+        for (ComponentTable t : members) {
+            if (t.set.openJoins() != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Applies the members' queued changes ({@link ComponentTable#removeLater}) once no loop runs over any. */
+    void applyQueuedIfIdle() {
+        if (loopOpen()) {
+            return;
+        }
+        for (ComponentTable t : members) {
+            t.applyOwnQueue();
+        }
     }
 
     /** Removes the group's rows of removed entities from every member, if an entity was removed since the last sweep. */

@@ -25,7 +25,9 @@ import java.util.Arrays;
  *
  * <h2>Rules</h2>
  * While a run is in progress, structural changes of any member (insert, remove, add, clear,
- * removeDead) throw {@link java.util.ConcurrentModificationException} and change nothing;
+ * removeDead) throw {@link java.util.ConcurrentModificationException} and change nothing (queue
+ * them with {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}, applied when
+ * the run ends);
  * field writes are fine, and so is removing entities from the entity table (an entity removed
  * before its turn is skipped). The {@code rows} array is valid only during the visit: copy what
  * you keep. A join object is not thread-safe (one run at a time, as its {@code rows} array is
@@ -151,6 +153,11 @@ public final class Join {
                 sets[i].endJoin();
             }
             running = false;
+            if (tables != null) {
+                for (ComponentTable table : tables) {
+                    table.applyQueuedIfIdle();
+                }
+            }
         }
     }
 
