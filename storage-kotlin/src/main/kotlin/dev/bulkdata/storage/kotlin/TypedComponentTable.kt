@@ -126,6 +126,21 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     public fun remove(entity: Handle<E>): Unit = core.remove(entity.raw)
 
     /**
+     * Removes [entity]'s component once no loop or join over this table (or its group) runs:
+     * queued inside one, applied when it ends; at once otherwise. Checked now; throws as the
+     * core `ComponentTable.removeLater`.
+     */
+    public fun removeLater(entity: Handle<E>): Unit = core.removeLater(entity.raw)
+
+    /**
+     * Gives [entity] a component once no loop or join over this table (or its group) runs, [init]
+     * then writing its fields: queued inside one, applied when it ends (after the queued
+     * removals); at once otherwise. Throws as the core `ComponentTable.addLater`.
+     */
+    public fun addLater(entity: Handle<E>, init: (Handle<E>) -> Unit): Unit =
+        core.addLater(entity.raw) { init(Handle(it)) }
+
+    /**
      * Removes every stale component (of an entity removed from its table) and returns how many.
      * O(size). Throws as [remove] for a running loop or a closed table.
      */

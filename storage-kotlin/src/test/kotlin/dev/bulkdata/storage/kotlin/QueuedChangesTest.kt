@@ -73,3 +73,26 @@ class QueuedChangesTest : FunSpec({
         run(4) shouldBe one
     }
 })
+
+/** Kotlin's component tables queue too. */
+class ComponentQueuedChangesKotlinTest : FunSpec({
+    test("a velocity taken from inside a join over positions and velocities is removed when it ends") {
+        Particles.open().use { entities ->
+            val positions = Position.openComponents(entities)
+            val velocities = Velocity.openComponents(entities)
+            val ids = List(100) { entities.add() }
+            ids.forEachIndexed { i, e ->
+                positions.add(e)
+                velocities.add(e)
+                velocities[e, Velocity.DX] = i.toFloat()
+            }
+            velocities.forEach { e, _ -> if (velocities[e, Velocity.DX] < 10f) velocities.removeLater(e) }
+            velocities.size shouldBe 90
+            positions.forEach { e, _ -> if (e !in velocities) velocities.addLater(e) { h -> velocities[h, Velocity.DX] = -1f } }
+            velocities.size shouldBe 100
+            ids.take(10).forEach { velocities[it, Velocity.DX] shouldBe -1f }
+            velocities.close()
+            positions.close()
+        }
+    }
+})
