@@ -366,12 +366,13 @@ final class EcsPeers {
             }
         }
         StringBuilder row = new StringBuilder("| entity workloads (create, update, read, churn, sparse)"
-                + " | BulkTable; ComponentTable + Join | fastest of artemis-odb, Dominion, Fleks, Ashley per workload | ");
+                + " | BulkTable; ComponentTables in a Group | fastest of artemis-odb, Dominion, Fleks, Ashley per workload | ");
         if (measured == 0) {
-            return row.append("not in this run |\n").toString();
+            return row.append("not in this run | ahead of each, per workload |\n").toString();
         }
         Report.Result peer = closest.peers()[closest.fastest()];
-        return row.append(String.format(Locale.ROOT, "ahead on %d of %d; closest: %s, %s × faster than %s |%n", ahead,
+        return row.append(String.format(Locale.ROOT, "ahead on %d of %d; closest: %s, %s × faster than %s"
+                + " | ahead of each, per workload |%n", ahead,
                 measured, closest.workload().label().replace("|", "\\|"),
                 Report.Ratio.of(peer, closest.bulk()).format(), PEERS[closest.fastest()][0])).toString();
     }

@@ -141,7 +141,7 @@ public final class Report {
                             + " %s %s, %s.%n%n", Integer.parseInt(N), all.size(), str(o, "jmhVersion"),
                     str(o, "vmName"), str(o, "jdkVersion"), machine));
         }
-        md.append("| workload | bulkdata | against | result |\n|---|---|---|---:|\n");
+        md.append("| workload | bulkdata | against | result | target |\n|---|---|---|---:|---|\n");
         for (String[] headline : HEADLINES) {
             for (Row r : rows) {
                 Comparison c = r.comparison();
@@ -149,7 +149,8 @@ public final class Report {
                         && c.peerName().equals(headline[2])) {
                     md.append("| ").append(c.workload()).append(" | ").append(c.subject()).append(" | ")
                             .append(c.peerName()).append(" | ").append(r.ratio().format()).append(' ')
-                            .append(c.speedup() ? "× faster" : "× the time").append(" |\n");
+                            .append(c.speedup() ? "× faster" : "× the time").append(" | ")
+                            .append(r.target().isEmpty() ? "–" : r.target()).append(" |\n");
                     break;
                 }
             }
@@ -159,7 +160,7 @@ public final class Report {
             Double hashMap = bytesPerRecord(memoryJson, "HashMap<Long, Particle>", 32);
             if (bulk != null && hashMap != null) {
                 md.append(String.format(Locale.ROOT, "| memory per record | BulkTable SOA | HashMap<Long, Particle> |"
-                        + " %.1f B against %.1f B |%n", bulk, hashMap));
+                        + " %.1f B against %.1f B | – |%n", bulk, hashMap));
             }
         }
         md.append(EcsPeers.summaryRow(results));
