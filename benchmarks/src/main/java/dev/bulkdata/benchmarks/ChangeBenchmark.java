@@ -178,6 +178,7 @@ public class ChangeBenchmark {
 
     /** {@code addAll} of {@code n} records into a new, empty table (its memory first touched here). */
     @Benchmark
+    @Fork(3)
     public long addAllFresh(Batch s) {
         try (BulkTable table = BulkTable.of(Subjects.SOA)) {
             table.addAll(s.handles);
@@ -187,6 +188,7 @@ public class ChangeBenchmark {
 
     /** {@code addAll} of {@code n} records into a table just cleared: every record zeroed again. */
     @Benchmark
+    @Fork(3)
     public long addAllCleared(Batch s) {
         s.cleared.clear();
         s.cleared.addAll(s.handles);
@@ -199,6 +201,7 @@ public class ChangeBenchmark {
      * 32-byte records zeroed, a handle from slot and generation), into memory already touched.
      */
     @Benchmark
+    @Fork(3)
     public long floorAddAll(Batch s) {
         int n = s.handles.length;
         java.lang.foreign.MemorySegment meta = s.meta;

@@ -46,7 +46,7 @@ class DocFiguresTest {
         List<Report.Result> run = List.of(a, b);
         assertEquals("12.5 µs", Figures.render("time A.x n=10", run));
         assertEquals("12.0 µs to 13.0 µs", Figures.render("range A.x", run));
-        assertEquals("1.25 µs", Figures.render("each A.x", run));
+        assertEquals("1.3 µs", Figures.render("each A.x", run));
         assertEquals("25.0 µs", Figures.render("range B.y", run));
         assertEquals("0.50x ± 0.04", Figures.render("ratio A.x B.y n=10", run));
         assertEquals(Figures.MISSING, Figures.render("time A.x n=11", run));
