@@ -166,6 +166,11 @@ final class Comparisons {
             c.add(new Comparison("clear", subject[0], subject[1], "HashMap", "ChangeBenchmark.clearHashMap", true, Double.NaN, n));
             c.add(new Comparison("clear", subject[0], subject[1], "ArrayList", "ChangeBenchmark.clearArrayList", true, Double.NaN, n));
         }
+        // reset() against clear() of the same table: the purge is O(blocks), the clear O(slots).
+        c.add(new Comparison("reset", "BulkTable, reset()", "ChangeBenchmark.resetBulk", "clear()",
+                "ChangeBenchmark.clearBulk", true, Double.NaN, n));
+        c.add(new Comparison("reset", "PackedTable, reset()", "ChangeBenchmark.resetPacked", "clear()",
+                "ChangeBenchmark.clearPacked", true, Double.NaN, n));
         String[] million = {"n", N};
         c.add(new Comparison("iterate", "BulkTable SOA, mapped (paged in)", "MappedBenchmark.iterateMapped",
                 "BulkTable SOA in memory", "IterateBenchmark.bulkSoaColumns", false, 1.1, million));
