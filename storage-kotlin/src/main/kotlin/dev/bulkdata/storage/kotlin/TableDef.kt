@@ -337,13 +337,13 @@ public abstract class TableDef<D : TableDef<D>>(
         when (options.kind) {
             TableKind.BULK -> BulkTable.builder(schema)
                 .reuseOrder(options.reuseOrder)
-                .handleLayout(options.handleLayout)
+                .let { b -> options.handleLayout?.let { b.handleLayout(it) } ?: b }
                 .maxCapacity(options.maxCapacity)
                 .blockChecksums(options.blockChecksums)
                 .checkpointFallback(options.checkpointFallback)
                 .let { if (options.tag != 0) it.tag(options.tag) else it }
             TableKind.PACKED -> PackedTable.builder(schema)
-                .handleLayout(options.handleLayout)
+                .let { b -> options.handleLayout?.let { b.handleLayout(it) } ?: b }
                 .maxCapacity(options.maxCapacity)
                 .blockChecksums(options.blockChecksums)
                 .checkpointFallback(options.checkpointFallback)

@@ -52,8 +52,13 @@ public class TableOptions internal constructor() {
     internal var reuseOrderSet: Boolean = false
         private set
 
-    /** How handles split into index and generation bits; [HandleLayout.DEFAULT] by default. */
-    public var handleLayout: HandleLayout = HandleLayout.DEFAULT
+    /**
+     * How handles split into index, generation and epoch bits; `null` (the default) lets the core
+     * builder choose: [HandleLayout.DEFAULT] without a [maxCapacity], else
+     * `HandleLayout.forCapacity(maxCapacity)`, which gives the index bits the table cannot use to
+     * generations and epochs (docs/tables-and-handles.md, "Generation budget").
+     */
+    public var handleLayout: HandleLayout? = null
 
     /** The most slots the table may use (live, holes and retired); unlimited by default. */
     public var maxCapacity: Int = Int.MAX_VALUE
