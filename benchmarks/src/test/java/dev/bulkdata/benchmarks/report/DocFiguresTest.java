@@ -37,6 +37,32 @@ class DocFiguresTest {
         assertTrue(regions >= 10, "the guides' figures are in regions: " + regions);
     }
 
+    /**
+     * A benchmark figure is a number with {@code ns}, {@code µs}, {@code us} or {@code ms}, or a
+     * ratio such as {@code 2.4x}; outside the report's regions, code blocks and inline code, the
+     * README and the guides quote none (a setting spells its unit out: "every 100 milliseconds").
+     */
+    @Test
+    void noGuideQuotesABenchmarkFigureOutsideARegion() throws IOException {
+        java.util.regex.Pattern figure = java.util.regex.Pattern.compile(
+                "\\b\\d+(\\.\\d+)?(-\\d+(\\.\\d+)?)? ?(ns|µs|us|ms)\\b|\\b\\d+(\\.\\d+)?(-\\d+(\\.\\d+)?)?x\\b");
+        List<String> found = new java.util.ArrayList<>();
+        for (Path file : Figures.documents(ROOT)) {
+            String text = Files.readString(file)
+                    .replaceAll("(?s)<!-- benchmarks:begin -->.*?<!-- benchmarks:end -->", "")
+                    .replaceAll("<!-- fig [^>]*?-->.*?<!-- fig end -->", "")
+                    .replaceAll("(?s)```.*?```", "")
+                    .replaceAll("`[^`\\n]*`", "");
+            String[] lines = text.split("\\n");
+            for (String line : lines) {
+                if (figure.matcher(line).find()) {
+                    found.add(ROOT.relativize(file) + ": " + line.strip());
+                }
+            }
+        }
+        assertEquals(List.of(), found, "measured figures belong in a region the report writes (docs/benchmarks.md)");
+    }
+
     @Test
     void aFigure_isRenderedFromTheRun_andAMissingBenchmarkSaysSo() {
         Report.Result a = new Report.Result("dev.bulkdata.benchmarks.A.x", Map.of("n", "10"), 12.5, 1.0, "us/op", 0,
