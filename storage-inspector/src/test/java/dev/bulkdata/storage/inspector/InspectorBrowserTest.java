@@ -143,6 +143,17 @@ class InspectorBrowserTest {
         return new WebDriverWait(browser, Duration.ofSeconds(seconds));
     }
 
+    /**
+     * Clicks the element {@code css} selects, finding it again if the page re-rendered it between
+     * the find and the click (the tables list is redrawn at every poll).
+     */
+    private static void clickFresh(String css) {
+        waitUpTo(10).ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(b -> {
+            b.findElement(By.cssSelector(css)).click();
+            return true;
+        });
+    }
+
     private static String text(String css) {
         return browser.findElement(By.cssSelector(css)).getText();
     }
@@ -177,7 +188,7 @@ class InspectorBrowserTest {
         assertTrue(text("#schema").contains("age"), text("#schema"));
 
         // the emitters' handle field: a link to the particle it names
-        browser.findElement(By.cssSelector("#tables tbody tr:nth-child(2)")).click();
+        clickFresh("#tables tbody tr:nth-child(2)");
         waitUpTo(20).until(b -> !b.findElements(By.cssSelector("#records td a.handle[title^='record of particles']"))
                 .isEmpty());
         WebElement link = browser.findElement(By.cssSelector("#records td a.handle[title^='record of particles']"));
@@ -208,7 +219,7 @@ class InspectorBrowserTest {
     @Test
     @Order(4)
     void aSqlQueryShowsItsRowsAndTime() throws Exception {
-        browser.findElement(By.cssSelector("#tables tbody tr:nth-child(1)")).click();
+        clickFresh("#tables tbody tr:nth-child(1)");
         runSql("SELECT (age // 5000) * 5000 AS age_from, count(*) AS particles, round(avg(x), 2) AS avg_x"
                 + " FROM particles GROUP BY ALL ORDER BY age_from");
         waitUpTo(20).withMessage(() -> "SQL status '" + text("#sql-status") + "', error '" + text("#sql-error") + "'")
