@@ -166,11 +166,12 @@ public abstract class TableDef<D : TableDef<D>>(
      * @throws IllegalArgumentException if the declaration or an option is invalid; the message
      *   names the table and says how to fix it
      * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
-     * @throws java.io.IOException with [TableOptions.file] set, as `open(file)` (a
-     *   [SnapshotException] for a bad file); never without it
+     * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what
+     *   `open(file)` throws (a [SnapshotException] for a bad file); never without it. It declares
+     *   no checked exception, so Java opens an in-memory table with no `try`/`catch`; open a
+     *   file-backed table with `open(file)`, which declares `IOException`.
      */
     @Suppress("UNCHECKED_CAST")
-    @Throws(java.io.IOException::class)
     public fun open(): TypedTable<D> = TypedTable(this as D)
 
     /**
@@ -227,7 +228,11 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /** A new core table of this declaration; what [open] wraps. */
     @JvmSynthetic
-    internal fun openCore(): Table = resolved().factory()
+    internal fun openCore(): Table = try {
+        resolved().factory()
+    } catch (e: java.io.IOException) {
+        throw java.io.UncheckedIOException("table '$name': opening its file failed: ${e.message}", e)
+    }
 
     /**
      * Opens a component table of this declaration for the entities of [entities]: at most one

@@ -67,7 +67,6 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     // one takes only the declaration and opens the core table itself (a new, empty table of
     // it), and the other (for a loaded table) refuses a core table of another schema.
 
-    @Throws(java.io.IOException::class)
     internal constructor(def: D) : this(def, def.openCore())
 
     init {
