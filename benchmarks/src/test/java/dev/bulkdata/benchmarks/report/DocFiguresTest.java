@@ -19,6 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DocFiguresTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    /** A benchmark figure: a number with ns, µs, us or ms, or a ratio such as 2.4x (also as ranges, 1.4-1.9x). */
+    private static final java.util.regex.Pattern FIGURE = java.util.regex.Pattern.compile(
+            "\\b\\d+(\\.\\d+)?(-\\d+(\\.\\d+)?)? ?(ns|µs|us|ms)\\b|\\b\\d+(\\.\\d+)?(-\\d+(\\.\\d+)?)?x\\b");
 
     @Test
     void everyFigureRegionOfTheDocs_holdsTheCommittedRunsFigure() throws IOException {
@@ -44,8 +47,7 @@ class DocFiguresTest {
      */
     @Test
     void noGuideQuotesABenchmarkFigureOutsideARegion() throws IOException {
-        java.util.regex.Pattern figure = java.util.regex.Pattern.compile(
-                "\\b\\d+(\\.\\d+)?(-\\d+(\\.\\d+)?)? ?(ns|µs|us|ms)\\b|\\b\\d+(\\.\\d+)?(-\\d+(\\.\\d+)?)?x\\b");
+        java.util.regex.Pattern figure = FIGURE;
         List<String> found = new java.util.ArrayList<>();
         for (Path file : Figures.documents(ROOT)) {
             String text = Files.readString(file)
@@ -61,6 +63,29 @@ class DocFiguresTest {
             }
         }
         assertEquals(List.of(), found, "measured figures belong in a region the report writes (docs/benchmarks.md)");
+    }
+
+    /** CHANGELOG and the comments of the published sources (Javadoc, KDoc) quote no benchmark figure either. */
+    @Test
+    void theChangelogAndTheSourcesCommentsQuoteNoBenchmarkFigure() throws IOException {
+        List<Path> files = new java.util.ArrayList<>(List.of(ROOT.resolve("CHANGELOG.md")));
+        for (String module : List.of("storage-java", "storage-kotlin", "storage-vector", "storage-arrow", "storage-inspector")) {
+            try (java.util.stream.Stream<Path> tree = Files.walk(ROOT.resolve(module).resolve("src/main"))) {
+                tree.filter(p -> p.toString().endsWith(".java") || p.toString().endsWith(".kt")).forEach(files::add);
+            }
+        }
+        List<String> found = new java.util.ArrayList<>();
+        for (Path file : files) {
+            boolean source = !file.toString().endsWith(".md");
+            for (String line : Files.readString(file).replaceAll("`[^`\\n]*`", "").split("\\n")) {
+                String t = line.strip();
+                boolean comment = t.startsWith("*") || t.startsWith("//") || t.startsWith("/*");
+                if ((!source || comment) && FIGURE.matcher(t).find()) {
+                    found.add(ROOT.relativize(file) + ": " + t);
+                }
+            }
+        }
+        assertEquals(List.of(), found, "measured figures belong in results.md or benchmarks/NOTES.md");
     }
 
     @Test

@@ -93,7 +93,10 @@ public final class Inspector implements AutoCloseable {
         this.core = core;
     }
 
-    /** {@return a builder with the defaults: loopback, a free port, a 2 ms budget, 1,000 rows and 1 s per query} */
+    /**
+     * {@return a builder with the defaults: loopback, a free port, a budget of 2 milliseconds,
+     * 1,000 rows and 1 second per query}
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -288,8 +291,8 @@ public final class Inspector implements AutoCloseable {
         }
 
         /**
-         * The budget of {@link Inspector#poll()}: how long one poll may answer calls. 2 ms unless
-         * this is called.
+         * The budget of {@link Inspector#poll()}: how long one poll may answer calls. 2
+         * milliseconds unless this is called.
          *
          * @param budget zero or more; zero answers no call (only the sample is taken)
          * @return this builder

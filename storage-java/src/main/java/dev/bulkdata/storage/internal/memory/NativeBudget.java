@@ -84,7 +84,7 @@ public final class NativeBudget {
      * Counts {@code bytes} more against the process-wide limit, or counts nothing and returns
      * false if that would pass it. Tables dropped without {@code close()} count until their
      * cleaners run, so before refusing it lets them run, as the JDK does for direct buffers:
-     * a {@link System#gc()}, then a few retries over about 60 ms.
+     * a {@link System#gc()}, then a few retries over about 60 milliseconds.
      */
     static boolean charge(long bytes) {
         if (tryCharge(bytes)) {
