@@ -34,7 +34,7 @@ import dev.bulkdata.storage.internal.format.FileLayout;
  * (chunk, slot) positions, across adds and removes.
  *
  * <h2>Defragment</h2>
- * {@link #defragment(RecordOrder, long)} sorts the rows toward a caller's order a budget of
+ * {@link #defragment(long, RecordOrder)} sorts the rows toward a caller's order a budget of
  * swaps at a time, for traversals that want neighbours together.
  *
  * <p>Threads and errors: see {@link Table}; {@code defragment} is a structural change.
@@ -68,10 +68,10 @@ public interface PackedTable extends Table {
      *     {@code order} adds, removes or clears (rows moved so far stay moved)
      * @throws IllegalStateException if the table is closed
      */
-    long defragment(RecordOrder order, long maxSwaps);
+    long defragment(long maxSwaps, RecordOrder order);
 
     /**
-     * Tells {@link #defragment(RecordOrder, long)} that the rows may be out of order although
+     * Tells {@link #defragment(long, RecordOrder)} that the rows may be out of order although
      * no record was added or removed, e.g. after writing the fields the order reads. O(1).
      *
      * @throws IllegalStateException if the table is closed

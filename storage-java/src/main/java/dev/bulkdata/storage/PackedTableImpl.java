@@ -194,7 +194,7 @@ final class PackedTableImpl extends AbstractTable implements PackedTable, DenseC
     // Defragment
 
     @Override
-    public long defragment(RecordOrder order, long maxSwaps) {
+    public long defragment(long maxSwaps, RecordOrder order) {
         if (order == null) {
             throw new IllegalArgumentException("order is null (table '" + name() + "'); pass a RecordOrder,"
                     + " e.g. (a, b) -> Float.compare(table.get(a, X), table.get(b, X))");

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage;
 
 /**
- * The order {@link PackedTable#defragment(RecordOrder, long)} moves records toward, given as a
+ * The order {@link PackedTable#defragment(long, RecordOrder)} moves records toward, given as a
  * comparison of two records by their handles. Read the records' fields through the table
  * (non-capturing or long-lived instances avoid allocation):
  *

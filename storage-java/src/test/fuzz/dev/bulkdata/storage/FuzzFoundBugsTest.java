@@ -28,7 +28,7 @@ class FuzzFoundBugsTest {
             table.set(b, t, 2f);
             table.set(c, t, 3f);
             RecordOrder ascending = (x, y) -> Float.compare(table.get(x, t), table.get(y, t));
-            assertEquals(0, table.defragment(ascending, Long.MAX_VALUE), "already in order: a complete pass");
+            assertEquals(0, table.defragment(Long.MAX_VALUE, ascending), "already in order: a complete pass");
             int[] comparisons = {0};
             RecordOrder failing = (x, y) -> {
                 if (comparisons[0]++ == 1) {
@@ -37,10 +37,10 @@ class FuzzFoundBugsTest {
                 return Float.compare(table.get(y, t), table.get(x, t)); // descending
             };
             // comparison 0 swaps rows 0 and 1 (b, a, c); comparison 1 throws
-            assertThrows(IllegalStateException.class, () -> table.defragment(failing, Long.MAX_VALUE));
+            assertThrows(IllegalStateException.class, () -> table.defragment(Long.MAX_VALUE, failing));
             assertEquals(List.of(b, a, c), rows(table));
             assertTrue(((PackedTableImpl) table).isFragmented(), "an unfinished call that moved rows fragments the table");
-            assertEquals(1, table.defragment(ascending, Long.MAX_VALUE), "the rows are out of order again");
+            assertEquals(1, table.defragment(Long.MAX_VALUE, ascending), "the rows are out of order again");
             assertEquals(List.of(a, b, c), rows(table));
         }
     }

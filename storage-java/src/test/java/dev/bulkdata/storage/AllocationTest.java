@@ -122,7 +122,7 @@ class AllocationTest {
                         table.set(handles[(state[0] >>> 1) % handles.length], T, (state[0] >>> 8) & 1023);
                     }
                     table.markFragmented();
-                    swaps += table.defragment(byT, 5_000);
+                    swaps += table.defragment(5_000, byT);
                 }
                 return swaps;
             });

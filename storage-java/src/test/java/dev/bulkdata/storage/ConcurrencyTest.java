@@ -244,7 +244,7 @@ class ConcurrencyTest {
                         p.table::clear,
                         () -> {
                             if (p.table instanceof PackedTable packed) {
-                                packed.defragment((x, y) -> Long.compare(y, x), Long.MAX_VALUE);
+                                packed.defragment(Long.MAX_VALUE, (x, y) -> Long.compare(y, x));
                             } else {
                                 p.table.clear();
                             }
@@ -388,7 +388,7 @@ class ConcurrencyTest {
                 assertThrows(ConcurrentModificationException.class, () -> t.cancelAdd(handles[2]));
                 if (t instanceof PackedTable packed) {
                     assertThrows(ConcurrentModificationException.class,
-                            () -> packed.defragment((x, y) -> Long.compare(y, x), Long.MAX_VALUE));
+                            () -> packed.defragment(Long.MAX_VALUE, (x, y) -> Long.compare(y, x)));
                 }
                 // Field writes of records are allowed meanwhile.
                 t.set(handles[5], px, 5f);

@@ -167,7 +167,7 @@ class DocSnippetsTest {
         packed.remove(a);                                   // c's row moves into a's: rows b, c
 
         RecordOrder byPx = (h1, h2) -> Float.compare(packed.get(h1, px), packed.get(h2, px));
-        long swaps = packed.defragment(byPx, 1_000);        // once a frame: at most 1000 swaps
+        long swaps = packed.defragment(1_000, byPx);        // once a frame: at most 1000 swaps
         packed.forEach((chunk, slot) -> rows.add(chunk.handle(slot)));   // b, c: px order
         float y = packed.get(c, px);                        // 2.0: handles survive every move
         packed.close();

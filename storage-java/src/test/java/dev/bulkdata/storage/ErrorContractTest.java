@@ -855,7 +855,7 @@ class ErrorContractTest {
                 () -> t.cancelAdd(h));
         if (t instanceof PackedTable packed) {
             calls = new ArrayList<>(calls);
-            calls.add(() -> packed.defragment((a, b) -> 0, 10));
+            calls.add(() -> packed.defragment(10, (a, b) -> 0));
             calls.add(packed::markFragmented);
         }
         for (Executable call : calls) {
@@ -931,7 +931,7 @@ class ErrorContractTest {
                 fx.table::clear,
                 () -> fx.table.cancelAdd(fx.live.get(0))));
         if (fx.table instanceof PackedTable packed) {
-            changes.add(() -> packed.defragment((a, b) -> Long.compare(b, a), Long.MAX_VALUE));
+            changes.add(() -> packed.defragment(Long.MAX_VALUE, (a, b) -> Long.compare(b, a)));
         }
         return changes;
     }

@@ -437,7 +437,7 @@ class MappedIntegrityTest {
                     t.clear();
                     live.clear();
                 } else if (op < 89 && t instanceof PackedTable p) {
-                    p.defragment((a, b) -> Long.compare(p.get(b, v), p.get(a, v)), 1 + random.nextInt(50));
+                    p.defragment(1 + random.nextInt(50), (a, b) -> Long.compare(p.get(b, v), p.get(a, v)));
                 } else if (op < 90 && kind == TableKind.BULK) {
                     Snapshots.save(t, dir.resolve("copy.bulk"));  // writes free-list links into the blocks
                 } else if (op < 96) {

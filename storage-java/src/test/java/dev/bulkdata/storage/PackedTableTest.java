@@ -297,8 +297,8 @@ class PackedTableTest {
             }
             RecordOrder byT = (a, b) -> Float.compare(table.get(a, t), table.get(b, t));
             RecordOrder byTDescending = (a, b) -> Float.compare(table.get(b, t), table.get(a, t));
-            table.defragment(byT, Long.MAX_VALUE);
-            assertEquals(0, table.defragment(byT, Long.MAX_VALUE), "sorted: nothing to do");
+            table.defragment(Long.MAX_VALUE, byT);
+            assertEquals(0, table.defragment(Long.MAX_VALUE, byT), "sorted: nothing to do");
             int[] calls = {0};
             RecordOrder throwing = (a, b) -> {
                 if (++calls[0] > 500) {
@@ -306,9 +306,9 @@ class PackedTableTest {
                 }
                 return byTDescending.compare(a, b);
             };
-            assertThrows(IllegalStateException.class, () -> table.defragment(throwing, Long.MAX_VALUE));
+            assertThrows(IllegalStateException.class, () -> table.defragment(Long.MAX_VALUE, throwing));
             assertFalse(isSorted(table, t), "the failed pass moved rows");
-            long swaps = table.defragment(byT, Long.MAX_VALUE);
+            long swaps = table.defragment(Long.MAX_VALUE, byT);
             assertTrue(swaps > 0, "rows moved by the failed pass must be sorted again");
             assertTrue(isSorted(table, t));
             for (long h : handles) {
@@ -361,7 +361,7 @@ class PackedTableTest {
             long total = 0;
             long swaps;
             do {
-                swaps = sample.table.defragment(order, 20_000);
+                swaps = sample.table.defragment(20_000, order);
                 assertTrue(swaps <= 20_000, "the budget is respected: " + swaps);
                 total += swaps;
                 calls++;
@@ -370,7 +370,7 @@ class PackedTableTest {
             assertTrue(calls > 5, "the budget must split the work over several calls: " + calls);
             assertEquals(inversions, total, "insertion sort makes exactly one swap per inversion");
             assertEquals(expected, sample.rowOrder(), "rows are in key order, ties in their previous order");
-            assertEquals(0, sample.table.defragment(order, 20_000));
+            assertEquals(0, sample.table.defragment(20_000, order));
         }
     }
 
@@ -383,26 +383,26 @@ class PackedTableTest {
                 comparisons[0]++;
                 return byKey.compare(a, b);
             };
-            assertTrue(sample.table.defragment(counting, Long.MAX_VALUE) > 0);
+            assertTrue(sample.table.defragment(Long.MAX_VALUE, counting) > 0);
             List<Long> sorted = sample.rowOrder();
             comparisons[0] = 0;
-            assertEquals(0, sample.table.defragment(counting, Long.MAX_VALUE));
+            assertEquals(0, sample.table.defragment(Long.MAX_VALUE, counting));
             assertEquals(0, comparisons[0], "a call on an unchanged table must not even compare");
             assertEquals(sorted, sample.rowOrder());
             // A write through set is not tracked ...
             long first = sorted.getFirst();
             sample.table.set(first, sample.key, 99);
-            assertEquals(0, sample.table.defragment(counting, Long.MAX_VALUE));
+            assertEquals(0, sample.table.defragment(Long.MAX_VALUE, counting));
             assertEquals(0, comparisons[0]);
             // ... until the caller says so.
             sample.table.markFragmented();
-            assertEquals(799, sample.table.defragment(counting, Long.MAX_VALUE), "the first row sinks to the end");
+            assertEquals(799, sample.table.defragment(Long.MAX_VALUE, counting), "the first row sinks to the end");
             assertTrue(comparisons[0] > 0);
             assertEquals(first, sample.rowOrder().getLast());
             // An add fragments the table again: the new row (key 0) sinks to the block of zeros.
             comparisons[0] = 0;
             long h = sample.table.add();
-            assertTrue(sample.table.defragment(counting, Long.MAX_VALUE) > 0);
+            assertTrue(sample.table.defragment(Long.MAX_VALUE, counting) > 0);
             assertEquals(0, sample.table.get(sample.rowOrder().getFirst(), sample.key));
             assertTrue(sample.table.contains(h));
         }
@@ -419,14 +419,14 @@ class PackedTableTest {
                 comparisons[0]++;
                 return byKey.compare(a, b);
             };
-            sample.table.defragment(counting, Long.MAX_VALUE);
+            sample.table.defragment(Long.MAX_VALUE, counting);
             comparisons[0] = 0;
-            assertEquals(0, sample.table.defragment(counting, Long.MAX_VALUE));
+            assertEquals(0, sample.table.defragment(Long.MAX_VALUE, counting));
             assertEquals(0, comparisons[0]);
             // Part of a pass by another order moves rows ...
-            assertEquals(50, sample.table.defragment(byIdDescending, 50));
+            assertEquals(50, sample.table.defragment(50, byIdDescending));
             // ... so the earlier complete pass no longer holds: the key order is checked again.
-            sample.table.defragment(counting, Long.MAX_VALUE);
+            sample.table.defragment(Long.MAX_VALUE, counting);
             assertTrue(comparisons[0] >= 299, "a full pass compares every neighbour: " + comparisons[0]);
             List<Long> rows = sample.rowOrder();
             for (int r = 1; r < rows.size(); r++) {
@@ -441,7 +441,7 @@ class PackedTableTest {
         try (Sample sample = new Sample(Layout.SOA, 200, 1, SEED)) {
             RecordOrder byIdDescending = (a, b) -> Integer.compare(sample.table.get(b, sample.id),
                     sample.table.get(a, sample.id));
-            assertEquals(200L * 199 / 2, sample.table.defragment(byIdDescending, Long.MAX_VALUE));
+            assertEquals(200L * 199 / 2, sample.table.defragment(Long.MAX_VALUE, byIdDescending));
             List<Long> rows = sample.rowOrder();
             for (int r = 0; r < rows.size(); r++) {
                 assertEquals(199 - r, sample.table.get(rows.get(r), sample.id));
@@ -454,12 +454,12 @@ class PackedTableTest {
         try (Sample sample = new Sample(Layout.SOA, 100, 4, SEED + 5)) {
             RecordOrder byKey = sample.byKey();
             List<Long> before = sample.rowOrder();
-            assertEquals(0, sample.table.defragment(byKey, 0));
+            assertEquals(0, sample.table.defragment(0, byKey));
             assertEquals(before, sample.rowOrder());
             assertTrue(((PackedTableImpl) sample.table).isFragmented(), "an unfinished pass completes nothing");
-            sample.table.defragment(byKey, Long.MAX_VALUE);
+            sample.table.defragment(Long.MAX_VALUE, byKey);
             sample.table.markFragmented();
-            assertEquals(0, sample.table.defragment(byKey, 0));
+            assertEquals(0, sample.table.defragment(0, byKey));
             assertFalse(((PackedTableImpl) sample.table).isFragmented(), "a pass over sorted rows needs no swap");
         }
     }
@@ -469,10 +469,10 @@ class PackedTableTest {
         try (Sample sample = new Sample(Layout.SOA, 100, 4, SEED + 6)) {
             TableSnapshot before = TableSnapshot.of(sample.table);
             IllegalArgumentException nullOrder = assertThrows(IllegalArgumentException.class,
-                    () -> sample.table.defragment(null, 10));
+                    () -> sample.table.defragment(10, null));
             assertTrue(nullOrder.getMessage().contains("'sample'"), nullOrder::getMessage);
             IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
-                    () -> sample.table.defragment(sample.byKey(), -1));
+                    () -> sample.table.defragment(-1, sample.byKey()));
             assertTrue(negative.getMessage().contains("maxSwaps=-1"), negative::getMessage);
             assertEquals(before, TableSnapshot.of(sample.table));
             assertTrue(((PackedTableImpl) sample.table).isFragmented());
@@ -485,10 +485,10 @@ class PackedTableTest {
             TableSnapshot before = TableSnapshot.of(sample.table);
             try (ChunkIteration ignored = sample.table.iterate()) {
                 assertThrows(ConcurrentModificationException.class,
-                        () -> sample.table.defragment(sample.byKey(), Long.MAX_VALUE));
+                        () -> sample.table.defragment(Long.MAX_VALUE, sample.byKey()));
             }
             assertEquals(before, TableSnapshot.of(sample.table));
-            assertTrue(sample.table.defragment(sample.byKey(), Long.MAX_VALUE) > 0, "works once the iteration ends");
+            assertTrue(sample.table.defragment(Long.MAX_VALUE, sample.byKey()) > 0, "works once the iteration ends");
         }
     }
 
@@ -503,7 +503,7 @@ class PackedTableTest {
                 }
                 return byKey.compare(a, b);
             };
-            assertThrows(ConcurrentModificationException.class, () -> sample.table.defragment(adding, Long.MAX_VALUE));
+            assertThrows(ConcurrentModificationException.class, () -> sample.table.defragment(Long.MAX_VALUE, adding));
             assertEquals(100, sample.table.size());
             sample.assertEveryHandleReadsItsOwnRecord();
             long h = sample.table.add();          // the guard is released
@@ -516,7 +516,7 @@ class PackedTableTest {
         Sample sample = new Sample(Layout.SOA, 10, 2, SEED);
         RecordOrder byKey = sample.byKey();
         sample.close();
-        assertThrows(IllegalStateException.class, () -> sample.table.defragment(byKey, 10));
+        assertThrows(IllegalStateException.class, () -> sample.table.defragment(10, byKey));
         assertThrows(IllegalStateException.class, sample.table::markFragmented);
     }
 

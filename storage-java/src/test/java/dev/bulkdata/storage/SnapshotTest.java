@@ -635,18 +635,18 @@ class SnapshotTest {
                 t.set(hs[i], a, (i * 7919) % 300);
             }
             t.markFragmented();
-            while (t.defragment(byA, Long.MAX_VALUE) > 0) {
+            while (t.defragment(Long.MAX_VALUE, byA) > 0) {
                 // until a pass completes
             }
             comparisons.set(0);
-            assertEquals(0, t.defragment(byA, Long.MAX_VALUE));
+            assertEquals(0, t.defragment(Long.MAX_VALUE, byA));
             assertEquals(0, comparisons.get(), "after a completed pass the same order returns at once");
             Snapshots.save(t, file);
         }
         try (PackedTable loaded = Snapshots.load(file, PackedTable.class, s)) {
             current.set(loaded);
             comparisons.set(0);
-            assertEquals(0, loaded.defragment(byA, Long.MAX_VALUE), "the rows are in order");
+            assertEquals(0, loaded.defragment(Long.MAX_VALUE, byA), "the rows are in order");
             assertTrue(comparisons.get() > 0, "the loaded table is fragmented: defragment makes a pass");
         }
     }

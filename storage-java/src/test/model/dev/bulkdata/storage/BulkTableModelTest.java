@@ -992,8 +992,8 @@ class BulkTableModelTest {
             }
             if (rng.nextInt(16) == 0) {
                 TableSnapshot snapshot = TableSnapshot.of(table);
-                assertThrows(IllegalArgumentException.class, () -> packed.defragment(null, 1), "null order");
-                assertThrows(IllegalArgumentException.class, () -> packed.defragment(orders[k], -1), "negative budget");
+                assertThrows(IllegalArgumentException.class, () -> packed.defragment(1, null), "null order");
+                assertThrows(IllegalArgumentException.class, () -> packed.defragment(-1, orders[k]), "negative budget");
                 assertEquals(snapshot, TableSnapshot.of(table), "a rejected defragment changed the table");
             }
             if (fuzzing && rng.nextBoolean()) {
@@ -1001,9 +1001,9 @@ class BulkTableModelTest {
                 return;
             }
             long expected = modelDefragment(k, budget);
-            long swaps = packed.defragment(orders[k], budget);
+            long swaps = packed.defragment(budget, orders[k]);
             if (swaps != expected) {
-                throw failure("defragment(order " + k + ", " + budget + ") made " + swaps + " swaps, the model "
+                throw failure("defragment(" + budget + ", order " + k + ") made " + swaps + " swaps, the model "
                         + expected);
             }
             check(packed.isFragmented() == fragmented, "fragmented flag " + packed.isFragmented() + ", model "
@@ -1011,7 +1011,7 @@ class BulkTableModelTest {
             if (!fragmented && sortedBy == k && rng.nextBoolean()) {
                 // nothing changed since the complete pass: the same order again is a no-op
                 check(modelDefragment(k, Long.MAX_VALUE) == 0, "model: a repeated pass made swaps");
-                long again = packed.defragment(orders[k], Long.MAX_VALUE);
+                long again = packed.defragment(Long.MAX_VALUE, orders[k]);
                 check(again == 0, "defragment right after a complete pass made " + again + " swaps");
             }
             defragmentSwaps += swaps;
@@ -1049,7 +1049,7 @@ class BulkTableModelTest {
             long swaps = -1;
             RuntimeException thrown = null;
             try {
-                swaps = packed.defragment(failing, budget);
+                swaps = packed.defragment(budget, failing);
             } catch (RuntimeException e) {
                 thrown = e;
             }
@@ -1061,7 +1061,7 @@ class BulkTableModelTest {
             } else {
                 check(thrown == null, "defragment threw " + thrown + ", but the model's pass has only "
                         + compares[0] + " comparisons, not " + (failAt + 1));
-                check(swaps == expected, "defragment(failing order " + k + ", " + budget + ") made " + swaps
+                check(swaps == expected, "defragment(" + budget + ", failing order " + k + ") made " + swaps
                         + " swaps, the model " + expected);
             }
             check(packed.isFragmented() == fragmented, "after defragment by an order that "
@@ -1294,7 +1294,7 @@ class BulkTableModelTest {
                 case 3 -> () -> table.removeAll(new long[] {h});
                 case 4 -> () -> table.clear();
                 case 5 -> () -> table.cancelAdd(h);
-                default -> () -> packed.defragment(orders[0], Long.MAX_VALUE);
+                default -> () -> packed.defragment(Long.MAX_VALUE, orders[0]);
             };
             TableSnapshot snapshot = fuzzing ? snapshot() : null;
             assertThrows(ConcurrentModificationException.class, call, "a structural change while iterating");

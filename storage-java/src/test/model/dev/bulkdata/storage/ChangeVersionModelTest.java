@@ -312,7 +312,7 @@ class ChangeVersionModelTest {
             keys.put(h, Values.get(table, h, key));
         }
         RecordOrder order = (a, b) -> Long.compare(Values.get(table, a, key), Values.get(table, b, key));
-        long swaps = table.defragment(order, budget);
+        long swaps = table.defragment(budget, order);
         long modelSwaps = 0;
         List<Long> rows = model.rows;
         sort:

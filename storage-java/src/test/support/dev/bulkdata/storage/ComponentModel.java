@@ -246,7 +246,7 @@ final class ComponentModel implements AutoCloseable {
                     addEntity();
                 }
             }
-            case 9 -> defragment(c, ci);
+            case 9 -> defragment(ci, c);
             case 10 -> forEach(c, ci);
             case 11 -> forEachChunk(c, ci);
             case 12 -> join();
@@ -385,7 +385,7 @@ final class ComponentModel implements AutoCloseable {
         return removed;
     }
 
-    private void defragment(Comp c, int ci) {
+    private void defragment(int ci, Comp c) {
         long budget = switch (rng.nextInt(4)) {
             case 0 -> Long.MAX_VALUE;
             case 1 -> -1 - rng.nextInt(2);

@@ -433,7 +433,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
      * @throws IllegalStateException if the table is closed
      */
     public fun defragment(maxSwaps: Long, order: TypedRecordOrder<D>): Long =
-        packed("defragment").defragment(order, maxSwaps)
+        packed("defragment").defragment(maxSwaps, order)
 
     /**
      * Tells [defragment] that the rows may be out of order although no record was added or
