@@ -228,7 +228,7 @@ public final class EntitiesAndProximity {
     private void dropProximity() {
         for (int k = 0; k < p.dropsPerFrame(); k++) {
             long e = alive[random.nextInt(aliveCount)];
-            if (proximity.has(e)) {
+            if (proximity.contains(e)) {
                 proximity.remove(e);
                 swapRemoved++;
             }
@@ -273,7 +273,7 @@ public final class EntitiesAndProximity {
     private long countByHas() {
         long n = 0;
         for (int i = 0; i < aliveCount; i++) {
-            if (proximity.has(alive[i]) && audio.has(alive[i])) {
+            if (proximity.contains(alive[i]) && audio.contains(alive[i])) {
                 n++;
             }
         }

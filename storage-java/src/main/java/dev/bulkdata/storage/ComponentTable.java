@@ -19,7 +19,7 @@ import java.util.Objects;
  * try (ComponentTable velocity = ComponentTable.of(entities, velocitySchema)) {
  *     velocity.add(player);                     // all fields zero
  *     velocity.set(player, VX, 2f);
- *     if (velocity.has(enemy)) { ... }
+ *     if (velocity.contains(enemy)) { ... }
  *     velocity.remove(player);                  // the last row moves into player's row
  * }
  * }</pre>
@@ -36,7 +36,7 @@ import java.util.Objects;
  * foreign, null or forged handle gets that table's {@link InvalidHandleException}), then
  * checks that the component's row was added for this very entity (its stored generation).
  * Removing an entity from its table does not reach into its component tables: the component
- * becomes <em>stale</em>. A stale component is invisible: {@link #has} answers false, access by
+ * becomes <em>stale</em>. A stale component is invisible: {@link #contains} answers false, access by
  * its (now stale) handle throws STALE, {@link #forEach} and {@link Join} skip it, and
  * {@link #forEachChunk} sweeps it out first. It keeps its row until one of: {@link #add} for a
  * new entity in the same slot (which takes the row over, zeroed), {@link #removeDead()}, or
@@ -80,7 +80,7 @@ import java.util.Objects;
  * {@link ConcurrentModificationException}: queue them with {@link #removeLater} and
  * {@link #addLater}, applied when the last loop ends. Every method that throws leaves the table exactly
  * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
- * {@code has} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
+ * {@code contains} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements GeneratedComponentTableAccessors, AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
@@ -295,7 +295,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
      * @param entity any value
      * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
      */
-    public boolean has(long entity) {
+    public boolean contains(long entity) {
         return !closed && find(entity) >= 0;
     }
 
@@ -603,7 +603,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
             return entities.rejection(entity);
         }
         return new IllegalArgumentException("entity " + entities.format(entity) + " has no component in '"
-                + name() + "'; add it first or check with has(entity)");
+                + name() + "'; add it first or check with contains(entity)");
     }
 
     /** {@code row}, checked to be in {@code [0, size())} of this open table. */
@@ -676,7 +676,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
             return;
         }
         entities.slotOf(entity);
-        if (has(entity)) {
+        if (contains(entity)) {
             throw new IllegalArgumentException("entity " + entities.format(entity) + " already has a component in '"
                     + name() + "'");
         }
@@ -689,7 +689,7 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
             init.accept(entity);
         } catch (RuntimeException | Error e) {
             try {
-                if (has(entity)) {
+                if (contains(entity)) {
                     remove(entity);
                 }
             } catch (RuntimeException again) {
@@ -740,13 +740,13 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
             queued.clear();
         }
         for (Queued q : changes) {
-            if (q.init() == null && has(q.entity())) {
+            if (q.init() == null && contains(q.entity())) {
                 remove(q.entity());
             }
         }
         for (int i = 0; i < changes.size(); i++) {
             Queued q = changes.get(i);
-            if (q.init() != null && entities.contains(q.entity()) && !has(q.entity())) {
+            if (q.init() != null && entities.contains(q.entity()) && !contains(q.entity())) {
                 try {
                     addNow(q.entity(), q.init());
                 } catch (RuntimeException | Error e) {

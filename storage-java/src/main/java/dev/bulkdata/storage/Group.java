@@ -278,7 +278,7 @@ public final class Group implements AutoCloseable {
     public boolean contains(long entity) {
         ensureOpen();
         ComponentTable first = members[0];
-        return first.has(entity) && first.rowOf(entity) < size;
+        return first.contains(entity) && first.rowOf(entity) < size;
     }
 
     /** {@return whether {@link #close()} was called, or a member closed (which closes its group)} */

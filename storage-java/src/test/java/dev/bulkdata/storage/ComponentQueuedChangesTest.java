@@ -72,7 +72,7 @@ class ComponentQueuedChangesTest {
                             velocities.removeLater(e); // twice: removed once
                         }
                         removed.add(e);
-                        assertTrue(velocities.has(e), "a queued removal waits for the loop's end");
+                        assertTrue(velocities.contains(e), "a queued removal waits for the loop's end");
                     }
                 };
                 switch (kind) {
@@ -89,11 +89,11 @@ class ComponentQueuedChangesTest {
                 // Start some of the still ones (a velocity added), from inside a loop over velocities.
                 velocities.forEach((e, row) -> {
                     long other = all.get(new SplittableRandom(passSeed ^ e).nextInt(all.size()));
-                    if (!velocities.has(other) && !added.containsKey(other) && new SplittableRandom(e).nextInt(4) == 0) {
+                    if (!velocities.contains(other) && !added.containsKey(other) && new SplittableRandom(e).nextInt(4) == 0) {
                         float v = e % 1000;
                         velocities.addLater(other, h -> velocities.set(h, V, v));
                         added.put(other, v);
-                        assertFalse(velocities.has(other), "a queued add waits for the loop's end");
+                        assertFalse(velocities.contains(other), "a queued add waits for the loop's end");
                     }
                 });
                 for (long e : removed) {
@@ -128,7 +128,7 @@ class ComponentQueuedChangesTest {
             entities.remove(b);
             assertThrows(InvalidHandleException.class, () -> velocities.removeLater(b));
             velocities.removeLater(a);
-            assertFalse(velocities.has(a));
+            assertFalse(velocities.contains(a));
         }
     }
 
@@ -144,7 +144,7 @@ class ComponentQueuedChangesTest {
                         throw new IllegalStateException("init failed");
                     })));
             assertEquals("init failed", e.getMessage());
-            assertFalse(velocities.has(b));
+            assertFalse(velocities.contains(b));
             assertEquals(1, velocities.size());
         }
     }

@@ -58,15 +58,15 @@ class ComponentSnapshotTest {
                 p.entities.remove(some);                               // its component goes stale
             }
         } else if (op < 7) {
-            if (p.entities.contains(some) && !p.components.has(some)) {
+            if (p.entities.contains(some) && !p.components.contains(some)) {
                 p.components.add(some);
             }
         } else if (op < 8) {
-            if (p.components.has(some)) {
+            if (p.components.contains(some)) {
                 p.components.remove(some);
             }
         } else if (op < 11) {
-            if (p.components.has(some)) {
+            if (p.components.contains(some)) {
                 Field f = fields.get(random.nextInt(fields.size()));
                 Values.set(p.components, some, f, Values.normalize(f.type(), random.nextLong()));
             }
@@ -123,7 +123,7 @@ class ComponentSnapshotTest {
                     step(p, random);
                 }
                 List<String> before = rows(p.components, h -> h);
-                List<Boolean> has = p.issued.stream().map(p.components::has).toList();
+                List<Boolean> has = p.issued.stream().map(p.components::contains).toList();
                 Path entityFile = dir.resolve("entities.bulk");
                 Path componentFile = dir.resolve("components.bulk");
                 Snapshots.save(p.entities, entityFile);
@@ -134,7 +134,7 @@ class ComponentSnapshotTest {
                 Table loadedEntities = Snapshots.load(entityFile, ENTITY);
                 ComponentTable loaded = Snapshots.loadComponents(componentFile, loadedEntities, schema);
                 assertEquals(before, rows(loaded, h -> h), why);
-                assertEquals(has, p.issued.stream().map(loaded::has).toList(), why);
+                assertEquals(has, p.issued.stream().map(loaded::contains).toList(), why);
                 TableAudit.check(loaded);
                 p = new Pair(loadedEntities, loaded, p.issued);
             }
@@ -163,7 +163,7 @@ class ComponentSnapshotTest {
                 Pair copy = new Pair(entities2, components2, new ArrayList<>());
                 for (long h : original.issued) {
                     copy.issued.add(HandleFieldTest.moved(entities2, h));
-                    assertEquals(components.has(h), components2.has(HandleFieldTest.moved(entities2, h)), why);
+                    assertEquals(components.contains(h), components2.contains(HandleFieldTest.moved(entities2, h)), why);
                 }
                 assertEquals(rows(components, h -> h), rows(components2, unmap), why);
                 // The same operations on both: the copy's handles are the original's, moved.
@@ -232,7 +232,7 @@ class ComponentSnapshotTest {
             }
             try (ComponentTable c = Snapshots.loadComponents(componentFile, entities, schema)) {
                 long a = c.entityAt(0);
-                assertTrue(c.has(a));
+                assertTrue(c.contains(a));
                 assertEquals(5f, c.get(a, schema.floatField("x")));
             }
         }
@@ -250,7 +250,7 @@ class ComponentSnapshotTest {
         java.nio.channels.WritableByteChannel sneaky = SnapshotBytes.discardingChannel(
                 () -> assertThrows(java.util.ConcurrentModificationException.class, () -> c.add(e)));
         Snapshots.save(c, sneaky);
-        assertFalse(c.has(e));
+        assertFalse(c.contains(e));
         c.add(e);                                                   // after the save: allowed again
         c.close();
         assertThrows(IllegalStateException.class, () -> Snapshots.save(c, dir.resolve("closed.bulk")));

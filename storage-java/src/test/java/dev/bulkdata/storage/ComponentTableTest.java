@@ -66,11 +66,11 @@ class ComponentTableTest {
             assertThrows(IllegalArgumentException.class, () -> ComponentTable.of(entities, null));
 
             assertEquals(2, velocity.size());
-            assertTrue(velocity.has(e));
+            assertTrue(velocity.contains(e));
             assertEquals(3f, velocity.get(e, VX));
-            assertFalse(velocity.has(dead));
-            assertFalse(velocity.has(foreign));
-            assertFalse(velocity.has(plain));
+            assertFalse(velocity.contains(dead));
+            assertFalse(velocity.contains(foreign));
+            assertFalse(velocity.contains(plain));
             TableAudit.check(velocity);
         }
     }
@@ -83,10 +83,10 @@ class ComponentTableTest {
             velocity.add(old);
             velocity.set(old, VX, 7f);
             entities.remove(old);
-            assertFalse(velocity.has(old));
+            assertFalse(velocity.contains(old));
             long reborn = entities.add();
             assertEquals(Handles.index(old), Handles.index(reborn));
-            assertFalse(velocity.has(reborn), "a new entity in the slot does not inherit the component");
+            assertFalse(velocity.contains(reborn), "a new entity in the slot does not inherit the component");
             assertThrows(IllegalArgumentException.class, () -> velocity.get(reborn, VX));
             assertEquals(1, velocity.size()); // the stale row is still there
             assertEquals(0, velocity.add(reborn));
@@ -150,7 +150,7 @@ class ComponentTableTest {
                 velocity.setAt(row, VX, 5f); // field writes are fine
             });
             assertEquals(1, velocity.size());
-            assertFalse(velocity.has(other));
+            assertFalse(velocity.contains(other));
             assertEquals(5f, velocity.get(e, VX));
         }
     }
@@ -164,7 +164,7 @@ class ComponentTableTest {
             velocity.close();
             velocity.close();
             assertTrue(velocity.isClosed());
-            assertFalse(velocity.has(e));
+            assertFalse(velocity.contains(e));
             assertThrows(IllegalStateException.class, () -> velocity.get(e, VX));
             assertThrows(IllegalStateException.class, () -> velocity.add(e));
             assertThrows(IllegalStateException.class, velocity::size);
@@ -189,7 +189,7 @@ class ComponentTableTest {
             }
             velocity.clear();
             assertEquals(0, velocity.size());
-            assertFalse(velocity.has(es[0]));
+            assertFalse(velocity.contains(es[0]));
             TableAudit.check(velocity);
             velocity.add(es[5]);
             assertEquals(0f, velocity.get(es[5], VX));

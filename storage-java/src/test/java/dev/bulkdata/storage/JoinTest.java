@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link Join} against a naive check (every live entity, asked {@code has} in every table) on
+ * {@link Join} against a naive check (every live entity, asked {@code contains} in every table) on
  * random data at 100 %, 50 % and 1 % overlap, 2-way and 3-way, with stale components of
  * removed entities and entity slots reused by new entities mixed in; and the same for bare
  * sparse sets.
@@ -91,7 +91,7 @@ class JoinTest {
         for (long e : live) {
             boolean all = true;
             for (ComponentTable t : tables) {
-                all &= t.has(e);
+                all &= t.contains(e);
             }
             if (all) {
                 expected.put(e, Boolean.TRUE);

@@ -313,7 +313,7 @@ class QueuedChangesTest {
                 assertTrue(x.getMessage().contains("entities.removeLater"), x.getMessage());
                 assertThrows(IllegalStateException.class, () -> chunk.addLater(h -> { }));
             });
-            assertTrue(velocity.has(e));
+            assertTrue(velocity.contains(e));
         }
     }
 

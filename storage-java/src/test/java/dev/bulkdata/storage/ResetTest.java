@@ -479,7 +479,7 @@ class ResetTest {
                 entities.reset();
                 long again = entities.add();
                 assertEquals(layout.index(e), layout.index(again));
-                assertFalse(c.has(again), "the component of an earlier epoch's entity must not attach to " + entities.format(again));
+                assertFalse(c.contains(again), "the component of an earlier epoch's entity must not attach to " + entities.format(again));
             }
             c.reset();
             assertEquals(0, c.size());

@@ -195,7 +195,7 @@ class SchemaChangeTest {
             try (ComponentTable parts = Snapshots.loadComponents(componentFile, entities, partsV2)) {
                 assertEquals(150, parts.size());
                 for (int i = 0; i < es.length; i++) {
-                    assertEquals(i % 2 == 0, parts.has(es[i]));
+                    assertEquals(i % 2 == 0, parts.contains(es[i]));
                     if (i % 2 == 0) {
                         assertEquals(i / 4.0, parts.get(es[i], partsV2.doubleField("b")));
                         assertTrue(parts.get(es[i], partsV2.booleanField("on")));

@@ -107,7 +107,7 @@ class ComponentTableModelTest {
                 if (model.remove(e) != null) {
                     staleSlots.add(Handles.index(e));
                 }
-                assertFalse(table.has(e));
+                assertFalse(table.contains(e));
             } else if (op < 45) {
                 long e = anyLive();
                 if (model.containsKey(e)) {
@@ -126,7 +126,7 @@ class ComponentTableModelTest {
                     IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> table.remove(e));
                     assertFalse(x instanceof InvalidHandleException);
                 }
-                assertFalse(table.has(e));
+                assertFalse(table.contains(e));
             } else if (op < 75) {
                 long e = anyLive();
                 long[] values = model.get(e);
@@ -141,14 +141,14 @@ class ComponentTableModelTest {
                 }
             } else if (op < 85) {
                 long e = anyLive();
-                assertEquals(model.containsKey(e), table.has(e));
+                assertEquals(model.containsKey(e), table.contains(e));
                 if (model.containsKey(e)) {
                     assertArrayEquals(model.get(e), read(e), "values of " + entities.format(e));
                 }
             } else if (op < 97) {
                 if (!dead.isEmpty()) {
                     long e = dead.get(rng.nextInt(dead.size()));
-                    assertFalse(table.has(e));
+                    assertFalse(table.contains(e));
                     InvalidHandleException x = assertThrows(InvalidHandleException.class,
                             () -> Values.get(table, e, fields[0]));
                     assertEquals(InvalidHandleException.Reason.STALE, x.reason());
@@ -188,7 +188,7 @@ class ComponentTableModelTest {
             });
             assertEquals(model.keySet(), seen.keySet());
             for (Map.Entry<Long, long[]> entry : model.entrySet()) {
-                assertTrue(table.has(entry.getKey()));
+                assertTrue(table.contains(entry.getKey()));
                 assertArrayEquals(entry.getValue(), read(entry.getKey()));
             }
         }

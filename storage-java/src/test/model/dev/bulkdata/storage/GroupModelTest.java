@@ -316,12 +316,12 @@ class GroupModelTest {
         void checkValues() {
             for (long e : live) {
                 Float x = xs.get(e);
-                assertEquals(x != null, a.has(e));
+                assertEquals(x != null, a.contains(e));
                 if (x != null) {
                     assertEquals(Float.floatToIntBits(x), Float.floatToIntBits(a.get(e, X)), "x of " + e);
                 }
                 Long w = ws.get(e);
-                assertEquals(w != null, b.has(e));
+                assertEquals(w != null, b.contains(e));
                 if (w != null) {
                     assertEquals((long) w, b.get(e, W));
                 }

@@ -382,7 +382,7 @@ class SchemaChangeModelTest {
                     int row = 0;
                     for (Map.Entry<Long, long[]> e : model.entrySet()) {
                         assertEquals(e.getKey(), loaded.entityAt(row++), what + ": row order");
-                        assertTrue(loaded.has(e.getKey()), what);
+                        assertTrue(loaded.contains(e.getKey()), what);
                         for (Field f : b.schema.fields()) {
                             Spec inA = a.spec(f.name());
                             Spec spec = b.spec(f.name());
@@ -392,7 +392,7 @@ class SchemaChangeModelTest {
                         }
                     }
                     for (long e : without) {
-                        assertFalse(loaded.has(e), what);
+                        assertFalse(loaded.contains(e), what);
                     }
                     TableAudit.check(loaded);
                 }

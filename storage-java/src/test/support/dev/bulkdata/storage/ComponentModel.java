@@ -18,7 +18,7 @@ import static dev.bulkdata.storage.StorageFuzzTest.check;
  *
  * <p>Each component table's rows are predicted exactly: a {@link SparseSetModel} (key = the
  * entity's slot index, in row order, by the same swap-and-pop), the owner generation and the
- * field bits of every row. From it the model predicts {@code has}, every value, {@code size()}
+ * field bits of every row. From it the model predicts {@code contains}, every value, {@code size()}
  * (stale rows included), the sweep of {@code removeDead()} (downwards), the takeover of a stale
  * row by {@code add}, {@code defragment}'s swaps (insertion sort by slot, within a budget, no-op
  * while sorted), the visits of {@code forEach}, {@code forEachChunk} and {@code Join.forEach} in
@@ -179,7 +179,7 @@ final class ComponentModel implements AutoCloseable {
         return layout.pack(entityImpl.index.tag(), c.owner.get(row), c.rows.keyAt(row));
     }
 
-    /** The model's {@code has}: a live entity whose slot's row was added for it. */
+    /** The model's {@code contains}: a live entity whose slot's row was added for it. */
     private boolean has(Comp c, long entity) {
         if (!liveSet.contains(entity)) {
             return false;
@@ -569,7 +569,7 @@ final class ComponentModel implements AutoCloseable {
         long e = live.isEmpty() ? Handles.NULL : live.getFirst();
         c.table.close();
         check(c.table.isClosed(), "close did not close");
-        check(!c.table.has(e), "a closed table has a component");
+        check(!c.table.contains(e), "a closed table has a component");
         assertThrowsExactly(IllegalStateException.class, c.table::size);
         assertThrowsExactly(IllegalStateException.class, () -> c.table.add(e));
         assertThrowsExactly(IllegalStateException.class, () -> c.table.entityAt(0));
@@ -607,7 +607,7 @@ final class ComponentModel implements AutoCloseable {
                     + entities.contains(e));
             for (Comp c : comps) {
                 boolean has = has(c, e);
-                check(c.table.has(e) == has, "has(" + entities.format(e) + ") = " + !has + ", model " + has);
+                check(c.table.contains(e) == has, "has(" + entities.format(e) + ") = " + !has + ", model " + has);
                 if (has) {
                     long[] v = c.values.get(c.rows.indexOf(slot(e)));
                     for (int f = 0; f < c.fields.length; f++) {

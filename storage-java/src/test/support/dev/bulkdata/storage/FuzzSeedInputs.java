@@ -176,7 +176,7 @@ public final class FuzzSeedInputs {
                     entities.remove(live.remove(random.nextInt(live.size())));
                 } else {
                     long e = live.get(random.nextInt(live.size()));
-                    if (parts.has(e)) {
+                    if (parts.contains(e)) {
                         parts.remove(e);
                     }
                 }

@@ -112,7 +112,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     }
 
     /** `entity in components`: whether [entity] is live and has a component here. O(1); never throws. */
-    public operator fun contains(entity: Handle<E>): Boolean = core.has(entity.raw)
+    public operator fun contains(entity: Handle<E>): Boolean = core.contains(entity.raw)
 
     /**
      * Removes [entity]'s component; the last row moves into its row. O(fields).

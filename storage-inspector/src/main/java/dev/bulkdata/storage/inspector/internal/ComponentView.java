@@ -107,7 +107,7 @@ final class ComponentView extends Inspected {
         j.key("handle").value(Long.toString(entity)).key("label").value(table.entities().format(entity));
         String reason = null;
         try {
-            if (table.has(entity)) {
+            if (table.contains(entity)) {
                 j.key("live").value(true);
                 j.key("values").array();
                 for (Field f : schema.fields()) {
