@@ -74,25 +74,21 @@ import java.util.Optional;
  *
  * <p><b>Removing what a mask selects</b>, such as the particles whose lifetime ran out: a mask
  * names slots, which mean something only during its iteration (a {@code PackedTable} moves
- * records on every removal), and no record can be removed while an iteration is open. So turn
- * the mask into handles inside the pass and remove them after it:
+ * records on every removal), and no record can be removed while an iteration is open. So queue
+ * the removals inside the pass; the table applies them when it ends:
  *
  * <pre>{@code
- * long[] mask = new long[schema.slotsPerBlock() / 64 + 1];   // scratch, kept
- * long[] expired = new long[capacity];                       // scratch, kept
- * int count = 0;
- * try (ChunkIteration chunks = particles.iterate()) {
- *     for (Chunk chunk : chunks) {
- *         Kernels.axpy(chunk, T, ONE, -dt);                  // t -= dt (ONE: a field of 1s)
- *         if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {
- *             count = Kernels.handles(chunk, mask, expired, count);
- *         }
+ * long[] mask = Kernels.mask(schema);                        // scratch, kept
+ * particles.forEachChunk(chunk -> {
+ *     Kernels.axpy(chunk, T, ONE, -dt);                      // t -= dt (ONE: a field of 1s)
+ *     if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {
+ *         Kernels.removeLater(chunk, mask);                  // removed when the pass ends
  *     }
- * }
- * particles.removeAll(expired, 0, count);                    // after the pass
+ * });
  * }</pre>
  *
- * or in one call, {@link #handlesLessThan(Table, FloatField, float, long[])}.
+ * or collect their handles ({@link #handles(Chunk, long[], long[], int)}, or in one call
+ * {@link #handlesLessThan(Table, FloatField, float, long[])}) for {@code removeAll}.
  *
  * <p><b>Errors</b> are checked before anything is written: a field of another schema throws
  * {@link IllegalArgumentException}, a chunk whose iteration has ended
@@ -160,6 +156,43 @@ public final class Kernels extends GeneratedKernels {
      */
     public static int vectorBits() {
         return VECTOR ? FloatVectors.S.vectorBitSize() : 0;
+    }
+
+    /**
+     * A slot mask for the chunks of {@code schema}'s tables: one bit per slot, as
+     * {@link #lessThan(Chunk, FloatField, float, long[]) lessThan} fills and
+     * {@link #handles(Chunk, long[], long[], int) handles} and {@link #removeLater(Chunk, long[])}
+     * read; make it once and reuse it for every chunk.
+     *
+     * @param schema the table's schema
+     * @return a new mask of {@code (schema.slotsPerBlock() + 63) / 64} words
+     */
+    public static long[] mask(Schema schema) {
+        return new long[(schema.slotsPerBlock() + 63) >>> 6];
+    }
+
+    /**
+     * Queues the removal of the records in the slots of {@code mask} ({@link Chunk#removeLater},
+     * applied when the pass ends), in slot order; the way to expire what
+     * {@link #lessThan(Chunk, FloatField, float, long[]) lessThan} selected from inside the pass.
+     *
+     * @param chunk a chunk of an open iteration
+     * @param mask the slot mask, at least {@code chunk.liveWordCount()} long
+     * @return the number of removals queued
+     * @throws IllegalArgumentException if {@code mask} is too short, or a slot of the mask holds
+     *     no record (the removals before it stay queued)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int removeLater(Chunk chunk, long[] mask) {
+        checkMask(chunk, mask);
+        int count = 0;
+        for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+            for (long bits = mask[w]; bits != 0; bits &= bits - 1) {
+                chunk.removeLater((w << 6) + Long.numberOfTrailingZeros(bits));
+                count++;
+            }
+        }
+        return count;
     }
 
     /**

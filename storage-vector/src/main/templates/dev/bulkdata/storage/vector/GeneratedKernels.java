@@ -112,7 +112,8 @@ public abstract sealed class GeneratedKernels permits Kernels {
      * @param chunk a chunk of an open iteration
      * @param field a {@code float} field of the chunk's schema
      // @only Float, Double
-     * @return the sum of the live values, added in {@code float} lanes in an unspecified order (see Sums); 0 if none is live
+     * @return the sum of the live values, added in {@code float} lanes in an unspecified order (see Sums), as a
+     *     {@code double} as the whole-table sum returns it; 0 if none is live
      // @end-only
      // @only Int
      * @return the sum of the live values as a {@code long} (each value widened: no overflow); 0 if none is live
@@ -124,7 +125,7 @@ public abstract sealed class GeneratedKernels permits Kernels {
      * @throws IllegalStateException if the chunk's iteration has ended
      */
     // @only Float, Double
-    public static float sum(Chunk chunk, FloatField field) {
+    public static double sum(Chunk chunk, FloatField field) {
     // @end-only
     // @only Int, Long
     public static long sum(Chunk chunk, FloatField field) {

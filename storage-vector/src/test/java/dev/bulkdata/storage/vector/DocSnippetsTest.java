@@ -46,21 +46,17 @@ class DocSnippetsTest {
             Kernels.axpy(particles, PX, VX, dt);               // p += v * dt over every live record
             double total = Kernels.sum(particles, VX);         // holes left out
 
-            long[] mask = new long[schema.slotsPerBlock() / 64 + 1];     // scratch, kept
-            long[] expired = new long[particles.size()];
-            int count = 0;
-            try (ChunkIteration chunks = particles.iterate()) {
-                for (Chunk chunk : chunks) {                   // or hand chunks to threads
-                    Kernels.add(chunk, T, -dt);                // t -= dt
-                    if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {       // "expire where t < 0"
-                        count = Kernels.handles(chunk, mask, expired, count);
-                    }
+            long[] mask = Kernels.mask(schema);                // scratch, kept
+            int[] expired = {0};
+            particles.forEachChunk(chunk -> {                  // one mask per thread if parallel
+                Kernels.add(chunk, T, -dt);                    // t -= dt
+                if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {           // "expire where t < 0"
+                    expired[0] += Kernels.removeLater(chunk, mask);       // removed when the pass ends
                 }
-            }
-            particles.removeAll(expired, 0, count);            // after the pass, by handle
+            });
             // doc:end
             assertEquals(4000.0, total);
-            assertEquals(500, count);                          // those with t = 0
+            assertEquals(500, expired[0]);                     // those with t = 0
             assertEquals(1500, particles.size());
             assertEquals(1500f, Kernels.sum(particles, PX));   // 1 each
             assertEquals(0.5f, Kernels.min(particles, T));
