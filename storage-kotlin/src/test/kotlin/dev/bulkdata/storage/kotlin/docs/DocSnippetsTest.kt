@@ -72,18 +72,15 @@ class DocSnippetsTest : FunSpec({
         }
     }
 
-    test("processChunks visits every chunk, one coroutine each") {
+    test("processChunks updates every live record through the chunk's views") {
         Particles.open().use { table ->
             repeat(5000) { table.add { h -> h[Particles.VX] = 1f } }
             val dt = 0.5f
             // doc:begin docs/kotlin.md
-            table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
-                var start = chunk.nextLive(0)             // one coroutine per 16 KiB block
-                while (start >= 0) {
-                    val end = chunk.nextHole(start)       // slots [start, end) are live: a run
-                    for (s in start until end) chunk[s, Particles.X] += chunk[s, Particles.VX] * dt
-                    start = chunk.nextLive(end)
-                }
+            table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->  // 16 KiB blocks
+                val x = chunk.writableView(Particles.X)        // once per chunk: stamps X here
+                val vx = chunk.view(Particles.VX)              // read-only
+                chunk.forEachLive { s -> x[s] += vx[s] * dt }  // no hole: one loop from 0
             }
             // doc:end
             var sum = 0f
