@@ -228,23 +228,18 @@ public class EcsPeersBenchmark {
 
     // ---------------------------------------------------------------- bulkdata from Kotlin
 
-    /** A dense world of n entities declared with the Kotlin DSL ({@link KotlinEcs}), and a single-thread dispatcher. */
+    /** A dense world of n entities declared with the Kotlin DSL ({@link KotlinEcs}). */
     @State(Scope.Benchmark)
     public static class Kotlin {
         KotlinEcs world;
-        java.util.concurrent.ExecutorService single;
-        kotlinx.coroutines.ExecutorCoroutineDispatcher oneThread;
 
         @Setup(Level.Trial)
         public void setUp(Size size) {
             world = new KotlinEcs(size.n);
-            single = java.util.concurrent.Executors.newSingleThreadExecutor();
-            oneThread = kotlinx.coroutines.ExecutorsKt.from(single);
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
-            oneThread.close();
             world.close();
         }
     }
@@ -263,17 +258,23 @@ public class EcsPeersBenchmark {
         s.world.updateChunks();
     }
 
+    /** The same body written inline in the {@code forEachChunk} lambda. */
+    @Benchmark
+    public void kotlinUpdateChunksInline(Kotlin s) {
+        s.world.updateChunksInline();
+    }
+
     /** The slot accessors {@code chunk[s, PX]} over the live runs ({@code nextLive}/{@code nextHole}) in {@code forEachChunk}. */
     @Benchmark
     public void kotlinUpdateChunkSlots(Kotlin s) {
         s.world.updateChunkSlots();
     }
 
-    /** The same body in {@code processChunks} on one thread (a single-thread dispatcher, parallelism 1). */
+    /** The same body in {@code processChunks} on one thread: one worker on {@code runBlocking}'s event loop, the caller's thread. */
     @Benchmark
     @Fork(3)
     public int kotlinUpdateCoroutines(Kotlin s) {
-        return s.world.updateCoroutines(s.oneThread, 1);
+        return s.world.updateCoroutinesOneThread();
     }
 
     /** The same body in {@code processChunks} on two workers of {@code Dispatchers.Default}. */

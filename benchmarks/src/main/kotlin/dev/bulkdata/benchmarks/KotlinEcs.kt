@@ -7,6 +7,7 @@ import dev.bulkdata.storage.kotlin.TypedTable
 import dev.bulkdata.storage.kotlin.processChunks
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.runBlocking
+import kotlin.coroutines.ContinuationInterceptor
 
 /** The entities of `EcsPeersBenchmark` declared with the Kotlin DSL: six floats, SOA. */
 object KEntities : TableDef<KEntities>("kentities", { layout = Layout.SOA }) {
@@ -53,6 +54,23 @@ class KotlinEcs(val n: Int) : AutoCloseable {
         table.forEachChunk { chunk -> move(chunk) }
     }
 
+    /** The same body written inline in the `forEachChunk` lambda (not in a function of its own). */
+    fun updateChunksInline() {
+        table.forEachChunk { chunk ->
+            val px = chunk.writableView(KEntities.PX)
+            val py = chunk.writableView(KEntities.PY)
+            val pz = chunk.writableView(KEntities.PZ)
+            val vx = chunk.view(KEntities.VX)
+            val vy = chunk.view(KEntities.VY)
+            val vz = chunk.view(KEntities.VZ)
+            chunk.forEachLive { s ->
+                px[s] += vx[s] * EcsSpec.DT
+                py[s] += vy[s] * EcsSpec.DT
+                pz[s] += vz[s] * EcsSpec.DT
+            }
+        }
+    }
+
     /** The slot accessors `chunk[s, column]` over the live runs (`nextLive`, `nextHole`) in `forEachChunk`. */
     fun updateChunkSlots() {
         table.forEachChunk { chunk ->
@@ -75,6 +93,15 @@ class KotlinEcs(val n: Int) : AutoCloseable {
         table.size
     }
 
+    /**
+     * The same on one thread, the caller's: `processChunks` with one worker on `runBlocking`'s own
+     * event loop (a single-thread dispatcher that runs on the thread that called it).
+     */
+    fun updateCoroutinesOneThread(): Int = runBlocking {
+        table.processChunks(coroutineContext[ContinuationInterceptor] as CoroutineDispatcher, 1) { chunk -> move(chunk) }
+        table.size
+    }
+
     /** Sum of `x + y + z` of the entities, in order (entity `i` is the `i`-th record: no removals). */
     fun checksum(count: Int): Double {
         var sum = 0.0
@@ -90,9 +117,12 @@ class KotlinEcs(val n: Int) : AutoCloseable {
     override fun close() = table.close()
 
     private companion object {
-        /** docs/kotlin.md's body: a view of each column taken once per chunk, the live slots by `forEachLive`. */
-        @Suppress("NOTHING_TO_INLINE")
-        private inline fun move(chunk: TypedChunk<KEntities>) {
+        /**
+         * docs/kotlin.md's body: a view of each column taken once per chunk, the live slots by
+         * `forEachLive`; a function of its own, as docs/kotlin.md writes it, so the JIT compiles
+         * it apart from the chunk loop that calls it.
+         */
+        private fun move(chunk: TypedChunk<KEntities>) {
             val px = chunk.writableView(KEntities.PX)
             val py = chunk.writableView(KEntities.PY)
             val pz = chunk.writableView(KEntities.PZ)

@@ -21,6 +21,10 @@ import java.lang.foreign.ValueLayout
  * A slot outside the chunk throws [IndexOutOfBoundsException]. Distinct slots may be read from
  * many threads at once.
  *
+ * `get` and `set` are inline functions, so the caller's code calls the `MemorySegment` access
+ * itself, which the JIT always inlines: a wrapper method between them is subject to the JIT's
+ * inlining budget, and a loop of nine accesses passed it (the last access a call per record).
+ *
  * @param D the table declaration
  */
 @JvmInline
@@ -30,8 +34,9 @@ public value class FloatView<D : TableDef<D>> @PublishedApi internal constructor
     /** The number of slots: the chunk's [TypedChunk.slotCount]. */
     public val size: Int get() = (segment.byteSize() / ValueLayout.JAVA_FLOAT_UNALIGNED.byteSize()).toInt()
 
-    /** The value in [slot] (a live slot: a hole has no defined value). */
-    public operator fun get(slot: Int): Float = segment.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong())
+    /** The value in [slot] (a live slot: a hole has no defined value). Inline: see [FloatView]. */
+    @Suppress("NOTHING_TO_INLINE")
+    public inline operator fun get(slot: Int): Float = segment.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong())
 }
 
 /**
@@ -51,11 +56,13 @@ public value class WritableFloatView<D : TableDef<D>> @PublishedApi internal con
     /** The number of slots: the chunk's [TypedChunk.slotCount]. */
     public val size: Int get() = (segment.byteSize() / ValueLayout.JAVA_FLOAT_UNALIGNED.byteSize()).toInt()
 
-    /** The value in [slot] (a live slot: a hole has no defined value). */
-    public operator fun get(slot: Int): Float = segment.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong())
+    /** The value in [slot] (a live slot: a hole has no defined value). Inline: see [FloatView]. */
+    @Suppress("NOTHING_TO_INLINE")
+    public inline operator fun get(slot: Int): Float = segment.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong())
 
-    /** Writes [value] into [slot]. */
-    public operator fun set(slot: Int, value: Float) {
+    /** Writes [value] into [slot]. Inline: see [FloatView]. */
+    @Suppress("NOTHING_TO_INLINE")
+    public inline operator fun set(slot: Int, value: Float) {
         segment.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong(), value)
     }
 }

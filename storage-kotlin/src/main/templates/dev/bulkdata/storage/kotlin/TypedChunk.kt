@@ -10,15 +10,21 @@ import java.lang.foreign.MemorySegment
  * [handle] gives a `Handle<D>`.
  *
  * ```
- * table.forEachChunk { chunk ->
- *     var start = chunk.nextLive(0)
- *     while (start >= 0) {
- *         val end = chunk.nextHole(start)             // slots [start, end) are live: a run
- *         for (s in start until end) chunk[s, Particles.X] += chunk[s, Particles.VX]
- *         start = chunk.nextLive(end)
- *     }
+ * fun move(chunk: TypedChunk<Particles>, dt: Float) {  // a function of its own
+ *     val x = chunk.writableView(Particles.X)           // once per chunk, before the loop
+ *     val vx = chunk.view(Particles.VX)
+ *     chunk.forEachLive { s -> x[s] += vx[s] * dt }     // the fast loop: no check per access
+ *     val first = chunk.nextLive(0)                     // slot access, checked every time:
+ *     if (first >= 0) chunk[first, Particles.X] = 0f    // a hole throws
  * }
+ * table.forEachChunk { move(it, dt) }
  * ```
+ *
+ * **Views** ([view], [writableView]) and [forEachLive] are the loop for passes over many
+ * records: a view is the chunk's column, read and written by slot with no check but the
+ * chunk's bounds, and `forEachLive` is the loop shape the JIT compiles best (see [FloatView]).
+ * Keep a chunk's work in a function of its own, as above: the JIT compiles it apart from the
+ * chunk loop, so a body of many accesses stays within its inlining budget.
  *
  * **Typed access**: `chunk[slot, column]` and `chunk[slot, column] = value` exist for each of
  * the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values are
@@ -138,28 +144,27 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     // @end
 
     /**
-     * Calls [action] with every live slot of this chunk, in slot order: a chunk without holes as
-     * one counted loop from 0 to [slotCount], otherwise the set bits of [liveBits], 64 slots at
-     * a time. The loop to write with [view]s (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`):
-     * it is the shape of the core `Chunk`'s column loop, so the JIT compiles it as it compiles
-     * that loop. Inlined (the action twice, once per loop); allocates nothing.
+     * Calls [action] with every live slot of this chunk, in slot order, in one counted loop from
+     * 0 to [slotCount]: in a chunk without holes every slot, in any other the slots whose bit
+     * of [liveBits] is set (one word read per 64 slots). The loop to write with [view]s
+     * (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`): a loop from 0 over a chunk without
+     * holes is the JIT's best case for column access, and the test of holes, the same in every
+     * iteration of such a chunk, leaves the loop. The action is inlined once; allocates nothing.
+     * Call it in a function of its own per chunk (see the class comment).
      *
      * @throws IllegalStateException if the chunk is used past its pass
      */
     public inline fun forEachLive(action: (slot: Int) -> Unit) {
         val c = chunk
         val slots = c.slotCount()
-        if (c.liveCount() == slots) {
-            for (s in 0 until slots) action(s)
-        } else {
-            for (w in 0 until c.liveWordCount()) {
-                var live = c.liveBits(w)
-                while (live != 0L) {
-                    val s = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
-                    live = live and (live - 1)
-                    action(s)
-                }
+        val holes = c.liveCount() != slots
+        var live = 0L
+        for (s in 0 until slots) {
+            if (holes) {
+                if (s and 63 == 0) live = c.liveBits(s ushr 6)
+                if (live and (1L shl s) == 0L) continue
             }
+            action(s)
         }
     }
 

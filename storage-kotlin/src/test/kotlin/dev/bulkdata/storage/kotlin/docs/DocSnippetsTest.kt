@@ -5,6 +5,7 @@ import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
+import dev.bulkdata.storage.kotlin.TypedChunk
 import dev.bulkdata.storage.kotlin.TypedTable
 import dev.bulkdata.storage.kotlin.changeFilter
 import dev.bulkdata.storage.kotlin.join
@@ -77,11 +78,12 @@ class DocSnippetsTest : FunSpec({
             repeat(5000) { table.add { h -> h[Particles.VX] = 1f } }
             val dt = 0.5f
             // doc:begin docs/kotlin.md
-            table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->  // 16 KiB blocks
-                val x = chunk.writableView(Particles.X)        // once per chunk: stamps X here
-                val vx = chunk.view(Particles.VX)              // read-only
-                chunk.forEachLive { s -> x[s] += vx[s] * dt }  // no hole: one loop from 0
+            fun move(chunk: TypedChunk<Particles>, dt: Float) {  // one chunk, a function of its own
+                val x = chunk.writableView(Particles.X)          // once per chunk: stamps X here
+                val vx = chunk.view(Particles.VX)                // read-only
+                chunk.forEachLive { s -> x[s] += vx[s] * dt }    // no hole: one loop from 0
             }
+            table.processChunks(Dispatchers.Default, parallelism = 4) { chunk -> move(chunk, dt) }
             // doc:end
             var sum = 0f
             table.forEach { sum += it[Particles.X] }
