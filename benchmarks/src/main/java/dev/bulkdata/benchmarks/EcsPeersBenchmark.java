@@ -296,6 +296,63 @@ public class EcsPeersBenchmark {
         s.blocks.update();
     }
 
+    // ---------------------------------------------------------------- bulkdata from Kotlin
+
+    /** A dense world of n entities declared with the Kotlin DSL ({@link KotlinEcs}). */
+    @State(Scope.Benchmark)
+    public static class Kotlin {
+        KotlinEcs world;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            world = new KotlinEcs(size.n);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            world.close();
+        }
+    }
+
+    /** The update through {@code table.forEach { it[PX] += it[VX] * DT ... }}. */
+    @Benchmark
+    @Fork(3)
+    public void kotlinUpdateForEach(Kotlin s) {
+        s.world.updateForEach();
+    }
+
+    /** The update through docs/kotlin.md's typed chunk body in {@code forEachChunk}, no coroutines. */
+    @Benchmark
+    @Fork(3)
+    public void kotlinUpdateChunks(Kotlin s) {
+        s.world.updateChunks();
+    }
+
+    /** The same body written inline in the {@code forEachChunk} lambda. */
+    @Benchmark
+    public void kotlinUpdateChunksInline(Kotlin s) {
+        s.world.updateChunksInline();
+    }
+
+    /** The slot accessors {@code chunk[s, PX]} over the live runs ({@code nextLive}/{@code nextHole}) in {@code forEachChunk}. */
+    @Benchmark
+    public void kotlinUpdateChunkSlots(Kotlin s) {
+        s.world.updateChunkSlots();
+    }
+
+    /** The same body in {@code processChunks} on one thread: one worker on {@code runBlocking}'s event loop, the caller's thread. */
+    @Benchmark
+    @Fork(3)
+    public int kotlinUpdateCoroutines(Kotlin s) {
+        return s.world.updateCoroutinesOneThread();
+    }
+
+    /** The same body in {@code processChunks} on two workers of {@code Dispatchers.Default}. */
+    @Benchmark
+    public int kotlinUpdateCoroutines2(Kotlin s) {
+        return s.world.updateCoroutines(kotlinx.coroutines.Dispatchers.getDefault(), 2);
+    }
+
     // ---------------------------------------------------------------- artemis-odb
 
     /** A dense artemis world of n entities. */

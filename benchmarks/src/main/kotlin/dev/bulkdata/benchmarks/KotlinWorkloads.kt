@@ -102,7 +102,7 @@ object KotlinWorkloads {
         return table.size
     }
 
-    /** Workload 8: `p += v * dt`, one coroutine per chunk, at most [parallelism] at once. */
+    /** Workload 8: `p += v * dt`, chunk by chunk in coroutines, at most [parallelism] at once. */
     @JvmStatic
     @OptIn(RawMemoryApi::class) // whole float columns, live slots found with the live bits
     fun updateCoroutines(table: TypedTable<KParticles>, parallelism: Int): Int = runBlocking {

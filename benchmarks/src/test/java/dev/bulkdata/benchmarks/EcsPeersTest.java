@@ -375,4 +375,20 @@ class EcsPeersTest {
             assertEquals(bulk.checksum(N), floor.checksum(N));
         }
     }
+
+    /** Every Kotlin path of the update computes what the Java chunk loop computes, pass after pass. */
+    @Test
+    void theKotlinPathsComputeTheDenseUpdate() {
+        try (BulkdataEcs bulk = new BulkdataEcs(N).fill(); KotlinEcs kotlin = new KotlinEcs(N)) {
+            assertEquals(bulk.checksum(N), kotlin.checksum(N));
+            List<Runnable> paths = List.of(kotlin::updateForEach, kotlin::updateChunks, kotlin::updateChunksInline,
+                    kotlin::updateChunkSlots, kotlin::updateCoroutinesOneThread,
+                    () -> kotlin.updateCoroutines(kotlinx.coroutines.Dispatchers.getDefault(), 2));
+            for (Runnable path : paths) {
+                bulk.updateColumns();
+                path.run();
+                assertEquals(bulk.checksum(N), kotlin.checksum(N));
+            }
+        }
+    }
 }

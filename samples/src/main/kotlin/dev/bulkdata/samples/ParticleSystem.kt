@@ -12,7 +12,7 @@ import java.util.SplittableRandom
 /**
  * The particle system of "Data Structures Part 1: Bulk Data" on the Kotlin DSL: a [Particles] table (SOA) holding a steady
  * population, where every frame the particles whose lifetime ran out expire and as many new
- * ones spawn in the holes they leave. The update runs one coroutine per chunk (16 KiB block)
+ * ones spawn in the holes they leave. The update runs chunk by chunk in coroutines
  * with [processChunks], each chunk stepped by the SIMD column kernels of storage-vector
  * ([Kernels], on the core chunk, hence `@OptIn(RawMemoryApi::class)` in [step]), which skip
  * holes 64 slots at a time with the chunk's live bits and select the expired with a slot mask.
@@ -144,7 +144,7 @@ public object ParticleSystem {
             spawned += count
         }
 
-        /** Moves every particle one frame, one coroutine per chunk; removes the expired. */
+        /** Moves every particle one frame, chunk by chunk in coroutines; removes the expired. */
         fun update(parallelism: Int): Int {
             ensureBuffers(table.stats().blocks)
             runBlocking {

@@ -118,6 +118,18 @@ final class Comparisons {
                 "UpdateBenchmark.bulkSoa", false, 2, n));
         c.add(new Comparison("update p += v*dt", "Kotlin typed forEach", "UpdateBenchmark.kotlin",
                 "column loop, same chunks", "UpdateBenchmark.kotlinColumns", false, 1.3, n));
+        // The Kotlin paths of EcsPeersBenchmark's update (six floats, SOA): each at least 2x Fleks on
+        // one thread, the typed chunk loop (views, forEachLive) within 1.3x of the Java chunk loop.
+        for (String[] subject : new String[][] {{"Kotlin forEach", "EcsPeersBenchmark.kotlinUpdateForEach"},
+                {"Kotlin chunk views (forEachChunk)", "EcsPeersBenchmark.kotlinUpdateChunks"},
+                {"Kotlin chunk views (processChunks, 1 thread)", "EcsPeersBenchmark.kotlinUpdateCoroutines"}}) {
+            c.add(new Comparison("update p += v*dt, entities", subject[0], subject[1], "Fleks 2.12",
+                    "EcsPeersBenchmark.fleksUpdate", true, 2, n));
+            if (subject[0].startsWith("Kotlin chunk views")) {
+                c.add(new Comparison("update p += v*dt, entities", subject[0], subject[1], "Java chunk loop",
+                        "EcsPeersBenchmark.bulkdataUpdateColumns", false, 1.3, n));
+            }
+        }
         // The kernels on the machine's own vectors and with C2 limited to AVX2 (-XX:UseAVX=2).
         for (String[] isa : new String[][] {{"KernelBenchmark.", ""}, {"KernelAvx2Benchmark.", " (AVX2)"}}) {
             String k = isa[0];

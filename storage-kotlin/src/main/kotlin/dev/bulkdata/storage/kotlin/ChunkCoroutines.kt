@@ -17,42 +17,43 @@ import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.launch
-import kotlinx.coroutines.sync.Semaphore
-import kotlinx.coroutines.sync.withPermit
 import java.lang.foreign.MemorySegment
+import java.util.concurrent.atomic.AtomicInteger
 
 /**
- * Processes the table one coroutine per chunk (16 KiB block) and returns when every chunk is
- * done (structured concurrency).
+ * Processes the table chunk by chunk (16 KiB blocks) in at most [parallelism] coroutines at once
+ * and returns when every chunk is done (structured concurrency).
  *
  * ```
- * table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
- *     var start = chunk.nextLive(0)
- *     while (start >= 0) {
- *         val end = chunk.nextHole(start)             // slots [start, end) are live
- *         for (s in start until end) chunk[s, X] += chunk[s, VX]
- *         start = chunk.nextLive(end)
- *     }
+ * fun move(chunk: TypedChunk<Particles>, dt: Float) {  // one chunk, a function of its own
+ *     val x = chunk.writableView(X)                     // once per chunk: stamps X's version
+ *     val vx = chunk.view(VX)
+ *     chunk.forEachLive { s -> x[s] += vx[s] * dt }     // no hole: one loop from 0
  * }
+ * table.processChunks(Dispatchers.Default, parallelism = 4) { chunk -> move(chunk, dt) }
  * ```
  *
- * Each chunk is a [TypedChunk] of the table's declaration, so `chunk[s, column]` compiles only
- * for the table's own columns. The function is inline so that [block] receives the chunk
- * unboxed (a value class handed to a suspend lambda is boxed otherwise); its body is the core
- * [Table.processChunks].
+ * Each chunk is a [TypedChunk] of the table's declaration, so `chunk[s, column]` and
+ * `chunk.view(column)` compile only for the table's own columns. The loop above, views taken
+ * once per chunk and [TypedChunk.forEachLive] in a function of its own (which the JIT compiles
+ * apart from the chunk loop, as it compiles the Java column loop), is the fast one;
+ * `chunk[s, column]` checks the slot and the pass on every access. The function is inline so
+ * that [block] is inlined into each worker: the chunk reaches it unboxed, and no suspend lambda
+ * is called (and allocated) per chunk.
  *
- * - **Dispatcher and parallelism**: the chunk coroutines run on [dispatcher], limited to
- *   [parallelism] threads (`limitedParallelism`); at most [parallelism] chunks are in progress
- *   at once, running or suspended (a semaphore permit per chunk). Every chunk's coroutine is
- *   launched up front, about 400 bytes each (0.75 MB for the 1,953 chunks of a
- *   1,000,000-record table, measured with JMH `-prof gc`), so the dispatcher's threads run chunk after chunk from their queue
- *   instead of waiting for this call to hand each one over: handing over one chunk at a time
- *   cost about 50 µs per chunk in the benchmarks, 20 times the work of a 512-record chunk.
- * - **[Dispatchers.Unconfined]** is supported: it is not limited (it has no threads of its
- *   own), so each chunk starts in the calling thread as it is launched, one after another, and
- *   continues after a suspension in whatever thread resumes it; the permits still keep at most
- *   [parallelism] chunks in progress.
- * - **Cancellation**: cancelling the caller cancels every chunk coroutine; chunks not yet
+ * - **Dispatcher and parallelism**: at most [parallelism] chunks are in progress at once,
+ *   running or suspended: `min(parallelism, chunks)` worker coroutines run on [dispatcher], each
+ *   taking the next chunk in order when it is done with its last, so each chunk is processed by
+ *   one coroutine, and the dispatcher's threads run chunk after chunk without this call handing
+ *   them over. A single-thread dispatcher (or `parallelism = 1`) processes the chunks one after
+ *   another in one thread.
+ * - **Allocation**: per pass, not per chunk or record: the workers (a coroutine and the state of
+ *   [block] each, a few hundred bytes) and one byte per chunk of the table (which chunks are
+ *   selected); measured with JMH `-prof gc` in benchmarks/NOTES.md.
+ * - **[Dispatchers.Unconfined]** is supported: its workers start in the calling thread as they
+ *   are launched, and continue after a suspension in whatever thread resumes them; the bound
+ *   is the same.
+ * - **Cancellation**: cancelling the caller cancels every worker; chunks not yet
  *   started never start, and a running [block] stops at its next suspension point (call
  *   `ensureActive()` or `yield()` inside long chunks for prompt cancellation).
  * - **Failure**: an exception thrown by [block] for one chunk cancels the other chunks and is
@@ -85,7 +86,7 @@ public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
     parallelism: Int = Runtime.getRuntime().availableProcessors(),
     crossinline block: suspend (TypedChunk<D>) -> Unit,
-): Unit = core.processChunks(dispatcher, parallelism) { block(TypedChunk(it)) }
+): Unit = core.processQueue(null, 0, dispatcher, parallelism) { queue -> queue.drain { block(TypedChunk(it)) } }
 
 /**
  * [processChunks][TypedTable.processChunks] for a core [Table] (a table built with the Java
@@ -95,19 +96,16 @@ public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
  * @throws IllegalArgumentException if [parallelism] is less than 1
  * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
  */
-public suspend fun Table.processChunks(
+public suspend inline fun Table.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
     parallelism: Int = Runtime.getRuntime().availableProcessors(),
-    block: suspend (Chunk) -> Unit,
-) {
-    require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
-    processIteration(iterate(), dispatcher, parallelism, block)
-}
+    crossinline block: suspend (Chunk) -> Unit,
+): Unit = processQueue(null, 0, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
 /**
  * [processChunks][TypedTable.processChunks] over the chunks that changed after [since] in a way
  * [changes] looks for (a version from [TypedTable.markVersion]; build [changes] with
- * [changeFilter]): the same contract, one coroutine per selected chunk. The chunks are tested
+ * [changeFilter]): the same contract, over the selected chunks. The chunks are tested
  * once, when the call starts, before any chunk runs. Then record `markVersion()` for the next
  * frame.
  *
@@ -126,51 +124,87 @@ public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
     parallelism: Int = Runtime.getRuntime().availableProcessors(),
     crossinline block: suspend (TypedChunk<D>) -> Unit,
-): Unit = core.processChunks(changes, since, dispatcher, parallelism) { block(TypedChunk(it)) }
+): Unit = core.processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(TypedChunk(it)) } }
 
 /**
  * [processChunks][TypedTable.processChunks] with a change filter for a core [Table], with the
  * core [Chunk]; same contract.
  */
-public suspend fun Table.processChunks(
+public suspend inline fun Table.processChunks(
     changes: ChangeFilter,
     since: Int,
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
     parallelism: Int = Runtime.getRuntime().availableProcessors(),
-    block: suspend (Chunk) -> Unit,
-) {
-    require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
-    processIteration(iterate(changes, since), dispatcher, parallelism, block)
+    crossinline block: suspend (Chunk) -> Unit,
+): Unit = processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
+
+/**
+ * The chunks of one processChunks pass, handed out in order, each once, to whichever worker
+ * asks first. Which chunks are selected is decided when the pass starts, before any runs (a
+ * chunk's writes do not select another): one byte per chunk.
+ */
+@PublishedApi
+internal class ChunkQueue(private val iteration: ChunkIteration) {
+    private val count = iteration.count()
+    private val selected = BooleanArray(count) { iteration.selects(it) }
+    private val taken = AtomicInteger()
+
+    /** The number of selected chunks. */
+    @JvmSynthetic
+    internal fun selectedCount(): Int = selected.count { it }
+
+    /** The next chunk no worker has taken yet, or null when every selected chunk is taken. */
+    @PublishedApi
+    @JvmSynthetic
+    internal fun next(): Chunk? {
+        while (true) {
+            val i = taken.getAndIncrement()
+            if (i >= count) return null
+            if (selected[i]) return iteration.chunk(i)
+        }
+    }
 }
 
-/** The body of every processChunks: one coroutine per selected chunk of [iteration], which it closes. */
-private suspend fun Table.processIteration(
-    iteration: ChunkIteration,
+/**
+ * Runs [block] on the chunks this worker takes from the queue until none is left, checking
+ * before each that the worker is not cancelled (chunks not yet started never start).
+ */
+@PublishedApi
+internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
+    while (true) {
+        currentCoroutineContext().ensureActive()
+        block(next() ?: return)
+    }
+}
+
+/**
+ * The body of every processChunks: opens the pass's iteration (filtered by [changes] since
+ * [since], or every chunk), checks its memory, then runs `min(parallelism, chunks)` copies of
+ * [worker] on [dispatcher], each taking chunks from the one [ChunkQueue] until none is left, so
+ * at most [parallelism] chunks are in progress, suspended ones included, and nothing is
+ * allocated per chunk: [worker] has the caller's block inlined in its loop (a suspend lambda
+ * called per chunk would allocate its state per call). Launched at once, the workers run chunk
+ * after chunk on the dispatcher's threads without this call handing chunks over one by one
+ * (about 50 µs per chunk when it did). Unconfined is no exception: its workers start in this
+ * thread and continue after a suspension in whatever thread resumes them. Closes the iteration.
+ */
+@PublishedApi
+@JvmSynthetic
+internal suspend fun Table.processQueue(
+    changes: ChangeFilter?,
+    since: Int,
     dispatcher: CoroutineDispatcher,
     parallelism: Int,
-    block: suspend (Chunk) -> Unit,
+    worker: suspend (ChunkQueue) -> Unit,
 ) {
+    require(parallelism >= 1) { "parallelism=$parallelism must be at least 1 (table '${name()}')" }
+    val iteration = if (changes == null) iterate() else iterate(changes, since)
     try {
         for (i in 0 until iteration.count()) requireShareable(name(), iteration.chunk(i).records())
-        // A permit per chunk in progress, suspended or running: the bound holds for chunks that
-        // suspend too. The coroutines are all launched at once on a dispatcher limited to
-        // `parallelism` threads, which then run them back to back from their queue.
-        val inProgress = Semaphore(parallelism)
-        // Unconfined has no threads to limit (and refuses limitedParallelism): its coroutines run
-        // in whatever thread starts or resumes them; the permits still bound the chunks in progress.
-        val limited = if (dispatcher === Dispatchers.Unconfined) dispatcher else dispatcher.limitedParallelism(parallelism)
-        // Which chunks to launch is decided before any runs: a chunk's writes do not select another.
-        val selected = BooleanArray(iteration.count()) { iteration.selects(it) }
+        val queue = ChunkQueue(iteration)
         coroutineScope {
-            for (i in 0 until iteration.count()) {
-                if (!selected[i]) continue
-                val chunk = iteration.chunk(i)
-                launch(limited) {
-                    inProgress.withPermit {
-                        ensureActive()
-                        block(chunk)
-                    }
-                }
+            repeat(minOf(parallelism, queue.selectedCount())) {
+                launch(dispatcher) { worker(queue) }
             }
         }
     } catch (e: Throwable) {

@@ -10,15 +10,21 @@ import java.lang.foreign.MemorySegment
  * [handle] gives a `Handle<D>`.
  *
  * ```
- * table.forEachChunk { chunk ->
- *     var start = chunk.nextLive(0)
- *     while (start >= 0) {
- *         val end = chunk.nextHole(start)             // slots [start, end) are live: a run
- *         for (s in start until end) chunk[s, Particles.X] += chunk[s, Particles.VX]
- *         start = chunk.nextLive(end)
- *     }
+ * fun move(chunk: TypedChunk<Particles>, dt: Float) {  // a function of its own
+ *     val x = chunk.writableView(Particles.X)           // once per chunk, before the loop
+ *     val vx = chunk.view(Particles.VX)
+ *     chunk.forEachLive { s -> x[s] += vx[s] * dt }     // the fast loop: no check per access
+ *     val first = chunk.nextLive(0)                     // slot access, checked every time:
+ *     if (first >= 0) chunk[first, Particles.X] = 0f    // a hole throws
  * }
+ * table.forEachChunk { move(it, dt) }
  * ```
+ *
+ * **Views** ([view], [writableView]) and [forEachLive] are the loop for passes over many
+ * records: a view is the chunk's column, read and written by slot with no check but the
+ * chunk's bounds, and `forEachLive` is the loop shape the JIT compiles best (see [FloatView]).
+ * Keep a chunk's work in a function of its own, as above: the JIT compiles it apart from the
+ * chunk loop, so a body of many accesses stays within its inlining budget.
  *
  * **Typed access**: `chunk[slot, column]` and `chunk[slot, column] = value` exist for each of
  * the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values are
@@ -151,6 +157,55 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     public operator fun get(slot: Int, column: FloatColumn<D>): Float = chunk.get(slot, column.field)
 
     public operator fun set(slot: Int, column: FloatColumn<D>, value: Float): Unit = chunk.set(slot, column.field, value)
+    // @end
+
+    /**
+     * Calls [action] with every live slot of this chunk, in slot order, in one counted loop from
+     * 0 to [slotCount]: in a chunk without holes every slot, in any other the slots whose bit
+     * of [liveBits] is set (one word read per 64 slots). The loop to write with [view]s
+     * (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`): a loop from 0 over a chunk without
+     * holes is the JIT's best case for column access, and the test of holes, the same in every
+     * iteration of such a chunk, leaves the loop. The action is inlined once; allocates nothing.
+     * Call it in a function of its own per chunk (see the class comment).
+     *
+     * @throws IllegalStateException if the chunk is used past its pass
+     */
+    public inline fun forEachLive(action: (slot: Int) -> Unit) {
+        val c = chunk
+        val slots = c.slotCount()
+        val holes = c.liveCount() != slots
+        var live = 0L
+        for (s in 0 until slots) {
+            if (holes) {
+                if (s and 63 == 0) live = c.liveBits(s ushr 6)
+                if (live and (1L shl s) == 0L) continue
+            }
+            action(s)
+        }
+    }
+
+    // @each-type except Handle, Boolean
+    /**
+     * The values of [column] in this chunk, for reading in a loop (`val vx = chunk.view(VX)`,
+     * then `vx[s]`): take it once per chunk, before the loop. No check per access but the
+     * chunk's bounds (see [FloatView]), which is what makes the loop as fast as one over the raw
+     * column; O(1) to take, nothing allocated once the chunk has made its column view.
+     *
+     * @throws IllegalStateException if the table's layout is AOS (use `chunk[slot, column]`) or
+     *   the chunk is used past its pass
+     */
+    public fun view(column: FloatColumn<D>): FloatView<D> = FloatView(chunk.column(column.field))
+
+    /**
+     * The values of [column] in this chunk, for reading and writing (`val x =
+     * chunk.writableView(X)`, then `x[s] += ...`): taking it stamps the column's change version
+     * in this chunk once (the core `Chunk.writableColumn`), so take it only in the chunks you
+     * write, once per chunk, before the loop. See [WritableFloatView].
+     *
+     * @throws IllegalStateException if the table's layout is AOS (use `chunk[slot, column]`) or
+     *   the chunk is used past its pass
+     */
+    public fun writableView(column: FloatColumn<D>): WritableFloatView<D> = WritableFloatView(chunk.writableColumn(column.field))
     // @end
 
     /** `chunk[slot, column]` of a handle column: the handle of table [T] it holds. */

@@ -3,6 +3,8 @@ package dev.bulkdata.storage.kotlin
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.assertions.withClue
 import io.kotest.matchers.shouldBe
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.runBlocking
 
 private const val OPS = 100_000
 private const val MAX_ROUNDS = 200
@@ -15,6 +17,9 @@ private const val VISITOR_BYTES = 24L
 
 /** Passes allowed until one allocates nothing: the JIT compiles a method after thousands of calls. */
 private const val MAX_PASSES = 20_000
+
+/** What a coroutine pass may allocate besides its byte per chunk: the scope, its workers and their state. */
+private const val PASS_BYTES = 4096L
 
 /**
  * Runs [round] until one call allocates nothing on this thread; fails if none does, or if the
@@ -81,6 +86,29 @@ private fun moveByChunk(table: TypedTable<Particles>): Long {
         }
     }
     return n
+}
+
+/** [moveByChunk] with views taken once per chunk and [TypedChunk.forEachLive]: docs/kotlin.md's loop. */
+private fun moveByViews(table: TypedTable<Particles>): Long {
+    var n = 0L
+    table.forEachChunk { chunk ->
+        val x = chunk.writableView(Particles.X)
+        val vx = chunk.view(Particles.VX)
+        chunk.forEachLive { s ->
+            x[s] += vx[s]
+            n++
+        }
+    }
+    return n
+}
+
+/** [moveByViews] as a coroutine pass: one worker, on the calling thread. */
+private suspend fun moveByCoroutines(table: TypedTable<Particles>) {
+    table.processChunks(Dispatchers.Unconfined, parallelism = 1) { chunk ->
+        val x = chunk.writableView(Particles.X)
+        val vx = chunk.view(Particles.VX)
+        chunk.forEachLive { s -> x[s] += vx[s] }
+    }
 }
 
 /** One run of a join, as a system writes it. */
@@ -182,6 +210,47 @@ class AllocationTest : FunSpec({
                 println("[AllocationTest] and after $largeRounds passes of $OPS records")
                 large[first, Particles.X] shouldBe largeRounds.toFloat()
             }
+        }
+    }
+
+    test("the view loop (views per chunk, forEachLive) allocates nothing once compiled") {
+        Particles.open().use { small ->
+            repeat(SMALL_PASS) { small.add { h -> h[Particles.VX] = 1f } }
+            val rounds = roundsUntilAllocationFree("the view loop", MAX_PASSES) { moveByViews(small) }
+            println("[AllocationTest] the view loop allocation-free after $rounds passes of $SMALL_PASS records")
+            Particles.open().use { large ->
+                val first = large.add { h -> h[Particles.VX] = 1f }
+                repeat(OPS - 1) { large.add { h -> h[Particles.VX] = 1f } }
+                val largeRounds = roundsUntilAllocationFree("the view loop over $OPS records") { moveByViews(large) }
+                println("[AllocationTest] and after $largeRounds passes of $OPS records")
+                large[first, Particles.X] shouldBe largeRounds.toFloat()
+            }
+        }
+    }
+
+    test("a coroutine pass allocates its workers and a byte per chunk: nothing per chunk beyond that, nothing per record") {
+        Particles.open().use { table ->
+            val first = table.add { h -> h[Particles.VX] = 1f }
+            repeat(OPS - 1) { table.add { h -> h[Particles.VX] = 1f } }
+            val chunks = table.stats().blocks
+            // Unconfined, one worker, a block that never suspends: the whole pass runs on this thread,
+            // whose allocation counter then sees all of it. The least of many passes: the first
+            // run interpreted.
+            AllocationCounter.requireCounting()
+            val bound = PASS_BYTES + chunks
+            var least = Long.MAX_VALUE
+            runBlocking {
+                repeat(MAX_ROUNDS) {
+                    val before = AllocationCounter.allocatedBytes()
+                    moveByCoroutines(table)
+                    least = minOf(least, AllocationCounter.allocatedBytes() - before)
+                }
+            }
+            withClue("a coroutine pass over $chunks chunks allocated $least B; ${AllocationCounter.machine()}") {
+                (least <= bound) shouldBe true
+            }
+            table[first, Particles.X] shouldBe MAX_ROUNDS.toFloat()
+            println("[AllocationTest] a coroutine pass over $chunks chunks: $least B")
         }
     }
 

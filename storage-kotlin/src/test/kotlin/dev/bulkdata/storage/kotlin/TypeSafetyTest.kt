@@ -77,6 +77,11 @@ class TypeSafetyTest : FunSpec({
             fun ok(t: TypedTable<Parts2>, h: Handle<Parts2>): Float = t[h, Parts2.X]
             fun chunk(t: TypedTable<Parts2>) = t.forEachChunk { c -> c[0, Parts2.X] = c[0, Parts2.X] + 1f }
             fun handle(t: TypedTable<Parts2>) = t.forEachChunk { c -> t[c.handle(0), Parts2.X] }
+            fun views(t: TypedTable<Parts2>) = t.forEachChunk { c ->
+                val x = c.writableView(Parts2.X)
+                val y = c.view(Parts2.X)
+                c.forEachLive { s -> x[s] = y[s] + x[s] }
+            }
             @OptIn(RawMemoryApi::class)
             fun raw(t: TypedTable<Parts2>) = t.forEachChunk { c ->
                 c.column(Parts2.X); c.records(); c.writableColumn(Parts2.X); c.writableRecords(); c.core
@@ -120,6 +125,12 @@ class TypeSafetyTest : FunSpec({
                 "actual type is 'FloatColumn<Sounds2>', but 'FloatField!' was expected",
             "fun e(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.changedSince(Sounds2.VOLUME, 0) }" to
                 "actual type is 'FloatColumn<Sounds2>', but 'Column<Parts2, *>' was expected",
+            "fun f(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.view(Sounds2.VOLUME) }" to
+                "actual type is 'FloatColumn<Sounds2>', but 'FloatColumn<Parts2>' was expected",
+            "fun g(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.writableView(Sounds2.VOLUME) }" to
+                "actual type is 'FloatColumn<Sounds2>', but 'FloatColumn<Parts2>' was expected",
+            "fun h(t: TypedTable<Parts2>) = t.forEachChunk { c -> c.view(Parts2.X)[0] = 1f }" to
+                "set",
         )
     }
 

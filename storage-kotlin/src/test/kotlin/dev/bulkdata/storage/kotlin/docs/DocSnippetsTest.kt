@@ -5,6 +5,7 @@ import dev.bulkdata.storage.Layout
 import dev.bulkdata.storage.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
+import dev.bulkdata.storage.kotlin.TypedChunk
 import dev.bulkdata.storage.kotlin.TypedTable
 import dev.bulkdata.storage.kotlin.changeFilter
 import dev.bulkdata.storage.kotlin.join
@@ -72,19 +73,17 @@ class DocSnippetsTest : FunSpec({
         }
     }
 
-    test("processChunks visits every chunk, one coroutine each") {
+    test("processChunks updates every live record through the chunk's views") {
         Particles.open().use { table ->
             repeat(5000) { table.add { h -> h[Particles.VX] = 1f } }
             val dt = 0.5f
             // doc:begin docs/kotlin.md
-            table.processChunks(Dispatchers.Default, parallelism = 4) { chunk ->
-                var start = chunk.nextLive(0)             // one coroutine per 16 KiB block
-                while (start >= 0) {
-                    val end = chunk.nextHole(start)       // slots [start, end) are live: a run
-                    for (s in start until end) chunk[s, Particles.X] += chunk[s, Particles.VX] * dt
-                    start = chunk.nextLive(end)
-                }
+            fun move(chunk: TypedChunk<Particles>, dt: Float) {  // one chunk, a function of its own
+                val x = chunk.writableView(Particles.X)          // once per chunk: stamps X here
+                val vx = chunk.view(Particles.VX)                // read-only
+                chunk.forEachLive { s -> x[s] += vx[s] * dt }    // no hole: one loop from 0
             }
+            table.processChunks(Dispatchers.Default, parallelism = 4) { chunk -> move(chunk, dt) }
             // doc:end
             var sum = 0f
             table.forEach { sum += it[Particles.X] }
