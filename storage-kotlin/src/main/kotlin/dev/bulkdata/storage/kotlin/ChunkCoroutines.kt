@@ -185,7 +185,7 @@ internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
  * allocated per chunk: [worker] has the caller's block inlined in its loop (a suspend lambda
  * called per chunk would allocate its state per call). Launched at once, the workers run chunk
  * after chunk on the dispatcher's threads without this call handing chunks over one by one
- * (about 50 µs per chunk when it did). Unconfined is no exception: its workers start in this
+ * (which cost far more than a chunk's work: benchmarks/NOTES.md). Unconfined is no exception: its workers start in this
  * thread and continue after a suspension in whatever thread resumes them. Closes the iteration.
  */
 @PublishedApi
