@@ -144,10 +144,9 @@ public final class ChangedChunkUpload {
         }
     }
 
+    /** {@return the chunks a pass over the scene visits: one per block} */
     private static int chunkCount(BulkTable scene) {
-        int[] count = new int[1];
-        scene.forEachChunk(chunk -> count[0]++);
-        return count[0];
+        return scene.stats().blocks();
     }
 
     /** Copies a chunk's three position columns (read-only views) to the chunk's place in the staging buffer. */

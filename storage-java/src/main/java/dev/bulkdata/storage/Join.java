@@ -118,6 +118,36 @@ public final class Join {
     }
 
     /**
+     * The row of the entity being visited in {@code table}, for its {@code getAt}/{@code setAt}:
+     * the same as {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by
+     * table, so a visitor need not know the members' order. O(members); allocates nothing.
+     *
+     * <pre>{@code
+     * moving.forEach((entity, rows) -> position.setAt(moving.row(position), PX,
+     *         position.getAt(moving.row(position), PX) + velocity.getAt(moving.row(velocity), VX)));
+     * }</pre>
+     *
+     * @param table a member of this join
+     * @return its row of the entity being visited
+     * @throws IllegalStateException if no visit of this join is in progress
+     * @throws IllegalArgumentException if {@code table} is not a member (or this joins sparse sets)
+     */
+    public int row(ComponentTable table) {
+        if (!running) {
+            throw new IllegalStateException("join.row(table) is valid only inside a visit of this join");
+        }
+        if (tables != null) {
+            for (int i = 0; i < tables.length; i++) {
+                if (tables[i] == table) {
+                    return rows[i];
+                }
+            }
+        }
+        throw new IllegalArgumentException("component table " + (table == null ? "null" : "'" + table.name() + "'")
+                + " is not a member of this join");
+    }
+
+    /**
      * Runs the join: visits each entity (or key) present in every member exactly once.
      * O(min size × members); allocates nothing.
      *

@@ -202,7 +202,7 @@ class DocSnippetsTest {
         float shipX = positions.get(ship, x);               // 2.0
 
         entities.remove(ship);                              // its components go stale with it
-        boolean stillMoving = velocities.contains(ship);         // false; get(ship, dx) throws STALE
+        boolean stillMoving = velocities.contains(ship);    // false; get(ship, dx) throws STALE
         int swept = velocities.removeDead();                // 1: the stale row is dropped
         positions.close();
         velocities.close();

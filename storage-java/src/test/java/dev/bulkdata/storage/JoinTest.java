@@ -175,6 +175,34 @@ class JoinTest {
     }
 
     @Test
+    void rowByTable_isTheRowOfThatMember_andOnlyInsideAVisit() {
+        try (Table entities = BulkTable.of(ENTITIES);
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(Layout.AOS));
+             ComponentTable c = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA))) {
+            for (int i = 0; i < 50; i++) {
+                long e = entities.add();
+                if (i % 3 != 0) {
+                    a.add(e);
+                }
+                b.add(e);   // b's rows differ from a's: every entity is in b, in another order
+            }
+            Join join = Join.of(b, a);
+            int[] checked = {0};
+            join.forEach((entity, rows) -> {
+                assertEquals(rows[0], join.row(b));
+                assertEquals(rows[1], join.row(a));
+                assertEquals(entity, a.entityAt(join.row(a)));
+                assertEquals(entity, b.entityAt(join.row(b)));
+                assertThrows(IllegalArgumentException.class, () -> join.row(c));
+                checked[0]++;
+            });
+            assertEquals(a.size(), checked[0]);
+            assertThrows(IllegalStateException.class, () -> join.row(a));
+        }
+    }
+
+    @Test
     void badJoins_throw() {
         try (Table people = BulkTable.of(ENTITIES);
              Table others = PackedTable.of(ENTITIES);
