@@ -6,6 +6,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.foreign.Linker;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -544,6 +548,37 @@ class DocSnippetsTest {
             particles.forEach((chunk, s) -> fresh[0] += chunk.get(s, T) == 2f ? 1 : 0);
             assertEquals(handles.length / 3, fresh[0]);
         }
+    }
+
+    @Test
+    void aChunksColumn_goesToNativeCode_chunkByChunk() throws Throwable {
+        Schema schema = particleSchema();
+        FloatField PX = schema.floatField("px");
+        float uploaded;
+        try (BulkTable particles = BulkTable.of(schema)) {
+            long[] handles = new long[3 * schema.slotsPerBlock()];
+            particles.addAll(handles);
+            for (int i = 0; i < handles.length; i++) {
+                particles.set(handles[i], PX, i + 0.5f);
+            }
+            // doc:begin docs/iteration-and-change-versions.md
+            Linker linker = Linker.nativeLinker();                 // C's memcpy, as any native function
+            MethodHandle memcpy = linker.downcallHandle(linker.defaultLookup().find("memcpy").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+            try (Arena arena = Arena.ofConfined();
+                 ChunkIteration chunks = particles.iterate()) {   // open while native code reads the columns
+                long columnBytes = particles.schema().slotsPerBlock() * 4L;
+                MemorySegment staging = arena.allocate(columnBytes * chunks.count());
+                for (Chunk chunk : chunks) {
+                    MemorySegment px = chunk.column(PX);           // this block's px values, holes included
+                    MemorySegment to = staging.asSlice(chunk.index() * columnBytes, columnBytes);
+                    MemorySegment copied = (MemorySegment) memcpy.invokeExact(to, px, columnBytes);
+                }
+                uploaded = staging.getAtIndex(ValueLayout.JAVA_FLOAT, 1);   // slot 1's px (slot 0 is never live)
+            }
+            // doc:end
+        }
+        assertEquals(0.5f, uploaded, "the first record's px, copied by C's memcpy");
     }
 
     private static Schema particleSchema() {
