@@ -134,14 +134,6 @@ public final class GameLoop {
                         accepted++;
                     }
                 }
-                if (frame % p.levelEvery() == 0) {
-                    oldHandle = fired[0];
-                    bullets.reset();                       // level change: every bullet gone at once
-                    levels++;
-                    if (blocksAfterFirstLevel < 0) {
-                        blocksAfterFirstLevel = bullets.stats().blocks();
-                    }
-                }
                 TableStats stats = bullets.stats();
                 if (blocksAfterFirstLevel >= 0) {
                     maxBlocks = Math.max(maxBlocks, stats.blocks());
@@ -149,6 +141,14 @@ public final class GameLoop {
                 if (frame % p.reportEvery() == 0) {
                     out.line("%8d %8d %7d %8d %8.1f MiB", frame, stats.live(), stats.blocks(), stats.retired(),
                             stats.nativeBytes() / 1048576.0);
+                }
+                if (frame % p.levelEvery() == 0) {
+                    oldHandle = fired[0];
+                    bullets.reset();                       // level change: every bullet gone at once
+                    levels++;
+                    if (blocksAfterFirstLevel < 0) {
+                        blocksAfterFirstLevel = bullets.stats().blocks();
+                    }
                 }
             }
             TableStats stats = bullets.stats();
