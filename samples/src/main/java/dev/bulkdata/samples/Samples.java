@@ -53,7 +53,7 @@ public final class Samples {
                 }),
                 new Sample("game loop", "Game loop: spawn, parallel update, expiry queued in the pass, reset per level", o -> {
                     GameLoop.Outcome r = GameLoop.run(small ? GameLoop.Params.SMALL : GameLoop.Params.FULL, 2, o);
-                    return String.format("%,d frames' bullets, %d levels, blocks %d -> %d after the first level,"
+                    return String.format("%,d bullets and fragments, %d levels, blocks %d -> %d after the first level,"
                             + " %d slots retired, %d of %,d old handles accepted", r.spawned() + r.fragments(), r.levels(),
                             r.blocksAfterFirstLevel(), r.maxBlocksAfterFirstLevel(), r.retired(), r.oldHandlesAccepted(),
                             r.oldHandlesTried());
