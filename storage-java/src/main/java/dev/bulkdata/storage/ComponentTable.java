@@ -657,7 +657,8 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
      * removals, in the order queued; an entity removed, or given the component, meanwhile is
      * skipped. With no loop running it is {@link #add} followed by {@code init}. If {@code init}
      * throws, the component is removed again and the exception thrown (the adds after it stay
-     * queued). The entity is checked now.
+     * queued). The entity is checked now. O(1) amortized under the queue's lock; allocates the
+     * queue's entry.
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
