@@ -12,35 +12,44 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Writes the per-type code of a module from its templates: the typed get/set of every field
- * type, written once by hand for {@code float}. Run by the build ({@code generate-sources}, see
- * the parent pom) with the toolchain's {@code java}:
+ * Writes the per-type code of the modules from the {@code float} case, into the committed
+ * sources: the typed get/set of every field type, written once by hand. Run it from the
+ * repository's root after changing a template or a {@code float} case, with JDK 25's
+ * {@code java}:
  *
  * <pre>
- * java codegen/Generate.java TEMPLATES HAND_WRITTEN OUTPUT
+ * java codegen/Generate.java            rewrite what is out of date
+ * java codegen/Generate.java --check    change nothing; list what is out of date, exit 1 if any
  * </pre>
  *
- * Every file below {@code TEMPLATES} is valid-looking code for {@code float} and becomes a file
- * at the same relative path below {@code OUTPUT} (a file there that no template makes any more
- * is deleted; an unchanged one is not rewritten); each starts with a line naming its source:
+ * {@code GeneratedCodeTest} (storage-java) runs the check in every build. A module takes part
+ * through its {@code src/main/templates} (each file a template, not compiled) and its source
+ * roots {@code src/main/java} and {@code src/main/kotlin}:
  * <ul>
- * <li>a file whose name contains {@code Float} ({@code FloatVectors.java}) is written once per
- *     type ({@code IntVectors.java}, ...), the whole file rewritten for that type, except where
- *     {@code HAND_WRITTEN} already has a file of that name (a type whose class needs more than
- *     the template, such as {@code BooleanField});
- * <li>so is a file of {@code HAND_WRITTEN} whose first line starts with {@code // @per-type}
- *     and whose name contains {@code Float} ({@code FloatField.java}): the {@code float} case is
+ * <li>a template whose name contains {@code Float} ({@code FloatVectors.java}) becomes one
+ *     source file per type ({@code IntVectors.java}, ...) at the same relative path of the
+ *     source root, the whole file rewritten for that type, except where the source root has a
+ *     hand-written file of that name (a type whose class needs more than the template, such as
+ *     {@code BooleanField});
+ * <li>so does a hand-written source file whose first line starts with {@code // @per-type} and
+ *     whose name contains {@code Float} ({@code FloatField.java}): the {@code float} case is
  *     compiled source, and the template of the other types (the marker line is not copied);
- * <li>any other file is copied, and each region between a line {@code // @each-type} and a line
+ * <li>any other template whose source file (same relative path) holds the line
+ *     {@code // @generated} fills the lines between it and {@code // @end-generated}: the
+ *     per-type members of a hand-written class, in its own file;
+ * <li>any other template becomes the source file of its path, whole;
+ * <li>in a template, each region between a line {@code // @each-type} and a line
  *     {@code // @end} is written once per type, in the order of {@link #TYPES}; a region that
  *     does not fit some types leaves them out: {@code // @each-type except Boolean};
- * <li>a per-type file whose first line is {@code // @types Int, Long, Float, Double} is written
- *     for those types only (that line is not copied);
- * <li>in any template, lines between {@code // @only Name, ...} and {@code // @end-only} are kept
- *     only in the code written for the types named (for what differs between types: an
- *     identity, a widening sum); the marker lines are not copied.
+ * <li>a per-type template whose first line is {@code // @types Int, Long, Float, Double} is
+ *     written for those types only (that line is not copied);
+ * <li>lines between {@code // @only Name, ...} and {@code // @end-only} are kept only in the code
+ *     written for the types named (an identity, a widening sum); the marker lines are not copied.
  * </ul>
- * Rewriting for a type replaces, in this order: {@code JAVA_FLOAT_UNALIGNED} by the type's value
+ * A generated file starts with a line naming its source; a generated region's first line does.
+ * A file that starts with such a line and that no source makes any more is deleted.
+ *
+ * <p>Rewriting for a type replaces, in this order: {@code JAVA_FLOAT_UNALIGNED} by the type's value
  * layout; the literal {@code 0f} by its zero; {@code {@code float}} and {@code `float`} in
  * documentation by the type's doc word, if it has one (a handle: "Reads a handle field"); "a" before {@code float} (as "a {@code float}" or
  * "a `float`") by the type's article; the word {@code Float} by its Kotlin type (in a {@code .java} file by its Java box, {@code Integer}) and {@code Float}
@@ -88,49 +97,116 @@ public final class Generate {
     private static final Pattern ARTICLE = Pattern.compile("\\b([Aa]) (\\{@code |`)float\\b");
     private static final Pattern DOC_ARTICLE = Pattern.compile("\\b([Aa]) (?:\\{@code float}|`float`)");
 
+    private static final String GENERATED = "// @generated";
+    private static final String END_GENERATED = "// @end-generated";
+    private static final String HEADER = "// Generated from ";
+
+    /** Whether this run only checks ({@code --check}). */
+    private static boolean check;
+    /** The files this run found out of date (checking) or rewrote. */
+    private static final List<Path> changed = new ArrayList<>();
+
     public static void main(String[] args) throws IOException {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: java Generate.java TEMPLATES HAND_WRITTEN OUTPUT");
+        Path given = Path.of(".");
+        for (String arg : args) {
+            if (arg.equals("--check")) {
+                check = true;
+            } else if (arg.startsWith("-")) {
+                throw new IllegalArgumentException("usage: java codegen/Generate.java [--check] [ROOT]");
+            } else {
+                given = Path.of(arg);
+            }
         }
-        Path templates = Path.of(args[0]);
-        Path handWritten = Path.of(args[1]);
-        Path output = Path.of(args[2]);
-        List<Path> files = filesBelow(templates);
-        List<Path> sources = new ArrayList<>();
-        for (Path file : Files.isDirectory(handWritten) ? filesBelow(handWritten) : List.<Path>of()) {
-            String name = file.getFileName().toString();
-            if ((name.endsWith(".java") || name.endsWith(".kt")) && Files.readString(file).startsWith(PER_TYPE)) {
-                sources.add(file);
+        Path root = given;
+        List<Path> modules;
+        try (Stream<Path> list = Files.list(root)) {
+            modules = list.filter(m -> Files.isDirectory(m.resolve("src/main"))).sorted().toList();
+        }
+        int templates = 0;
+        for (Path module : modules) {
+            templates += module(root, module);
+        }
+        String what = changed.stream().map(p -> "  " + root.relativize(p).toString().replace('\\', '/'))
+                .reduce((a, b) -> a + "\n" + b).orElse("");
+        if (check && !changed.isEmpty()) {
+            System.err.println("codegen: out of date (run java codegen/Generate.java from the repository's root):\n" + what);
+            System.exit(1);
+        }
+        System.out.println("codegen: " + templates + " templates, " + (check ? "all up to date" : changed.size()
+                + (changed.size() == 1 ? " file" : " files") + " rewritten" + (what.isEmpty() ? "" : ":\n" + what)));
+    }
+
+    /** Generates one module's per-type code. {@return the number of templates and per-type sources read} */
+    private static int module(Path root, Path module) throws IOException {
+        Path templates = module.resolve("src/main/templates");
+        List<Path> sourceRoots = new ArrayList<>();
+        for (String lang : List.of("java", "kotlin")) {
+            if (Files.isDirectory(module.resolve("src/main/" + lang))) {
+                sourceRoots.add(module.resolve("src/main/" + lang));
             }
         }
         Set<Path> outputs = new HashSet<>();
-        for (Path template : files) {
+        int count = 0;
+        for (Path template : Files.isDirectory(templates) ? filesBelow(templates) : List.<Path>of()) {
+            count++;
             Path relative = templates.relativize(template);
+            boolean java = relative.toString().endsWith(".java");
+            Path sourceRoot = module.resolve(java ? "src/main/java" : "src/main/kotlin");
             String text = Files.readString(template);
+            String from = root.relativize(template).toString().replace('\\', '/');
+            Path target = sourceRoot.resolve(relative);
             if (relative.getFileName().toString().contains("Float")) {
-                perType(template, relative, text, header(templates, relative, "the template"), handWritten, output, outputs);
+                perType(template, relative, text, header(from, "the template"), sourceRoot, outputs);
+            } else if (Files.exists(target) && Files.readString(target).contains(GENERATED + "\n")) {
+                add(outputs, target);
+                write(target, region(Files.readString(target), target, from, expand(text, relative, java)));
             } else {
-                add(outputs, write(output.resolve(relative), header(templates, relative, "the template")
-                        + expand(text, relative, relative.toString().endsWith(".java"))));
+                add(outputs, target);
+                write(target, header(from, "the template") + expand(text, relative, java));
             }
         }
-        for (Path source : sources) {
-            Path relative = handWritten.relativize(source);
-            if (!relative.getFileName().toString().contains("Float")) {
-                throw new IllegalStateException(source + ": a file marked " + PER_TYPE + " must be named for Float");
+        for (Path sourceRoot : sourceRoots) {
+            for (Path source : filesBelow(sourceRoot)) {
+                String name = source.getFileName().toString();
+                if (!(name.endsWith(".java") || name.endsWith(".kt")) || !Files.readString(source).startsWith(PER_TYPE)) {
+                    continue;
+                }
+                count++;
+                Path relative = sourceRoot.relativize(source);
+                if (!name.contains("Float")) {
+                    throw new IllegalStateException(source + ": a file marked " + PER_TYPE + " must be named for Float");
+                }
+                String text = Files.readString(source);
+                text = text.substring(text.indexOf('\n') + 1); // the marker line is not copied
+                String from = root.relativize(source).toString().replace('\\', '/');
+                perType(source, relative, text, header(from, "that source"), sourceRoot, outputs);
             }
-            String text = Files.readString(source);
-            text = text.substring(text.indexOf('\n') + 1); // the marker line is not copied
-            perType(source, relative, text, header(handWritten, relative, "that source"), handWritten, output, outputs);
+            removeStale(sourceRoot, outputs);
         }
-        removeAllBut(output, outputs);
-        System.out.println("codegen: " + outputs.size() + " files from " + files.size() + " templates in " + templates
-                + " and " + sources.size() + " in " + handWritten + " -> " + output);
+        return count;
+    }
+
+    /** {@code text} with the lines between its {@code @generated} markers replaced by {@code body}. */
+    private static String region(String text, Path target, String from, String body) {
+        int begin = text.indexOf(GENERATED + "\n");
+        int lineStart = text.lastIndexOf('\n', begin) + 1;
+        String indent = text.substring(lineStart, begin);
+        if (!indent.isBlank() || text.indexOf(GENERATED + "\n", begin + 1) >= 0) {
+            throw new IllegalStateException(target + ": one line " + GENERATED + " on its own expected");
+        }
+        int end = text.indexOf(END_GENERATED, begin);
+        if (end < 0) {
+            throw new IllegalStateException(target + ": " + GENERATED + " without " + END_GENERATED);
+        }
+        int endLine = text.lastIndexOf('\n', end) + 1;
+        return text.substring(0, lineStart) + indent + GENERATED + "\n"
+                + indent + "// from " + from + " by codegen/Generate.java: edit the template, not these lines\n"
+                + body + (body.endsWith("\n") ? "" : "\n") + text.substring(endLine);
     }
 
     /** Writes a per-type file ({@code relative} names it for {@code Float}) once per type, into {@code outputs}. */
-    private static void perType(Path template, Path relative, String text, String header, Path handWritten,
-                                Path output, Set<Path> outputs) {
+    private static void perType(Path template, Path relative, String text, String header, Path sourceRoot,
+                                Set<Path> outputs) throws IOException {
         List<String> only = null;
         if (text.startsWith(TYPES_LINE)) {
             only = names(text.substring(TYPES_LINE.length(), text.indexOf('\n')), template + ":1");
@@ -141,15 +217,17 @@ public final class Generate {
             if (only != null && !only.contains(type.name)) {
                 continue;
             }
-            Path target = relative.resolveSibling(relative.getFileName().toString().replace("Float", type.name));
-            if (Files.exists(handWritten.resolve(target))) {
-                continue;
+            Path target = sourceRoot.resolve(relative.resolveSibling(relative.getFileName().toString()
+                    .replace("Float", type.name)));
+            if (target.equals(template) || Files.exists(target) && !Files.readString(target).startsWith(HEADER)) {
+                continue; // the float case itself, or a type written by hand
             }
             if (type.layout == null) {
                 throw new IllegalStateException(type.name + " has no value layout in TYPES, so " + template
                         + " cannot be written for it: write " + target + " by hand");
             }
-            add(outputs, write(output.resolve(target), header + rewrite(text, type, java, template)));
+            add(outputs, target);
+            write(target, header + rewrite(text, type, java, template));
         }
     }
 
@@ -166,11 +244,9 @@ public final class Generate {
         }
     }
 
-    /** The first line of a generated file: where it comes from ({@code root} ends in {@code src/main/x}). */
-    private static String header(Path root, Path relative, String what) {
-        Path base = root.subpath(Math.max(0, root.getNameCount() - 3), root.getNameCount());
-        return "// Generated from " + base.resolve(relative).toString().replace('\\', '/')
-                + " by codegen/Generate.java: edit " + what + ", not this file.\n";
+    /** The first line of a generated file: where it comes from, and what to edit. */
+    private static String header(String from, String what) {
+        return HEADER + from + " by codegen/Generate.java: edit " + what + ", not this file.\n";
     }
 
     /** Copies {@code text}, writing each {@code @each-type} region once per type. */
@@ -298,24 +374,27 @@ public final class Generate {
         return text.replace("FLOAT", type.name.toUpperCase(Locale.ROOT));
     }
 
-    /** Writes {@code file} unless it already holds {@code text}, so that an unchanged file keeps its time stamp. */
-    private static Path write(Path file, String text) {
+    /** Writes {@code file} unless it already holds {@code text}; when checking, notes that it would. */
+    private static void write(Path file, String text) {
         try {
             if (!Files.exists(file) || !Files.readString(file).equals(text)) {
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, text);
+                changed.add(file);
+                if (!check) {
+                    Files.createDirectories(file.getParent());
+                    Files.writeString(file, text);
+                }
             }
-            return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Deletes every file below {@code root} that this run did not write (its template is gone). */
-    private static void removeAllBut(Path root, Set<Path> keep) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.filter(Files::isRegularFile).toList()) {
-                if (!keep.contains(p)) {
+    /** Deletes every generated file below {@code root} that this run did not write (its source is gone). */
+    private static void removeStale(Path root, Set<Path> keep) throws IOException {
+        for (Path p : filesBelow(root)) {
+            if (!keep.contains(p) && Files.readString(p).startsWith(HEADER)) {
+                changed.add(p);
+                if (!check) {
                     Files.delete(p);
                 }
             }

@@ -177,7 +177,7 @@ public class MappedBenchmark {
             }
             schema = Schema.builder("large").add(FieldType.FLOAT, names).build();
             int records = (int) (32L * size.n * 32 / recordBytes);
-            try (BulkTable t = BulkTable.builder(schema).tag(TAG + 1).mapped(file)) {
+            try (MappedBulkTable t = BulkTable.builder(schema).tag(TAG + 1).mapped(file)) {
                 t.addAll(new long[records]);
             }
         }

@@ -4,6 +4,7 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ComponentTable;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.HandleLayout;
 import dev.bulkdata.storage.Handles;
 import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.Join;
@@ -258,10 +259,11 @@ public final class EntitiesAndProximity {
         if (n < 2) {
             return 1;
         }
+        HandleLayout layout = components.entities().handleLayout();
         long ordered = 0;
-        long previous = Handles.index(components.entityAt(0));
+        long previous = layout.index(components.entityAt(0));
         for (int row = 1; row < n; row++) {
-            long index = Handles.index(components.entityAt(row));
+            long index = layout.index(components.entityAt(row));
             if (index > previous) {
                 ordered++;
             }

@@ -216,7 +216,7 @@ public final class SoundSystem {
             resources.remove(unloadedHandle);
             unloaded++;
             long replacement = load();
-            if (Handles.index(replacement) == Handles.index(unloadedHandle)) {
+            if (resources.handleLayout().index(replacement) == resources.handleLayout().index(unloadedHandle)) {
                 reusedSlot++;
             }
             loadedResources[i] = replacement;

@@ -6,6 +6,7 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.io.UncheckedIOException;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
@@ -22,7 +23,8 @@ import java.util.Objects;
  *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
  *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
  *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
- *     accessors by handle are written once, in {@link GeneratedAbstractTableAccessors} (generated).
+ *     accessors by handle are written once for both kinds (generated for every field type, at
+ *     the end of this file).
  * </ul>
  * The kind's hooks are about records only: make room, activate a slot, drop a record, undo
  * an add's growth, clear, forget them on close, chunks for iteration, and the audit; what is
@@ -38,7 +40,32 @@ import java.util.Objects;
  * {@link IllegalStateException}, as do every chunk and every later change; only
  * {@code close()} still works.
  */
-abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors permits BulkTableImpl, PackedTableImpl {
+abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
+    private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
+
+    final Schema schema;
+    /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
+    MemorySegment[] segments = NO_SEGMENTS;
+    /**
+     * The address space holding the blocks of records {@code [0, regionRecords)}, block
+     * {@code b} at byte {@code b << BlockArena.BLOCK_SHIFT}, or null ({@code regionRecords} 0):
+     * a lookup reads such a record from this one segment, without loading its block's segment.
+     * Set by the kind when its first block is allocated ({@link #adoptRegion}).
+     */
+    MemorySegment region;
+    int regionRecords;
+    /**
+     * Whether {@link #region} holds every record the table can have: then a lookup tests this
+     * one flag, the same for every call, which C2 moves out of a caller's loop, instead of
+     * comparing each record with {@link #regionRecords}.
+     */
+    boolean regionHoldsAll;
+    /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
+    final int recordShift;
+    final int recordMask;
+    /** The chunks' change versions: every write by handle stamps its field in its chunk. */
+    final ChangeVersions versions;
+
     /** How this table's handles split into tag, generation and slot index. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */
@@ -112,7 +139,10 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
                   java.util.function.Function<AbstractTable, SlotIndex.Links> links) {
-        super(schema);
+        this.schema = schema;
+        this.versions = new ChangeVersions(schema);
+        this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
+        this.recordMask = schema.slotsPerBlock() - 1;
         this.handles = handles;
         this.lease = lease;
         this.index = new SlotIndex(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
@@ -197,7 +227,7 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
 
     /** Tells the tag lease about a handle this table hands out. */
     private void issue(long handle) {
-        lease.issued(handles.generation(handle), (int) (handle & index.indexMask));
+        lease.issued(handles.generation(handle), handles.slot(handle));
     }
 
     /**
@@ -210,9 +240,9 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         }
         long generations = 0; // the highest generation field of the run, in place
         for (int i = from; i < to; i++) {
-            generations = Math.max(generations, out[i] & index.payloadMask);
+            generations = Math.max(generations, handles.payload(out[i]));
         }
-        lease.issued(handles.generation(generations), (int) (out[to - 1] & index.indexMask));
+        lease.issued(handles.generation(generations), handles.slot(out[to - 1]));
     }
 
     /** Checks room for {@code count} records, slots and storage, so that as many takes and activations cannot fail. */
@@ -709,13 +739,12 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         ChunkIteration.recordPass(this, changes, since, visitor);
     }
 
-    @Override
+    // MappedTable's methods: public for MappedBulkTableImpl and MappedPackedTableImpl, the only
+    // tables with a file ({@link #mapped} set when they open), which implement them with these.
+
+    /** {@link MappedTable#checkpoint()}. */
     public final void checkpoint() throws IOException {
         ensureOpen();
-        if (mapped == null) {
-            throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it has nothing to"
-                    + " checkpoint; open it with the builder's mapped(path), or save it with Snapshots.save");
-        }
         checkpoint(false);
     }
 
@@ -733,13 +762,12 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         }
     }
 
-    @Override
+    /** {@link MappedTable#verify()}. */
     public final int verify() throws IOException {
         ensureOpen();
-        if (mapped == null || !mapped.checksums) {
-            throw new IllegalStateException("table '" + name() + "' has no block checksums to verify: "
-                    + (mapped == null ? "it is not mapped from a file" : "its file was created without them")
-                    + "; open it with the builder's blockChecksums(true) and mapped(path)");
+        if (!mapped.checksums) {
+            throw new IllegalStateException("table '" + name() + "' has no block checksums to verify: its file was"
+                    + " created without them; create it with the builder's blockChecksums(true)");
         }
         beginIteration();
         try {
@@ -749,14 +777,9 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
         }
     }
 
-    @Override
+    /** {@link MappedTable#openedCheckpoint()}. */
     public final OpenedCheckpoint openedCheckpoint() {
-        MappedStore store = mapped;
-        if (store == null) {
-            throw new IllegalStateException("table '" + name() + "' is not mapped from a file, so it was opened at"
-                    + " no checkpoint");
-        }
-        return store.opened();
+        return mapped.opened();
     }
 
     @Override
@@ -809,4 +832,222 @@ abstract sealed class AbstractTable extends GeneratedAbstractTableAccessors perm
     public String toString() {
         return getClass().getSimpleName() + "[" + name() + (closed ? ", closed]" : ", size=" + size() + "]");
     }
+
+    /**
+     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
+     * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
+     *
+     * @throws InvalidHandleException if the handle is not live in this table
+     * @throws IllegalStateException if the table is closed or corrupt
+     */
+    abstract int recordOf(long handle);
+
+    /** Takes the arena's reserved range, if it has one, for the lookups by handle. */
+    final void adoptRegion(BlockArena arena) {
+        region = arena.region();
+        regionRecords = (int) Math.min(arena.regionBlocks() << recordShift, Integer.MAX_VALUE);
+        regionHoldsAll = arena.regionHoldsAll();
+    }
+
+    // The typed get and set by handle, one pair per field type:
+    // @generated
+    // from storage-java/src/main/templates/dev/bulkdata/storage/AbstractTable.java by codegen/Generate.java: edit the template, not these lines
+    @Override
+    public final byte get(long handle, ByteField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, ByteField field, byte value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final short get(long handle, ShortField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, ShortField field, short value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final char get(long handle, CharField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, CharField field, char value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final int get(long handle, IntField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, IntField field, int value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final long get(long handle, LongField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, LongField field, long value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final float get(long handle, FloatField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, FloatField field, float value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final double get(long handle, DoubleField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, DoubleField field, double value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final boolean get(long handle, BooleanField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, BooleanField field, boolean value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+
+    @Override
+    public final long get(long handle, HandleField field) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+        }
+        return field.get(segments[record >>> recordShift], record & recordMask);
+    }
+
+    @Override
+    public final void set(long handle, HandleField field, long value) {
+        schema.check(field);
+        int record = recordOf(handle);
+        if (regionHoldsAll || record < regionRecords) {
+            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+        } else {
+            field.set(segments[record >>> recordShift], record & recordMask, value);
+        }
+        versions.stampField(record >>> recordShift, field.index());
+    }
+    // @end-generated
 }

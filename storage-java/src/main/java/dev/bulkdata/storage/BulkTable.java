@@ -31,7 +31,7 @@ import dev.bulkdata.storage.internal.format.FileLayout;
  *
  * <p>Threads and errors: see {@link Table}.
  */
-public interface BulkTable extends Table {
+public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBulkTable {
 
     /** {@return the order in which holes are reused; answers after close too} */
     ReuseOrder reuseOrder();
@@ -60,7 +60,7 @@ public interface BulkTable extends Table {
     }
 
     /** Options of a {@link BulkTable}: the reuse order and those of every {@link TableBuilder}. Not thread-safe. */
-    final class Builder extends TableBuilder<Builder, BulkTable> {
+    final class Builder extends TableBuilder<Builder, BulkTable, MappedBulkTable> {
         private ReuseOrder reuseOrder = ReuseOrder.SWEEP;
 
         private Builder(Schema schema) {
@@ -95,6 +95,11 @@ public interface BulkTable extends Table {
         @Override
         public BulkTable build() {
             return configured(new BulkTableImpl(schema, reuseOrder, layout(), maxCapacity, lease()));
+        }
+
+        @Override
+        AbstractTable buildMapped() {
+            return configured(new MappedBulkTableImpl(schema, reuseOrder, layout(), maxCapacity, lease()));
         }
     }
 }

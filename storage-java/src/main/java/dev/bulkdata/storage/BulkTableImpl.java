@@ -34,7 +34,7 @@ import java.util.Arrays;
  * falls to the slow path, which reports the closed table, and every chunk access fails its
  * iteration check; freed memory is never reached.
  */
-final class BulkTableImpl extends AbstractTable implements BulkTable {
+sealed class BulkTableImpl extends AbstractTable implements BulkTable permits MappedBulkTableImpl {
     private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];
     private static final int INITIAL_DIRECTORY = 8;
 

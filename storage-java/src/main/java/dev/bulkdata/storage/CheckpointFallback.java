@@ -6,7 +6,7 @@ package dev.bulkdata.storage;
  * (see {@link TableBuilder#mapped}); the newest is the one with the higher number. Opening tells
  * apart two reasons why the newest one cannot be used:
  * <ul>
- * <li><b>interrupted</b>: a crash during {@link Table#checkpoint()} left that checkpoint's
+ * <li><b>interrupted</b>: a crash during {@link MappedTable#checkpoint()} left that checkpoint's
  *     header torn; it never completed, so the one before is the file's last completed
  *     checkpoint (what the crash rule promises). A checkpoint interrupted before it began to
  *     write its header leaves no trace: the file simply opens at its newest completed one.</li>
@@ -15,7 +15,7 @@ package dev.bulkdata.storage;
  *     after the checkpoint was written, by something other than this library. A crash never
  *     causes this.</li>
  * </ul>
- * {@link Table#openedCheckpoint()} says which checkpoint a table opened and why.
+ * {@link MappedTable#openedCheckpoint()} says which checkpoint a table opened and why.
  */
 public enum CheckpointFallback {
     /**

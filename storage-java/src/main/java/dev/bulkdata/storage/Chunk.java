@@ -29,49 +29,24 @@ import java.lang.foreign.MemorySegment;
  * // F = ValueLayout.JAVA_FLOAT_UNALIGNED
  * }</pre>
  *
- * <p>This is the loop shape to write over columns. A loop from 0 over a chunk without holes is
- * the JIT's best case (the segments' checks leave the loop); where there are holes, the set
- * bits of each word. Read and write with the {@code _UNALIGNED} value layouts: the column
- * values are aligned anyway, and the aligned layouts' alignment checks add code to every access,
- * which in a loop of a few records' fields can pass the JIT's inlining budget and leave each
- * access a call. The slot accessors ({@code chunk.set(s, PX, chunk.get(s, PX) + ...)}) fit the
- * same loops but test the slot's live bit on every access. Walking runs,
- * {@code for (int start = chunk.nextLive(0), end; start >= 0; start = chunk.nextLive(end))}
- * with {@code end = chunk.nextHole(start)}, gives each run of live slots as {@code [start, end)}:
- * the unit for work on whole runs (a bulk copy, a native call); a chunk without holes, and
- * every chunk of a {@link PackedTable}, is a single run, found in O(1). Stepping with
- * {@code for (s = nextLive(0); s >= 0; s = nextLive(s + 1))} makes each step wait for the last.
- * The {@code storage-vector} kernels take whole chunks.
+ * <p>This is the loop shape to write over columns: a chunk without holes is one loop from 0,
+ * the JIT's best case; read and write with the {@code _UNALIGNED} layouts. Slot accessors check
+ * the slot and its live bit on every access; {@link #nextLive(int)}/{@link #nextHole(int)} give
+ * runs of live slots. Guide: docs/iteration-and-change-versions.md, "Passes over a table".
  *
- * <p>Slot accessors check that the slot lies in the chunk and is live (reading or writing a hole
- * throws {@link IllegalArgumentException}); they cost no allocation and no handle check. In a
- * chunk without holes (every slot live) {@link #liveBits(int)} and {@link #nextLive(int)} read
- * no bitmap word: they answer from the live count, {@code nextLive} in O(1).
+ * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type, by slot
+ * and typed field ({@code chunk.set(s, X, chunk.get(s, X) + 1f)}): O(1), allocation-free; they
+ * throw {@link IndexOutOfBoundsException} for a slot outside the chunk,
+ * {@link IllegalArgumentException} for a hole or a field of another schema, and
+ * {@link IllegalStateException} once the chunk is no longer valid. {@code codegen/Generate.java}
+ * writes them into this file for every field type, from one template.
  *
- * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type read and
- * write a field of the record in a slot of this chunk, by the typed field of the table's schema
- * ({@code chunk.set(s, X, chunk.get(s, X) + 1f)}). Each is O(1) and allocation-free; each throws
- * {@link IndexOutOfBoundsException} if the slot is not in this chunk,
- * {@link IllegalArgumentException} if the slot holds no record or the field belongs to another
- * schema, and {@link IllegalStateException} if the chunk is no longer valid (below).
- * They are declared in {@link GeneratedChunkAccessors}, written for every field type from one
- * template.
- *
- * <p><b>Validity</b>: a chunk may be used only while an iteration of its table is open (between
- * {@link Table#iterate()} and {@link ChunkIteration#close()}, or inside
- * {@link Table#forEach(RecordVisitor)} and {@link Table#forEachChunk(ChunkVisitor)}), since
- * only then can no record be added, removed or moved. Every accessor of a chunk kept past that
- * throws {@link IllegalStateException}, as it does once the table is closed: keep handles
- * ({@link #handle(int)}), not chunks. The check is one read of the table's iteration count. A
- * {@link MemorySegment} from {@link #column(Field)} or {@link #records()} (and their writable
- * forms) is raw memory: it
- * stays usable until the table closes, and using it after the iteration is the caller's
- * responsibility.
- *
- * <p>Threads: distinct slots may be read and written from many threads at once, as long as no
- * thread adds, removes or clears (the table's single-writer rule).
+ * <p><b>Validity and threads</b>: a chunk may be used only while an iteration of its table is
+ * open; afterwards every accessor throws {@link IllegalStateException} (keep handles, not
+ * chunks). A {@link MemorySegment} from {@link #column(Field)} or {@link #records()} is raw
+ * memory, usable until the table closes. Distinct slots may be used from many threads at once.
  */
-public interface Chunk extends GeneratedChunkAccessors {
+public interface Chunk {
     /** {@return this chunk's position in the table, from 0} */
     int index();
 
@@ -107,10 +82,8 @@ public interface Chunk extends GeneratedChunkAccessors {
     int nextLive(int from);
 
     /**
-     * Finds the end of the run of live slots that starts at {@code from}: the first hole at or
-     * after it. With {@link #nextLive(int)} it walks the chunk run by run, each run a counted
-     * loop (see the class comment). O(1) in a chunk without holes and in a packed table's chunk,
-     * else O(holes skipped / 64).
+     * Finds the end of the run of live slots at {@code from}: the first hole at or after it. O(1)
+     * in a chunk without holes and in a packed table's chunk, else O(holes skipped / 64).
      *
      * @param from the first slot to look at; may be {@code slotCount()}
      * @return the first slot at or after {@code from} that holds no record, or
@@ -156,11 +129,9 @@ public interface Chunk extends GeneratedChunkAccessors {
     void removeLater(int slot);
 
     /**
-     * Queues an add to the chunk's table, applied when the last open pass ends, as
-     * {@link Table#addLater} does, ordered by this chunk's {@link #index()}: the adds queued
-     * from the chunks of a pass are applied in chunk order, and in the order queued within one
-     * chunk, whichever threads ran which chunks (a parallel pass, Kotlin's coroutines). O(1)
-     * amortized under the queue's lock; allocates the queue's entry.
+     * Queues an add to the chunk's table until the last open pass ends, as {@link Table#addLater}
+     * does, in this chunk's {@link #index()} order whichever thread ran it. O(1) amortized;
+     * allocates the queue's entry.
      *
      * @param init receives the new record's handle once it is added, to write its fields
      * @throws IllegalArgumentException if {@code init} is null
@@ -170,16 +141,9 @@ public interface Chunk extends GeneratedChunkAccessors {
     void addLater(java.util.function.LongConsumer init);
 
     /**
-     * The column of a field, for reading: a read-only, zero-copy view of the field's values for
-     * every slot of this chunk, value {@code s} at byte {@code s * field.type().byteSize()}, in
-     * native byte order. A write through it throws {@link IllegalArgumentException} (the
-     * segment is {@linkplain MemorySegment#isReadOnly() read-only}); take
-     * {@link #writableColumn(Field)} to write. Reading through it costs what reading the block
-     * costs: take it once per chunk visit, outside the loop. Holes hold no defined value: a
-     * removed record's old bytes stay until a later add zeroes them (see
-     * {@link Table#remove(long)}; a snapshot save writes the free list's saved form, a slot
-     * number, into 4 bytes of one column of each hole), and slots never used read zero. Mask with
-     * {@link #liveBits(int)} when a hole matters.
+     * The column of a field, for reading: a read-only zero-copy view of its values for every slot,
+     * value {@code s} at byte {@code s * field.type().byteSize()}, native byte order. Take it once
+     * per chunk visit. Holes hold no defined value: mask with {@link #liveBits(int)}.
      *
      * @param field a field of the table's schema
      * @return the read-only column; valid until the table is closed
@@ -190,15 +154,10 @@ public interface Chunk extends GeneratedChunkAccessors {
     MemorySegment column(Field field);
 
     /**
-     * The column of a field, for writing: the zero-copy view of {@link #column(Field)}, writable.
-     * Taking it stamps the field's change version in this chunk
-     * ({@link #changedSince(Field, int)} is then true for every version before now), whether or
-     * not anything is written through it: take it only for the chunks you write, once per visit.
-     * Writing a hole through it is harmless: a hole's bytes belong to no record, and the add
-     * that reuses the slot zeroes them (a kernel may write whole columns, holes included). Never
-     * write a slot never used: its bytes would reappear in the record that first takes it. Writes through the
-     * view after it was taken are not stamped again: a pass that keeps a view past
-     * {@link Table#markVersion()} must take it again.
+     * The column of a field, for writing: {@link #column(Field)}, writable. Taking it stamps the
+     * field's change version in this chunk, once (take it only for the chunks you write; a view
+     * kept past {@link Table#markVersion()} is not stamped again). Writing a hole is harmless (the
+     * add that reuses it zeroes it); never write a slot never used.
      *
      * @param field a field of the table's schema
      * @return the writable column; valid until the table is closed
@@ -209,12 +168,9 @@ public interface Chunk extends GeneratedChunkAccessors {
     MemorySegment writableColumn(Field field);
 
     /**
-     * The whole block, for reading: a read-only, zero-copy view of every slot's bytes
-     * ({@link Schema#blockBytes()} long). In {@link Layout#AOS} slot {@code s} starts at byte
-     * {@code s * schema.slotBytes()}; a field's value is at
-     * {@code field.blockOffset() + s * field.slotStride()} in both layouts. A write through it
-     * throws {@link IllegalArgumentException} (read-only). Holes hold no defined value (see
-     * {@link #column(Field)}).
+     * The whole block, for reading: a read-only zero-copy view of every slot's bytes
+     * ({@link Schema#blockBytes()} long); a field's value is at
+     * {@code field.blockOffset() + s * field.slotStride()} in both layouts.
      *
      * @return the block's segment, read-only; valid until the table is closed
      */
@@ -256,5 +212,79 @@ public interface Chunk extends GeneratedChunkAccessors {
      */
     boolean structureChangedSince(int version);
 
-    // The typed get and set by slot: GeneratedChunkAccessors.
+    // The typed get and set by slot (Typed access), one pair per field type:
+    // @generated
+    // from storage-java/src/main/templates/dev/bulkdata/storage/Chunk.java by codegen/Generate.java: edit the template, not these lines
+    /** Reads a {@code byte} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    byte get(int slot, ByteField field);
+
+    /** Writes a {@code byte} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, ByteField field, byte value);
+
+    /** Reads a {@code short} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    short get(int slot, ShortField field);
+
+    /** Writes a {@code short} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, ShortField field, short value);
+
+    /** Reads a {@code char} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    char get(int slot, CharField field);
+
+    /** Writes a {@code char} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, CharField field, char value);
+
+    /** Reads an {@code int} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    int get(int slot, IntField field);
+
+    /** Writes an {@code int} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, IntField field, int value);
+
+    /** Reads a {@code long} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    long get(int slot, LongField field);
+
+    /** Writes a {@code long} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, LongField field, long value);
+
+    /** Reads a {@code float} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    float get(int slot, FloatField field);
+
+    /** Writes a {@code float} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, FloatField field, float value);
+
+    /** Reads a {@code double} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    double get(int slot, DoubleField field);
+
+    /** Writes a {@code double} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, DoubleField field, double value);
+
+    /** Reads a {@code boolean} field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    boolean get(int slot, BooleanField field);
+
+    /** Writes a {@code boolean} field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, BooleanField field, boolean value);
+
+    /** Reads a handle field of a slot's record ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    long get(int slot, HandleField field);
+
+    /** Writes a handle field of a slot's record, stamping its version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(int slot, HandleField field, long value);
+    // @end-generated
 }

@@ -305,15 +305,13 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
      * @param since a version from {@link Table#markVersion()}; ignored without {@code changes}
      * @param holder who holds the table, for the message of {@code close()}
      * @return the open iteration
-     * @throws IllegalArgumentException if {@code table} or {@code holder} is null, the table is
-     *     not a {@code BulkTable} or {@code PackedTable}, or {@code changes} names fields of
-     *     another schema
+     * @throws IllegalArgumentException if {@code table} or {@code holder} is null, or
+     *     {@code changes} names fields of another schema
      * @throws IllegalStateException if the table is closed or corrupt
      */
     public static ChunkIteration holding(Table table, ChangeFilter changes, int since, String holder) {
-        if (!(table instanceof AbstractTable t)) {
-            throw new IllegalArgumentException("ChunkIteration.holding: " + table + " is not a BulkTable or"
-                    + " PackedTable");
+        if (!(table instanceof AbstractTable t)) { // Table is sealed: only null is not one
+            throw new IllegalArgumentException("ChunkIteration.holding: table is null");
         }
         if (holder == null) {
             throw new IllegalArgumentException("holder is null (table '" + t.name() + "'); name who holds"

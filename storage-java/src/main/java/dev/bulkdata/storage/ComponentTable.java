@@ -24,44 +24,16 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <h2>Structure</h2>
- * A {@link SparseSet} maps the entity's slot index to a dense row; the rows live in 16 KiB
- * native blocks (the {@link PackedTable}'s dense rows, so the same {@link Schema} and
- * {@link Layout} rules hold); beside each row, on the heap, the generation of the entity that
- * owns it. Removal is swap-and-pop on both sides: {@link SparseSet#remove(int)} says which row
- * moved and the record follows it.
+ * <p>A {@link SparseSet} maps the entity's slot to a dense row in 16 KiB native blocks; removal
+ * is swap-and-pop. Every access by entity asks the entity table whether the handle is live, then
+ * checks the row's owner generation, so a component never outlives its entity: removing an
+ * entity leaves its component <em>stale</em> (invisible to {@link #contains}, loops and joins)
+ * until its slot's next {@link #add}, {@link #removeDead()} or {@link #clear()}; {@link #size()}
+ * counts it until then. add, contains, remove, get and set by entity are O(1) and allocate
+ * nothing. A {@link Group} keeps a frequent join's rows in order at the front of its members.
+ * Guide: docs/relations.md.
  *
- * <h2>Generations: a component never outlives its entity</h2>
- * Every access by entity first asks the entity table whether the handle is live (a stale,
- * foreign, null or forged handle gets that table's {@link InvalidHandleException}), then
- * checks that the component's row was added for this very entity (its stored generation).
- * Removing an entity from its table does not reach into its component tables: the component
- * becomes <em>stale</em>. A stale component is invisible: {@link #contains} answers false, access by
- * its (now stale) handle throws STALE, {@link #forEach} and {@link Join} skip it, and
- * {@link #forEachChunk} sweeps it out first. It keeps its row until one of: {@link #add} for a
- * new entity in the same slot (which takes the row over, zeroed), {@link #removeDead()}, or
- * {@link #clear()}. {@link #size()} counts stale rows until then.
- *
- * <h2>Costs</h2>
- * add, has, remove, get and set by entity: O(1), allocation-free (add allocates a native
- * block every {@code slotsPerBlock} rows and a 16 KiB heap page every 4096 rows or keys).
- * Memory per component: {@link Schema#slotBytes()} native bytes, plus 4 bytes of dense key and
- * 4 of owner generation, plus the sparse page entries (4 bytes per entity slot of every 4096-slot
- * page that holds a component). A 32-byte record costs 40 bytes plus 4 per covered entity slot.
- * {@link #forEach}: O(size), one entity lookup per row; {@link #forEachChunk} and
- * {@link #removeDead()}: O(size); {@link #defragment}: see there; {@link Join}: O(smallest
- * member × members).
- *
- * <h2>Groups</h2>
- * A {@link Group} of this table and others keeps the entities with a component in every member
- * at the front of each, in the same order, for join passes with no lookup per entity. While
- * grouped, {@code add}, {@code remove}, {@code removeDead} and {@code clear} keep the group
- * (O(members) row swaps more), {@code defragment} sorts the group's rows in every member and
- * then this table's others, and the structural changes are refused while a loop or join over
- * any member runs. Closing this table closes its group.
- *
- * <h2 id="typed">Typed access</h2>
- * One {@code get} and one {@code set} per field type read and write a component's field, by
+ * <p id="typed"><b>Typed access.</b> One {@code get} and one {@code set} per field type read and write a component's field, by
  * entity ({@code get(entity, X)}, {@code set(entity, X, v)}) or by dense row as a {@link Join}
  * hands them out ({@code getAt(row, X)}, {@code setAt(row, X, v)}). All are O(1) and
  * allocation-free. By entity, they throw {@link InvalidHandleException} if the entity handle is
@@ -69,11 +41,10 @@ import java.util.Objects;
  * component here or the field belongs to another schema, and {@link IllegalStateException} if
  * this table or the entity table is closed; by row, {@link IndexOutOfBoundsException} if the
  * row is out of range, {@link IllegalArgumentException} for a field of another schema and
- * {@link IllegalStateException} if this table is closed. They are declared in
- * {@link GeneratedComponentTableAccessors}, written for every field type from one template.
+ * {@link IllegalStateException} if this table is closed. {@code codegen/Generate.java} writes
+ * them into this file for every field type, from one template.
  *
- * <h2>Threads and errors</h2>
- * One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
+ * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
  * {@code close}) and no other thread using the table meanwhile; fields of distinct components
  * may be read and written from many threads. While {@link #forEach}, {@link #forEachChunk} or a
  * {@link Join} over this table runs, structural changes throw
@@ -82,7 +53,7 @@ import java.util.Objects;
  * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code contains} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
-public final class ComponentTable implements GeneratedComponentTableAccessors, AutoCloseable {
+public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
     @FunctionalInterface
     public interface Visitor {
@@ -150,14 +121,12 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
      * @param entities the entity table, a {@link BulkTable} or {@link PackedTable}, open
      * @param schema the component record's schema
      * @return the new table; it holds no native memory until the first add
-     * @throws IllegalArgumentException if an argument is null or {@code entities} is not a
-     *     table of this library
+     * @throws IllegalArgumentException if an argument is null
      * @throws IllegalStateException if {@code entities} is closed or all table tags are in use
      */
     public static ComponentTable of(Table entities, Schema schema) {
-        if (!(entities instanceof AbstractTable table)) {
-            throw new IllegalArgumentException("entities=" + entities
-                    + " must be a BulkTable or PackedTable (its handles are checked by that table)");
+        if (!(entities instanceof AbstractTable table)) { // Table is sealed: only null is not one
+            throw new IllegalArgumentException("entities is null; give the entity table, a BulkTable or PackedTable");
         }
         table.ensureOpen();
         if (schema == null) {
@@ -785,5 +754,281 @@ public final class ComponentTable implements GeneratedComponentTableAccessors, A
     }
 
     // ---------------------------------------------------------------------------------------
-    // Fields by entity and by dense row: GeneratedComponentTableAccessors
+    // Fields by entity and by dense row, a pair of each per field type:
+    // @generated
+    // from storage-java/src/main/templates/dev/bulkdata/storage/ComponentTable.java by codegen/Generate.java: edit the template, not these lines
+    // Fields by entity: O(1), allocation-free; the entity must be live and have a component
+
+    /** Reads a {@code byte} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public byte get(long entity, ByteField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code byte} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, ByteField field, byte value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a {@code short} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public short get(long entity, ShortField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code short} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, ShortField field, short value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a {@code char} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public char get(long entity, CharField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code char} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, CharField field, char value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads an {@code int} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public int get(long entity, IntField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes an {@code int} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, IntField field, int value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a {@code long} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public long get(long entity, LongField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code long} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, LongField field, long value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a {@code float} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public float get(long entity, FloatField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code float} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, FloatField field, float value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a {@code double} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public double get(long entity, DoubleField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code double} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, DoubleField field, double value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a {@code boolean} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public boolean get(long entity, BooleanField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a {@code boolean} field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, BooleanField field, boolean value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    /** Reads a handle field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents them
+    public long get(long entity, HandleField field) {
+        schema.check(field);
+        return getAt(rowOf(entity), field);
+    }
+
+    /** Writes a handle field of an entity's component ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void set(long entity, HandleField field, long value) {
+        schema.check(field);
+        setAt(rowOf(entity), field, value);
+    }
+
+    // Fields by dense row: for joins and row loops; O(1), allocation-free
+
+    /** Reads a {@code byte} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public byte getAt(int row, ByteField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code byte} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, ByteField field, byte value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a {@code short} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public short getAt(int row, ShortField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code short} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, ShortField field, short value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a {@code char} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public char getAt(int row, CharField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code char} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, CharField field, char value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads an {@code int} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public int getAt(int row, IntField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes an {@code int} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, IntField field, int value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a {@code long} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public long getAt(int row, LongField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code long} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, LongField field, long value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a {@code float} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public float getAt(int row, FloatField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code float} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, FloatField field, float value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a {@code double} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public double getAt(int row, DoubleField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code double} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, DoubleField field, double value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a {@code boolean} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public boolean getAt(int row, BooleanField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a {@code boolean} field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, BooleanField field, boolean value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+
+    /** Reads a handle field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public long getAt(int row, HandleField field) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+    }
+
+    /** Writes a handle field of the component in a dense row ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    public void setAt(int row, HandleField field, long value) {
+        schema.check(field);
+        int checked = checkedRow(row);
+        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+    }
+    // @end-generated
 }

@@ -1,7 +1,5 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.tags.TagRegistry;
-
 /**
  * How a 64-bit handle splits into table tag, generation and slot index.
  *
@@ -301,9 +299,56 @@ public final class HandleLayout {
         return ((handle & ~(payloadMask | epochMask)) << TAG_BITS) != 0;
     }
 
-    /** Mask of the index and generation bits: everything a tag check leaves to compare. */
-    long payloadMask() {
-        return payloadMask;
+    // ---------------------------------------------------------------------------------------
+    // The engine's operations on handles: every bit operation on a handle is in this class.
+
+    /** {@return the slot of a handle whose index fits an {@code int}: a checked one, or a bound} */
+    int slot(long handle) {
+        return (int) (handle & indexMask);
+    }
+
+    /** {@return the bits of a handle above its generation: tag, epoch and any stray bits} */
+    long tableBits(long handle) {
+        return handle & ~payloadMask;
+    }
+
+    /** {@return the bits of a handle that a tag puts there} */
+    static long tagBits(int tag) {
+        return (long) tag << TAG_SHIFT;
+    }
+
+    /** {@return the tag of {@link #tableBits} or {@link #tagBits}} */
+    static int tagOfBits(long tableBits) {
+        return (int) (tableBits >>> TAG_SHIFT);
+    }
+
+    /**
+     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}:
+     * in one shift and one mask, where a slot's meta word keeps it ({@link SlotMeta})
+     */
+    int generationAt(long handle, int shift) {
+        return (int) (handle >>> (indexBits - shift)) & ((int) generationMask << shift);
+    }
+
+    /** {@return the handle of {@code slot} at {@code generation}, above them {@code tableBits}} */
+    long handle(long tableBits, int generation, int slot) {
+        return tableBits | ((long) generation << indexBits) | slot;
+    }
+
+    /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp} ({@link #stamp}), above them {@code tagBits}} */
+    long handleOfStamp(long tagBits, int stamp, int slot) {
+        return tagBits | (Integer.toUnsignedLong(stamp) << indexBits) | slot;
+    }
+
+    /** {@return the index and generation bits of a handle, in place: the larger, the later its generation} */
+    long payload(long handle) {
+        return handle & payloadMask;
+    }
+
+    /** {@return {@code handle} under {@code tag} at {@code generation} (at most {@link #maxGeneration()}), its index and epoch kept} */
+    long retagged(long handle, int tag, int generation) {
+        long rest = handle & ~(((long) MAX_TAG << TAG_SHIFT) | (generationMask << indexBits));
+        return rest | tagBits(tag) | ((long) generation << indexBits);
     }
 
     /**
@@ -321,18 +366,6 @@ public final class HandleLayout {
         int epoch = epoch(handle);
         return tableName + '#' + Long.toUnsignedString(index(handle)) + '@' + generation(handle)
                 + (epoch == 0 ? "" : "e" + epoch);
-    }
-
-    /**
-     * Formats a handle, naming its table by the tag if a table with that tag is open.
-     * Handles of unknown tags print as {@code tag7#42@3}.
-     *
-     * @param handle the handle
-     * @return the readable form
-     */
-    public String format(long handle) {
-        String name = TagRegistry.nameOf(tag(handle));
-        return format(name != null ? name : "tag" + tag(handle), handle);
     }
 
     @Override

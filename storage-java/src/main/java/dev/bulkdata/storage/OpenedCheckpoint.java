@@ -2,7 +2,7 @@ package dev.bulkdata.storage;
 
 /**
  * Which checkpoint of its file a mapped table was opened at, and why that one
- * ({@link Table#openedCheckpoint()}). Also recorded as the flight recorder event
+ * ({@link MappedTable#openedCheckpoint()}). Also recorded as the flight recorder event
  * {@code dev.bulkdata.MappedOpen}.
  *
  * @param sequence the checkpoint's number in the file: 1 for a file just created, one more at

@@ -39,7 +39,7 @@ import dev.bulkdata.storage.internal.format.FileLayout;
  *
  * <p>Threads and errors: see {@link Table}; {@code defragment} is a structural change.
  */
-public interface PackedTable extends Table {
+public sealed interface PackedTable extends Table permits PackedTableImpl, MappedPackedTable {
 
     /**
      * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring
@@ -102,7 +102,7 @@ public interface PackedTable extends Table {
     }
 
     /** Options of a {@link PackedTable}: those of every {@link TableBuilder}. Not thread-safe. */
-    final class Builder extends TableBuilder<Builder, PackedTable> {
+    final class Builder extends TableBuilder<Builder, PackedTable, MappedPackedTable> {
         private Builder(Schema schema) {
             super(schema);
         }
@@ -120,6 +120,11 @@ public interface PackedTable extends Table {
         @Override
         public PackedTable build() {
             return configured(new PackedTableImpl(schema, layout(), maxCapacity, lease()));
+        }
+
+        @Override
+        AbstractTable buildMapped() {
+            return configured(new MappedPackedTableImpl(schema, layout(), maxCapacity, lease()));
         }
     }
 }

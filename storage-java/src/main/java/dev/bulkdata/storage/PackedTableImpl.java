@@ -31,7 +31,7 @@ import dev.bulkdata.storage.internal.tags.TagLease;
  * <p>Closing forgets the slots and the rows, so every later access by handle falls to the slow
  * path, which reports the closed table.
  */
-final class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner {
+sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;
     /** Back-links: the slot of the record in each row, a page per block of rows. */
     final PagedInts back;

@@ -32,7 +32,7 @@ final class RemoveBatch {
             if (slot < 0) {
                 RuntimeException e = table.rejection(handles[i]);
                 for (int j = from; j < i; j++) {
-                    index.markLive((int) (handles[j] & index.indexMask));
+                    index.markLive(table.handles.slot(handles[j]));
                 }
                 if (table.findSlot(handles[i]) >= 0) {
                     // Valid once the earlier marks are undone: it repeats an earlier handle, and
@@ -59,7 +59,7 @@ final class RemoveBatch {
             scratch = slots;
         }
         for (int i = 0; i < count; i++) {
-            slots[i] = (int) (handles[from + i] & index.indexMask);
+            slots[i] = table.handles.slot(handles[from + i]);
         }
         Arrays.sort(slots, 0, count);
         for (int i = 0; i < count; i++) {

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * The typed lookups, one per field type ({@code floatField(name)}, {@code intField(name)}, ...),
- * are declared in {@link GeneratedSchemaAccessors}, written for every field type from one
- * template.
+ * are written into this file for every field type from one template by
+ * {@code codegen/Generate.java}.
  *
  * <h2>Block layout</h2>
  * Slots per block is the largest power of two whose slots fit in {@value #BLOCK_BYTES} bytes,
@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  *
  * <p>Immutable and thread-safe; one schema may back any number of tables.
  */
-public final class Schema implements GeneratedSchemaAccessors {
+public final class Schema {
     /** The size of a block: the most bytes the slots of one block may take. */
     public static final int BLOCK_BYTES = 16 * 1024;
     /** Alignment of every block's native segment: one cache line. */
@@ -222,11 +222,93 @@ public final class Schema implements GeneratedSchemaAccessors {
         return byName.containsKey(fieldName);
     }
 
-    // The typed field lookups (floatField(name), ...): GeneratedSchemaAccessors.
+    // The typed field lookups (floatField(name), ...), one per field type:
+    // @generated
+    // from storage-java/src/main/templates/dev/bulkdata/storage/Schema.java by codegen/Generate.java: edit the template, not these lines
+    /**
+     * {@return the {@code byte} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code byte}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public ByteField byteField(String fieldName) {
+        return typed(fieldName, ByteField.class, FieldType.BYTE);
+    }
 
+    /**
+     * {@return the {@code short} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code short}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public ShortField shortField(String fieldName) {
+        return typed(fieldName, ShortField.class, FieldType.SHORT);
+    }
 
-    /** {@link #field(String)}, checked to be a {@code kind}; the typed lookups of {@link GeneratedSchemaAccessors}. */
-    <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
+    /**
+     * {@return the {@code char} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code char}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public CharField charField(String fieldName) {
+        return typed(fieldName, CharField.class, FieldType.CHAR);
+    }
+
+    /**
+     * {@return the {@code int} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not an {@code int}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public IntField intField(String fieldName) {
+        return typed(fieldName, IntField.class, FieldType.INT);
+    }
+
+    /**
+     * {@return the {@code long} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code long}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public LongField longField(String fieldName) {
+        return typed(fieldName, LongField.class, FieldType.LONG);
+    }
+
+    /**
+     * {@return the {@code float} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code float}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public FloatField floatField(String fieldName) {
+        return typed(fieldName, FloatField.class, FieldType.FLOAT);
+    }
+
+    /**
+     * {@return the {@code double} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code double}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public DoubleField doubleField(String fieldName) {
+        return typed(fieldName, DoubleField.class, FieldType.DOUBLE);
+    }
+
+    /**
+     * {@return the {@code boolean} field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a {@code boolean}.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public BooleanField booleanField(String fieldName) {
+        return typed(fieldName, BooleanField.class, FieldType.BOOLEAN);
+    }
+
+    /**
+     * {@return the handle field named {@code fieldName}}; O(1). Throws
+     * {@link IllegalArgumentException} if there is none or it is not a handle.
+     */
+    @SuppressWarnings("doclint:missing") // the parameter is the field's name
+    public HandleField handleField(String fieldName) {
+        return typed(fieldName, HandleField.class, FieldType.HANDLE);
+    }
+    // @end-generated
+
+    /** {@link #field(String)}, checked to be a {@code kind}: the typed lookups. */
+    private <F extends Field> F typed(String fieldName, Class<F> kind, FieldType type) {
         Field f = field(fieldName);
         if (!kind.isInstance(f)) {
             throw new IllegalArgumentException("field '" + name + "." + fieldName + "' is " + f.type()

@@ -3,15 +3,23 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 
 /**
- * What both kinds of chunk share: one block's segment and its column views; the typed slot
- * accessors are in {@link GeneratedSlotChunkAccessors}, generated. A subclass says whether its table is
+ * What both kinds of chunk share: one block's segment and its column views, and the typed slot
+ * accessors (generated for every field type, at the end of this file). A subclass says whether its table is
  * open and which slots hold records ({@link #position(int)}); a {@link BulkChunk} of a
  * {@link BulkTable} has holes, a {@link DenseChunk} of packed rows a live prefix.
  *
  * <p>Threads: as {@link Chunk}. Column views are made on first request; the race between two
  * threads making the same view is benign, since views of one column are interchangeable.
  */
-abstract sealed class SlotChunk extends GeneratedSlotChunkAccessors permits BulkChunk, DenseChunk {
+abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
+    final Schema schema;
+    /** The block's bytes: {@code slots} slots of {@link Schema#slotBytes()} each. */
+    final MemorySegment data;
+    /** The table's change versions; a {@code set} stamps its field in this chunk. */
+    final ChangeVersions versions;
+    /** This chunk's position in the table: its row of {@link #versions}. */
+    final int index;
+
     /** Slots of the block, live or not. */
     final int slots;
     /**
@@ -24,7 +32,10 @@ abstract sealed class SlotChunk extends GeneratedSlotChunkAccessors permits Bulk
     private MemorySegment[] views;
 
     SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {
-        super(schema, data, versions, index);
+        this.schema = schema;
+        this.data = data;
+        this.versions = versions;
+        this.index = index;
         this.slots = slots;
     }
 
@@ -144,4 +155,136 @@ abstract sealed class SlotChunk extends GeneratedSlotChunkAccessors permits Bulk
                     + " no change versions; only BulkTable and PackedTable chunks answer changedSince");
         }
     }
+
+    /**
+     * Checks that the chunk may be used ({@code checkAccess()}) and that {@code slot} is in
+     * this chunk and holds a record.
+     *
+     * @return {@code slot}
+     * @throws IndexOutOfBoundsException if it is outside the chunk
+     * @throws IllegalArgumentException if it holds no record
+     * @throws IllegalStateException if the table is closed or no iteration of it is open
+     */
+    abstract int position(int slot);
+
+    // The typed get and set by slot, one pair per field type:
+    // @generated
+    // from storage-java/src/main/templates/dev/bulkdata/storage/SlotChunk.java by codegen/Generate.java: edit the template, not these lines
+    @Override
+    public final byte get(int slot, ByteField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, ByteField field, byte value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final short get(int slot, ShortField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, ShortField field, short value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final char get(int slot, CharField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, CharField field, char value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final int get(int slot, IntField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, IntField field, int value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final long get(int slot, LongField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, LongField field, long value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final float get(int slot, FloatField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, FloatField field, float value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final double get(int slot, DoubleField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, DoubleField field, double value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final boolean get(int slot, BooleanField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, BooleanField field, boolean value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+
+    @Override
+    public final long get(int slot, HandleField field) {
+        schema.check(field);
+        return field.get(data, position(slot));
+    }
+
+    @Override
+    public final void set(int slot, HandleField field, long value) {
+        schema.check(field);
+        field.set(data, position(slot), value);
+        versions.stampField(index, field.index());
+    }
+    // @end-generated
 }

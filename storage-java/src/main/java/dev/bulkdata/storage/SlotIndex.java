@@ -68,18 +68,6 @@ final class SlotIndex extends SlotEntries {
     /** The table's name, for messages. */
     final String name;
     final HandleLayout layout;
-    final long indexMask;
-    final int indexBits;
-    final int generationMask;
-    /**
-     * A live meta word from a handle in two steps: {@code (int) (handle >>> liveShift) & liveMask}
-     * puts the handle's generation where a meta word keeps it, with every other bit clear,
-     * then {@code | LIVE} (see {@link SlotMeta#live}).
-     */
-    private final int liveShift;
-    private final int liveMask;
-    /** Every bit a handle of this layout may use below the tag. */
-    final long payloadMask;
     /**
      * The table's tag and epoch, shifted to where handles hold them: what every valid handle has
      * above its generation. Changes only with the epoch, when the table is empty.
@@ -156,14 +144,8 @@ final class SlotIndex extends SlotEntries {
         super(links == null);
         this.name = name;
         this.layout = layout;
-        this.indexBits = layout.indexBits();
-        this.indexMask = (1L << indexBits) - 1;
-        this.generationMask = layout.maxGeneration();
-        this.liveShift = indexBits - SlotMeta.GENERATION_SHIFT;
-        this.liveMask = generationMask << SlotMeta.GENERATION_SHIFT;
-        this.payloadMask = layout.payloadMask();
         this.maxGeneration = layout.maxGeneration();
-        this.tagOnly = (long) tag << HandleLayout.TAG_SHIFT;
+        this.tagOnly = HandleLayout.tagBits(tag);
         this.tagBits = tagOnly;
         this.maxEpoch = layout.maxEpoch();
         this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
@@ -185,10 +167,11 @@ final class SlotIndex extends SlotEntries {
      * @return the handle's slot if it refers to a live slot, else -1
      */
     int find(long handle) {
-        long index = handle & indexMask;
-        if ((handle & ~payloadMask) == tagBits && index < settled) {
+        HandleLayout l = layout;
+        long index = l.index(handle);
+        if (l.tableBits(handle) == tagBits && index < settled) {
             int slot = (int) index;
-            int expected = (int) (handle >>> liveShift) & liveMask | SlotMeta.LIVE;
+            int expected = l.generationAt(handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
             MemorySegment r = range;
             int meta = r != null ? r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift)
                     : pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
@@ -206,10 +189,11 @@ final class SlotIndex extends SlotEntries {
      * @return the payload if the handle refers to a live slot, else -1
      */
     int findPayload(long handle) {
-        long index = handle & indexMask;
-        if ((handle & ~payloadMask) == tagBits && index < settled) {
+        HandleLayout l = layout;
+        long index = l.index(handle);
+        if (l.tableBits(handle) == tagBits && index < settled) {
             int slot = (int) index;
-            int expected = (int) (handle >>> liveShift) & liveMask | SlotMeta.LIVE;
+            int expected = l.generationAt(handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
             MemorySegment r = range;
             if (r != null) {
                 // One 8-byte read: the meta word and the payload beside it.
@@ -231,7 +215,7 @@ final class SlotIndex extends SlotEntries {
 
     /** {@return the handle of {@code slot} at {@code generation}} */
     long handle(int slot, int generation) {
-        return tagBits | ((long) generation << indexBits) | slot;
+        return layout.handle(tagBits, generation, slot);
     }
 
     /**
@@ -239,7 +223,7 @@ final class SlotIndex extends SlotEntries {
      * ({@link HandleLayout#stamp}), under the table's tag}
      */
     long handleOfStamp(int slot, int stamp) {
-        return tagOnly | (Integer.toUnsignedLong(stamp) << indexBits) | slot;
+        return layout.handleOfStamp(tagOnly, stamp, slot);
     }
 
     /** {@return the handle of an opened slot at its current generation} */
@@ -813,7 +797,7 @@ final class SlotIndex extends SlotEntries {
 
     /** {@return the table's tag} */
     int tag() {
-        return (int) (tagBits >>> HandleLayout.TAG_SHIFT);
+        return HandleLayout.tagOfBits(tagBits);
     }
 
     // ---------------------------------------------------------------------------------------

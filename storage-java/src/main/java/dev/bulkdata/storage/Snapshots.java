@@ -27,69 +27,26 @@ import java.util.concurrent.ThreadLocalRandom;
  * }
  * }</pre>
  *
- * <h2>What a loaded table is</h2>
- * Exactly the saved table: its size, iteration order, every live record's bytes, every slot's
- * generation, its retired slots, its free list in order (so the next {@code add()} returns the
- * handle it would have returned before the save), its reuse order, handle layout, capacity
- * limit, tag and schema (name, layout, fields). Two things are not kept: the add that
- * {@link Table#cancelAdd} could undo exactly (after a load it is a plain remove), and the order
- * a {@link PackedTable#defragment} pass last completed (the loaded table is fragmented).
- *
- * <h2>Tags and identity</h2>
- * A table loaded under its own tag accepts every handle the saved table did. Every table has a
- * random <em>identity</em>, made when it is built and kept by its snapshots. A snapshot is
- * loaded under its tag if no open table holds that tag and no table of another identity
- * handed out handles under it earlier in this process (such a table's handles could match the
- * restored slots); otherwise loading throws {@link SnapshotException} ({@code TAG_CONFLICT}),
- * unless {@link LoadOption#NEW_TAG} is given. Give a table that you save a fixed tag
- * ({@code BulkTable.Builder.tag}, {@link HandleLayout#MIN_FIXED_TAG} and up), which automatic
- * tags never take, so that it finds its tag free in a new run. Loading a snapshot of the same
- * table again after using a later one is a rollback: handles made after the older save may
- * name other records in it.
- *
- * <h2>Schema changes</h2>
- * A load given an expected schema takes a snapshot saved under an earlier version of it: the
- * fields are matched by name, whatever their order and the layout ({@link Layout#SOA} or
- * {@link Layout#AOS}). A field the snapshot lacks reads its load default
- * ({@link Schema.Builder#loadDefault}), zero if none is declared, in every loaded record; a
- * field the expected schema lacks is dropped; a field of both keeps its value. A field whose
- * type (or a handle field's target table) differs, or another table name, throws
- * {@link SnapshotException} ({@code SCHEMA_MISMATCH}) naming it; so does any difference with
- * {@link LoadOption#EXACT_SCHEMA}. Slots, generations, the free list and the tag are kept as
- * always, so every handle of the saved table stays valid. Such a load copies each record field
- * by field: O(slots × fields), holding the snapshot's blocks 16 at a time besides the table's.
- *
- * <h2>Files</h2>
- * A header, the metadata (schema, handle layout, tag, identity, slot states, free list), the
- * blocks and a CRC32C per block, in the saving machine's byte order (another byte order is
- * refused); every section is checked when loading. The format is specified in
- * {@code docs/format.md} of the source repository. {@code save(table, path)} writes a
- * temporary file beside {@code path} and moves it into place, so an interrupted save leaves
- * any earlier file at {@code path} as it was; it does not force the data to the disk.
- *
- * <h2>Costs and threads</h2>
- * Save and load are O(slots + blocks): block memory goes to and from the channel directly,
- * nothing is done per record. A save holds the table's iteration guard: adds and removes on
- * it meanwhile throw {@link java.util.ConcurrentModificationException}; field writes from other
- * threads during a save are not detected and may be saved half-done.
+ * A loaded table is exactly the saved one: size, iteration order, records, every slot's
+ * generation, retired slots, free list (the next {@code add()} returns what it would have),
+ * reuse order, layout, capacity limit, tag and schema. It loads under its own tag, so every saved
+ * handle stays valid, if no open table holds the tag and no other table used it in this process;
+ * else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). Give a saved
+ * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added
+ * fields at their {@link Schema.Builder#loadDefault load default}); a changed type throws
+ * {@code SCHEMA_MISMATCH}. A save writes a temporary file and moves it into place; every
+ * section has a CRC32C ({@code docs/format.md}). Save and load are O(slots + blocks), nothing per
+ * record; a save holds the table's iteration guard. Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
         /**
-         * Load under a new automatic tag, with a new identity: for a snapshot whose own tag is
-         * taken (held by an open table, or used by another table in this process). The loaded
-         * table's handles then differ from the saved ones in the tag and, if that tag's floor
-         * requires it, in the generation, which every slot is moved up by; {@link #remap}
-         * rewrites the references that other tables' handle fields hold to it.
+         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the
+         * handles then differ from the saved ones; {@link #remap} mends references to them.
          */
         NEW_TAG,
-        /**
-         * Require the expected schema exactly: same layout, the same fields in the same order,
-         * of the same types. Without it a snapshot whose schema differs from the expected one
-         * in fields added, dropped or reordered, or in its layout, is loaded under the expected
-         * schema (see "Schema changes" above); with it that throws {@code SCHEMA_MISMATCH}.
-         */
+        /** Require the expected schema exactly (layout, fields, order, types): any difference throws {@code SCHEMA_MISMATCH}. */
         EXACT_SCHEMA
     }
 
@@ -102,7 +59,7 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalArgumentException if {@code table} is not a table of this library
+     * @throws IllegalArgumentException if {@code table} is null
      * @throws IllegalStateException if {@code table} is closed
      * @throws java.util.ConcurrentModificationException if another thread changes its structure
      */
@@ -138,7 +95,7 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalArgumentException if {@code table} is not a table of this library
+     * @throws IllegalArgumentException if {@code table} is null
      * @throws IllegalStateException if {@code table} is closed
      */
     public static void save(Table table, WritableByteChannel out) throws IOException {
@@ -153,11 +110,9 @@ public final class Snapshots {
     // Component tables
 
     /**
-     * Saves a component table to a file, replacing the file if it exists: its rows in order,
-     * each row's entity (slot and generation) and record. The file names its entity table by
-     * that table's identity; save the entity table too, at the same point, and load it first
-     * ({@link #loadComponents}). While saving, the component table's structural changes throw
-     * {@link java.util.ConcurrentModificationException}. O(rows + blocks).
+     * Saves a component table to a file, replacing it: rows in order, each row's entity and
+     * record. Save the entity table at the same point and load it first ({@link #loadComponents}).
+     * O(rows + blocks).
      *
      * @param components an open component table
      * @param path the file
@@ -185,15 +140,10 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a component table saved with {@link #save(ComponentTable, Path)} for the entities of
+     * Loads a component table saved with {@link #save(ComponentTable, Path)} for
      * {@code entities}: the entity table it was saved with, or that table loaded from a snapshot
-     * made at the same point as the component table's (or later), under its own tag or a new
-     * one ({@link LoadOption#NEW_TAG}: every entity handle is then moved as the entity table's
-     * were). Every entity that had a component when it was saved has it again, in the same row
-     * (size, row order, records and owners as saved); a component of an entity removed since is
-     * stale, as it would have become. Not kept: the order a {@link ComponentTable#defragment}
-     * pass reached (the loaded table defragments from scratch). O(rows + blocks). The schema
-     * may have changed since the save as a table's may (see "Schema changes" above).
+     * of the same point or later. Every entity's component comes back in its row; one of an
+     * entity removed since is stale. O(rows + blocks); the schema may have changed as a table's.
      *
      * @param path the file
      * @param entities the entity table, open
@@ -206,7 +156,7 @@ public final class Snapshots {
      *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
      *     component of an entity that {@code entities} has not reached); nothing stays open
      * @throws IOException if reading fails
-     * @throws IllegalArgumentException if {@code entities} is not a table of this library, or
+     * @throws IllegalArgumentException if {@code entities} is null, or
      *     an option is {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
      * @throws IllegalStateException if {@code entities} is closed
      */
@@ -264,8 +214,8 @@ public final class Snapshots {
     }
 
     private static AbstractTable checked(Table table) {
-        if (!(table instanceof AbstractTable t)) {
-            throw new IllegalArgumentException("table=" + table + " is not a BulkTable or PackedTable of this library");
+        if (!(table instanceof AbstractTable t)) { // Table is sealed: only null is not one
+            throw new IllegalArgumentException("table is null");
         }
         t.ensureOpen();
         return t;
@@ -289,8 +239,7 @@ public final class Snapshots {
      * {@code expected} itself, so the caller's field objects work on it.
      *
      * @param path the file
-     * @param expected the schema to load under: the file's, or an earlier version of it (see
-     *     "Schema changes" above)
+     * @param expected the schema to load under: the file's, or an earlier version of it (see the class documentation)
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
      * @throws SnapshotException if the file is not a valid snapshot, holds a schema that does not
@@ -306,8 +255,8 @@ public final class Snapshots {
      *
      * @param path the file
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
-     * @param expected the schema to load under (the file's, or an earlier version of it: see
-     *     "Schema changes" above), or null to take the file's
+     * @param expected the schema to load under (the file's, or an earlier version of it), or
+     *     null to take the file's
      * @param options load options
      * @param <T> the kind
      * @return the table
@@ -331,8 +280,7 @@ public final class Snapshots {
      * @param in the channel
      * @param source a name for the source, for messages
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
-     * @param expected the schema to load under (see "Schema changes" above), or null to take the
-     *     snapshot's
+     * @param expected the schema to load under, or null to take the snapshot's
      * @param options load options
      * @param <T> the kind
      * @return the table
@@ -349,30 +297,18 @@ public final class Snapshots {
     // References between tables: handle fields
 
     /**
-     * Rewrites the references to {@code loaded} held in {@code referrer}'s handle fields, after
-     * {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}). In every live record
-     * of {@code referrer}, every {@link HandleField} whose {@link HandleField#target() target} is
-     * {@code loaded.name()} and whose value carries the tag {@code loaded} was saved with gets
-     * {@code loaded}'s tag, and its generation moved up by as much as the load moved
-     * {@code loaded}'s slots; its slot index stays. So a reference that was valid in the saved
-     * table is valid in the loaded one, and one that was stale stays stale. Other values (the
-     * null handle, handles of other tags) are left as they are; a value whose generation cannot
-     * be moved that far (ahead of every generation the saved table had: it named no record)
-     * becomes the null handle.
-     *
-     * <p>Does nothing and returns 0 if {@code loaded} was not loaded under a new tag (its
-     * handles are the saved ones), and for a pair of tables already remapped: a second call with
-     * the same referrer and loaded table changes nothing, also when the new tag happens to equal
-     * the old one. Run it after both tables are loaded and before new references to
-     * {@code loaded} are written into {@code referrer}. A table that refers to itself is its own
-     * referrer. O(live records of
-     * {@code referrer}) for each of its handle fields aimed at {@code loaded}; holds
-     * {@code referrer}'s iteration guard meanwhile.
+     * Rewrites the references to {@code loaded} in {@code referrer}'s handle fields after
+     * {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}): each value that
+     * names {@code loaded}'s saved tag gets its new tag and generation, so a reference valid in
+     * the saved table is valid in the loaded one and a stale one stays stale (one that cannot be
+     * moved becomes null). Does nothing for a table loaded under its own tag, or a pair already
+     * remapped. Run it before new references are written. O(live records of {@code referrer})
+     * per handle field aimed at {@code loaded}; holds {@code referrer}'s iteration guard.
      *
      * @param referrer the table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if either is not a table of this library
+     * @throws IllegalArgumentException if either is null
      * @throws IllegalStateException if either is closed
      * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is
      *     being changed
@@ -407,7 +343,7 @@ public final class Snapshots {
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if {@code loaded} is not a table of this library
+     * @throws IllegalArgumentException if {@code loaded} is null
      * @throws IllegalStateException if either is closed
      */
     public static long remap(ComponentTable referrer, Table loaded) {
@@ -434,20 +370,16 @@ public final class Snapshots {
     }
 
     /**
-     * Counts the references in {@code referrer}'s handle fields that name no live record: in
-     * every live record, every non-null value of a {@link HandleField} that the table of the
-     * field's target name among {@code targets} does not {@link Table#contains contain} (a
-     * stale, foreign or made-up handle), or whose target is not among {@code targets} (absent).
-     * The null handle is never dangling. Run it after loading a set of tables (and
-     * {@link #remap}) to find references that a load broke: a table loaded from an older
-     * snapshot than its referrers, or not loaded at all. O(live records × handle fields); holds
-     * {@code referrer}'s iteration guard meanwhile; changes nothing.
+     * Counts the references in {@code referrer}'s handle fields that name no live record of the
+     * field's target among {@code targets} (stale, foreign, made up, or the target absent); null
+     * is never dangling. Run it after loading a set of tables, to find what a load broke.
+     * O(live records x handle fields); changes nothing.
      *
      * @param referrer the table whose handle fields are checked, open
      * @param targets the open tables the fields may refer to, found by name (the first of a
      *     name counts); {@code referrer} itself if it refers to itself
      * @return the number of dangling references
-     * @throws IllegalArgumentException if {@code referrer} is not a table of this library or a
+     * @throws IllegalArgumentException if {@code referrer} is null or a
      *     target is null
      * @throws IllegalStateException if {@code referrer} is closed
      */
@@ -538,9 +470,7 @@ public final class Snapshots {
             if (generation > layout.maxGeneration()) {
                 return Handles.NULL;
             }
-            long generationBits = (long) layout.maxGeneration() << layout.indexBits();
-            long rest = value & ~(((long) HandleLayout.MAX_TAG << HandleLayout.TAG_SHIFT) | generationBits);
-            return rest | (long) tag << HandleLayout.TAG_SHIFT | generation << layout.indexBits();
+            return layout.retagged(value, tag, (int) generation);
         }
     }
 

@@ -65,9 +65,12 @@ final class StoredTables implements Engine {
     }
 
     @Override
-    public StoredTable create(TableState s, TagLease lease) {
-        return new Stored(s.kind() == FileLayout.KIND_BULK
-                ? new BulkTableImpl(s.schema(), s.reuse(), s.handles(), s.maxSlot(), lease)
+    public StoredTable create(TableState s, TagLease lease, boolean mapped) {
+        if (s.kind() == FileLayout.KIND_BULK) {
+            return new Stored(mapped ? new MappedBulkTableImpl(s.schema(), s.reuse(), s.handles(), s.maxSlot(), lease)
+                    : new BulkTableImpl(s.schema(), s.reuse(), s.handles(), s.maxSlot(), lease));
+        }
+        return new Stored(mapped ? new MappedPackedTableImpl(s.schema(), s.handles(), s.maxSlot(), lease)
                 : new PackedTableImpl(s.schema(), s.handles(), s.maxSlot(), lease));
     }
 

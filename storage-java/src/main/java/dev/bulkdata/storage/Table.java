@@ -1,103 +1,39 @@
 package dev.bulkdata.storage;
 
 /**
- * A table of fixed-size records in 16 KiB native blocks, referenced by 64-bit handles. This is
- * the interface every table kind shares; {@link BulkTable} is the kind with stable slots,
- * {@link PackedTable} the kind whose records are always packed into dense rows.
+ * A table of fixed-size records in 16 KiB native blocks, referenced by 64-bit handles: the
+ * interface every kind shares. {@link BulkTable} keeps each record in its slot,
+ * {@link PackedTable} keeps the records packed in dense rows, and a builder's
+ * {@code mapped(path)} gives either in a file ({@link MappedTable}). Guide:
+ * docs/tables-and-handles.md.
  *
- * <h2>Handles</h2>
- * {@link #add()} returns a handle: a {@code long} holding the table's tag, the record's slot
- * and the slot's generation (see {@link HandleLayout}). Every access by handle checks all
- * three, so a handle of a removed record, of another table, or one made up, is rejected with
- * {@link InvalidHandleException}, never misread. {@link #contains(long)} asks without throwing.
+ * <p><b>Handles.</b> {@link #add()} returns a {@code long} holding the table's tag, the record's
+ * slot and the slot's generation ({@link HandleLayout}). Every access by handle checks all three,
+ * so the handle of a removed record, of another table or of a closed one, or a made-up one, is
+ * rejected with {@link InvalidHandleException}, never misread; {@link #contains(long)} asks
+ * without throwing.
  *
- * <p>Tags are 12 bits: tables get tags 1 to {@code HandleLayout.MIN_FIXED_TAG - 1} (3,839) in turn,
- * the rest being fixed tags a builder asks for, so tags are reused once 3,839 tables have been
- * opened; a handle of a closed table is still never accepted by a later table: a table under a
- * reused tag starts every slot's generation above every generation the tag's earlier tables
- * handed out (its slots retire correspondingly sooner), and rejects older handles as
- * {@link InvalidHandleException.Reason#CLOSED}. If no free tag is usable for a table's handle
- * layout, opening it throws {@link CapacityExceededException}.
+ * <p id="typed"><b>Typed access.</b> One {@code get} and one {@code set} per field type, each
+ * taking a typed field of this table's schema: {@code table.set(h, X, table.get(h, X) + 1f)}.
+ * O(1), allocation-free: one check of the handle, then one access to the record's bytes. They
+ * throw {@link InvalidHandleException} for a null, stale, foreign or forged handle,
+ * {@link IllegalArgumentException} for a field of another schema and
+ * {@link IllegalStateException} once the table is closed.
  *
- * <h2 id="typed">Typed access</h2>
- * Fields are read and written by handle with one {@code get} and one {@code set} per field
- * type, each taking the typed field ({@link FloatField}, {@link IntField}, ...) of this table's
- * schema: {@code float x = table.get(h, X); table.set(h, X, x + 1f);}. Each is O(1) and
- * allocation-free: one validity check of the handle (tag, slot, generation), then one access to
- * the record's bytes. Each throws {@link InvalidHandleException} if the handle is null, stale,
- * foreign or forged, {@link IllegalArgumentException} if the field belongs to another schema,
- * and {@link IllegalStateException} if the table is closed.
- * They are declared in {@link GeneratedTableAccessors}, written for every field type from one
- * template.
+ * <p id="versions"><b>Change versions.</b> Every write through the API stamps the chunk it
+ * touched with the table's version; {@link #markVersion()} returns it and moves it on, and a
+ * filtered pass ({@link ChangeFilter}) visits only the chunks changed since a version. Guide:
+ * docs/iteration-and-change-versions.md, "Change versions".
  *
- * <h2 id="versions">Change versions</h2>
- * A table keeps a version counter and, for each chunk, a <em>structure version</em> and one
- * version per field. Every write through the table's API stamps what it touched with the
- * table's current version:
- * <ul>
- * <li>{@code set} by handle and {@link Chunk}{@code .set} by slot: that field of the record's chunk;
- * <li>{@link Chunk#writableColumn(Field)}: that field of the chunk, when the view is taken;
- *     {@link Chunk#writableRecords()}: every field of the chunk;
- * <li>{@code add}, {@code addAll}: the structure and every field of the chunk the record lands in;
- * <li>{@code remove}, {@code removeAll}, {@code cancelAdd}: the structure of the chunk the record
- *     leaves; in a {@link PackedTable}, the record moved into the gap stamps the structure and
- *     every field of the chunk it moves into and the structure of the chunk it leaves;
- * <li>{@code clear}: the structure of every chunk that held a record;
- * <li>{@code PackedTable.defragment}: the structure and every field of both chunks of each swap.
- * </ul>
- * Reading never stamps, and neither does a write through a view taken for reading (it throws).
- * {@link #markVersion()} returns the current version {@code V} and moves the counter on, so that
- * every write after the call is newer than {@code V}: a pass that records {@code V} asks later
- * which chunks changed since ({@link Chunk#changedSince(Field, int)},
- * {@link Chunk#structureChangedSince(int)}, or a filtered pass with a {@link ChangeFilter}):
- *
- * <pre>{@code
- * ChangeFilter moved = ChangeFilter.of(PX, PY);
- * int seen = table.markVersion();             // everything written so far is at or before seen
- * // ... the frame writes some records ...
- * table.forEachChunk(moved, seen, chunk -> upload(chunk));   // only chunks where PX or PY changed
- * seen = table.markVersion();                 // the next frame sees the writes after this
- * }</pre>
- *
- * A version is exact for 2^30 calls of {@code markVersion} (about a
- * billion: 200 days at 60 calls a second); any value older than that, or not from this table,
- * counts every chunk as changed. A chunk is stamped, not a record: a chunk with a changed field
- * may hold many unchanged records. Versions cost a stamp check per {@code set}, nothing per
- * read, and 4 bytes per field and chunk on the heap ({@code (fields + 1) * 4} bytes per 16 KiB
- * block). A new table's counter is at 1. Versions live in memory only: a table loaded by
- * {@link Snapshots#load} starts as a new one does (counter at 1, every chunk stamped 1), so
- * versions of the saved table mean nothing to it; start with a full pass and a
- * {@code markVersion()} of the loaded table.
- *
- * <h2>Errors</h2>
- * Every method that throws leaves the table exactly as it was. After {@link #close()} every
- * method except {@code close}, {@code isClosed}, {@code contains} (which answers
- * {@code false}), {@code name}, {@code schema}, {@code handleLayout}, {@code format},
- * {@code stats} (every count 0: the memory is freed) and {@code BulkTable.reuseOrder} throws
- * {@link IllegalStateException}; freed memory is never touched.
- *
- * <h2>Threads</h2>
- * A table has a single writer for its structure: {@code add}, {@code remove}, {@code clear},
- * {@code cancelAdd}, {@code defragment} and {@code close} must not run while any other thread
- * uses the table. Reads and writes of fields of <em>distinct</em> records may run from many
- * threads at once (this is what per-chunk parallel iteration does); the table holds no locks. A
- * structural change while an iteration of this table is open ({@link #iterate()},
- * {@link #forEach(RecordVisitor)}, {@link #forEachChunk(ChunkVisitor)}) fails fast with
- * {@link java.util.ConcurrentModificationException}. A {@link Chunk} is valid only while an
- * iteration of its table is open; used later, it throws {@link IllegalStateException}.
- *
- * <p>Two threads changing the structure at once are caught: each structural change first
- * claims the table with one compare-and-set, and a change that starts while another thread's
- * change runs throws {@link java.util.ConcurrentModificationException} and changes nothing (the
- * loser is refused, not queued). Field reads and writes are not claimed: one that races a
- * structural change of another thread is a data race the table does not detect. A table that
- * finds its structure broken (a change failing with an internal error) marks itself corrupt:
- * every call but {@code close()} then throws {@link IllegalStateException} saying so.
- *
- * <p>A table is {@link AutoCloseable}: use try-with-resources or call {@link #close()}. A
- * table that becomes unreachable without being closed has its memory freed by a cleaner.
+ * <p><b>Errors and threads.</b> Every method that throws leaves the table exactly as it was. One
+ * writer for structure ({@code add}, {@code remove}, {@code clear}, {@code reset},
+ * {@code cancelAdd}, {@code defragment}, {@code close}); fields of distinct records may be read
+ * and written from many threads. A structural change during an open pass throws
+ * {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
+ * {@link #addLater}); so does one that races another thread's. Guide: docs/errors-and-threads.md.
+ * A table is {@link AutoCloseable}; one left unreachable unclosed is freed by a cleaner.
  */
-public interface Table extends GeneratedTableAccessors, AutoCloseable {
+public sealed interface Table extends AutoCloseable permits BulkTable, PackedTable, MappedTable, AbstractTable {
     /** {@return the table's name (its schema's name)} */
     String name();
 
@@ -308,7 +244,81 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
      */
     boolean contains(long handle);
 
-    // The typed get and set by handle: GeneratedTableAccessors.
+    // The typed get and set by handle (Typed access), one pair per field type:
+    // @generated
+    // from storage-java/src/main/templates/dev/bulkdata/storage/Table.java by codegen/Generate.java: edit the template, not these lines
+    /** Reads a {@code byte} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    byte get(long handle, ByteField field);
+
+    /** Writes a {@code byte} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, ByteField field, byte value);
+
+    /** Reads a {@code short} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    short get(long handle, ShortField field);
+
+    /** Writes a {@code short} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, ShortField field, short value);
+
+    /** Reads a {@code char} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    char get(long handle, CharField field);
+
+    /** Writes a {@code char} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, CharField field, char value);
+
+    /** Reads an {@code int} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    int get(long handle, IntField field);
+
+    /** Writes an {@code int} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, IntField field, int value);
+
+    /** Reads a {@code long} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    long get(long handle, LongField field);
+
+    /** Writes a {@code long} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, LongField field, long value);
+
+    /** Reads a {@code float} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    float get(long handle, FloatField field);
+
+    /** Writes a {@code float} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, FloatField field, float value);
+
+    /** Reads a {@code double} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    double get(long handle, DoubleField field);
+
+    /** Writes a {@code double} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, DoubleField field, double value);
+
+    /** Reads a {@code boolean} field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    boolean get(long handle, BooleanField field);
+
+    /** Writes a {@code boolean} field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, BooleanField field, boolean value);
+
+    /** Reads a handle field ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing") // Typed access documents every pair
+    long get(long handle, HandleField field);
+
+    /** Writes a handle field, stamping its chunk's change version ({@linkplain ##typed Typed access}). */
+    @SuppressWarnings("doclint:missing")
+    void set(long handle, HandleField field, long value);
+    // @end-generated
 
 
     /**
@@ -338,16 +348,11 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
     int capacity();
 
     /**
-     * Removes every record: every handle handed out so far becomes stale. The blocks stay
-     * allocated for reuse. O(slots opened): one pass over the slots' metadata; no record byte is
-     * written (an add zeroes a reused record).
-     *
-     * <p>Each live slot's generation advances. In a {@link HandleLayout} with epoch bits
-     * ({@link HandleLayout#epochBits()}), a clear that would retire a slot (one at the last
-     * generation) moves the table to its next epoch instead and every slot starts its
-     * generations again, so a table emptied every frame keeps its slots for
-     * {@code 2^(epochBits + generationBits)} clears; see {@link #reset()}, and
-     * {@code docs/tables-and-handles.md}, "Generation budget", for the exact numbers.
+     * Removes every record: every handle handed out so far becomes stale, and the blocks stay
+     * for reuse. O(slots opened): each live slot's generation advances (one pass over the slots'
+     * metadata; no record byte is written). A slot at its last generation moves the table to its
+     * next epoch if its layout has {@link HandleLayout#epochBits() epoch bits}, else retires. See
+     * {@link #reset()}, the O(blocks) purge.
      *
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
@@ -357,99 +362,21 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
     /**
      * Removes every record at once, the fast purge of a table emptied and refilled every frame
      * (the {@code reset()} of the article "Game Engine Containers - handle_map"): like
-     * {@link #clear()}, without looking at any slot on its own.
-     *
-     * <ul>
-     * <li><b>Handles from before</b> are all stale ({@link InvalidHandleException.Reason#STALE}),
-     *     for every later access and {@code contains} ({@code false}), however many resets follow
-     *     within the table's budget: every opened slot takes one generation above the highest
-     *     the table has handed out in its epoch; when that is past the last generation, the table
-     *     moves to its next epoch ({@link HandleLayout#epochBits()}) and every slot starts again
-     *     at its first generation, retired slots too. A table resets
-     *     {@code 2^epochBits * (2^generationBits - floor)} times before any slot retires, where
-     *     {@code floor} is the generation its slots start at (0 unless its tag was used by
-     *     earlier tables; fewer if removals advanced some slot further); past that, a reset retires the live slots at the
-     *     last generation, as {@code clear()} does, and reports them in {@link #stats()} and the
-     *     {@code dev.bulkdata.SlotRetirement} flight-recorder event. The {@link HandleLayout#DEFAULT}
-     *     layout has no epoch bits: give the table a {@code maxCapacity}, whose layout
-     *     ({@link HandleLayout#forCapacity}) has them, or choose a layout with as few index bits
-     *     as the table needs ({@code docs/tables-and-handles.md}, "Generation budget").
-     * <li><b>Slots and blocks</b>: the blocks stay allocated; the next adds take the same slots
-     *     again, from slot 1 up (in the table's reuse order), so a table refilled to the same size
-     *     never grows.
-     * <li><b>Tag</b>: unchanged; handles of this table stay {@code FOREIGN} to other tables.
-     * <li><b>Change versions</b>: like {@code clear()}, the structure version of every block
-     *     that held a record moves on; field versions are kept.
-     * <li><b>Mapped table</b>: allowed; the epoch is part of the table's state, saved by the
-     *     next {@link #checkpoint()} (and by {@link Snapshots#save}), which saves the slots not
-     *     taken since the reset as free at their new generation.
-     * <li><b>Threads</b>: a structural change, for the table's single writer, like {@code clear()}.
-     * </ul>
-     *
-     * <p>Cost: O(blocks), whatever the number of records: no slot's metadata word and no record
-     * byte is written. The table only notes the new generation (or epoch) and that every opened
-     * slot is free; lookups stop short of the slots not taken since, and an add writes a slot's
-     * word when it takes it, as every add does. Per block: the live bits of a block that held
-     * records are cleared (a {@link BulkTable}'s {@code slotsPerBlock / 64} words). A
-     * {@link ReuseOrder#SWEEP} table also empties its free bits, one step per 4,096 slots. Once
-     * the budget is spent (no epoch left) a reset costs what {@code clear()} does: one pass over
-     * every opened slot's word, reading each. {@code clear()} always makes that pass.
+     * {@link #clear()}, every handle from before is stale ({@code STALE}) and the next adds take
+     * the same slots and blocks again, but no slot is looked at: O(blocks), whatever the number
+     * of records (the live bits of each block that held records; a {@link ReuseOrder#SWEEP}
+     * table's free bits, one step per 4,096 slots). The tag is kept; the structure version of
+     * every block that held a record moves on; a mapped table saves the new state at its next
+     * checkpoint. Each reset takes one generation (past the last, the next epoch of a layout
+     * with {@link HandleLayout#epochBits() epoch bits}); once the budget is spent it retires the
+     * live slots at their last generation as {@code clear()} does, and costs what it costs.
+     * Contract and budget: docs/tables-and-handles.md, "Emptying a table" and "Generation
+     * budget".
      *
      * @throws java.util.ConcurrentModificationException if an iteration is open (nothing changes)
      * @throws IllegalStateException if the table is closed or corrupt
      */
     void reset();
-
-    /**
-     * Makes everything written to a mapped table before this call durable: a crash of the
-     * process or the machine after it returns reopens the file to exactly this table's
-     * structure (live handles, generations, free list, tag) and every record as written before
-     * the call, unless written again later (see {@link TableBuilder#mapped} for what a
-     * reopened file shows of writes after its last checkpoint). Incremental: it forces the
-     * blocks' pages written since the last checkpoint, then builds the metadata in memory
-     * (O(slots): 4 bytes per slot, 8 in a {@code PackedTable}, plus its rows' back-links) and
-     * writes and forces only its 4 KiB pages that differ from what the file holds (field writes
-     * change none; each added or removed record a few). Holds the
-     * table's iteration guard meanwhile, like {@link Snapshots#save}: structural changes from
-     * other threads throw {@link java.util.ConcurrentModificationException}; field writes from
-     * other threads during the call may or may not be covered.
-     *
-     * @throws java.io.IOException if writing or forcing the file fails; the file then still holds the
-     *     previous checkpoint
-     * @throws IllegalStateException if the table is closed or corrupt, or is not mapped from a
-     *     file
-     */
-    void checkpoint() throws java.io.IOException;
-
-    /**
-     * Checks the blocks of a mapped table opened with
-     * {@link TableBuilder#blockChecksums(boolean) block checksums} against the CRC32C the last
-     * checkpoint stored for each: every block not changed since that checkpoint (by the change
-     * versions: a write through the table's API, a writable view taken, an add, removal or
-     * move). A block changed since is skipped, its checksum is the next checkpoint's; so is
-     * every block after an open that found the table not closed (a crash), until the next
-     * checkpoint. A write through a writable view taken before the last checkpoint and kept
-     * after it is not seen by the versions and is reported as damage: take views again after
-     * a checkpoint. O(bytes of the blocks checked). Holds the table's iteration guard, like
-     * {@link #checkpoint()}; call it while no other thread writes the table.
-     *
-     * @return the number of blocks checked
-     * @throws SnapshotException ({@code CHECKSUM}) naming the first block whose bytes no longer
-     *     match its checksum: the file was changed by something other than this table
-     * @throws java.io.IOException if reading the file fails
-     * @throws IllegalStateException if the table is closed, not mapped from a file, or its
-     *     file has no block checksums
-     */
-    int verify() throws java.io.IOException;
-
-    /**
-     * {@return which checkpoint of its file this mapped table was opened at, and why that one}
-     * ({@link OpenedCheckpoint}: created, closed cleanly, not closed, or a fallback past an
-     * interrupted or damaged checkpoint). O(1); answers also after {@link #close()}.
-     *
-     * @throws IllegalStateException if the table is not mapped from a file
-     */
-    OpenedCheckpoint openedCheckpoint();
 
     /**
      * Frees all native memory and the table's tag. Idempotent. Succeeds also while an
@@ -528,32 +455,20 @@ public interface Table extends GeneratedTableAccessors, AutoCloseable {
     /**
      * Visits every chunk on several threads: the calling thread and up to
      * {@code parallelism - 1} tasks submitted to {@code executor} take chunks from a shared
-     * counter, so each chunk is visited exactly once, by one of them, in no particular order.
-     * One iteration is open for the whole pass (structural changes throw
-     * {@link java.util.ConcurrentModificationException} meanwhile, from any thread); the call
-     * returns once every visit has ended and the iteration is closed, and every visitor's
-     * writes happen-before the return. Allocates a few objects per pass, none per chunk. The
-     * Kotlin {@code processChunks} is the same pass on coroutines.
+     * counter, so each chunk is visited once, by one of them, in no particular order. One
+     * iteration is open for the whole pass; the call returns once every visit has ended, and
+     * every visitor's writes happen-before the return. A few objects per pass, none per chunk.
      *
-     * <p><b>What a visitor may do</b> (the one-writer-per-chunk rule): read and write the
-     * records of the chunk it was handed, through the chunk or by handle, and read fields of
-     * records that no visitor writes. It must not add, remove, clear, cancelAdd or defragment
-     * (that throws {@link java.util.ConcurrentModificationException}, naming the thread and the
-     * pass, and changes nothing), must not write records of another chunk (a data race the
-     * table does not detect), must not close the table, and must not keep the chunk: once the
-     * pass has returned, the chunk throws {@link IllegalStateException} (unless another
-     * iteration of the table is still open).
+     * <p>A visitor may read and write the records of its chunk, and read records no visitor
+     * writes; an add, remove, clear, cancelAdd or defragment throws
+     * {@link java.util.ConcurrentModificationException} naming the thread (queue them:
+     * {@link Chunk#removeLater}, {@link Chunk#addLater}). The first exception stops the pass (no
+     * chunk is started after it) and is rethrown once every visit has ended, with the others
+     * suppressed in it. A task the executor rejects is not retried: the other threads take its
+     * chunks. Guide: docs/errors-and-threads.md, "Parallel chunks in Java".
      *
-     * <p><b>Failures</b>: the first exception a visitor throws stops the pass (no further chunk
-     * is started; those running finish), and is rethrown once every visit has ended, with the
-     * exceptions of other chunks suppressed in it; the iteration is closed either way. A task
-     * the executor rejects is not retried: the other threads, at least the calling one, take its
-     * chunks. With {@code parallelism} 1, or a table of one chunk, nothing is submitted. Tasks
-     * that start after the pass returned (a busy executor) do nothing.
-     *
-     * @param executor runs the helper tasks (a {@link java.util.concurrent.ForkJoinPool}, a
-     *     fixed thread pool, ...); the calling thread works too, so a pool busy with other work,
-     *     or the caller's own pool, cannot deadlock the pass
+     * @param executor runs the helper tasks; the calling thread works too, so a busy pool, or
+     *     the caller's own, cannot deadlock the pass
      * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
      * @param visitor receives each chunk, on any of those threads; the chunk is valid during the call
      * @throws IllegalArgumentException if {@code executor} or {@code visitor} is null or

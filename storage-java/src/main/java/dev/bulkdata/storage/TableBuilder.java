@@ -15,8 +15,9 @@ import java.nio.file.Path;
  *
  * @param <B> the kind's builder
  * @param <T> the kind's table
+ * @param <M> the kind's table mapped from a file ({@link MappedTable})
  */
-public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extends Table>
+public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T extends Table, M extends T>
         permits BulkTable.Builder, PackedTable.Builder {
     final Schema schema;
     /** The layout given to {@link #handleLayout}, or null: then {@link #layout()} follows {@link #maxCapacity}. */
@@ -141,11 +142,11 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
      * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default
      * off. A reopened file keeps what it was created with: the builder must ask for the same
      * ({@link SnapshotException} {@code SCHEMA_MISMATCH} otherwise). With checksums, each
-     * {@link Table#checkpoint()} computes the checksums of the blocks changed since the last
+     * {@link MappedTable#checkpoint()} computes the checksums of the blocks changed since the last
      * one (by the change versions, which such a table keeps from its open on, as if
      * {@link Table#markVersion()} had been called: a set by handle then pays the stamp), opening
      * a file that its last {@code close()} wrote checks every block (O(bytes): it reads the
-     * whole file), and {@link Table#verify()} checks the blocks unchanged since the last
+     * whole file), and {@link MappedTable#verify()} checks the blocks unchanged since the last
      * checkpoint. A damaged block throws {@link SnapshotException} ({@code CHECKSUM}) naming
      * it. Tables in memory ignore it.
      *
@@ -185,98 +186,42 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T>, T extend
     public abstract T build();
 
     /**
-     * Opens a table whose blocks are regions of {@code file}, mapped into memory: the
-     * operating system pages them in and out, so the table may be larger than the heap and
-     * than free memory. If the file is absent or empty it is created with a new, empty table
-     * of this builder's options; otherwise the table of its last completed
-     * {@link Table#checkpoint() checkpoint} is reopened: its live records, every slot's
-     * generation, its free list (the next {@code add()} returns the handle it would have
-     * returned), its retired slots, identity and tag, under the same rule as
-     * {@link Snapshots#load loading a snapshot} (give the table a fixed {@link #tag(int)}).
-     * Everything else is an ordinary table of this kind.
-     *
-     * <p><b>Tags.</b> A reopened table always keeps the tag it was created with, so that its
-     * handles stay valid. A file created with a fixed tag reopens only through a builder that
-     * names the same tag; a builder that names no tag or another tag is refused
-     * ({@code SCHEMA_MISMATCH}, naming the file's tag). A file created with an automatic tag
-     * reopens through a builder that names no tag, under the number it had (a
-     * {@code TAG_CONFLICT} if an open table holds it); a builder naming a fixed tag is refused.
-     *
-     * <p><b>Schema changes.</b> A file written under an earlier version of this builder's
-     * schema reopens under this one, as {@link Snapshots#load a snapshot loads}: fields matched
-     * by name whatever their order and the layout, an added field at its
-     * {@link Schema.Builder#loadDefault load default} (zero if none), a dropped field gone, a
-     * field whose type changed (or a handle field's target), or another table name, refused
-     * ({@code SCHEMA_MISMATCH}, naming it, the file as it was); {@link #exactSchema(boolean)}
-     * refuses any difference. Since a file holds its records in its schema's layout, such an
-     * open <em>migrates</em> the file: it writes the table of the checkpoint it opens, every
-     * record in the new layout, into a new file beside it ({@code <file>.migrating}) as the next
-     * checkpoint, forces it, and renames it over the file, holding the file's lock throughout.
-     * A crash or failure before the rename leaves the file as it was (a crash may leave the new
-     * file behind, which the next migration replaces); after it, the path holds the migrated
-     * file. Every handle stays valid. It costs a pass over every record (O(slots × fields)) and
-     * room on the disk for a second file. {@link Table#openedCheckpoint()} then gives the
-     * migrated checkpoint's number (one more than the checkpoint opened), the state the file
-     * was found in, and a detail naming the fields added and dropped.
-     *
-     * <p><b>Which checkpoint.</b> The file keeps the last two checkpoints. Opening takes the
-     * newest; after a crash during a checkpoint (its header torn) the one before, the last
-     * completed one; a completed checkpoint whose header or metadata no longer matches its
-     * CRC32C (damage, never a crash) throws {@code CHECKSUM}, unless
-     * {@link #checkpointFallback(CheckpointFallback)} allows that fallback too (or forbids
-     * every fallback). {@link Table#openedCheckpoint()} says which checkpoint was opened and
-     * why.
-     *
-     * <p><b>Durability.</b> {@link Table#checkpoint()} makes everything written before it
-     * durable; {@link Table#close()} checkpoints. After a crash (the process killed, the
-     * machine down) the file reopens to exactly the structure of the last completed checkpoint:
-     * which handles are live, their generations, the free list. Record values written after it
-     * may or may not be there: every field of a record live at that checkpoint reads either
-     * its value at the checkpoint or a value stored later into the same place (a field's
-     * place is its slot in a {@code BulkTable}, its row in a {@code PackedTable}, whose rows
-     * take other records' values when records move), and never a torn mix, since every field
-     * is aligned to its width. Stores into that place after the checkpoint include those of
-     * later records reusing it: zero from the add, their own values, and, in a
-     * {@code BulkTable}, the free-list link (a slot number) that a removal writes into the
-     * first field of 4 or more bytes. A table dropped without {@code close()} is unmapped by
-     * its cleaner without a checkpoint.
-     *
-     * <p><b>Costs.</b> Opening reads the metadata (4 bytes per slot, 8 in a
-     * {@code PackedTable}, plus 4 per row; in a {@code BulkTable} 4 per free slot, whose
-     * free-list links it writes back), never the blocks: O(slots), not O(bytes) (with
-     * {@link #blockChecksums(boolean) block checksums}, a file its {@code close()} wrote is
-     * also checked block by block: O(bytes)). The file
-     * grows by regions of 1 MiB doubling to 64 MiB, each mapped once. Reads and writes of
-     * records are those of a table in memory once their pages are in memory.
-     *
-     * <p><b>One owner.</b> The file is locked ({@link java.nio.channels.FileChannel#tryLock()})
-     * while the table is open: a second open, in this process or another, throws
-     * {@link SnapshotException} ({@code LOCKED}). After a failed open and after
-     * {@code close()}, nothing of the file stays mapped or locked.
+     * Opens a table whose blocks are regions of {@code file}, mapped into memory, so the table
+     * may be larger than the heap and than free memory: a {@link MappedTable} of this builder's
+     * kind. An absent or empty file is created with a new table of this builder's options;
+     * otherwise the table of its last completed {@link MappedTable#checkpoint() checkpoint}
+     * reopens with every live record, generation, free slot, identity and tag, so handles from
+     * before stay valid (give it a fixed {@link #tag(int)}; a file reopens only with the tag rule
+     * it was created with). A schema that changed as {@link Snapshots} allows migrates the file
+     * (written anew beside it and renamed over it; O(slots x fields)). After a crash the file
+     * reopens to exactly the last checkpoint's structure; record values written since may or may
+     * not be there, never torn. The file is locked while the table is open. Opening reads the
+     * metadata, never the blocks: O(slots). Guide: docs/saving-and-mapped-tables.md, "Mapped
+     * tables".
      *
      * @param file the table's file
      * @return the open table
      * @throws SnapshotException if the file is not a mapped table's file, is damaged
-     *     ({@code CHECKSUM} for a damaged newest checkpoint, a fallback the
-     *     {@link #checkpointFallback(CheckpointFallback) fallback option} forbids, or with
-     *     {@link #blockChecksums(boolean) checksums} a damaged block, named), holds another
-     *     kind, a schema that does not reopen under this one ({@code SCHEMA_MISMATCH}, see
-     *     "Schema changes") or other options (handle layout, reuse order,
-     *     capacity limit, block checksums, a tag other than the one it was created with), or
-     *     its tag is taken ({@code TAG_CONFLICT}), or another table holds the file
-     *     ({@code LOCKED})
+     *     ({@code CHECKSUM}, unless the {@link #checkpointFallback(CheckpointFallback) fallback
+     *     option} allows the checkpoint before), holds another kind, a schema that does not
+     *     reopen under this one ({@code SCHEMA_MISMATCH}) or other options (layout, reuse
+     *     order, capacity, checksums, tag), its tag is taken ({@code TAG_CONFLICT}), or another
+     *     table holds the file ({@code LOCKED})
      * @throws IOException if the file cannot be opened, read or written
      * @throws IllegalArgumentException if {@code file} is null
      * @throws IllegalStateException as {@link #build()} when the file is created
      */
-    @SuppressWarnings("unchecked") // StoredTables.openMapped makes the kind of this builder
-    public final T mapped(Path file) throws IOException {
+    @SuppressWarnings("unchecked") // StoredTables.openMapped makes the mapped table of this builder's kind
+    public final M mapped(Path file) throws IOException {
         if (file == null) {
             throw new IllegalArgumentException("file is null");
         }
-        return (T) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), layout(),
-                maxCapacity, tag, fallback, blockChecksums, exactSchema), () -> (AbstractTable) build());
+        return (M) StoredTables.openMapped(file, new MappedOpen.Expected(kind(), schema, reuseOrder(), layout(),
+                maxCapacity, tag, fallback, blockChecksums, exactSchema), this::buildMapped);
     }
+
+    /** {@return a new, empty mapped table of this builder's kind and options, for {@link #mapped} to give a file} */
+    abstract AbstractTable buildMapped();
 
     /** {@return {@code table} with this builder's options that apply after construction} */
     final <X extends AbstractTable> X configured(X table) {

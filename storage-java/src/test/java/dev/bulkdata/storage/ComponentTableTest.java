@@ -85,7 +85,7 @@ class ComponentTableTest {
             entities.remove(old);
             assertFalse(velocity.contains(old));
             long reborn = entities.add();
-            assertEquals(Handles.index(old), Handles.index(reborn));
+            assertEquals(HandleLayout.DEFAULT.index(old), HandleLayout.DEFAULT.index(reborn));
             assertFalse(velocity.contains(reborn), "a new entity in the slot does not inherit the component");
             assertThrows(IllegalArgumentException.class, () -> velocity.get(reborn, VX));
             assertEquals(1, velocity.size()); // the stale row is still there
@@ -211,7 +211,7 @@ class ComponentTableTest {
             }
             for (long e : es) {
                 velocity.add(e);
-                velocity.set(e, VX, Handles.index(e));
+                velocity.set(e, VX, HandleLayout.DEFAULT.index(e));
             }
             long total = 0;
             int calls = 0;
@@ -219,14 +219,14 @@ class ComponentTableTest {
                 assertTrue(swaps <= 10_000);
                 total += swaps;
                 for (long e : es) {
-                    assertEquals((float) Handles.index(e), velocity.get(e, VX));
+                    assertEquals((float) HandleLayout.DEFAULT.index(e), velocity.get(e, VX));
                 }
             }
             assertTrue(calls > 1, "a shuffled table needs several budgeted calls, took " + calls);
             assertTrue(total > 0);
             for (int row = 1; row < velocity.size(); row++) {
-                assertTrue(Handles.index(velocity.entityAt(row - 1)) < Handles.index(velocity.entityAt(row)));
-                assertEquals((float) Handles.index(velocity.entityAt(row)), velocity.getAt(row, VX));
+                assertTrue(HandleLayout.DEFAULT.index(velocity.entityAt(row - 1)) < HandleLayout.DEFAULT.index(velocity.entityAt(row)));
+                assertEquals((float) HandleLayout.DEFAULT.index(velocity.entityAt(row)), velocity.getAt(row, VX));
             }
             assertEquals(0, velocity.defragment(Long.MAX_VALUE));
             assertThrows(IllegalArgumentException.class, () -> velocity.defragment(-1));

@@ -358,7 +358,7 @@ class DocSnippetsTest {
         Path file = dir.resolve("ships.map");
         float reopenedX;
         // doc:begin docs/saving-and-mapped-tables.md
-        BulkTable ships = BulkTable.builder(schema).tag(4000).mapped(file);   // created if absent
+        MappedBulkTable ships = BulkTable.builder(schema).tag(4000).mapped(file);   // created if absent
         long ship = ships.add();
         ships.set(ship, x, 7f);
         ships.checkpoint();                                 // durable: a crash now loses nothing

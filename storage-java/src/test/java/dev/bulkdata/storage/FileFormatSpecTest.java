@@ -360,7 +360,7 @@ class FileFormatSpecTest {
         BulkTable.Builder builder = BulkTable.builder(schema).reuseOrder(ReuseOrder.FIFO).blockChecksums(true);
         HandleLayout layout;
         long[] handles = new long[3001];
-        try (BulkTable table = builder.mapped(path)) {
+        try (MappedBulkTable table = builder.mapped(path)) {
             layout = table.handleLayout();
             for (int n = 1; n <= 3000; n++) {
                 long h = table.add();
@@ -426,7 +426,7 @@ class FileFormatSpecTest {
         }
 
         // Opening a checkpoint written by close() makes its record "open" before the table is handed out.
-        try (BulkTable reopened = builder.mapped(path)) {
+        try (MappedBulkTable reopened = builder.mapped(path)) {
             assertEquals(OpenedCheckpoint.State.CLOSED, reopened.openedCheckpoint().state());
             ByteBuffer record = ByteBuffer.wrap(Files.readAllBytes(path)).order(ByteOrder.nativeOrder());
             assertEquals(SPEC.constant("commitState.open"), record.getInt((int) SPEC.constant("mapped.commitB")
@@ -450,7 +450,7 @@ class FileFormatSpecTest {
     void mappedPackedFile() throws IOException {
         Schema schema = Schema.builder("spec_mapped_packed").add(FieldType.FLOAT, "x").build();
         Path path = dir.resolve("packed.bulk");
-        try (PackedTable table = PackedTable.builder(schema).mapped(path)) {
+        try (MappedPackedTable table = PackedTable.builder(schema).mapped(path)) {
             long h = table.add();
             table.add();
             table.remove(h);

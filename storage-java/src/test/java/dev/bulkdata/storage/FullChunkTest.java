@@ -62,7 +62,7 @@ class FullChunkTest {
                 holes = Math.max(0, holes - adds);
                 for (int i = 0; i < adds; i++) {
                     long handle = table.add();
-                    long slot = Handles.index(handle);
+                    long slot = HandleLayout.DEFAULT.index(handle);
                     long value = random.nextInt(1000);
                     set(table, handle, field, value);
                     model.put(slot, value);

@@ -21,10 +21,10 @@ class HandleLayoutTest {
         assertEquals((1 << 20) - 1, d.maxGeneration());
         long h = d.pack(4095, (1 << 20) - 1, 0xFFFF_FFFFL);
         assertEquals(-1L, h, "all three fields full cover all 64 bits");
-        assertEquals(0x0030_0005_0000_0007L, Handles.pack(3, 5, 7));
+        assertEquals(0x0030_0005_0000_0007L, HandleLayout.DEFAULT.pack(3, 5, 7));
         assertEquals(3, Handles.tag(0x0030_0005_0000_0007L));
-        assertEquals(5, Handles.generation(0x0030_0005_0000_0007L));
-        assertEquals(7, Handles.index(0x0030_0005_0000_0007L));
+        assertEquals(5, HandleLayout.DEFAULT.generation(0x0030_0005_0000_0007L));
+        assertEquals(7, HandleLayout.DEFAULT.index(0x0030_0005_0000_0007L));
         assertEquals(HandleLayout.MAX_SLOT_INDEX, d.maxIndex(), "slot indices are Java ints");
     }
 

@@ -41,7 +41,7 @@ class MappedCrashTest {
     static final int BASE = 1 << 30;
     static final Schema SCHEMA = Schema.builder("crash").add(FieldType.INT, "w").add(FieldType.LONG, "both").build();
 
-    static TableBuilder<?, ?> builder(String kind) {
+    static TableBuilder<?, ?, ? extends MappedTable> builder(String kind) {
         return kind.equals("BULK") ? BulkTable.builder(SCHEMA).tag(4020) : PackedTable.builder(SCHEMA).tag(4022);
     }
 
@@ -68,7 +68,7 @@ class MappedCrashTest {
             child.destroyForcibly().waitFor();
             String output = Files.readString(log, StandardCharsets.ISO_8859_1);
             Report[] last = lastReports(output);
-            try (Table t = builder(kind.name()).mapped(file)) {
+            try (MappedTable t = builder(kind.name()).mapped(file)) {
                 Report matched = null;
                 StringBuilder why = new StringBuilder();
                 for (Report r : last) {
@@ -226,7 +226,7 @@ class MappedCrashTest {
             LongField id = schema.longField("id");
             int n = 1 << 20;
             Path file = Path.of(args[0]);
-            try (BulkTable t = BulkTable.builder(schema).tag(4021).mapped(file)) {
+            try (MappedBulkTable t = BulkTable.builder(schema).tag(4021).mapped(file)) {
                 long[] hs = new long[n];
                 t.addAll(hs);
                 for (int i = 0; i < n; i++) {
@@ -235,7 +235,7 @@ class MappedCrashTest {
             }
             long heap = Runtime.getRuntime().maxMemory();
             long bytes;
-            try (BulkTable t = BulkTable.builder(schema).tag(4021).mapped(file)) {
+            try (MappedBulkTable t = BulkTable.builder(schema).tag(4021).mapped(file)) {
                 bytes = t.stats().nativeBytes();
                 long[] count = {0};
                 t.forEach((chunk, slot) -> {
@@ -271,7 +271,7 @@ class MappedCrashTest {
             LongField both = SCHEMA.longField("both");
             PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false,
                     StandardCharsets.ISO_8859_1);
-            Table t = builder(kind).mapped(Path.of(args[1]));
+            MappedTable t = builder(kind).mapped(Path.of(args[1]));
             List<Long> live = new ArrayList<>();
             t.forEach((chunk, slot) -> live.add(chunk.handle(slot)));
             int number = 0;

@@ -35,9 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The integrity of mapped files: which checkpoint a file opens at (an interrupted checkpoint
- * against a damaged one, {@link CheckpointFallback}, {@link Table#openedCheckpoint()}, the
+ * against a damaged one, {@link CheckpointFallback}, {@link MappedTable#openedCheckpoint()}, the
  * {@code dev.bulkdata.MappedOpen} event), block checksums ({@link TableBuilder#blockChecksums},
- * {@link Table#verify()}) under a seeded model run, and the tag rule of reopening. The model
+ * {@link MappedTable#verify()}) under a seeded model run, and the tag rule of reopening. The model
  * run's seed is {@code -Dbulkdata.seed} (a fixed default), printed with every failure.
  */
 class MappedIntegrityTest {
@@ -51,7 +51,7 @@ class MappedIntegrityTest {
                 .add(FieldType.BYTE, "flag").build();
     }
 
-    private static TableBuilder<?, ?> builder(TableKind kind, Schema schema, int tag) {
+    private static TableBuilder<?, ?, ? extends MappedTable> builder(TableKind kind, Schema schema, int tag) {
         return (kind == TableKind.BULK ? BulkTable.builder(schema) : PackedTable.builder(schema)).tag(tag);
     }
 
@@ -87,7 +87,7 @@ class MappedIntegrityTest {
     /** A file of 30 records at checkpoint n - 1 and 29 at its newest checkpoint n, written by close(). */
     private Path twoCheckpoints(String name, int tag) throws IOException {
         Path file = dir.resolve(name + ".bulk");
-        try (BulkTable t = BulkTable.builder(schema(name, Layout.SOA)).tag(tag).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(schema(name, Layout.SOA)).tag(tag).mapped(file)) {
             long[] hs = new long[30];
             t.addAll(hs);
             t.checkpoint();
@@ -149,7 +149,7 @@ class MappedIntegrityTest {
             Path crashed = dir.resolve("reuse-crashed.bulk");
             Files.write(crashed, Files.readAllBytes(file));   // a crash after the open: no checkpoint since
             t.close();
-            try (BulkTable c = BulkTable.builder(schema("reuse", Layout.SOA)).tag(4042).mapped(crashed)) {
+            try (MappedBulkTable c = BulkTable.builder(schema("reuse", Layout.SOA)).tag(4042).mapped(crashed)) {
                 assertEquals(State.NOT_CLOSED, c.openedCheckpoint().state(),
                         "the open recorded that the table is in use: " + c.openedCheckpoint().detail());
                 assertEquals(29, c.size());
@@ -373,7 +373,7 @@ class MappedIntegrityTest {
      * A seeded model run with checksums: adds, removals, sets by handle and through chunks,
      * writable columns, cancelled adds, clears, a PackedTable's defragment, snapshots saved from
      * the mapped table, checkpoints, clean reopens (which check every block) and crash images
-     * (which check none until the next checkpoint). After every checkpoint {@link Table#verify()}
+     * (which check none until the next checkpoint). After every checkpoint {@link MappedTable#verify()}
      * checks every block and passes; a byte flipped in a record is then reported naming its
      * block, by {@code verify()} and by the next clean open.
      */
@@ -399,7 +399,7 @@ class MappedIntegrityTest {
         SplittableRandom random = new SplittableRandom(seed);
         IntField id = schema.intField("id");
         LongField v = schema.longField("v");
-        Table t = builder(kind, schema, tag).blockChecksums(true).mapped(file);
+        MappedTable t = builder(kind, schema, tag).blockChecksums(true).mapped(file);
         List<Long> live = new ArrayList<>();
         try {
             for (int step = 0; step < 3_000; step++) {
@@ -461,13 +461,13 @@ class MappedIntegrityTest {
                     Files.write(crashed, Files.readAllBytes(file));
                     int blocks = t.stats().blocks();
                     t.close();
-                    try (Table c = builder(kind, schema, tag).blockChecksums(true).mapped(crashed)) {
+                    try (MappedTable c = builder(kind, schema, tag).blockChecksums(true).mapped(crashed)) {
                         assertEquals(State.NOT_CLOSED, c.openedCheckpoint().state());
                         assertEquals(0, c.verify(), "no block is known after a crash");
                         c.checkpoint();
                         assertEquals(blocks, c.verify());
                     }
-                    try (Table c = builder(kind, schema, tag).blockChecksums(true).mapped(crashed)) {
+                    try (MappedTable c = builder(kind, schema, tag).blockChecksums(true).mapped(crashed)) {
                         assertEquals(State.CLOSED, c.openedCheckpoint().state());
                     }
                     t = builder(kind, schema, tag).blockChecksums(true).mapped(file);
@@ -476,7 +476,7 @@ class MappedIntegrityTest {
         } finally {
             t.close();
         }
-        try (Table reopened = builder(kind, schema, tag).blockChecksums(true).mapped(file)) {
+        try (MappedTable reopened = builder(kind, schema, tag).blockChecksums(true).mapped(file)) {
             assertEquals(reopened.stats().blocks(), reopened.verify());
         }
     }
@@ -505,7 +505,7 @@ class MappedIntegrityTest {
         Schema schema = schema("flipped_" + kind, Layout.SOA);
         Path file = dir.resolve("flipped_" + kind + ".bulk");
         long block1At;
-        try (Table t = builder(kind, schema, 4070).blockChecksums(true).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, 4070).blockChecksums(true).mapped(file)) {
             long[] hs = new long[3 * schema.slotsPerBlock() - (kind == TableKind.BULK ? 1 : 0)]; // 3 blocks
             t.addAll(hs);
             for (long h : hs) {
@@ -522,7 +522,7 @@ class MappedIntegrityTest {
         assertTrue(e.getMessage().contains("file offset " + block1At), e.getMessage());
         assertUnlocked(file, 4070);
         assertTrue(java.util.Arrays.equals(pristine, flipBack(file, block1At + 100)), "the refused open changed the file");
-        try (Table t = builder(kind, schema, 4070).blockChecksums(true).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, 4070).blockChecksums(true).mapped(file)) {
             assertEquals(3 * schema.slotsPerBlock() - (kind == TableKind.BULK ? 1 : 0), t.size());
             assertEquals(3, t.stats().blocks());
             assertEquals(3, t.verify());
@@ -544,7 +544,7 @@ class MappedIntegrityTest {
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("checksums"), e.getMessage());
         Path plain = dir.resolve("plain.bulk");
-        try (BulkTable t = BulkTable.builder(schema).tag(4071).mapped(plain)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(4071).mapped(plain)) {
             assertThrows(IllegalStateException.class, t::verify);
         }
         e = assertThrows(SnapshotException.class,
@@ -553,7 +553,7 @@ class MappedIntegrityTest {
         try (BulkTable inMemory = BulkTable.of(schema)) {
             assertThrows(IllegalStateException.class, inMemory::verify);
         }
-        BulkTable closed = BulkTable.builder(schema).tag(4071).blockChecksums(true).mapped(file);
+        MappedBulkTable closed = BulkTable.builder(schema).tag(4071).blockChecksums(true).mapped(file);
         closed.close();
         assertThrows(IllegalStateException.class, closed::verify);
     }
@@ -562,7 +562,7 @@ class MappedIntegrityTest {
     @Test
     void aCheckpoint_sumsOnlyTheBlocksChangedSinceTheLastOne() throws IOException {
         Schema schema = schema("changed", Layout.SOA);
-        try (BulkTable t = BulkTable.builder(schema).tag(4072).blockChecksums(true)
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(4072).blockChecksums(true)
                 .mapped(dir.resolve("changed.bulk"))) {
             long[] hs = new long[10 * schema.slotsPerBlock() - 1];      // slot 0 is no record's: 10 blocks
             t.addAll(hs);
@@ -585,7 +585,7 @@ class MappedIntegrityTest {
     void aWritableViewKeptAcrossACheckpoint_isReportedAsDamage_andTakingItAgainIsNot() throws IOException {
         Schema schema = schema("kept", Layout.SOA);
         LongField v = schema.longField("v");
-        try (BulkTable t = BulkTable.builder(schema).tag(4073).blockChecksums(true).mapped(dir.resolve("kept.bulk"))) {
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(4073).blockChecksums(true).mapped(dir.resolve("kept.bulk"))) {
             long h = t.add();
             MemorySegment[] kept = new MemorySegment[1];
             t.forEachChunk(chunk -> kept[0] = chunk.writableColumn(v));
@@ -609,7 +609,7 @@ class MappedIntegrityTest {
         Schema schema = schema("tagged", Layout.SOA);
         Path fixed = dir.resolve("fixed.bulk");
         long handle;
-        try (BulkTable t = BulkTable.builder(schema).tag(4080).mapped(fixed)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(4080).mapped(fixed)) {
             handle = t.add();
         }
         SnapshotException none = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema).mapped(fixed));
@@ -621,13 +621,13 @@ class MappedIntegrityTest {
         assertEquals(Reason.SCHEMA_MISMATCH, other.reason());
         assertTrue(other.getMessage().contains("4080") && other.getMessage().contains("4081"), other.getMessage());
         assertUnlocked(fixed, 4080);
-        try (BulkTable t = BulkTable.builder(schema).tag(4080).mapped(fixed)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(4080).mapped(fixed)) {
             assertTrue(t.contains(handle), "the same tag: every handle is valid");
         }
 
         Path automatic = dir.resolve("automatic.bulk");
         long autoHandle;
-        try (BulkTable t = BulkTable.builder(schema).mapped(automatic)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).mapped(automatic)) {
             autoHandle = t.add();
         }
         int autoTag = Handles.tag(autoHandle);
@@ -636,7 +636,7 @@ class MappedIntegrityTest {
                 () -> BulkTable.builder(schema).tag(4082).mapped(automatic));
         assertEquals(Reason.SCHEMA_MISMATCH, fixedOnAuto.reason());
         assertTrue(fixedOnAuto.getMessage().contains("automatic tag " + autoTag), fixedOnAuto.getMessage());
-        try (BulkTable t = BulkTable.builder(schema).mapped(automatic)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).mapped(automatic)) {
             assertTrue(t.contains(autoHandle), "no tag: the automatic tag it had, every handle valid");
         }
     }

@@ -24,6 +24,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,8 +46,8 @@ class MappedTableTest {
     }
 
     /** A builder with a fixed tag (each test its own: a small layout under a much used tag has no generations left). */
-    private static TableBuilder<?, ?> builder(TableKind kind, Schema schema, HandleLayout layout, int tag) {
-        TableBuilder<?, ?> b = kind == TableKind.BULK ? BulkTable.builder(schema) : PackedTable.builder(schema);
+    private static TableBuilder<?, ?, ? extends MappedTable> builder(TableKind kind, Schema schema, HandleLayout layout, int tag) {
+        TableBuilder<?, ?, ? extends MappedTable> b = kind == TableKind.BULK ? BulkTable.builder(schema) : PackedTable.builder(schema);
         return b.handleLayout(layout).tag(tag);
     }
 
@@ -84,7 +85,7 @@ class MappedTableTest {
         Path file = dir.resolve("model_" + kind + layout + ".bulk");
         Table twin = kind.build(schema, handles, Integer.MAX_VALUE);
         int tag = 3900 + 2 * kind.ordinal() + layout.ordinal();
-        Table mapped = builder(kind, schema, handles, tag).mapped(file);
+        MappedTable mapped = builder(kind, schema, handles, tag).mapped(file);
         SplittableRandom random = new SplittableRandom(seed);
         List<Long> live = new ArrayList<>();
         long mask = handles.payloadMask();
@@ -154,7 +155,7 @@ class MappedTableTest {
         Schema schema = schema("close_" + kind, Layout.SOA);
         Path file = dir.resolve("close.bulk");
         long[] handles = new long[5_000];
-        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
             t.addAll(handles);
             for (int i = 0; i < handles.length; i++) {
                 t.set(handles[i], schema.intField("id"), i);
@@ -162,7 +163,7 @@ class MappedTableTest {
             t.checkpoint();
             t.set(handles[7], schema.intField("id"), -7); // after the checkpoint; close checkpoints
         }
-        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
             assertEquals(handles.length, t.size());
             for (int i = 0; i < handles.length; i++) {
                 assertEquals(i == 7 ? -7 : i, t.get(handles[i], schema.intField("id")));
@@ -178,7 +179,7 @@ class MappedTableTest {
         Path file = dir.resolve("saved.map");
         Path snapshot = dir.resolve("saved.bulk");
         TableSnapshot before;
-        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3920 + kind.ordinal()).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, HandleLayout.DEFAULT, 3920 + kind.ordinal()).mapped(file)) {
             long[] hs = new long[3_000];
             t.addAll(hs);
             for (int i = 0; i < hs.length; i += 7) {
@@ -205,7 +206,7 @@ class MappedTableTest {
         Path file = dir.resolve("incremental.bulk");
         long[] hs = new long[50_000];
         Map<String, Object> before;
-        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3930 + kind.ordinal()).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, HandleLayout.DEFAULT, 3930 + kind.ordinal()).mapped(file)) {
             MappedStore store = ((AbstractTable) t).mapped;
             t.addAll(hs);
             t.checkpoint();
@@ -234,19 +235,19 @@ class MappedTableTest {
             t.set(added, schema.longField("v"), 99L);
             before = state(t);
         }
-        try (Table t = builder(kind, schema, HandleLayout.DEFAULT, 3930 + kind.ordinal()).mapped(file)) {
+        try (MappedTable t = builder(kind, schema, HandleLayout.DEFAULT, 3930 + kind.ordinal()).mapped(file)) {
             assertEquals(before, state(t));
         }
     }
 
     @Test
-    void checkpoint_ofATableInMemory_orClosed_throws() throws IOException {
+    void onlyAMappedTable_hasACheckpoint_andAClosedOneThrows() throws IOException {
         Schema schema = schema("memory", Layout.SOA);
-        try (BulkTable t = BulkTable.of(schema)) {
-            IllegalStateException e = assertThrows(IllegalStateException.class, t::checkpoint);
-            assertTrue(e.getMessage().contains("not mapped"), e.getMessage());
+        try (BulkTable t = BulkTable.of(schema); PackedTable p = PackedTable.of(schema)) {
+            assertFalse(t instanceof MappedTable, "an in-memory table's type has no checkpoint");
+            assertFalse(p instanceof MappedTable);
         }
-        BulkTable t = BulkTable.builder(schema).mapped(dir.resolve("closed.bulk"));
+        MappedBulkTable t = BulkTable.builder(schema).mapped(dir.resolve("closed.bulk"));
         t.close();
         assertThrows(IllegalStateException.class, t::checkpoint);
     }
@@ -255,7 +256,7 @@ class MappedTableTest {
     void theFileGrowsByRegions_andBlocksAreStridedAt16KiB() throws IOException {
         Schema schema = Schema.builder("grow").add(FieldType.INT, "a", "b", "c").build(); // 12-byte records, 12 KiB blocks
         Path file = dir.resolve("grow.bulk");
-        try (BulkTable t = BulkTable.builder(schema).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).mapped(file)) {
             long[] hs = new long[1024 * 200 - 1]; // 200 blocks (slot 0 is the free list's header): regions of 64 and 128 blocks, then 256
             t.addAll(hs);
             t.set(hs[hs.length - 1], schema.intField("c"), 42);
@@ -264,7 +265,7 @@ class MappedTableTest {
         }
         long size = Files.size(file);
         assertTrue(size >= 16384 + (64 + 128 + 256) * 16384L, "file size " + size);
-        try (BulkTable t = BulkTable.builder(schema).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).mapped(file)) {
             assertEquals(1024 * 200 - 1, t.size());
         }
     }
@@ -276,7 +277,7 @@ class MappedTableTest {
     void aSecondOpenInThisProcess_failsNamingTheFile_andTheFirstStaysUsable() throws IOException {
         Schema schema = schema("owner", Layout.SOA);
         Path file = dir.resolve("owner.bulk");
-        try (BulkTable first = BulkTable.builder(schema).mapped(file)) {
+        try (MappedBulkTable first = BulkTable.builder(schema).mapped(file)) {
             long h = first.add();
             SnapshotException e = assertThrows(SnapshotException.class,
                     () -> BulkTable.builder(schema).mapped(file));
@@ -285,7 +286,7 @@ class MappedTableTest {
             first.set(h, schema.intField("id"), 5);
             first.checkpoint();
         }
-        try (BulkTable again = BulkTable.builder(schema).mapped(file)) {
+        try (MappedBulkTable again = BulkTable.builder(schema).mapped(file)) {
             assertEquals(1, again.size());
         }
     }
@@ -310,7 +311,7 @@ class MappedTableTest {
         } finally {
             holder.destroyForcibly().waitFor();
         }
-        try (BulkTable t = BulkTable.builder(Holder.SCHEMA).tag(Holder.TAG).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(Holder.SCHEMA).tag(Holder.TAG).mapped(file)) {
             assertEquals(3, t.size()); // the holder's checkpoint; its lock went with the process
         }
     }
@@ -321,7 +322,7 @@ class MappedTableTest {
         static final int TAG = 3995;
 
         public static void main(String[] args) throws Exception {
-            BulkTable t = BulkTable.builder(SCHEMA).tag(TAG).mapped(Path.of(args[0]));
+            MappedBulkTable t = BulkTable.builder(SCHEMA).tag(TAG).mapped(Path.of(args[0]));
             t.addAll(new long[3]);
             t.checkpoint();
             System.out.println("HOLDING");
@@ -350,13 +351,13 @@ class MappedTableTest {
             assertTrue(System.nanoTime() < deadline, "the dropped table's cleaner did not release the file");
             Thread.sleep(20);
         }
-        try (BulkTable t = BulkTable.builder(schema).tag(3997).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(3997).mapped(file)) {
             assertEquals(5, t.size()); // the checkpoint, not the adds made after it
         }
     }
 
     private static void dropMappedTable(Schema schema, Path file) throws IOException {
-        BulkTable t = BulkTable.builder(schema).tag(3997).mapped(file);
+        MappedBulkTable t = BulkTable.builder(schema).tag(3997).mapped(file);
         t.addAll(new long[5]);
         t.checkpoint();
         t.addAll(new long[3]);
@@ -368,7 +369,7 @@ class MappedTableTest {
     private Path validFile(String name) throws IOException {
         Path file = dir.resolve(name + ".bulk");
         Schema schema = schema(name, Layout.SOA);
-        try (BulkTable t = BulkTable.builder(schema).tag(TAG).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(schema).tag(TAG).mapped(file)) {
             long[] hs = new long[2_000];
             t.addAll(hs);
             for (int i = 0; i < hs.length; i += 3) {
@@ -444,7 +445,7 @@ class MappedTableTest {
         // Flip a bit of the newest header: the older checkpoint (same structure here) opens.
         byte[] h = read(file, newest + 30, 1);
         patch(file, newest + 30, new byte[] {(byte) (h[0] ^ 1)});
-        try (BulkTable t = BulkTable.builder(schema("crc", Layout.SOA)).tag(TAG)
+        try (MappedBulkTable t = BulkTable.builder(schema("crc", Layout.SOA)).tag(TAG)
                 .checkpointFallback(CheckpointFallback.AFTER_CRASH_OR_DAMAGE).mapped(file)) {
             assertEquals(2_000 - 667, t.size());
         }
@@ -480,7 +481,7 @@ class MappedTableTest {
     void everyFlippedBit_ofTheHeadersAndMetadata_fallsBackToTheOtherCheckpoint_orFailsClearly() throws IOException {
         Schema schema = schema("flip", Layout.SOA);
         Path file = dir.resolve("flip.bulk");
-        try (PackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
+        try (MappedPackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
             long[] hs = new long[40];
             t.addAll(hs);
             t.remove(hs[3]);
@@ -500,7 +501,7 @@ class MappedTableTest {
             int expected = range[0] == olderAt ? 38 : 39;
             for (long at = range[0]; at < range[1]; at++) {
                 patch(file, at, new byte[] {(byte) (pristine[(int) at] ^ (1 << (at % 8)))});
-                try (PackedTable t = PackedTable.builder(schema).tag(3996)
+                try (MappedPackedTable t = PackedTable.builder(schema).tag(3996)
                         .checkpointFallback(CheckpointFallback.AFTER_CRASH_OR_DAMAGE).mapped(file)) {
                     TableAudit.check(t);
                     assertEquals(expected, t.size(), "byte " + at + " flipped");
@@ -567,7 +568,7 @@ class MappedTableTest {
     @Test
     void theTagRule_ofSnapshots_holdsForMappedFiles() throws IOException {
         Path file = validFile("tags");
-        try (BulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
+        try (MappedBulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
                 .tag(TAG).build()) {
             SnapshotException e = assertThrows(SnapshotException.class,
                     () -> BulkTable.builder(schema("tags", Layout.SOA)).tag(TAG).mapped(file));
@@ -585,7 +586,7 @@ class MappedTableTest {
         Schema s = schema("mapped_cap", Layout.SOA);
         Path file = dir.resolve("cap.bulk");
         int tag = 4055;
-        try (BulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
             t.addAll(new long[50]);
         }
         for (int other : new int[] {0, 51}) {
@@ -597,7 +598,7 @@ class MappedTableTest {
             assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), e.getMessage());
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         }
-        try (BulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
             assertEquals(50, t.size());
             assertThrows(CapacityExceededException.class, t::add, "the limit holds after reopening");
         }
@@ -613,13 +614,13 @@ class MappedTableTest {
         Schema s = schema("mapped_capped_layout", Layout.SOA);
         Path file = dir.resolve("capped-layout.bulk");
         long h;
-        try (BulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
             assertEquals(HandleLayout.forCapacity(5000), t.handleLayout());
             h = t.add();
             t.reset();
             h = t.add();
         }
-        try (BulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
             assertEquals(HandleLayout.forCapacity(5000), t.handleLayout());
             assertTrue(t.contains(h));
         }
@@ -637,11 +638,11 @@ class MappedTableTest {
         Path file = dir.resolve("absent.bulk");
         assertTrue(Files.notExists(file));
         int tag = 4056;
-        try (PackedTable t = PackedTable.builder(s).tag(tag).mapped(file)) {
+        try (MappedPackedTable t = PackedTable.builder(s).tag(tag).mapped(file)) {
             assertTrue(Files.exists(file));
             assertEquals(0, t.size());
         }
-        try (PackedTable t = PackedTable.builder(s).tag(tag).mapped(file)) {
+        try (MappedPackedTable t = PackedTable.builder(s).tag(tag).mapped(file)) {
             assertEquals(0, t.size());
             assertEquals(tag, Handles.tag(t.add()));
         }

@@ -102,7 +102,7 @@ class MemoryBudgetTest {
     @Test
     void aMappedTable_countsAgainstNoBudget(@TempDir Path dir) throws IOException {
         long before = MemoryBudget.setLimitForTests(Long.MAX_VALUE);
-        try (BulkTable table = BulkTable.builder(PARTICLES).memoryBudget(1).mapped(dir.resolve("p.bulk"))) {
+        try (MappedBulkTable table = BulkTable.builder(PARTICLES).memoryBudget(1).mapped(dir.resolve("p.bulk"))) {
             long inUse = MemoryBudget.inUse();
             MemoryBudget.setLimitForTests(inUse); // no room at all for a table in memory
             long[] handles = new long[3 * PARTICLES.slotsPerBlock()];

@@ -42,7 +42,7 @@ class MigrationCrashTest {
     /** The child: reopens the file under v2 (a migration), closes it, says so. */
     public static final class Child {
         public static void main(String[] args) throws Exception {
-            try (BulkTable t = BulkTable.builder(v2()).tag(TAG).mapped(Path.of(args[0]))) {
+            try (MappedBulkTable t = BulkTable.builder(v2()).tag(TAG).mapped(Path.of(args[0]))) {
                 System.out.println("OPENED " + t.size());
             }
             System.out.println("CLOSED");
@@ -55,7 +55,7 @@ class MigrationCrashTest {
         SplittableRandom random = new SplittableRandom(seed);
         Path pristine = dir.resolve("pristine.bulk");
         long[] hs = new long[RECORDS];
-        try (BulkTable t = BulkTable.builder(v1()).tag(TAG).mapped(pristine)) {
+        try (MappedBulkTable t = BulkTable.builder(v1()).tag(TAG).mapped(pristine)) {
             t.addAll(hs);
             Schema s = t.schema();
             for (int i = 0; i < RECORDS; i++) {
@@ -89,7 +89,7 @@ class MigrationCrashTest {
             }
             String what = Seeds.replay(seed) + ", round " + round;
             boolean wasMigrated;
-            try (BulkTable t = BulkTable.builder(v2()).tag(TAG).exactSchema(true).mapped(file)) {
+            try (MappedBulkTable t = BulkTable.builder(v2()).tag(TAG).exactSchema(true).mapped(file)) {
                 wasMigrated = true;
                 check(t, hs, what + ", migrated");
             } catch (SnapshotException e) {
@@ -101,7 +101,7 @@ class MigrationCrashTest {
                 migrated++;
             } else {
                 untouched++;
-                try (BulkTable t = BulkTable.builder(v2()).tag(TAG).mapped(file)) {   // migrates now
+                try (MappedBulkTable t = BulkTable.builder(v2()).tag(TAG).mapped(file)) {   // migrates now
                     assertTrue(t.openedCheckpoint().detail().contains("migrated"), t.openedCheckpoint().detail());
                     check(t, hs, what + ", migrated after the crash");
                 }

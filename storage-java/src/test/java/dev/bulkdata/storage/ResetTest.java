@@ -338,7 +338,7 @@ class ResetTest {
         long[] again = new long[300];
         int[] free;
         BulkTable.Builder b = BulkTable.builder(SCHEMA).reuseOrder(order).handleLayout(HandleLayout.DEFAULT);
-        try (BulkTable m = b.mapped(file)) {
+        try (MappedBulkTable m = b.mapped(file)) {
             m.addAll(h, 0, h.length);
             m.checkpoint();
             m.reset();
@@ -350,7 +350,7 @@ class ResetTest {
             TableAudit.check(m);
             free = TableAudit.freeSlots(m);
         }
-        try (BulkTable m = BulkTable.builder(SCHEMA).reuseOrder(order).handleLayout(HandleLayout.DEFAULT).mapped(file)) {
+        try (MappedBulkTable m = BulkTable.builder(SCHEMA).reuseOrder(order).handleLayout(HandleLayout.DEFAULT).mapped(file)) {
             TableAudit.check(m);
             assertEquals(again.length, m.size());
             assertEquals(7f, m.get(again[7], X));
@@ -453,7 +453,7 @@ class ResetTest {
         if (kind == TableKind.PACKED) {
             return;
         }
-        try (BulkTable m = b.mapped(mappedFile)) {
+        try (MappedBulkTable m = b.mapped(mappedFile)) {
             for (int i = 0; i < 5; i++) {
                 m.add();
                 m.reset();
@@ -462,7 +462,7 @@ class ResetTest {
             m.set(mappedLive, X, 4f);
             assertTrue(layout.epoch(mappedLive) > 0);
         }
-        try (BulkTable m = BulkTable.builder(SCHEMA).handleLayout(layout).maxCapacity(1000).mapped(mappedFile)) {
+        try (MappedBulkTable m = BulkTable.builder(SCHEMA).handleLayout(layout).maxCapacity(1000).mapped(mappedFile)) {
             assertEquals(4f, m.get(mappedLive, X));
         }
     }

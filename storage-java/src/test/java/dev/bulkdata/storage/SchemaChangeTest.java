@@ -45,7 +45,7 @@ class SchemaChangeTest {
                 .add(FieldType.FLOAT, "health").loadDefault("health", 100).build();
     }
 
-    static TableBuilder<?, ?> builder(TableKind kind, Schema schema) {
+    static TableBuilder<?, ?, ? extends MappedTable> builder(TableKind kind, Schema schema) {
         return (kind == TableKind.BULK ? BulkTable.builder(schema) : PackedTable.builder(schema)).tag(TAG);
     }
 
@@ -213,11 +213,11 @@ class SchemaChangeTest {
     void aMappedFile_ofV1_reopensUnderV2_migrated_thenAsItsOwn(TableKind kind) throws IOException {
         Path file = dir.resolve("mapped.bulk");
         long[] hs;
-        try (Table t = builder(kind, v1(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(kind, v1(Layout.SOA)).mapped(file)) {
             hs = fill(t, 5000);
         }
         long sequence;
-        try (Table t = builder(kind, v2(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(kind, v2(Layout.SOA)).mapped(file)) {
             OpenedCheckpoint c = t.openedCheckpoint();
             assertEquals(OpenedCheckpoint.State.CLOSED, c.state());
             assertTrue(c.detail().contains("migrated") && c.detail().contains("added [health], dropped [y]"),
@@ -227,7 +227,7 @@ class SchemaChangeTest {
             t.set(hs[1], t.schema().floatField("health"), 5f);
         }
         assertNothingLeft(file);
-        try (Table t = builder(kind, v2(Layout.SOA)).exactSchema(true).mapped(file)) {
+        try (MappedTable t = builder(kind, v2(Layout.SOA)).exactSchema(true).mapped(file)) {
             assertEquals(sequence + 1, t.openedCheckpoint().sequence());
             assertFalse(t.openedCheckpoint().detail().contains("migrated"), t.openedCheckpoint().detail());
             assertEquals(5f, t.get(hs[1], t.schema().floatField("health")));
@@ -239,7 +239,7 @@ class SchemaChangeTest {
     @EnumSource(TableKind.class)
     void aMappedFile_refusedForAChangedTypeOrExactSchema_staysAsItWas(TableKind kind) throws IOException {
         Path file = dir.resolve("refused.bulk");
-        try (Table t = builder(kind, v1(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(kind, v1(Layout.SOA)).mapped(file)) {
             fill(t, 100);
         }
         byte[] before = Files.readAllBytes(file);
@@ -263,11 +263,11 @@ class SchemaChangeTest {
     void aFailedMigration_leavesTheFile_andALeftOverFileIsReplaced() throws IOException {
         Path file = dir.resolve("failing.bulk");
         long[] hs;
-        try (Table t = builder(TableKind.BULK, v1(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(TableKind.BULK, v1(Layout.SOA)).mapped(file)) {
             hs = fill(t, 3000);
         }
         byte[] before = Files.readAllBytes(file);
-        try (Table holder = BulkTable.builder(v1(Layout.SOA)).tag(TAG).build()) {
+        try (MappedTable holder = BulkTable.builder(v1(Layout.SOA)).tag(TAG).build()) {
             SnapshotException e = assertThrows(SnapshotException.class,
                     () -> builder(TableKind.BULK, v2(Layout.SOA)).mapped(file));
             assertEquals(Reason.TAG_CONFLICT, e.reason(), e.getMessage());
@@ -276,7 +276,7 @@ class SchemaChangeTest {
         assertNothingLeft(file);
         Path leftOver = dir.resolve("failing.bulk.migrating");
         Files.write(leftOver, new byte[] {1, 2, 3});        // as a crash during a migration leaves it
-        try (Table t = builder(TableKind.BULK, v2(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(TableKind.BULK, v2(Layout.SOA)).mapped(file)) {
             assertV2(t, hs, "migrated past a left-over file");
         }
         assertFalse(Files.exists(leftOver));

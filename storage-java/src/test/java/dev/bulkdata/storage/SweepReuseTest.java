@@ -207,10 +207,10 @@ class SweepReuseTest {
     void aReopenedMappedTable_addsIntoTheSlotsTheClosedOneWould(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("sweep.mapped");
         BulkTable.Builder builder = BulkTable.builder(schema).reuseOrder(ReuseOrder.SWEEP);
-        try (BulkTable table = builder.mapped(file)) {
+        try (MappedBulkTable table = builder.mapped(file)) {
             behindTheCursor(table);
         }
-        try (BulkTable table = builder.mapped(file)) {
+        try (MappedBulkTable table = builder.mapped(file)) {
             addsAfterTheCursor(table);
         }
     }

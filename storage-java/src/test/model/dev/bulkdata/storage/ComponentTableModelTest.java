@@ -105,7 +105,7 @@ class ComponentTableModelTest {
                 entities.remove(e);
                 dead.add(e);
                 if (model.remove(e) != null) {
-                    staleSlots.add(Handles.index(e));
+                    staleSlots.add(HandleLayout.DEFAULT.index(e));
                 }
                 assertFalse(table.contains(e));
             } else if (op < 45) {
@@ -115,7 +115,7 @@ class ComponentTableModelTest {
                 } else {
                     int row = table.add(e);
                     assertEquals(e, table.entityAt(row));
-                    staleSlots.remove(Handles.index(e));
+                    staleSlots.remove(HandleLayout.DEFAULT.index(e));
                     model.put(e, new long[fields.length]);
                 }
             } else if (op < 55) {

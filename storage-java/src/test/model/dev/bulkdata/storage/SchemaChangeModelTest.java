@@ -228,7 +228,7 @@ class SchemaChangeModelTest {
         }
     }
 
-    static TableBuilder<?, ?> builder(boolean bulk, Schema schema, ReuseOrder reuse) {
+    static TableBuilder<?, ?, ? extends MappedTable> builder(boolean bulk, Schema schema, ReuseOrder reuse) {
         return bulk ? BulkTable.builder(schema).reuseOrder(reuse).tag(TAG) : PackedTable.builder(schema).tag(TAG);
     }
 
@@ -302,7 +302,7 @@ class SchemaChangeModelTest {
                 Path file = dir.resolve("mapped" + round + ".bulk");
                 boolean crash = random.nextInt(3) == 0;
                 Path crashed = dir.resolve("crashed" + round + ".bulk");
-                try (Table t = builder(bulk, a.schema, reuse).blockChecksums(checksums).mapped(file)) {
+                try (MappedTable t = builder(bulk, a.schema, reuse).blockChecksums(checksums).mapped(file)) {
                     model.fill(t, a, random);
                     if (crash) {
                         t.checkpoint();
@@ -313,7 +313,7 @@ class SchemaChangeModelTest {
                 Path opened = crash ? crashed : file;
                 notClosed += crash ? 1 : 0;
                 long sequence;
-                try (Table t = builder(bulk, b.schema, reuse).blockChecksums(checksums).mapped(opened)) {
+                try (MappedTable t = builder(bulk, b.schema, reuse).blockChecksums(checksums).mapped(opened)) {
                     OpenedCheckpoint c = t.openedCheckpoint();
                     assertEquals(crash ? OpenedCheckpoint.State.NOT_CLOSED : OpenedCheckpoint.State.CLOSED, c.state(),
                             what + ": " + c.detail());
@@ -325,7 +325,7 @@ class SchemaChangeModelTest {
                     assertFalse(files.anyMatch(p -> p.getFileName().toString().endsWith(".migrating")),
                             what + ": the migration's new file was renamed");
                 }
-                try (Table t = builder(bulk, b.schema, reuse).blockChecksums(checksums).exactSchema(true)
+                try (MappedTable t = builder(bulk, b.schema, reuse).blockChecksums(checksums).exactSchema(true)
                         .mapped(opened)) {
                     OpenedCheckpoint c = t.openedCheckpoint();
                     assertEquals(OpenedCheckpoint.State.CLOSED, c.state(), what + ": " + c.detail());

@@ -538,7 +538,7 @@ class SlotIndexModelTest {
             boolean ours = handle != Handles.NULL && !layout.hasStrayBits(handle)
                     && layout.tag(handle) == fixture.lease.tag;
             boolean isLive = ours && slot > 0 && slot < limit && state[slot] == LIVE && generation[slot] == gen;
-            String text = layout.format(handle);
+            String text = layout.format("model", handle);
             assertEquals(isLive ? slot : -1, index.find(handle), "find(" + text + ")");
             if (payloads) {
                 assertEquals(isLive ? payload[slot] : -1, index.findPayload(handle), "findPayload(" + text + ")");

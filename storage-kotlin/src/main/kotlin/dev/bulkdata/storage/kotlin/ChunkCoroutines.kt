@@ -33,47 +33,15 @@ import java.util.concurrent.atomic.AtomicInteger
  * table.processChunks(Dispatchers.Default, parallelism = 4) { chunk -> move(chunk, dt) }
  * ```
  *
- * Each chunk is a [TypedChunk] of the table's declaration, so `chunk[s, column]` and
- * `chunk.view(column)` compile only for the table's own columns. The loop above, views taken
- * once per chunk and [TypedChunk.forEachLive] in a function of its own (which the JIT compiles
- * apart from the chunk loop, as it compiles the Java column loop), is the fast one;
- * `chunk[s, column]` checks the slot and the pass on every access. The function is inline so
- * that [block] is inlined into each worker: the chunk reaches it unboxed, and no suspend lambda
- * is called (and allocated) per chunk.
- *
- * - **Dispatcher and parallelism**: at most [parallelism] chunks are in progress at once,
- *   running or suspended: `min(parallelism, chunks)` worker coroutines run on [dispatcher], each
- *   taking the next chunk in order when it is done with its last, so each chunk is processed by
- *   one coroutine, and the dispatcher's threads run chunk after chunk without this call handing
- *   them over. A single-thread dispatcher (or `parallelism = 1`) processes the chunks one after
- *   another in one thread.
- * - **Allocation**: per pass, not per chunk or record: the workers (a coroutine and the state of
- *   [block] each, a few hundred bytes) and one byte per chunk of the table (which chunks are
- *   selected); measured with JMH `-prof gc` in benchmarks/NOTES.md.
- * - **[Dispatchers.Unconfined]** is supported: its workers start in the calling thread as they
- *   are launched, and continue after a suspension in whatever thread resumes them; the bound
- *   is the same.
- * - **Cancellation**: cancelling the caller cancels every worker; chunks not yet
- *   started never start, and a running [block] stops at its next suspension point (call
- *   `ensureActive()` or `yield()` inside long chunks for prompt cancellation).
- * - **Failure**: an exception thrown by [block] for one chunk cancels the other chunks and is
- *   rethrown from this call, after every chunk coroutine has finished.
- * - **Concurrency rules**: an iteration of the table is open for the whole call, so an add,
- *   remove or clear from any code during processing fails fast with
- *   [java.util.ConcurrentModificationException]; queue them instead with the chunk's
- *   [TypedChunk.removeLater] and [TypedChunk.addLater], applied when the call's pass ends, adds
- *   in chunk order whichever threads ran the chunks. Each chunk's records belong to one coroutine,
- *   so writes to distinct records from the chunk coroutines never lose an update; writing a
- *   record of another chunk is a data race the table does not detect. A chunk is valid only
- *   during the call: kept past it (while no other iteration of the table is open), every method
- *   of the chunk throws [IllegalStateException]. Closing the table before the call returns
- *   (from [block], or another thread) is a bug: the memory is freed at once, and the call
- *   throws an [IllegalStateException] naming the table.
- * - **Memory**: chunk coroutines touch the blocks from the dispatcher's threads, so the blocks
- *   must be accessible from any thread. Every core table allocates its blocks from a shared
- *   arena, so this always holds for tables opened by [TableDef.open]; a block that is confined to
- *   one thread is rejected up front with an [IllegalStateException] naming the table, before any
- *   chunk runs (instead of a `WrongThreadException` from inside [block]).
+ * Each chunk is a [TypedChunk] of the table's declaration; the loop above (views taken once per
+ * chunk, [TypedChunk.forEachLive], in a function of its own) is the fast one. `min(parallelism,
+ * chunks)` workers on [dispatcher] ([Dispatchers.Unconfined] included) each take the next chunk
+ * when done with one, so each chunk is processed by one coroutine; a pass allocates the workers
+ * and a byte per chunk, nothing per chunk or record beyond that ([block] is inlined into each
+ * worker). Cancelling the caller cancels the workers; an exception from one chunk cancels the
+ * others and is rethrown. An iteration is open for the whole call: an add, remove or clear
+ * throws [java.util.ConcurrentModificationException] (queue them with [TypedChunk.removeLater]
+ * and [TypedChunk.addLater]). Guide: docs/kotlin.md, "Coroutines per chunk".
  *
  * @param dispatcher where the chunk coroutines run; [Dispatchers.Default] by default
  * @param parallelism the most chunks processed at once, at least 1
@@ -103,16 +71,8 @@ public suspend inline fun Table.processChunks(
 ): Unit = processQueue(null, 0, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
 /**
- * [processChunks][TypedTable.processChunks] over the chunks that changed after [since] in a way
- * [changes] looks for (a version from [TypedTable.markVersion]; build [changes] with
- * [changeFilter]): the same contract, over the selected chunks. The chunks are tested
- * once, when the call starts, before any chunk runs. Then record `markVersion()` for the next
- * frame.
- *
- * ```
- * table.processChunks(changeFilter(Particles.X), seen) { chunk -> upload(chunk) }
- * seen = table.markVersion()
- * ```
+ * [processChunks][TypedTable.processChunks] over the chunks changed after [since] (from
+ * [TypedTable.markVersion]) as [changes] looks for, tested when the call starts; same contract.
  *
  * @throws IllegalArgumentException if [parallelism] is less than 1 or [changes] names columns of
  *   another declaration
@@ -178,15 +138,9 @@ internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
 }
 
 /**
- * The body of every processChunks: opens the pass's iteration (filtered by [changes] since
- * [since], or every chunk), checks its memory, then runs `min(parallelism, chunks)` copies of
- * [worker] on [dispatcher], each taking chunks from the one [ChunkQueue] until none is left, so
- * at most [parallelism] chunks are in progress, suspended ones included, and nothing is
- * allocated per chunk: [worker] has the caller's block inlined in its loop (a suspend lambda
- * called per chunk would allocate its state per call). Launched at once, the workers run chunk
- * after chunk on the dispatcher's threads without this call handing chunks over one by one
- * (which cost far more than a chunk's work: benchmarks/NOTES.md). Unconfined is no exception: its workers start in this
- * thread and continue after a suspension in whatever thread resumes them. Closes the iteration.
+ * The body of every processChunks: opens the pass's iteration, checks its memory, runs
+ * `min(parallelism, chunks)` copies of [worker] (the caller's block inlined in its loop, so
+ * nothing per chunk) on [dispatcher], each draining the one [ChunkQueue]; closes the iteration.
  */
 @PublishedApi
 @JvmSynthetic
@@ -214,12 +168,7 @@ internal suspend fun Table.processQueue(
     }
 }
 
-/**
- * What a pass that failed throws: [e] itself, unless the table was closed while the pass ran
- * (a misuse: this call was still handing out chunks and other coroutines used theirs), and [e]
- * does not already say so; then an [IllegalStateException] naming the table, with [e] as its
- * cause, whatever [e] was (the memory's own "already closed", for instance).
- */
+/** What a failed pass throws: [e], or if the table was closed meanwhile an [IllegalStateException] naming it. */
 private fun Table.closedDuringPass(e: Throwable): Throwable {
     if (e is CancellationException || !isClosed) return e
     val name = name()
@@ -233,45 +182,12 @@ private fun Table.closedDuringPass(e: Throwable): Throwable {
 
 /**
  * The table's chunks as a cold [Flow]: collecting it opens an iteration, emits every chunk in
- * order and closes the iteration when the collection completes, fails or is cancelled.
- *
- * **The guarantee**: from the first chunk until the collector has finished with the last one,
- * add, remove and clear fail with [java.util.ConcurrentModificationException], so no chunk
- * changes shape while it is in use. A chunk is valid only during that time: kept past it (while
- * no other iteration of the table is open), every method of the chunk throws
- * [IllegalStateException]. So do not keep chunks, and do not use terminal operators that hand
- * chunks out after the collection ([toList][kotlinx.coroutines.flow.toList],
- * [first][kotlinx.coroutines.flow.first], `last`, `single`, `reduce`); map chunks to values first.
- *
- * **Operators that keep it** (the chunk is processed in the collecting coroutine, during
- * `emit`): `map`, `filter`, `take`, `drop`, `onEach`, `transform`, `withIndex`, `catch`,
- * `onCompletion`, `flatMapConcat`, `launchIn`, and `flowOn` with the collector's own dispatcher
- * or with a context that has no dispatcher (`flowOn(CoroutineName("x"))`). To choose the thread,
- * collect inside `withContext(dispatcher) { }`; for parallel work use [processChunks].
- *
- * **Operators that cannot keep it, refused**: `buffer` (any capacity), `conflate`, `flowOn` with
- * another dispatcher, `produceIn`, `collectLatest` / `mapLatest` / `transformLatest` /
- * `flatMapLatest`, `flatMapMerge` over this flow, `zip` with this flow as the argument, and
- * `channelFlow { }` / `callbackFlow { }` blocks that collect it. Each of them collects this flow
- * in the body of a producer coroutine and hands the chunks over through a channel; a flow cannot
- * know when the collector on the other side is done with an element, so the iteration would
- * end (and add would succeed) while the collector still uses a chunk. Collecting this flow in
- * the body of a producer coroutine (`produce`, `channelFlow`, `callbackFlow` and the operators
- * above), directly or inside `coroutineScope`, `withContext` or `withTimeout` there, therefore
- * throws [IllegalStateException] at collection time, before any chunk is emitted and without
- * opening an iteration. This also refuses uses of the same shape that would be safe, such as
- * `chunkFlow().map { sum(it) }.buffer()`: compute the values in a plain collection
- * (`chunkFlow().map { sum(it) }.toList()`) or with [processChunks], then buffer those.
- *
- * **Unsupported, not detected**: `shareIn`, `stateIn`, `merge`, `combine`, `flattenMerge` /
- * `flatMapMerge` with this flow as an inner flow, and collecting this flow in a coroutine
- * launched inside a producer: each collects it in a coroutine of its own and passes the chunks
- * on, which the flow cannot tell from a plain collection in a launched coroutine. Do not use
- * them on a chunk flow.
- *
- * The table's blocks are shared memory, so a chunk may be processed on any thread (see
- * [processChunks]). Each chunk is a [TypedChunk] of the table's declaration, boxed as a flow
- * element (16 bytes per chunk).
+ * order and closes the iteration when the collection ends; until then add, remove and clear
+ * throw [java.util.ConcurrentModificationException], and a chunk is valid only meanwhile (map
+ * chunks to values before `toList`, `first`, ...). Operators that hand chunks over through a
+ * channel (`buffer`, `conflate`, `flowOn` with another dispatcher, `produceIn`, `collectLatest`,
+ * `channelFlow`, ...) are refused when the flow is collected; the list of what keeps the
+ * guarantee is in docs/kotlin.md, "Coroutines per chunk". Each chunk is a boxed [TypedChunk].
  *
  * @throws IllegalStateException (when collected) if the table is closed, or if the flow is
  *   collected inside a producer coroutine (see above); the message names the table and says
@@ -283,9 +199,8 @@ public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = co
 public fun Table.chunkFlow(): Flow<Chunk> = chunksOf { iterate() }
 
 /**
- * [chunkFlow] of the chunks that changed after [since] in a way [changes] looks for (a version
- * from [TypedTable.markVersion]; build [changes] with [changeFilter]): the same contract and
- * the same refused operators. Each chunk is tested when the flow reaches it.
+ * [chunkFlow] of the chunks changed after [since] (from [TypedTable.markVersion]) as [changes]
+ * looks for, each tested when the flow reaches it; same contract.
  *
  * @throws IllegalArgumentException (when collected) if [changes] names columns of another declaration
  * @throws IllegalStateException (when collected) as [chunkFlow]
@@ -335,13 +250,9 @@ private val SCOPE_COROUTINE: Class<*>? =
     }
 
 /**
- * Whether code whose coroutine has this [Job] runs in the body of a producer coroutine: the Job
- * is a [ProducerScope], or is a scope (`coroutineScope`, `withContext`, `withTimeout`, the
- * `flowScope` of the `*Latest` operators) that its parent suspends in, up to a producer. Every
- * operator that hands elements over through a channel collects its upstream there; a plain
- * collection, `flowOn` with the collector's dispatcher, and code in a coroutine launched from a
- * producer do not. (`ScopeCoroutine` is internal to kotlinx.coroutines, so it is found by name;
- * without it only the Job itself is checked.)
+ * Whether code whose coroutine has this [Job] runs in the body of a producer coroutine, where
+ * every channel-backed operator collects its upstream: the Job is a [ProducerScope], or a scope
+ * coroutine (found by name: internal to kotlinx.coroutines) its parent suspends in, up to one.
  */
 @OptIn(ExperimentalCoroutinesApi::class)
 @JvmSynthetic

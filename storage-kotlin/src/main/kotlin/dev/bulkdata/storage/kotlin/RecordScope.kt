@@ -3,16 +3,10 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.Chunk
 
 /**
- * A record visited by [TypedTable.forEach]: `it` in `forEach { it[X] += it[VX] * dt }`. It
- * names the record by its place in the pass (chunk and slot), not by handle, so reading and
- * writing it costs a chunk access and nothing else: no handle is computed or checked. Ask for
- * the handle with [RecordScope.handle] (`it.handle`) when the record must be referred to
- * after the pass.
- *
- * A `Visited` is valid only inside the [TypedTable.forEach] call that produced it, on its
- * [RecordScope]; a `Visited` of an earlier record of the same pass still reads that record.
- * Used in another pass it throws [IllegalStateException]; it never reads another record. At
- * run time it is a plain `long`, like [Handle].
+ * A record visited by [TypedTable.forEach]: `it` in `forEach { it[X] += it[VX] * dt }`, named by
+ * its place in the pass, so an access costs a chunk access and no handle check (`it.handle` gives
+ * the handle). Valid only in its pass: used in another it throws [IllegalStateException], never
+ * reading another record. A `long` at run time.
  *
  * @param D the table declaration
  */
@@ -32,16 +26,10 @@ public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
  * table.forEach { other[Particles.X] = it[Particles.X] }       // another record, by handle
  * ```
  *
- * **Typed access**: for each of the nine column types (a handle column's values are `Handle<T>`), `visited[column]` and
- * `visited[column] = value` read and write the visited record (no lookup, no handle);
- * `handle[column]`, `handle[column] = value`, `this[handle, column]` and
- * `this[handle, column] = value` look the handle up and check it as [TypedTable]'s do
- * (`InvalidHandleException` for a null, stale or foreign handle).
- *
- * **Validity**: a scope is made by one [TypedTable.forEach] call and used only inside its
- * action. Kept past the call, it refers to a chunk whose iteration ended: visited-record access
- * throws [IllegalStateException], as any chunk used after its iteration; handle access still
- * works through the table.
+ * For each column type, `visited[column]` and `= value` read and write the visited record in
+ * its chunk; `handle[column]` and `this[handle, column]` (and `= value`) look a handle up as
+ * [TypedTable]'s do. Used only inside its action: kept past the call, visited-record access
+ * throws [IllegalStateException].
  *
  * @param D the table declaration
  */
@@ -51,7 +39,7 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     public val table: TypedTable<D>,
     /** This pass's stamp, distinct from the table's earlier passes; kept in the high half of [Visited.at]. */
     stamp: Int,
-) : GeneratedRecordScopeAccessors<D>(table.core) {
+) {
     private val pass: Long = stamp.toLong() shl 32
 
     /** Records per chunk: a power of two. */
@@ -73,18 +61,13 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
         this.base = pass or (chunk.index().toLong() * slots)
     }
 
-    override fun slotHere(at: Long): Int {
+    private fun slotHere(at: Long): Int {
         val offset = at - base
         return if (offset >= 0L && offset < slots) offset.toInt() else -1
     }
 
-    /**
-     * The slow path: the handle of [at], a record of another chunk visited earlier in this pass,
-     * read through an iteration of its own (the pass's is open, so the record is where it was);
-     * throws for a record of another pass. It allocates that iteration, and it takes no object of
-     * the pass, so escape analysis still removes the pass's own.
-     */
-    override fun handleOfEarlier(at: Long): Long {
+    /** The slow path: the handle of [at], a record of an earlier chunk of this pass (throws for another pass). */
+    private fun handleOfEarlier(at: Long): Long {
         check(at and PASS_MASK == pass) {
             "a Visited record of table '${table.core.name()}' is valid only in the forEach pass that visited it;" +
                 " keep its handle (it.handle) to refer to it later"
@@ -93,12 +76,9 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
         return table.core.iterate().use { it.chunk((index / slots).toInt()).handle((index % slots).toInt()) }
     }
 
-    override fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
+    private fun current(): Chunk = chunk ?: throw IllegalStateException("this RecordScope has not visited a record")
 
-    /**
-     * Queues the removal of the visited record, applied when the pass ends
-     * ([TypedTable.removeLater]); a record of the chunk being visited. O(1), allocates nothing.
-     */
+    /** Queues the removal of the visited record until the pass ends ([TypedTable.removeLater]). O(1). */
     public fun Visited<D>.removeLater() {
         val slot = slotHere(at)
         if (slot >= 0) current().removeLater(slot) else table.core.removeLater(handleOfEarlier(at))
@@ -111,7 +91,201 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
             return Handle(if (slot >= 0) current().handle(slot) else handleOfEarlier(at))
         }
 
-    // The typed operators of the other column types: GeneratedRecordScopeAccessors (a template).
+    // The typed operators for each column type but handles:
+    // @generated
+    // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/RecordScope.kt by codegen/Generate.java: edit the template, not these lines
+    public operator fun Visited<D>.get(column: ByteColumn<D>): Byte {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: ByteColumn<D>, value: Byte) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: ByteColumn<D>): Byte = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: ByteColumn<D>, value: Byte) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: ByteColumn<D>): Byte = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: ByteColumn<D>, value: Byte) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: ShortColumn<D>): Short {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: ShortColumn<D>, value: Short) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: ShortColumn<D>): Short = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: ShortColumn<D>, value: Short) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: ShortColumn<D>): Short = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: ShortColumn<D>, value: Short) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: CharColumn<D>): Char {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: CharColumn<D>, value: Char) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: CharColumn<D>): Char = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: CharColumn<D>, value: Char) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: CharColumn<D>): Char = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: CharColumn<D>, value: Char) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: IntColumn<D>): Int {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: IntColumn<D>, value: Int) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: IntColumn<D>): Int = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: IntColumn<D>, value: Int) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: IntColumn<D>): Int = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: IntColumn<D>, value: Int) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: LongColumn<D>): Long {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: LongColumn<D>, value: Long) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: LongColumn<D>): Long = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: LongColumn<D>, value: Long) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: LongColumn<D>): Long = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: LongColumn<D>, value: Long) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: FloatColumn<D>): Float {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: FloatColumn<D>, value: Float) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: FloatColumn<D>): Float = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: DoubleColumn<D>): Double {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: DoubleColumn<D>, value: Double) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: DoubleColumn<D>): Double = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: DoubleColumn<D>, value: Double) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: DoubleColumn<D>): Double = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: DoubleColumn<D>, value: Double) {
+        table.core.set(raw, column.field, value)
+    }
+
+    public operator fun Visited<D>.get(column: BooleanColumn<D>): Boolean {
+        val slot = slotHere(at)
+        return if (slot >= 0) current().get(slot, column.field) else table.core.get(handleOfEarlier(at), column.field)
+    }
+
+    public operator fun Visited<D>.set(column: BooleanColumn<D>, value: Boolean) {
+        val slot = slotHere(at)
+        if (slot >= 0) current().set(slot, column.field, value) else table.core.set(handleOfEarlier(at), column.field, value)
+    }
+
+    public operator fun get(handle: Handle<D>, column: BooleanColumn<D>): Boolean = table.core.get(handle.raw, column.field)
+
+    public operator fun set(handle: Handle<D>, column: BooleanColumn<D>, value: Boolean) {
+        table.core.set(handle.raw, column.field, value)
+    }
+
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: BooleanColumn<D>): Boolean = table.core.get(raw, column.field)
+
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: BooleanColumn<D>, value: Boolean) {
+        table.core.set(raw, column.field, value)
+    }
+    // @end-generated
 
     /** `visited[column]` of a handle column: the handle of table [T] the visited record holds. */
     public operator fun <T : TableDef<T>> Visited<D>.get(column: HandleColumn<D, T>): Handle<T> {

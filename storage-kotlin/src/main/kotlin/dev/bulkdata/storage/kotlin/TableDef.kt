@@ -1,6 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.BulkTable
+import dev.bulkdata.storage.MappedTable
 import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Schema
 import dev.bulkdata.storage.SnapshotException
@@ -40,37 +41,15 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
  * }
  * ```
  *
- * Columns are declared in the object body with [byte], [short], [char], [int], [long],
- * [float], [double], [boolean] and [handle] (handles of another table, `Handle<T>`), in record
- * order.
- *
- * **Errors**: constructing the declaration only records the name, the options block and the
- * columns; it runs nothing that can fail, so the object itself always initialises (no
- * `ExceptionInInitializerError`, no `NoClassDefFoundError` on later uses). The options block runs
- * and the core [Schema] is built the first time [open], [openComponents], [schema], [layout],
- * [kind] or a column's [Column.field] is used. Every mistake is reported there with an [IllegalArgumentException]
- * whose message names the table and says how to fix it: an options block that throws (such as
- * `handleLayout(0, 5)`), an invalid option value (`maxCapacity = 0`), an option that does not
- * fit the kind (`reuseOrder` on a PACKED table), no columns, a column name used twice, an
- * invalid table or column name, a record larger than a block, a column declared after the
- * schema was built. Nothing is cached after a failure: every later call fails again with the
- * same exception type and message.
- *
- * Do not call [open], [schema] or [Column.field] in the object body: that runs the checks
- * during the object's initialisation, where a failure does become an
- * `ExceptionInInitializerError`.
- *
- * **Java**: Java reads the `@JvmField` columns as static fields typed by table (`Particles.X` is a
- * `FloatColumn<Particles>`). Nothing else of an `object` is static unless the object itself says
- * so, so a declaration meant for Java adds one line,
- * `@JvmStatic fun openTable(): TypedTable<Particles> = open()`, and Java opens it with
- * `Particles.openTable()`. The [TypedTable] takes `long` handles and the columns
- * (`table.set(h, Particles.X, 1f)`); its `core()` is the core [Table] and a column's `field()`
- * its core field, for chunks and the rest of the core API. The declaration's properties read as
- * `name()`, `schema()`, `layout()` and `kind()`.
- *
- * Thread-safe: the options and the schema are resolved once, under a lock; columns must be
- * declared during the object's construction only.
+ * Columns are declared in the object body, in record order, with [byte], [short], [char],
+ * [int], [long], [float], [double], [boolean] and [handle] (handles of another table).
+ * Constructing the object records them and runs nothing that can fail; the options block runs
+ * and the core [Schema] is built on first use ([open], [schema], a column's [Column.field]),
+ * where every mistake throws an [IllegalArgumentException] naming the table and the fix, on
+ * every call (so do not call them in the object body). Java reads the `@JvmField` columns as
+ * static fields typed by table; a declaration meant for Java adds
+ * `@JvmStatic fun openTable(): TypedTable<Particles> = open()`. Thread-safe once constructed.
+ * Guide: docs/kotlin.md.
  *
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
@@ -83,7 +62,7 @@ public abstract class TableDef<D : TableDef<D>>(
     @get:JvmName("name")
     public val name: String,
     options: TableOptions.() -> Unit = {},
-) : GeneratedTableDefColumns<D>() {
+) {
     // Construction stores these and nothing else: nothing here can throw.
     private val optionsBlock = options
     private val columns = ArrayList<Column<D, *>>()
@@ -103,47 +82,54 @@ public abstract class TableDef<D : TableDef<D>>(
     private var built: Built? = null
 
     /** The resolved declaration: the schema (every column bound to it) and the core table factory. */
-    private class Built(val schema: Schema, val factory: () -> Table, val mapper: (Path) -> Table)
+    private class Built(val schema: Schema, val factory: () -> Table, val mapper: (Path) -> MappedTable)
 
     /** The null handle of this table: [Handle.isNull] is true and no table contains it. */
     @Suppress("PropertyName", "VariableNaming")
     @get:JvmSynthetic // Java's null handle is 0L (Handles.NULL)
     public val NULL: Handle<D> get() = Handle(0L)
 
-    /**
-     * The chosen record layout. Runs the options block on first use.
-     *
-     * @throws IllegalArgumentException if the options block throws
-     */
+    /** The chosen record layout; runs the options block on first use (throws [IllegalArgumentException] as [schema]). */
     @get:JvmName("layout")
     public val layout: dev.bulkdata.storage.Layout get() = settings().layout
 
-    /**
-     * The chosen table kind. Runs the options block on first use.
-     *
-     * @throws IllegalArgumentException if the options block throws
-     */
+    /** The chosen table kind; runs the options block on first use (throws [IllegalArgumentException] as [schema]). */
     @get:JvmName("kind")
     public val kind: TableKind get() = settings().kind
 
-    /**
-     * The core schema, built from the options and the declared columns on first access.
-     * O(columns) once, then O(1).
-     *
-     * @throws IllegalArgumentException if the declaration is invalid; the message says how to
-     *   fix it
-     */
+    /** The core schema, built on first access (O(columns) once); an invalid declaration throws [IllegalArgumentException]. */
     @get:JvmName("schema")
     public val schema: Schema get() = resolved().schema
 
-    // The columns of the other types (float(name), ...): GeneratedTableDefColumns (a template).
+    // The functions that declare a column of each type but handles (float(name), ...):
+    // @generated
+    // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TableDef.kt by codegen/Generate.java: edit the template, not these lines
+    /** Declares a `byte` column named [name]. */
+    protected fun byte(name: String): ByteColumn<D> = declare(ByteColumn(this, name))
 
-    /**
-     * Declares a column named [name] holding handles of table [T], an `object` declaration
-     * (this one itself for a tree's parent, or one that refers back to this one):
-     * `@JvmField val SOUND = handle<Sounds>("sound")`. Its values are `Handle<T>`, the null
-     * handle when a record is added.
-     */
+    /** Declares a `short` column named [name]. */
+    protected fun short(name: String): ShortColumn<D> = declare(ShortColumn(this, name))
+
+    /** Declares a `char` column named [name]. */
+    protected fun char(name: String): CharColumn<D> = declare(CharColumn(this, name))
+
+    /** Declares an `int` column named [name]. */
+    protected fun int(name: String): IntColumn<D> = declare(IntColumn(this, name))
+
+    /** Declares a `long` column named [name]. */
+    protected fun long(name: String): LongColumn<D> = declare(LongColumn(this, name))
+
+    /** Declares a `float` column named [name]. */
+    protected fun float(name: String): FloatColumn<D> = declare(FloatColumn(this, name))
+
+    /** Declares a `double` column named [name]. */
+    protected fun double(name: String): DoubleColumn<D> = declare(DoubleColumn(this, name))
+
+    /** Declares a `boolean` column named [name]. */
+    protected fun boolean(name: String): BooleanColumn<D> = declare(BooleanColumn(this, name))
+    // @end-generated
+
+    /** Declares a column of handles of table [T], the null handle in a new record: `val SOUND = handle<Sounds>("sound")`. */
     protected inline fun <reified T : TableDef<T>> handle(name: String): HandleColumn<D, T> =
         declareHandle(name, T::class.java)
 
@@ -157,48 +143,35 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun columns(): List<Column<D, *>> = synchronized(lock) { columns.toList() }
 
     /**
-     * Opens a new, empty table of this declaration. It holds no native memory until the first
-     * add. Close it (`use { }`) to free its memory at once. The first call runs the options
-     * block and builds the schema; if that fails, so does every later call, in the same way.
-     * With [TableOptions.file] set, it opens the table mapped from that file, as `open(file)`
-     * does (and throws what that throws).
+     * Opens a new, empty table of this declaration (no native memory until the first add); with
+     * [TableOptions.file] set, the table mapped from that file, a [TypedMappedTable]. Declares no
+     * checked exception, so Java opens an in-memory table without `try`.
      *
-     * @throws IllegalArgumentException if the declaration or an option is invalid; the message
-     *   names the table and says how to fix it
+     * @throws IllegalArgumentException if the declaration or an option is invalid
      * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
-     * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what
-     *   `open(file)` throws (a [SnapshotException] for a bad file); never without it. It declares
-     *   no checked exception, so Java opens an in-memory table with no `try`/`catch`; open a
-     *   file-backed table with `open(file)`, which declares `IOException`.
+     * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what `open(file)` throws
      */
     @Suppress("UNCHECKED_CAST")
-    public fun open(): TypedTable<D> = TypedTable(this as D)
+    public fun open(): TypedTable<D> = TypedTable.of(this as D, openCore())
 
     /**
      * Opens the table of this declaration mapped from [file] (the core `TableBuilder.mapped`):
-     * created with this declaration's options if the file is absent or empty, else reopened
-     * at its last checkpoint with every live record, generation and free slot, so `Handle<D>`s
-     * kept from before are valid. [TypedTable.checkpoint] makes writes durable; closing the
-     * table checkpoints. Give the declaration a fixed [TableOptions.tag].
+     * created if absent, else reopened at its last checkpoint with every handle valid. Give the
+     * declaration a fixed [TableOptions.tag].
      *
-     * @throws dev.bulkdata.storage.SnapshotException if the file is not a mapped table's file
-     *   or is damaged, holds another kind, schema or options, its tag is taken, or another
-     *   table holds it (`LOCKED`)
+     * @throws dev.bulkdata.storage.SnapshotException if the file is no such table's, damaged,
+     *   of another kind, schema or options, its tag is taken, or it is open (`LOCKED`)
      * @throws java.io.IOException if the file cannot be opened, read or written
      * @throws IllegalArgumentException if the declaration or an option is invalid
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
-    public fun open(file: Path): TypedTable<D> = TypedTable(this as D, resolved().mapper(file))
+    public fun open(file: Path): TypedMappedTable<D> = TypedMappedTable(this as D, resolved().mapper(file))
 
     /**
-     * Loads a table of this declaration saved with [TypedTable.save] (or the core
-     * `Snapshots.save`): the file must hold this declaration's kind and its schema, or one that
-     * loads under it (columns matched by name, added ones at zero: see the core `Snapshots`,
-     * "Schema changes", and [Snapshots.LoadOption.EXACT_SCHEMA]). Handles kept from before the
-     * save, typed `Handle<D>`, are valid in the loaded table when it is loaded under its own
-     * tag; see the core `Snapshots` for the tag rule, [Snapshots.LoadOption.NEW_TAG] and what is
-     * kept.
+     * Loads a table of this declaration saved with [TypedTable.save] (the core `Snapshots.load`):
+     * its kind, and its schema or one that loads under it; handles from before the save are valid
+     * when it loads under its own tag.
      *
      * @throws SnapshotException if the file is not a valid snapshot, holds another kind or a
      *   schema that does not load under this one (`KIND_MISMATCH`, `SCHEMA_MISMATCH`), or its
@@ -209,7 +182,7 @@ public abstract class TableDef<D : TableDef<D>>(
     @Throws(java.io.IOException::class)
     public fun load(path: Path, vararg options: Snapshots.LoadOption): TypedTable<D> {
         val kind = if (this.kind == TableKind.BULK) BulkTable::class.java else PackedTable::class.java
-        return TypedTable(this as D, Snapshots.load(path, kind, schema, *options))
+        return TypedTable.of(this as D, Snapshots.load(path, kind, schema, *options))
     }
 
     /**
@@ -249,7 +222,7 @@ public abstract class TableDef<D : TableDef<D>>(
         TypedComponentTable(this as D, entities)
 
     @JvmSynthetic
-    final override fun <C : Column<D, *>> declare(column: C): C {
+    internal fun <C : Column<D, *>> declare(column: C): C {
         // Never throws: a column declared too late is reported by the next open() or schema.
         synchronized(lock) {
             if (built != null && lateColumn == null) lateColumn = column.name
@@ -330,7 +303,7 @@ public abstract class TableDef<D : TableDef<D>>(
         return Built(
             schema,
             if (file == null) { { builder.build() } } else { { builder.mapped(file) } },
-            { path -> builder.mapped(path) },
+            { path -> builder.mapped(path) as MappedTable },
         )
     }
 
@@ -338,7 +311,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * Validates every option now (the core builders check each value as it is set) and returns
      * the core builder that [open] makes tables with.
      */
-    private fun tableBuilder(schema: Schema, options: TableOptions): TableBuilder<*, *> = try {
+    private fun tableBuilder(schema: Schema, options: TableOptions): TableBuilder<*, *, *> = try {
         when (options.kind) {
             TableKind.BULK -> BulkTable.builder(schema)
                 .reuseOrder(options.reuseOrder)

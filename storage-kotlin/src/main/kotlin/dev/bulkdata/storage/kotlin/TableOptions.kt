@@ -73,15 +73,15 @@ public class TableOptions internal constructor() {
     /**
      * A file to map the table from: [TableDef.open] then opens the table whose blocks are
      * regions of this file (created if absent, else reopened at its last checkpoint; the core
-     * `TableBuilder.mapped`), and [TypedTable.checkpoint] makes its writes durable. `null` (the
+     * `TableBuilder.mapped`), and [TypedMappedTable.checkpoint] makes its writes durable. `null` (the
      * default): a table in memory. [TableDef.open] with a path maps another file.
      */
     public var file: java.nio.file.Path? = null
 
     /**
      * Whether a mapped file made for this table keeps a CRC32C per block (the core
-     * `TableBuilder.blockChecksums`): written at [TypedTable.checkpoint], checked when a file
-     * closed cleanly is opened and by [TypedTable.verify]. `false` by default; a reopened file
+     * `TableBuilder.blockChecksums`): written at [TypedMappedTable.checkpoint], checked when a file
+     * closed cleanly is opened and by [TypedMappedTable.verify]. `false` by default; a reopened file
      * must be opened with what it was created with.
      */
     public var blockChecksums: Boolean = false
@@ -89,7 +89,7 @@ public class TableOptions internal constructor() {
     /**
      * Whether opening a mapped file may take the checkpoint before its newest one (the core
      * `TableBuilder.checkpointFallback`): [CheckpointFallback.AFTER_CRASH] by default,
-     * [CheckpointFallback.NEVER] makes any fallback an error. [TypedTable.openedCheckpoint]
+     * [CheckpointFallback.NEVER] makes any fallback an error. [TypedMappedTable.openedCheckpoint]
      * says which checkpoint was opened.
      */
     public var checkpointFallback: CheckpointFallback = CheckpointFallback.AFTER_CRASH

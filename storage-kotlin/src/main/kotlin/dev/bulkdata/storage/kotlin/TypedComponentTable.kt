@@ -3,16 +3,10 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.ComponentTable
 
 /**
- * A dense row of a component table whose records are declared by [C], as a loop or a join
- * hands it out ([TypedComponentTable.forEach], [TypedJoin2.forEach], [TypedJoin3.forEach]):
- * `components[row, column]` reads the component in that row without looking its entity up.
- * `Row<Velocity>` and `Row<Position>` are different types, so a join's rows cannot be mixed up.
- *
- * A row is valid only during the visit that handed it out: rows move when components are
- * added, removed, swept or defragmented, and a kept row would then name another entity's
- * component (only the row count is checked). Keep entity handles instead.
- *
- * An `Int` at run time (a value class), so loops allocate nothing.
+ * A dense row of a component table declared by [C], as a loop or a join hands it out:
+ * `components[row, column]` reads that row's component without looking its entity up, and a
+ * `Row<Velocity>` is no `Row<Position>`. Valid only during its visit (rows move; keep entity
+ * handles instead). An `Int` at run time.
  *
  * @param C the component declaration
  * @property index the dense row, from 0
@@ -34,25 +28,11 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
  * }
  * ```
  *
- * **Stale components**: removing an entity from its table leaves its component *stale*: it is
- * no longer `in` this table, access by the old handle throws `InvalidHandleException` (STALE),
- * [forEach] and joins skip it, and it keeps its row until the entity's slot is reused by an
- * [add], [removeDead] sweeps it, or [clear].
- *
- * **Typed access**: `components[entity, column]` and `components[entity, column] = value`
- * exist for each of the nine column types (a [HandleColumn]'s values are `Handle<T>`) and read or write the entity's component, as the
- * core `ComponentTable.get` / `set` (O(1): the entity table's handle check, then the row):
- * they throw `InvalidHandleException` for a null, stale or foreign entity handle,
- * [IllegalArgumentException] if the entity has no component here, [IllegalStateException] once
- * closed. `components[row, column]` and `components[row, column] = value` take a [Row] handed
- * out by a loop or join instead (the core `getAt` / `setAt`: O(1), no entity check). A handle
- * of another entity table, a row or a column of another component declaration does not
- * compile. None of them allocates.
- *
- * **Threads and errors**: as the core [ComponentTable]: one writer for structure (add, remove,
- * removeDead, clear, defragment, close); a structural change while a loop or join over this
- * table runs throws [java.util.ConcurrentModificationException]; a failing call leaves the
- * table as it was.
+ * Removing an entity from its table leaves its component stale: not `in` the table, skipped by
+ * loops and joins, its row kept until the slot is reused, [removeDead] or [clear].
+ * `components[entity, column]` and `= value` (each column type) are the core `get`/`set` by
+ * entity, `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Threads
+ * and errors as the core [ComponentTable]. Guide: docs/kotlin.md, "Components and joins".
  *
  * @param E the entity table's declaration
  * @param C the component declaration
@@ -64,7 +44,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** The core component table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
     public val core: ComponentTable,
-) : GeneratedTypedComponentTableAccessors<E, C>(core), AutoCloseable {
+) : AutoCloseable {
     // The constructors are internal, which the JVM cannot express (see TypedTable): one opens
     // the core table itself, the other (for a loaded table) refuses a core table of another
     // schema or entity table, so the types always match the tables.
@@ -78,9 +58,8 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     }
 
     /**
-     * Saves this component table to a file, replacing it (the core `Snapshots.save`): save its
-     * entity table too, at the same point; [TableDef.loadComponents] gives it back for the
-     * loaded entity table, with every entity's component.
+     * Saves this component table to a file (the core `Snapshots.save`); save its entity table at
+     * the same point, and [TableDef.loadComponents] gives it back for the loaded one.
      *
      * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
      * @throws IllegalStateException if the table is closed
@@ -98,8 +77,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     public val isClosed: Boolean get() = core.isClosed
 
     /**
-     * Gives [entity] a component, all fields zero (taking over the stale component of a removed
-     * entity in the same slot, if any). O(1).
+     * Gives [entity] a component, all fields zero. O(1).
      *
      * @throws dev.bulkdata.storage.InvalidHandleException if the entity handle is null, stale
      *   or foreign
@@ -125,25 +103,14 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
      */
     public fun remove(entity: Handle<E>): Unit = core.remove(entity.raw)
 
-    /**
-     * Removes [entity]'s component once no loop or join over this table (or its group) runs:
-     * queued inside one, applied when it ends; at once otherwise. Checked now; throws as the
-     * core `ComponentTable.removeLater`.
-     */
+    /** Removes [entity]'s component once no loop or join over it runs (the core `ComponentTable.removeLater`). */
     public fun removeLater(entity: Handle<E>): Unit = core.removeLater(entity.raw)
 
-    /**
-     * Gives [entity] a component once no loop or join over this table (or its group) runs, [init]
-     * then writing its fields: queued inside one, applied when it ends (after the queued
-     * removals); at once otherwise. Throws as the core `ComponentTable.addLater`.
-     */
+    /** Gives [entity] a component once no loop or join over it runs, [init] writing its fields (the core `addLater`). */
     public fun addLater(entity: Handle<E>, init: (Handle<E>) -> Unit): Unit =
         core.addLater(entity.raw) { init(Handle(it)) }
 
-    /**
-     * Removes every stale component (of an entity removed from its table) and returns how many.
-     * O(size). Throws as [remove] for a running loop or a closed table.
-     */
+    /** Removes every stale component and returns how many. O(size). Throws as [remove]. */
     public fun removeDead(): Int = core.removeDead()
 
     /** Removes every component. O(size). Throws as [remove] for a running loop or a closed table. */
@@ -153,11 +120,8 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     public fun reset(): Unit = core.reset()
 
     /**
-     * Moves rows toward entity order (the entity table's slot order), at most [maxSwaps] swaps
-     * of neighbouring rows per call, so that loops and joins over several component tables
-     * walk memory in the same order; returns the swaps made. After a complete pass, calls
-     * return 0 at once until a component is added or removed. No entity handle is affected.
-     * Allocates nothing.
+     * Moves rows toward entity order with at most [maxSwaps] swaps of neighbouring rows and returns
+     * the swaps made (the core `ComponentTable.defragment`), so joins walk memory in order.
      *
      * @throws IllegalArgumentException if [maxSwaps] is negative
      * @throws java.util.ConcurrentModificationException if a loop or join over this table runs
@@ -169,11 +133,9 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     override fun close(): Unit = core.close()
 
     /**
-     * Calls [action] for every component whose entity is live, in row order, with the entity
-     * and the component's [Row]: `forEach { entity, row -> components[row, X] += 1f }`. Stale
-     * components are skipped; structural changes of this table from [action] throw
-     * [java.util.ConcurrentModificationException] (removing entities from their table is
-     * allowed). Inlined into one core visitor per call; nothing is allocated per component.
+     * Calls [action] for every live entity's component in row order, with the entity and its [Row]:
+     * `forEach { entity, row -> components[row, X] += 1f }`. Nothing allocated per component;
+     * structural changes of this table from [action] throw (queue them).
      *
      * @throws IllegalStateException if this table is closed
      */
@@ -181,7 +143,89 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }
 
-    // The typed get and set of the other column types: GeneratedTypedComponentTableAccessors (a template).
+    // The typed get and set by entity and by row, for each column type but handles:
+    // @generated
+    // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TypedComponentTable.kt by codegen/Generate.java: edit the template, not these lines
+    public operator fun get(entity: Handle<E>, column: ByteColumn<C>): Byte = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: ByteColumn<C>, value: Byte): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: ByteColumn<C>): Byte = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: ByteColumn<C>, value: Byte): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: ShortColumn<C>): Short = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: ShortColumn<C>, value: Short): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: ShortColumn<C>): Short = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: ShortColumn<C>, value: Short): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: CharColumn<C>): Char = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: CharColumn<C>, value: Char): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: CharColumn<C>): Char = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: CharColumn<C>, value: Char): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: IntColumn<C>): Int = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: IntColumn<C>, value: Int): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: IntColumn<C>): Int = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: IntColumn<C>, value: Int): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: LongColumn<C>): Long = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: LongColumn<C>, value: Long): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: LongColumn<C>): Long = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: LongColumn<C>, value: Long): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: FloatColumn<C>): Float = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: FloatColumn<C>): Float = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: DoubleColumn<C>): Double = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: DoubleColumn<C>, value: Double): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: DoubleColumn<C>): Double = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: DoubleColumn<C>, value: Double): Unit =
+        core.setAt(row.index, column.field, value)
+
+    public operator fun get(entity: Handle<E>, column: BooleanColumn<C>): Boolean = core.get(entity.raw, column.field)
+
+    public operator fun set(entity: Handle<E>, column: BooleanColumn<C>, value: Boolean): Unit =
+        core.set(entity.raw, column.field, value)
+
+    public operator fun get(row: Row<C>, column: BooleanColumn<C>): Boolean = core.getAt(row.index, column.field)
+
+    public operator fun set(row: Row<C>, column: BooleanColumn<C>, value: Boolean): Unit =
+        core.setAt(row.index, column.field, value)
+    // @end-generated
 
     /** `components[entity, column]` of a handle column: the handle of table [T] it holds. */
     public operator fun <T : TableDef<T>> get(entity: Handle<E>, column: HandleColumn<C, T>): Handle<T> =

@@ -4,6 +4,7 @@ import dev.bulkdata.storage.ChangeFilter
 import dev.bulkdata.storage.ChunkIteration
 import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Snapshots
+import dev.bulkdata.storage.MappedTable
 import dev.bulkdata.storage.Table
 import dev.bulkdata.storage.TableStats
 import java.nio.file.Path
@@ -22,57 +23,42 @@ import java.nio.file.Path
  * }
  * ```
  *
- * **Typed access**: `table[handle, column]` and `table[handle, column] = value` exist for each
- * of the nine column types ([ByteColumn] .. [BooleanColumn], and [HandleColumn], whose values
- * are `Handle<T>`) and read or write that column of the record [handle][Handle] refers to, as
- * the core `Table.get` / `Table.set` (and throw as they do: `InvalidHandleException` for a null, stale or foreign handle, `IllegalStateException`
- * once closed). Inside the `add { }` and `forEach { }` lambdas, `it[column]` and
- * `it[column] = value` do the same for the lambda's handle. A handle or column of another
- * declaration does not compile.
- *
- * **Costs**: every method is the core call plus nothing: handles are `long`s at run time (see
- * [Handle]), the `add { }`, `forEach { }` and `forEachChunk { }` lambdas are inlined, and column
- * lookups are one field read. add, remove, contains, get and set and [forEach] / [forEachChunk]
- * allocate nothing once JIT-compiled (AllocationTest): an iteration pass opens one small
- * iteration object (and [forEach] its [RecordScope]), which escape analysis removes once the
- * method holding the pass is compiled as a whole with the action inlined (until then, those
- * objects once per pass, never per record); [useChunks] allocates its [Sequence] and a box per
- * chunk.
- *
- * **Threads and errors**: as the core [Table]: a single writer for structure (add, remove,
- * clear, defragment, close), many threads for fields of distinct records, structural changes
- * during an iteration fail fast with [java.util.ConcurrentModificationException], and every
- * failing call leaves the table as it was. For parallel per-chunk work see [processChunks] and
- * [chunkFlow].
- *
- * **Java** calls it with `long` handles: `add()` returns one, and `get`, `set`, `remove`,
- * `contains` and `format` take them, with the declaration's static columns
- * (`table.set(h, Particles.X, 1f)`; a column of another declaration does not compile there
- * either); a Java lambda `(a, b) -> ...` over two `long`s is a [TypedRecordOrder] for
- * [defragment]. The Kotlin-only members (the lambdas and `it[column]`) are hidden from Java;
- * [core] (`core()`) is the core table for everything else.
+ * `table[handle, column]` and `= value` exist for each column type, as the core `Table.get`/`set`
+ * (and throw as they do); inside `add { }` and `forEach { }`, `it[column]` does the same for the
+ * lambda's record. A handle or column of another declaration does not compile. Every method is
+ * the core call plus nothing: handles are `long`s at run time, the lambdas are inlined, and add,
+ * remove, contains, get, set, [forEach] and [forEachChunk] allocate nothing once compiled. Threads
+ * and errors as the core [Table]. Java calls it with `long` handles and the declaration's static
+ * columns; [core] is the core table for everything else. Guide: docs/kotlin.md.
  *
  * @param D the table declaration
  */
 @TableDsl
-public class TypedTable<D : TableDef<D>> internal constructor(
+public sealed class TypedTable<D : TableDef<D>>(
     /** The declaration this table was opened from. */
     @get:JvmName("def")
     public val def: D,
     /** The core table underneath, for the Java API and for what this class does not wrap. */
     @get:JvmName("core")
     public val core: Table,
-) : GeneratedTypedTableAccessors<D>(core), AutoCloseable {
-    // The constructors are internal, which the JVM cannot express: Java sees them as public, so
-    // one takes only the declaration and opens the core table itself (a new, empty table of
-    // it), and the other (for a loaded table) refuses a core table of another schema.
-
-    internal constructor(def: D) : this(def, def.openCore())
+) : AutoCloseable {
+    // Sealed: a table in memory (InMemory) or a TypedMappedTable, made by of(); init refuses a
+    // core table of another schema (a loaded one). The class file's PermittedSubclasses names
+    // the two, so no caller, Java included, extends it.
 
     init {
         require(core.schema() === def.schema) {
             "table '${core.name()}' was not made from the declaration '${def.name}'"
         }
+    }
+
+    /** A table of [def] in memory: every member is [TypedTable]'s. */
+    internal class InMemory<D : TableDef<D>>(def: D, core: Table) : TypedTable<D>(def, core)
+
+    internal companion object {
+        /** The typed table over [core]: a [TypedMappedTable] if it is mapped from a file. */
+        fun <D : TableDef<D>> of(def: D, core: Table): TypedTable<D> =
+            if (core is MappedTable) TypedMappedTable(def, core) else InMemory(def, core)
     }
 
     /**
@@ -87,37 +73,6 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     public fun save(path: Path) {
         Snapshots.save(core, path)
     }
-
-    /**
-     * Makes everything written to this table before the call durable, if it is mapped from a
-     * file ([TableDef.open] with a path, or [TableOptions.file]): the core `Table.checkpoint`,
-     * which says what a crash keeps. Closing a mapped table checkpoints too.
-     *
-     * @throws java.io.IOException if writing the file fails; it then holds the previous checkpoint
-     * @throws IllegalStateException if the table is closed or not mapped from a file
-     */
-    @Throws(java.io.IOException::class)
-    public fun checkpoint() {
-        core.checkpoint()
-    }
-
-    /**
-     * Checks the blocks unchanged since the last checkpoint against their checksums, for a
-     * table mapped with [TableOptions.blockChecksums]: the core `Table.verify`. Returns the
-     * number of blocks checked.
-     *
-     * @throws dev.bulkdata.storage.SnapshotException (`CHECKSUM`) naming the first damaged block
-     * @throws java.io.IOException if reading the file fails
-     * @throws IllegalStateException if the table is closed, not mapped, or has no block checksums
-     */
-    @Throws(java.io.IOException::class)
-    public fun verify(): Int = core.verify()
-
-    /**
-     * Which checkpoint of its file this mapped table was opened at, and why (the core
-     * `Table.openedCheckpoint`). Throws [IllegalStateException] if the table is not mapped.
-     */
-    public val openedCheckpoint: dev.bulkdata.storage.OpenedCheckpoint get() = core.openedCheckpoint()
 
     /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
     @get:JvmName("size")
@@ -143,17 +98,10 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     public fun add(): Handle<D> = Handle(core.add())
 
     /**
-     * Adds a record and initialises it: `table.add { it[X] = 1f; it[VX] = 2f }`. The lambda is
-     * inlined (no allocation); `it` is the new handle and `this` the table.
-     *
-     * If [init] throws, the add is undone with the core's `Table.cancelAdd` and [init]'s own
-     * exception propagates. Unless [init] changed the table's structure itself, the table is then
-     * exactly as it was before the call: [size], capacity and every count of [stats], native
-     * bytes included (a block the add allocated is kept as a spare outside them); the new handle
-     * stays stale for good. If [init] added records, they stay and the new one is removed; if it
-     * removed the new record, nothing more is removed. If undoing fails (because [init] closed
-     * the table or left an iteration open), that failure is added to [init]'s exception as
-     * suppressed, and the record stays.
+     * Adds a record and initialises it: `table.add { it[X] = 1f; it[VX] = 2f }`, the lambda
+     * inlined, `it` the new handle. If [init] throws, the add is undone (the core
+     * `Table.cancelAdd`: the table as it was, unless [init] changed its structure) and [init]'s
+     * exception propagates, with a failure to undo suppressed in it.
      *
      * @throws dev.bulkdata.storage.CapacityExceededException if the table is full
      * @throws java.util.ConcurrentModificationException if an iteration is open
@@ -186,11 +134,8 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     public fun remove(handle: Handle<D>): Unit = core.remove(handle.raw)
 
     /**
-     * Removes a record once no pass over the table is open: inside [forEach], [forEachChunk] and
-     * `processChunks`, where [remove] throws, the removal is queued and applied when the last
-     * open pass ends (the record is still visited and readable until then); with no pass open it
-     * is [remove]. The handle is checked now. O(1), allocates nothing; any thread. The core
-     * `Table.removeLater` has the whole contract, `Table.applyQueued` the order.
+     * Removes a record once no pass is open: inside a pass, where [remove] throws, queued until
+     * the last open pass ends; with none open, [remove]. The core `Table.removeLater`. O(1).
      *
      * @throws dev.bulkdata.storage.InvalidHandleException if the handle is not live
      * @throws IllegalStateException if the table is closed
@@ -199,11 +144,9 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     public fun removeLater(handle: Handle<D>): Unit = core.removeLater(handle.raw)
 
     /**
-     * Adds a record once no pass over the table is open, [init] writing its fields: inside a pass
-     * the add is queued (the record does not exist, and has no handle, until the last open pass
-     * ends); with no pass open it is `add(init)`. If [init] throws, the record is taken back.
-     * From the chunks of `processChunks`, queue through [TypedChunk.addLater] for an order that
-     * does not depend on the threads. See the core `Table.addLater`.
+     * Adds a record once no pass is open, [init] writing its fields: inside a pass queued (no
+     * record, no handle, until the last open pass ends); with none open, `add(init)`. The core
+     * `Table.addLater`; from `processChunks`, [TypedChunk.addLater] orders by chunk.
      *
      * ```
      * particles.forEach {
@@ -230,12 +173,7 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     /** Removes every record; all handles become stale. O(capacity). Throws as `Table.clear`. */
     public fun clear(): Unit = core.clear()
 
-    /**
-     * Removes every record at once, the fast purge of a table emptied every frame: all handles
-     * become stale, the blocks stay, the next adds take the same slots. O(blocks): no slot's
-     * metadata and no record byte written. Throws as `Table.reset`, whose Javadoc gives the
-     * contract (handles, tag, change versions, mapped tables, generation budget).
-     */
+    /** Removes every record at once, O(blocks): the core `Table.reset`, the purge of a table emptied every frame. */
     public fun reset(): Unit = core.reset()
 
     /** Frees the table's native memory and tag. Idempotent. */
@@ -245,7 +183,129 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    // The typed get and set of the other column types: GeneratedTypedTableAccessors (a template).
+    // The typed get and set by handle, for each column type but handles:
+    // @generated
+    // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TypedTable.kt by codegen/Generate.java: edit the template, not these lines
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: ByteColumn<D>): Byte = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: ByteColumn<D>, value: Byte): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: ByteColumn<D>): Byte = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: ByteColumn<D>, value: Byte): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: ShortColumn<D>): Short = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: ShortColumn<D>, value: Short): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: ShortColumn<D>): Short = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: ShortColumn<D>, value: Short): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: CharColumn<D>): Char = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: CharColumn<D>, value: Char): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: CharColumn<D>): Char = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: CharColumn<D>, value: Char): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: IntColumn<D>): Int = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: IntColumn<D>, value: Int): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: IntColumn<D>): Int = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: IntColumn<D>, value: Int): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: LongColumn<D>): Long = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: LongColumn<D>, value: Long): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: LongColumn<D>): Long = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: LongColumn<D>, value: Long): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: FloatColumn<D>): Float = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: FloatColumn<D>, value: Float): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: FloatColumn<D>): Float = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: FloatColumn<D>, value: Float): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: DoubleColumn<D>): Double = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: DoubleColumn<D>, value: Double): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: DoubleColumn<D>): Double = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: DoubleColumn<D>, value: Double): Unit = core.set(raw, column.field, value)
+
+    @JvmName("get")
+    public operator fun get(handle: Handle<D>, column: BooleanColumn<D>): Boolean = core.get(handle.raw, column.field)
+
+    @JvmName("set")
+    public operator fun set(handle: Handle<D>, column: BooleanColumn<D>, value: Boolean): Unit =
+        core.set(handle.raw, column.field, value)
+
+    @JvmSynthetic
+    @JvmName("read")
+    public operator fun Handle<D>.get(column: BooleanColumn<D>): Boolean = core.get(raw, column.field)
+
+    @JvmSynthetic
+    @JvmName("write")
+    public operator fun Handle<D>.set(column: BooleanColumn<D>, value: Boolean): Unit = core.set(raw, column.field, value)
+    // @end-generated
 
     /** `table[handle, column]` of a handle column: the handle of table [T] it holds. */
     @JvmName("get")
@@ -268,18 +328,10 @@ public class TypedTable<D : TableDef<D>> internal constructor(
         core.set(raw, column.field, value.raw)
 
     /**
-     * Calls [action] for every live record once, in chunk order and slot order within a chunk,
-     * with `it` the visited record (a [Visited]) and `this` a [RecordScope]:
-     * `forEach { it[X] += it[VX] * dt }`. `it[column]` reads and writes the record straight from
-     * its chunk: no handle is computed or looked up; `it.handle` gives its handle when the record
-     * must be referred to later, and other handles (`other[X]`, `this[other, X]`) are looked up
-     * as in [get]. Inlined, the action once; holes are skipped 64 at a time; allocates at most
-     * the scope and the iteration, two small objects per call and nothing per record, which
-     * escape analysis removes once the calling method is compiled with the action inlined
-     * (AllocationTest: an action reading six fields and writing three). An iteration is open
-     * during the call: [add], [remove] and [clear] throw
-     * [java.util.ConcurrentModificationException] (the scope does not offer them), field writes
-     * are fine.
+     * Calls [action] for every live record once, in chunk and slot order, `it` the visited record
+     * and `this` a [RecordScope]: `forEach { it[X] += it[VX] * dt }`, read and written straight
+     * from its chunk (`it.handle` when it must be referred to later). Inlined; nothing allocated
+     * per record. Structural changes during it throw: queue them ([removeLater], [addLater]).
      *
      * @throws IllegalStateException if the table is closed
      */
@@ -287,10 +339,8 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
 
     /**
-     * [forEach] over the records of the chunks that changed after [since] in a way [changes]
-     * looks for (a version from [markVersion]; build [changes] with [changeFilter]): a chunk is
-     * the unit, so its unchanged records are visited too. Each chunk is tested when the pass
-     * reaches it. Inlined; allocates what [forEach] does.
+     * [forEach] over the records of the chunks changed after [since] (from [markVersion]) as
+     * [changes] looks for; a changed chunk's unchanged records are visited too.
      *
      * ```
      * val moved = changeFilter(Particles.X)          // once
@@ -339,10 +389,8 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     internal var passes: Int = 0
 
     /**
-     * Calls [action] for every chunk (block), in order, with an iteration open: read and write
-     * with `chunk[slot, column]` (see [TypedChunk]). Inlined; nothing is allocated per chunk. A
-     * chunk kept past the call (while no other iteration is open) throws
-     * [IllegalStateException] from every method.
+     * Calls [action] for every chunk, in order, with an iteration open ([TypedChunk]). Inlined;
+     * nothing allocated per chunk; a chunk kept past the call throws [IllegalStateException].
      *
      * @throws IllegalStateException if the table is closed
      */
@@ -350,9 +398,8 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit): Unit = forEachChunkIn(core.iterate(), action)
 
     /**
-     * [forEachChunk] over the chunks that changed after [since] in a way [changes] looks for
-     * (a version from [markVersion]; build [changes] with [changeFilter]). Each chunk is tested
-     * when the pass reaches it: O(columns of the filter) per chunk, nothing per record.
+     * [forEachChunk] over the chunks changed after [since] (from [markVersion]) as [changes]
+     * looks for; O(columns of the filter) per chunk, nothing per record.
      *
      * @throws IllegalArgumentException if [changes] names columns of another declaration
      * @throws IllegalStateException if the table is closed
@@ -375,22 +422,16 @@ public class TypedTable<D : TableDef<D>> internal constructor(
     }
 
     /**
-     * Returns the table's current change version and moves its counter on (the core
-     * `Table.markVersion`): every write before the call is at or before the result, every write
-     * after it later. Give the result to the next filtered pass ([forEach], [forEachChunk],
-     * [processChunks], [chunkFlow] with a [ChangeFilter]) to visit only the chunks changed since.
-     * O(1); call it on the writer thread while no other thread writes the table.
+     * Returns the current change version and moves the counter on (the core `Table.markVersion`):
+     * give it to the next filtered pass to visit only the chunks changed since. O(1); writer thread.
      *
      * @throws IllegalStateException if the table is closed
      */
     public fun markVersion(): Int = core.markVersion()
 
     /**
-     * Opens an iteration and hands [block] the chunks as a lazy [Sequence], closing the
-     * iteration when [block] returns. The sequence must not be used after that, and a chunk
-     * kept past it (while no other iteration is open) throws [IllegalStateException] from every
-     * method. Allocates the sequence and a 16-byte box per chunk (a value class in a generic
-     * sequence); [forEachChunk] allocates neither.
+     * Hands [block] the chunks as a lazy [Sequence] in an iteration closed when [block] returns.
+     * Allocates the sequence and a box per chunk; [forEachChunk] allocates neither.
      *
      * @throws IllegalStateException if the table is closed
      */
@@ -411,19 +452,9 @@ public class TypedTable<D : TableDef<D>> internal constructor(
         iteration.asSequence().map { TypedChunk(it) }
 
     /**
-     * Moves a PACKED table's rows toward [order], making at most [maxSwaps] swaps of
-     * neighbouring rows, and returns how many it made (the core `PackedTable.defragment`): call
-     * it again, e.g. once a frame, to continue. No handle is affected; records change rows.
-     * After a call that gets through every row, later calls with the same [order] instance
-     * return 0 at once until the table is fragmented again (add, remove, clear or
-     * [markFragmented]), so keep the order in a `val`. Allocates nothing.
-     *
-     * ```
-     * val byX = TypedRecordOrder<Bullets> { a, b -> table[a, Bullets.X].compareTo(table[b, Bullets.X]) }
-     * table.defragment(1_000, byX)
-     * ```
-     *
-     * Cost: insertion sort, O(n + I) comparisons and I swaps for n rows with I inversions.
+     * Moves a PACKED table's rows toward [order] with at most [maxSwaps] swaps of neighbouring
+     * rows and returns how many it made (the core `PackedTable.defragment`; call it again, e.g.
+     * once a frame, to continue; keep [order] in a `val`). No handle changes. Allocates nothing.
      *
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED` (a BULK
      *   table's records never move); the message names the table

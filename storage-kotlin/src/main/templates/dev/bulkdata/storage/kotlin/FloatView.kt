@@ -5,25 +5,12 @@ import java.lang.foreign.MemorySegment
 import java.lang.foreign.ValueLayout
 
 /**
- * The values of one `float` column of one chunk of a table declared by [D], for reading:
- * `view[slot]`. Made by [TypedChunk.view] once per chunk visit, before the loop over the slots;
- * read with the slots [TypedChunk.forEachLive] gives.
- *
- * The fast way to read a column in a chunk loop: at run time a view is the chunk's column
- * segment, and `view[slot]` reads the value at `slot * size` of it, so a loop over the slots of
- * a chunk compiles to the loop over the raw column (a chunk without holes, one loop from 0, is
- * the JIT's best case: the bounds checks leave the loop). What it does not check, the slot
- * accessor `chunk[slot, column]` does on every access:
- * - a hole is not refused: it reads whatever the hole's bytes are (no defined value);
- * - the view is not tied to the pass: kept past it, it reads the slot's current bytes until
- *   the table is closed (then it throws [IllegalStateException]); keep handles, not views.
- *
- * A slot outside the chunk throws [IndexOutOfBoundsException]. Distinct slots may be read from
- * many threads at once.
- *
- * `get` and `set` are inline functions, so the caller's code calls the `MemorySegment` access
- * itself, which the JIT always inlines: a wrapper method between them is subject to the JIT's
- * inlining budget, and a loop of nine accesses passed it (the last access a call per record).
+ * The values of one `float` column of one chunk, for reading: `view[slot]`, from
+ * [TypedChunk.view], taken once per chunk before the loop over [TypedChunk.forEachLive]'s slots.
+ * No check per access but the chunk's bounds ([IndexOutOfBoundsException]): a hole reads whatever
+ * its bytes are, and a view kept past its pass reads the slot's current bytes until the table
+ * closes. `get` is inline, so the loop compiles to the loop over the raw column. Guide:
+ * docs/kotlin.md, "Coroutines per chunk".
  *
  * @param D the table declaration
  */
@@ -41,11 +28,9 @@ public value class FloatView<D : TableDef<D>> @PublishedApi internal constructor
 
 /**
  * The values of one `float` column of one chunk, for reading and writing: `view[slot]` and
- * `view[slot] = value`. Made by [TypedChunk.writableView], which stamps the column's change
- * version in the chunk once, when the view is taken (take it only in the chunks you write);
- * writes through the view are not stamped again. Otherwise as [FloatView]: no per-access check
- * but the chunk's bounds, a hole is not refused (writing one is harmless: its bytes belong to
- * no record, and the add that reuses the slot zeroes them), valid until the table is closed.
+ * `view[slot] = value`, from [TypedChunk.writableView], which stamps the column's change version
+ * in the chunk when it is taken (take it only in the chunks you write). Otherwise as [FloatView];
+ * writing a hole is harmless (the add that reuses the slot zeroes it).
  *
  * @param D the table declaration
  */

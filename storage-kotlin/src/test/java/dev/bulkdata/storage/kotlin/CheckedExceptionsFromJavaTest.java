@@ -88,7 +88,7 @@ class CheckedExceptionsFromJavaTest {
             assertTrue(e.getMessage().contains(bad.toString()), e.getMessage());
         }
         Path good = dir.resolve("mapped.bulk");
-        try (TypedTable<MappedShips> mapped = MappedShips.INSTANCE.open(good)) {
+        try (TypedMappedTable<MappedShips> mapped = MappedShips.INSTANCE.open(good)) {
             mapped.add();
             mapped.checkpoint();
         } catch (IOException e) {

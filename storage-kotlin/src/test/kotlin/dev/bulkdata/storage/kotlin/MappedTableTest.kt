@@ -50,14 +50,20 @@ class MappedTableTest : FunSpec({
         Files.delete(file)
     }
 
-    test("the file option makes open() map that file") {
-        val h = FileShips.open().use { it.add { r -> r[FileShips.X] = 5f } }
+    test("the file option makes open() map that file: a TypedMappedTable") {
+        val h = FileShips.open().use { t ->
+            (t is TypedMappedTable<*>) shouldBe true
+            t.add { r -> r[FileShips.X] = 5f }
+        }
         FileShips.open().use { it[h, FileShips.X] shouldBe 5f }
         Files.delete(fixedFile)
     }
 
-    test("checkpoint on a table in memory throws") {
-        Ships2.open().use { shouldThrow<IllegalStateException> { it.checkpoint() } }
+    test("only a mapped table has a checkpoint: a table in memory is no TypedMappedTable") {
+        Ships2.open().use { t ->
+            (t is TypedMappedTable<*>) shouldBe false
+            (t.core is dev.bulkdata.storage.MappedTable) shouldBe false
+        }
     }
 })
 

@@ -1,9 +1,13 @@
 package dev.bulkdata.storage.vector;
 
 import dev.bulkdata.storage.Chunk;
+import dev.bulkdata.storage.ChunkIteration;
+import dev.bulkdata.storage.DoubleField;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.LongField;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
 
@@ -102,11 +106,7 @@ import java.util.Optional;
  * full, with holes or partly filled alike, with AVX-512 and with AVX2; a whole-table kernel may
  * allocate the one 32-byte iteration object it opens.
  */
-public final class Kernels extends GeneratedKernels {
-    // The typed kernels (fill .. handlesLessThan, one of each per lane type) are inherited: the
-    // template src/main/templates/.../GeneratedKernels.java declares them, for float, and the
-    // build writes them for the four types (ARCHITECTURE.md, The four types). They call the
-    // package-private checks and helpers below.
+public final class Kernels {
 
     /**
      * Whether the kernels run on the Vector API: the module is resolved, this module reads it,
@@ -273,4 +273,957 @@ public final class Kernels extends GeneratedKernels {
                     + table.size() + " records of table '" + table.name() + "'; pass one of at least size()");
         }
     }
+
+    // The typed kernels (fill .. handlesLessThan), one of each per lane type (ARCHITECTURE.md,
+    // The four types):
+    // @generated
+    // from storage-vector/src/main/templates/dev/bulkdata/storage/vector/Kernels.java by codegen/Generate.java: edit the template, not these lines
+    // ---------------------------------------------------------------- int
+
+    /** Sets the field of every live record of the chunk to {@code value}; holes are not written. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Chunk chunk, IntField field, int value) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            IntVectors.fill(chunk, chunk.writableColumn(field), value);
+        } else {
+            Scalar.fill(chunk, field, value);
+        }
+    }
+
+    /** Multiplies the field of every live record of the chunk by {@code k}. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Chunk chunk, IntField field, int k) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            IntVectors.scale(chunk, chunk.writableColumn(field), k);
+        } else {
+            Scalar.scale(chunk, field, k);
+        }
+    }
+
+    /** Adds {@code c} to the field of every live record of the chunk. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Chunk chunk, IntField field, int c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            IntVectors.add(chunk, chunk.writableColumn(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
+     * {@code a += b * k} for every live record of the chunk, each operation rounded as in Java (no
+     * fused multiply-add); {@code b} may be {@code a}.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Chunk chunk, IntField a, IntField b, int k) {
+        check(chunk, a);
+        check(chunk, b);
+        if (VECTOR && contiguous(a)) {
+            IntVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
+        } else {
+            Scalar.axpy(chunk, a, b, k);
+        }
+    }
+
+    /** {@return the sum of the field over the live records of the chunk}, 0 if none is live (see Sums). */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long sum(Chunk chunk, IntField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return IntVectors.sum(chunk, chunk.column(field));
+        }
+        return Scalar.sum(chunk, field);
+    }
+
+    /**
+     * {@return the least value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static int min(Chunk chunk, IntField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return IntVectors.min(chunk, chunk.column(field));
+        }
+        return Scalar.min(chunk, field);
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static int max(Chunk chunk, IntField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return IntVectors.max(chunk, chunk.column(field));
+        }
+        return Scalar.max(chunk, field);
+    }
+
+    /**
+     * The slot mask of the live records of the chunk whose field is below {@code threshold}:
+     * bit {@code b} of {@code mask[w]} is set iff slot {@code w * 64 + b} is live and its
+     * value {@code < threshold} (a NaN is below nothing). Writes words
+     * {@code 0 .. chunk.liveWordCount() - 1} of {@code mask}, leaves the rest. The mask names
+     * slots of this iteration: turn it into handles ({@link Kernels#handles(Chunk, long[], long[], int)})
+     * before the iteration ends, and remove by handle after (see Removing what a mask selects).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field an {@code int} field of the chunk's schema
+     * @param threshold the bound, exclusive
+     * @param mask receives the mask; at least {@code chunk.liveWordCount()} long
+     * @return the number of slots in the mask
+     * @throws IllegalArgumentException if the field belongs to another schema or {@code mask}
+     *     is too short (nothing written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int lessThan(Chunk chunk, IntField field, int threshold, long[] mask) {
+        check(chunk, field);
+        checkMask(chunk, mask);
+        if (VECTOR && contiguous(field)) {
+            return IntVectors.lessThan(chunk, chunk.column(field), threshold, mask);
+        }
+        return Scalar.lessThan(chunk, field, threshold, mask);
+    }
+
+    /** {@link #fill(Chunk, IntField, int) fill} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Table table, IntField field, int value) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                fill(chunks.chunk(c), field, value);
+            }
+        }
+    }
+
+    /** {@link #scale(Chunk, IntField, int) scale} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Table table, IntField field, int k) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /** {@link #add(Chunk, IntField, int) add} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Table table, IntField field, int c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
+            }
+        }
+    }
+
+    /**
+     * {@link #axpy(Chunk, IntField, IntField, int) axpy} over every chunk of the table, in
+     * one iteration: the update {@code p += v * dt} of every live record.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Table table, IntField a, IntField b, int k) {
+        check(table, a);
+        check(table, b);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                axpy(chunks.chunk(c), a, b, k);
+            }
+        }
+    }
+
+    /**
+     * {@return the sum of the field over the live records of the table}: the chunk sums added up
+     * (see Sums); 0 for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long sum(Table table, IntField field) {
+        check(table, field);
+        long sum = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                sum += sum(chunks.chunk(c), field);
+            }
+        }
+        return sum;
+    }
+
+    /** {@return the least value of the field over the live records of the table}, the identity for an empty table. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static int min(Table table, IntField field) {
+        check(table, field);
+        int min = Scalar.INT_MIN_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                min = Math.min(min, min(chunks.chunk(c), field));
+            }
+        }
+        return min;
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the table}, the identity
+     * for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static int max(Table table, IntField field) {
+        check(table, field);
+        int max = Scalar.INT_MAX_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                max = Math.max(max, max(chunks.chunk(c), field));
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Collects the handles of the live records whose field is below {@code threshold}, in
+     * iteration order, into {@code handles[0 .. count - 1]}: pass them to
+     * {@link Table#removeAll(long[], int, int) removeAll(handles, 0, count)} to remove them.
+     *
+     * @param table an open table
+     * @param field an {@code int} field of the table's schema
+     * @param threshold the bound, exclusive (a NaN is below nothing)
+     * @param handles receives the handles; at least {@code table.size()} long
+     * @return the number of handles written
+     * @throws IllegalArgumentException if the field belongs to another schema or
+     *     {@code handles} is shorter than {@code table.size()} (nothing written)
+     * @throws IllegalStateException if the table is closed
+     */
+    public static int handlesLessThan(Table table, IntField field, int threshold, long[] handles) {
+        check(table, field);
+        checkRoom(table, handles);
+        int count = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long bits = VECTOR && contiguous(field)
+                            ? IntVectors.lessThanWord(chunk, chunk.column(field), threshold, w)
+                            : Scalar.lessThanWord(chunk, field, threshold, w);
+                    count = handlesOf(chunk, w, bits, handles, count);
+                }
+            }
+        }
+        return count;
+    }
+
+    // ---------------------------------------------------------------- long
+
+    /** Sets the field of every live record of the chunk to {@code value}; holes are not written. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Chunk chunk, LongField field, long value) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            LongVectors.fill(chunk, chunk.writableColumn(field), value);
+        } else {
+            Scalar.fill(chunk, field, value);
+        }
+    }
+
+    /** Multiplies the field of every live record of the chunk by {@code k}. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Chunk chunk, LongField field, long k) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            LongVectors.scale(chunk, chunk.writableColumn(field), k);
+        } else {
+            Scalar.scale(chunk, field, k);
+        }
+    }
+
+    /** Adds {@code c} to the field of every live record of the chunk. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Chunk chunk, LongField field, long c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            LongVectors.add(chunk, chunk.writableColumn(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
+     * {@code a += b * k} for every live record of the chunk, each operation rounded as in Java (no
+     * fused multiply-add); {@code b} may be {@code a}.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Chunk chunk, LongField a, LongField b, long k) {
+        check(chunk, a);
+        check(chunk, b);
+        if (VECTOR && contiguous(a)) {
+            LongVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
+        } else {
+            Scalar.axpy(chunk, a, b, k);
+        }
+    }
+
+    /** {@return the sum of the field over the live records of the chunk}, 0 if none is live (see Sums). */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long sum(Chunk chunk, LongField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return LongVectors.sum(chunk, chunk.column(field));
+        }
+        return Scalar.sum(chunk, field);
+    }
+
+    /**
+     * {@return the least value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long min(Chunk chunk, LongField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return LongVectors.min(chunk, chunk.column(field));
+        }
+        return Scalar.min(chunk, field);
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long max(Chunk chunk, LongField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return LongVectors.max(chunk, chunk.column(field));
+        }
+        return Scalar.max(chunk, field);
+    }
+
+    /**
+     * The slot mask of the live records of the chunk whose field is below {@code threshold}:
+     * bit {@code b} of {@code mask[w]} is set iff slot {@code w * 64 + b} is live and its
+     * value {@code < threshold} (a NaN is below nothing). Writes words
+     * {@code 0 .. chunk.liveWordCount() - 1} of {@code mask}, leaves the rest. The mask names
+     * slots of this iteration: turn it into handles ({@link Kernels#handles(Chunk, long[], long[], int)})
+     * before the iteration ends, and remove by handle after (see Removing what a mask selects).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code long} field of the chunk's schema
+     * @param threshold the bound, exclusive
+     * @param mask receives the mask; at least {@code chunk.liveWordCount()} long
+     * @return the number of slots in the mask
+     * @throws IllegalArgumentException if the field belongs to another schema or {@code mask}
+     *     is too short (nothing written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int lessThan(Chunk chunk, LongField field, long threshold, long[] mask) {
+        check(chunk, field);
+        checkMask(chunk, mask);
+        if (VECTOR && contiguous(field)) {
+            return LongVectors.lessThan(chunk, chunk.column(field), threshold, mask);
+        }
+        return Scalar.lessThan(chunk, field, threshold, mask);
+    }
+
+    /** {@link #fill(Chunk, LongField, long) fill} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Table table, LongField field, long value) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                fill(chunks.chunk(c), field, value);
+            }
+        }
+    }
+
+    /** {@link #scale(Chunk, LongField, long) scale} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Table table, LongField field, long k) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /** {@link #add(Chunk, LongField, long) add} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Table table, LongField field, long c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
+            }
+        }
+    }
+
+    /**
+     * {@link #axpy(Chunk, LongField, LongField, long) axpy} over every chunk of the table, in
+     * one iteration: the update {@code p += v * dt} of every live record.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Table table, LongField a, LongField b, long k) {
+        check(table, a);
+        check(table, b);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                axpy(chunks.chunk(c), a, b, k);
+            }
+        }
+    }
+
+    /**
+     * {@return the sum of the field over the live records of the table}: the chunk sums added up
+     * (see Sums); 0 for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long sum(Table table, LongField field) {
+        check(table, field);
+        long sum = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                sum += sum(chunks.chunk(c), field);
+            }
+        }
+        return sum;
+    }
+
+    /** {@return the least value of the field over the live records of the table}, the identity for an empty table. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long min(Table table, LongField field) {
+        check(table, field);
+        long min = Scalar.LONG_MIN_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                min = Math.min(min, min(chunks.chunk(c), field));
+            }
+        }
+        return min;
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the table}, the identity
+     * for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static long max(Table table, LongField field) {
+        check(table, field);
+        long max = Scalar.LONG_MAX_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                max = Math.max(max, max(chunks.chunk(c), field));
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Collects the handles of the live records whose field is below {@code threshold}, in
+     * iteration order, into {@code handles[0 .. count - 1]}: pass them to
+     * {@link Table#removeAll(long[], int, int) removeAll(handles, 0, count)} to remove them.
+     *
+     * @param table an open table
+     * @param field a {@code long} field of the table's schema
+     * @param threshold the bound, exclusive (a NaN is below nothing)
+     * @param handles receives the handles; at least {@code table.size()} long
+     * @return the number of handles written
+     * @throws IllegalArgumentException if the field belongs to another schema or
+     *     {@code handles} is shorter than {@code table.size()} (nothing written)
+     * @throws IllegalStateException if the table is closed
+     */
+    public static int handlesLessThan(Table table, LongField field, long threshold, long[] handles) {
+        check(table, field);
+        checkRoom(table, handles);
+        int count = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long bits = VECTOR && contiguous(field)
+                            ? LongVectors.lessThanWord(chunk, chunk.column(field), threshold, w)
+                            : Scalar.lessThanWord(chunk, field, threshold, w);
+                    count = handlesOf(chunk, w, bits, handles, count);
+                }
+            }
+        }
+        return count;
+    }
+
+    // ---------------------------------------------------------------- float
+
+    /** Sets the field of every live record of the chunk to {@code value}; holes are not written. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Chunk chunk, FloatField field, float value) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.fill(chunk, chunk.writableColumn(field), value);
+        } else {
+            Scalar.fill(chunk, field, value);
+        }
+    }
+
+    /** Multiplies the field of every live record of the chunk by {@code k}. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Chunk chunk, FloatField field, float k) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.scale(chunk, chunk.writableColumn(field), k);
+        } else {
+            Scalar.scale(chunk, field, k);
+        }
+    }
+
+    /** Adds {@code c} to the field of every live record of the chunk. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Chunk chunk, FloatField field, float c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            FloatVectors.add(chunk, chunk.writableColumn(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
+     * {@code a += b * k} for every live record of the chunk, each operation rounded as in Java (no
+     * fused multiply-add); {@code b} may be {@code a}.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Chunk chunk, FloatField a, FloatField b, float k) {
+        check(chunk, a);
+        check(chunk, b);
+        if (VECTOR && contiguous(a)) {
+            FloatVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
+        } else {
+            Scalar.axpy(chunk, a, b, k);
+        }
+    }
+
+    /** {@return the sum of the field over the live records of the chunk}, 0 if none is live (see Sums). */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double sum(Chunk chunk, FloatField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.sum(chunk, chunk.column(field));
+        }
+        return Scalar.sum(chunk, field);
+    }
+
+    /**
+     * {@return the least value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static float min(Chunk chunk, FloatField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.min(chunk, chunk.column(field));
+        }
+        return Scalar.min(chunk, field);
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static float max(Chunk chunk, FloatField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.max(chunk, chunk.column(field));
+        }
+        return Scalar.max(chunk, field);
+    }
+
+    /**
+     * The slot mask of the live records of the chunk whose field is below {@code threshold}:
+     * bit {@code b} of {@code mask[w]} is set iff slot {@code w * 64 + b} is live and its
+     * value {@code < threshold} (a NaN is below nothing). Writes words
+     * {@code 0 .. chunk.liveWordCount() - 1} of {@code mask}, leaves the rest. The mask names
+     * slots of this iteration: turn it into handles ({@link Kernels#handles(Chunk, long[], long[], int)})
+     * before the iteration ends, and remove by handle after (see Removing what a mask selects).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code float} field of the chunk's schema
+     * @param threshold the bound, exclusive
+     * @param mask receives the mask; at least {@code chunk.liveWordCount()} long
+     * @return the number of slots in the mask
+     * @throws IllegalArgumentException if the field belongs to another schema or {@code mask}
+     *     is too short (nothing written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int lessThan(Chunk chunk, FloatField field, float threshold, long[] mask) {
+        check(chunk, field);
+        checkMask(chunk, mask);
+        if (VECTOR && contiguous(field)) {
+            return FloatVectors.lessThan(chunk, chunk.column(field), threshold, mask);
+        }
+        return Scalar.lessThan(chunk, field, threshold, mask);
+    }
+
+    /** {@link #fill(Chunk, FloatField, float) fill} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Table table, FloatField field, float value) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                fill(chunks.chunk(c), field, value);
+            }
+        }
+    }
+
+    /** {@link #scale(Chunk, FloatField, float) scale} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Table table, FloatField field, float k) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /** {@link #add(Chunk, FloatField, float) add} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Table table, FloatField field, float c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
+            }
+        }
+    }
+
+    /**
+     * {@link #axpy(Chunk, FloatField, FloatField, float) axpy} over every chunk of the table, in
+     * one iteration: the update {@code p += v * dt} of every live record.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Table table, FloatField a, FloatField b, float k) {
+        check(table, a);
+        check(table, b);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                axpy(chunks.chunk(c), a, b, k);
+            }
+        }
+    }
+
+    /**
+     * {@return the sum of the field over the live records of the table}: the chunk sums added up
+     * (see Sums); 0 for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double sum(Table table, FloatField field) {
+        check(table, field);
+        double sum = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                sum += sum(chunks.chunk(c), field);
+            }
+        }
+        return sum;
+    }
+
+    /** {@return the least value of the field over the live records of the table}, the identity for an empty table. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static float min(Table table, FloatField field) {
+        check(table, field);
+        float min = Scalar.FLOAT_MIN_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                min = Math.min(min, min(chunks.chunk(c), field));
+            }
+        }
+        return min;
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the table}, the identity
+     * for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static float max(Table table, FloatField field) {
+        check(table, field);
+        float max = Scalar.FLOAT_MAX_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                max = Math.max(max, max(chunks.chunk(c), field));
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Collects the handles of the live records whose field is below {@code threshold}, in
+     * iteration order, into {@code handles[0 .. count - 1]}: pass them to
+     * {@link Table#removeAll(long[], int, int) removeAll(handles, 0, count)} to remove them.
+     *
+     * @param table an open table
+     * @param field a {@code float} field of the table's schema
+     * @param threshold the bound, exclusive (a NaN is below nothing)
+     * @param handles receives the handles; at least {@code table.size()} long
+     * @return the number of handles written
+     * @throws IllegalArgumentException if the field belongs to another schema or
+     *     {@code handles} is shorter than {@code table.size()} (nothing written)
+     * @throws IllegalStateException if the table is closed
+     */
+    public static int handlesLessThan(Table table, FloatField field, float threshold, long[] handles) {
+        check(table, field);
+        checkRoom(table, handles);
+        int count = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long bits = VECTOR && contiguous(field)
+                            ? FloatVectors.lessThanWord(chunk, chunk.column(field), threshold, w)
+                            : Scalar.lessThanWord(chunk, field, threshold, w);
+                    count = handlesOf(chunk, w, bits, handles, count);
+                }
+            }
+        }
+        return count;
+    }
+
+    // ---------------------------------------------------------------- double
+
+    /** Sets the field of every live record of the chunk to {@code value}; holes are not written. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Chunk chunk, DoubleField field, double value) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            DoubleVectors.fill(chunk, chunk.writableColumn(field), value);
+        } else {
+            Scalar.fill(chunk, field, value);
+        }
+    }
+
+    /** Multiplies the field of every live record of the chunk by {@code k}. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Chunk chunk, DoubleField field, double k) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            DoubleVectors.scale(chunk, chunk.writableColumn(field), k);
+        } else {
+            Scalar.scale(chunk, field, k);
+        }
+    }
+
+    /** Adds {@code c} to the field of every live record of the chunk. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Chunk chunk, DoubleField field, double c) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            DoubleVectors.add(chunk, chunk.writableColumn(field), c);
+        } else {
+            Scalar.add(chunk, field, c);
+        }
+    }
+
+    /**
+     * {@code a += b * k} for every live record of the chunk, each operation rounded as in Java (no
+     * fused multiply-add); {@code b} may be {@code a}.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Chunk chunk, DoubleField a, DoubleField b, double k) {
+        check(chunk, a);
+        check(chunk, b);
+        if (VECTOR && contiguous(a)) {
+            DoubleVectors.axpy(chunk, chunk.writableColumn(a), chunk.column(b), k);
+        } else {
+            Scalar.axpy(chunk, a, b, k);
+        }
+    }
+
+    /** {@return the sum of the field over the live records of the chunk}, 0 if none is live (see Sums). */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double sum(Chunk chunk, DoubleField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return DoubleVectors.sum(chunk, chunk.column(field));
+        }
+        return Scalar.sum(chunk, field);
+    }
+
+    /**
+     * {@return the least value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double min(Chunk chunk, DoubleField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return DoubleVectors.min(chunk, chunk.column(field));
+        }
+        return Scalar.min(chunk, field);
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the chunk}, the identity if
+     * none is live (see Minimum and maximum).
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double max(Chunk chunk, DoubleField field) {
+        check(chunk, field);
+        if (VECTOR && contiguous(field)) {
+            return DoubleVectors.max(chunk, chunk.column(field));
+        }
+        return Scalar.max(chunk, field);
+    }
+
+    /**
+     * The slot mask of the live records of the chunk whose field is below {@code threshold}:
+     * bit {@code b} of {@code mask[w]} is set iff slot {@code w * 64 + b} is live and its
+     * value {@code < threshold} (a NaN is below nothing). Writes words
+     * {@code 0 .. chunk.liveWordCount() - 1} of {@code mask}, leaves the rest. The mask names
+     * slots of this iteration: turn it into handles ({@link Kernels#handles(Chunk, long[], long[], int)})
+     * before the iteration ends, and remove by handle after (see Removing what a mask selects).
+     *
+     * @param chunk a chunk of an open iteration
+     * @param field a {@code double} field of the chunk's schema
+     * @param threshold the bound, exclusive
+     * @param mask receives the mask; at least {@code chunk.liveWordCount()} long
+     * @return the number of slots in the mask
+     * @throws IllegalArgumentException if the field belongs to another schema or {@code mask}
+     *     is too short (nothing written)
+     * @throws IllegalStateException if the chunk's iteration has ended
+     */
+    public static int lessThan(Chunk chunk, DoubleField field, double threshold, long[] mask) {
+        check(chunk, field);
+        checkMask(chunk, mask);
+        if (VECTOR && contiguous(field)) {
+            return DoubleVectors.lessThan(chunk, chunk.column(field), threshold, mask);
+        }
+        return Scalar.lessThan(chunk, field, threshold, mask);
+    }
+
+    /** {@link #fill(Chunk, DoubleField, double) fill} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void fill(Table table, DoubleField field, double value) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                fill(chunks.chunk(c), field, value);
+            }
+        }
+    }
+
+    /** {@link #scale(Chunk, DoubleField, double) scale} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void scale(Table table, DoubleField field, double k) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                scale(chunks.chunk(c), field, k);
+            }
+        }
+    }
+
+    /** {@link #add(Chunk, DoubleField, double) add} over every chunk of the table, in one iteration. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void add(Table table, DoubleField field, double c) {
+        check(table, field);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int n = chunks.count(), i = 0; i < n; i++) {
+                add(chunks.chunk(i), field, c);
+            }
+        }
+    }
+
+    /**
+     * {@link #axpy(Chunk, DoubleField, DoubleField, double) axpy} over every chunk of the table, in
+     * one iteration: the update {@code p += v * dt} of every live record.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static void axpy(Table table, DoubleField a, DoubleField b, double k) {
+        check(table, a);
+        check(table, b);
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                axpy(chunks.chunk(c), a, b, k);
+            }
+        }
+    }
+
+    /**
+     * {@return the sum of the field over the live records of the table}: the chunk sums added up
+     * (see Sums); 0 for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double sum(Table table, DoubleField field) {
+        check(table, field);
+        double sum = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                sum += sum(chunks.chunk(c), field);
+            }
+        }
+        return sum;
+    }
+
+    /** {@return the least value of the field over the live records of the table}, the identity for an empty table. */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double min(Table table, DoubleField field) {
+        check(table, field);
+        double min = Scalar.DOUBLE_MIN_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                min = Math.min(min, min(chunks.chunk(c), field));
+            }
+        }
+        return min;
+    }
+
+    /**
+     * {@return the greatest value of the field over the live records of the table}, the identity
+     * for an empty table.
+     */
+    @SuppressWarnings("doclint:missing") // the class documentation covers the arguments and what is thrown
+    public static double max(Table table, DoubleField field) {
+        check(table, field);
+        double max = Scalar.DOUBLE_MAX_IDENTITY;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                max = Math.max(max, max(chunks.chunk(c), field));
+            }
+        }
+        return max;
+    }
+
+    /**
+     * Collects the handles of the live records whose field is below {@code threshold}, in
+     * iteration order, into {@code handles[0 .. count - 1]}: pass them to
+     * {@link Table#removeAll(long[], int, int) removeAll(handles, 0, count)} to remove them.
+     *
+     * @param table an open table
+     * @param field a {@code double} field of the table's schema
+     * @param threshold the bound, exclusive (a NaN is below nothing)
+     * @param handles receives the handles; at least {@code table.size()} long
+     * @return the number of handles written
+     * @throws IllegalArgumentException if the field belongs to another schema or
+     *     {@code handles} is shorter than {@code table.size()} (nothing written)
+     * @throws IllegalStateException if the table is closed
+     */
+    public static int handlesLessThan(Table table, DoubleField field, double threshold, long[] handles) {
+        check(table, field);
+        checkRoom(table, handles);
+        int count = 0;
+        try (ChunkIteration chunks = table.iterate()) {
+            for (int c = 0, n = chunks.count(); c < n; c++) {
+                Chunk chunk = chunks.chunk(c);
+                for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
+                    long bits = VECTOR && contiguous(field)
+                            ? DoubleVectors.lessThanWord(chunk, chunk.column(field), threshold, w)
+                            : Scalar.lessThanWord(chunk, field, threshold, w);
+                    count = handlesOf(chunk, w, bits, handles, count);
+                }
+            }
+        }
+        return count;
+    }
+    // @end-generated
 }

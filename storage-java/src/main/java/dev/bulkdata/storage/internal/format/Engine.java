@@ -13,9 +13,10 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 public interface Engine {
     /**
      * {@return a new, empty table of {@code state}'s kind, schema, reuse order, handle layout
-     * and {@code maxSlot}, under {@code lease}}, for the reader to restore
+     * and {@code maxSlot}, under {@code lease}}, for the reader to restore: a mapped table (the
+     * API's {@code MappedTable}) if {@code mapped}, else one in memory
      */
-    StoredTable create(TableState state, TagLease lease);
+    StoredTable create(TableState state, TagLease lease, boolean mapped);
 
     /** {@return a new, empty component table of {@code schema} for {@code entities}, for the reader to restore} */
     StoredComponents createComponents(StoredTable entities, Schema schema);

@@ -389,7 +389,7 @@ public final class MappedOpen {
         }
 
         TagLease lease = TableRestore.lease(r, m, false, "; close that table first");
-        StoredTable table = r.engine.create(m.state(), lease);
+        StoredTable table = r.engine.create(m.state(), lease, true);
         try {
             MappedFile file = new MappedFile(r.source(), channel, lock, m.state().schema().blockBytes(), end);
             table.arena().mapFrom(file);
@@ -468,7 +468,7 @@ public final class MappedOpen {
                         + " the file to the builder's schema");
             }
             TagLease lease = TableRestore.lease(r, m, false, "; close that table first");
-            table = r.engine.create(s, lease);
+            table = r.engine.create(s, lease, true);
             MappedFile file = new MappedFile(r.source(), channel, lock, change.to.blockBytes(), DATA_START);
             table.arena().mapFrom(file);
             try (Arena scratch = Arena.ofConfined()) {

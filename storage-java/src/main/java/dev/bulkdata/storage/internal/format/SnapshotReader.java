@@ -79,7 +79,7 @@ public final class SnapshotReader {
         if (change != null) {
             m = m.changed();
         }
-        StoredTable table = engine.create(m.state(), lease);
+        StoredTable table = engine.create(m.state(), lease, false);
         try {
             if (change == null) {
                 r.blocks(m.state().schema(), header.blockCount(), table.arena(), table::restoreBlock);

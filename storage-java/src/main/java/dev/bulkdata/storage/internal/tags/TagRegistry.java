@@ -320,4 +320,18 @@ public final class TagRegistry {
     public static synchronized HandleLayout layoutOf(int tag) {
         return tag > 0 && tag < LAYOUTS.length ? LAYOUTS[tag] : null;
     }
+
+    /**
+     * {@return {@code handle} formatted with the name and layout of the open table that holds its
+     * tag, or as {@code tag7#42@3} in the default layout if none does; {@code "null"} for 0}
+     *
+     * @param handle any value
+     */
+    public static synchronized String format(long handle) {
+        int tag = HandleLayout.DEFAULT.tag(handle);
+        HandleLayout layout = layoutOf(tag);
+        String name = nameOf(tag);
+        return layout != null && name != null ? layout.format(name, handle)
+                : HandleLayout.DEFAULT.format("tag" + tag, handle);
+    }
 }

@@ -1,0 +1,33 @@
+// Generated from storage-java/src/main/java/dev/bulkdata/storage/FloatField.java by codegen/Generate.java: edit that source, not this file.
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding byte values. Obtain it from {@link Schema#byteField(String)}.
+ */
+public final class ByteField extends Field {
+    private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
+
+    ByteField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.BYTE, index, blockOffset, slotStride);
+    }
+
+    byte get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, byte value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
+    byte get(MemorySegment region, long block, int slot) {
+        return region.get(LAYOUT, block + offset(slot));
+    }
+
+    void set(MemorySegment region, long block, int slot, byte value) {
+        region.set(LAYOUT, block + offset(slot), value);
+    }
+}

@@ -1,0 +1,33 @@
+// Generated from storage-java/src/main/java/dev/bulkdata/storage/FloatField.java by codegen/Generate.java: edit that source, not this file.
+package dev.bulkdata.storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A {@link Field} holding double values. Obtain it from {@link Schema#doubleField(String)}.
+ */
+public final class DoubleField extends Field {
+    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    DoubleField(Schema schema, String name, int index, int blockOffset, int slotStride) {
+        super(schema, name, FieldType.DOUBLE, index, blockOffset, slotStride);
+    }
+
+    double get(MemorySegment block, int slot) {
+        return block.get(LAYOUT, offset(slot));
+    }
+
+    void set(MemorySegment block, int slot, double value) {
+        block.set(LAYOUT, offset(slot), value);
+    }
+
+    /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
+    double get(MemorySegment region, long block, int slot) {
+        return region.get(LAYOUT, block + offset(slot));
+    }
+
+    void set(MemorySegment region, long block, int slot, double value) {
+        region.set(LAYOUT, block + offset(slot), value);
+    }
+}
