@@ -21,7 +21,7 @@ import java.nio.file.Path
 // doc:begin README.md
 object Particles : TableDef<Particles>("particles", {
     layout = Layout.SOA                  // or AOS
-    reuseOrder = ReuseOrder.SWEEP        // hole reuse order (the default); or kind = TableKind.PACKED, dense rows
+    reuseOrder = ReuseOrder.SWEEP        // hole reuse order (the default); PACKED tables take none
 }) {
     @JvmField val X = float("x")         // typed columns: FloatColumn<Particles>
     @JvmField val VX = float("vx")
