@@ -455,7 +455,7 @@ public final class Report {
             any = true;
             Ratio speedup = Ratio.of(one, r);
             Forks forks = Forks.ratio(one, r, 1);
-            String target = subject[2].equals("2") ? forks.judge(true, 1.7, speedup, "≥ 1.7") : "";
+            String target = subject[2].equals("2") ? forks.judge(true, 1.8, speedup, "≥ 1.8") : "";
             md.append("| ").append(subject[0]).append(" | ").append(time(r)).append(" | ").append(speedup.format())
                     .append(" | ").append(forks.format()).append(" | ").append(target).append(" |\n");
         }
