@@ -1,6 +1,7 @@
 package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
+import dev.bulkdata.storage.MappedBulkTable;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.Schema;
@@ -57,7 +58,7 @@ public class MappedBenchmark {
     @State(Scope.Benchmark)
     public static class Mapped {
         Path dir;
-        BulkTable table;
+        MappedBulkTable table;
         long[] handles;
         FloatField px = Subjects.SOA.floatField("px");
         int next;
@@ -73,7 +74,7 @@ public class MappedBenchmark {
         }
 
         /** Creates the mapped table. */
-        BulkTable open(Path file) throws IOException {
+        MappedBulkTable open(Path file) throws IOException {
             return BulkTable.builder(Subjects.SOA).tag(TAG).mapped(file);
         }
 
@@ -88,7 +89,7 @@ public class MappedBenchmark {
     @State(Scope.Benchmark)
     public static class Summed extends Mapped {
         @Override
-        BulkTable open(Path file) throws IOException {
+        MappedBulkTable open(Path file) throws IOException {
             return BulkTable.builder(Subjects.SOA).tag(TAG - 1).blockChecksums(true).mapped(file);
         }
     }

@@ -340,6 +340,11 @@ public final class HandleLayout {
         return tagBits | (Integer.toUnsignedLong(stamp) << indexBits) | slot;
     }
 
+    /** {@return the mask of the index and generation bits} */
+    long payloadMask() {
+        return payloadMask;
+    }
+
     /** {@return the index and generation bits of a handle, in place: the larger, the later its generation} */
     long payload(long handle) {
         return handle & payloadMask;

@@ -56,7 +56,7 @@ class MappedFuzzTest {
 
         private static byte[] make(boolean packed) {
             Path file = DIR.resolve(packed ? "pristine-packed.bulk" : "pristine-bulk.bulk");
-            try (Table t = open(file, packed)) {
+            try (MappedTable t = open(file, packed)) {
                 FloatField x = SCHEMA.floatField("x");
                 LongField id = SCHEMA.longField("id");
                 java.util.SplittableRandom random = new java.util.SplittableRandom(packed ? 7 : 5);
@@ -87,7 +87,7 @@ class MappedFuzzTest {
         }
     }
 
-    static Table open(Path file, boolean packed) throws IOException {
+    static MappedTable open(Path file, boolean packed) throws IOException {
         return packed ? PackedTable.builder(SCHEMA).tag(PACKED_TAG).mapped(file)
                 : BulkTable.builder(SCHEMA).tag(BULK_TAG).mapped(file);
     }
@@ -110,7 +110,7 @@ class MappedFuzzTest {
         }
         Path path = Pristine.DIR.resolve(packed ? "fuzzed-packed.bulk" : "fuzzed-bulk.bulk");
         Files.write(path, file);
-        Table table = null;
+        MappedTable table = null;
         try {
             table = open(path, packed);
         } catch (SnapshotException e) {
@@ -120,7 +120,7 @@ class MappedFuzzTest {
         }
         if (table != null) {
             TableSnapshot before;
-            try (Table t = table) {
+            try (MappedTable t = table) {
                 TableAudit.check(t);
                 long h = t.add();
                 t.set(h, SCHEMA.floatField("x"), 1f);
@@ -145,7 +145,7 @@ class MappedFuzzTest {
             lock.release();
         }
         Files.write(path, pristine);
-        try (Table t = open(path, packed)) {
+        try (MappedTable t = open(path, packed)) {
             TableAudit.check(t);
         }
     }

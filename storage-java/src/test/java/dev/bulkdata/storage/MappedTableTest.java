@@ -568,7 +568,7 @@ class MappedTableTest {
     @Test
     void theTagRule_ofSnapshots_holdsForMappedFiles() throws IOException {
         Path file = validFile("tags");
-        try (MappedBulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
+        try (BulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
                 .tag(TAG).build()) {
             SnapshotException e = assertThrows(SnapshotException.class,
                     () -> BulkTable.builder(schema("tags", Layout.SOA)).tag(TAG).mapped(file));

@@ -171,7 +171,7 @@ class PackedTableTest {
             table.forEach((chunk, slot) -> live.add(chunk.handle(slot)));
             boolean[] wasLive = new boolean[limit];
             for (long h : live) {
-                wasLive[(int) (h & index.indexMask)] = true;
+                wasLive[(int) table.handleLayout().index(h)] = true;
             }
             table.clear();
             for (int slot = 1; slot < limit; slot++) {

@@ -267,7 +267,7 @@ class SchemaChangeTest {
             hs = fill(t, 3000);
         }
         byte[] before = Files.readAllBytes(file);
-        try (MappedTable holder = BulkTable.builder(v1(Layout.SOA)).tag(TAG).build()) {
+        try (Table holder = BulkTable.builder(v1(Layout.SOA)).tag(TAG).build()) {
             SnapshotException e = assertThrows(SnapshotException.class,
                     () -> builder(TableKind.BULK, v2(Layout.SOA)).mapped(file));
             assertEquals(Reason.TAG_CONFLICT, e.reason(), e.getMessage());

@@ -152,7 +152,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what `open(file)` throws
      */
     @Suppress("UNCHECKED_CAST")
-    public fun open(): TypedTable<D> = TypedTable.of(this as D, openCore())
+    public fun open(): TypedTable<D> = typedTableOf(this as D, openCore())
 
     /**
      * Opens the table of this declaration mapped from [file] (the core `TableBuilder.mapped`):
@@ -182,7 +182,7 @@ public abstract class TableDef<D : TableDef<D>>(
     @Throws(java.io.IOException::class)
     public fun load(path: Path, vararg options: Snapshots.LoadOption): TypedTable<D> {
         val kind = if (this.kind == TableKind.BULK) BulkTable::class.java else PackedTable::class.java
-        return TypedTable.of(this as D, Snapshots.load(path, kind, schema, *options))
+        return typedTableOf(this as D, Snapshots.load(path, kind, schema, *options))
     }
 
     /**

@@ -42,7 +42,7 @@ public sealed class TypedTable<D : TableDef<D>>(
     @get:JvmName("core")
     public val core: Table,
 ) : AutoCloseable {
-    // Sealed: a table in memory (InMemory) or a TypedMappedTable, made by of(); init refuses a
+    // Sealed: a table in memory (InMemory) or a TypedMappedTable, made by typedTableOf(); init refuses a
     // core table of another schema (a loaded one). The class file's PermittedSubclasses names
     // the two, so no caller, Java included, extends it.
 
@@ -55,11 +55,6 @@ public sealed class TypedTable<D : TableDef<D>>(
     /** A table of [def] in memory: every member is [TypedTable]'s. */
     internal class InMemory<D : TableDef<D>>(def: D, core: Table) : TypedTable<D>(def, core)
 
-    internal companion object {
-        /** The typed table over [core]: a [TypedMappedTable] if it is mapped from a file. */
-        fun <D : TableDef<D>> of(def: D, core: Table): TypedTable<D> =
-            if (core is MappedTable) TypedMappedTable(def, core) else InMemory(def, core)
-    }
 
     /**
      * Saves this table to a file, replacing it (the core `Snapshots.save`): [TableDef.load]
@@ -485,3 +480,8 @@ public sealed class TypedTable<D : TableDef<D>>(
     override fun toString(): String =
         if (core.isClosed) "TypedTable(${def.name}, closed)" else "TypedTable(${def.name}, size=${core.size()})"
 }
+
+/** The typed table over [core]: a [TypedMappedTable] if it is mapped from a file. */
+@JvmSynthetic
+internal fun <D : TableDef<D>> typedTableOf(def: D, core: Table): TypedTable<D> =
+    if (core is MappedTable) TypedMappedTable(def, core) else TypedTable.InMemory(def, core)

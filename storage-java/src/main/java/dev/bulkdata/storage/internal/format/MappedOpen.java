@@ -568,7 +568,7 @@ public final class MappedOpen {
     }
 
     /**
-     * Checks that the regions and areas lie in the file without overlapping, that the regions
+     * Checks that the regions and areas lie in the file (an area starts in it) without overlapping, that the regions
      * hold the header's blocks and that the metadata is in its area; returns the end of the
      * last of them.
      */
@@ -607,6 +607,13 @@ public final class MappedOpen {
                     || capacity % MappedFile.STRIDE != 0 || capacity > 1L << 40 || offset > 1L << 50) {
                 throw r.fail(Reason.MALFORMED, "metadata area " + a + " (" + capacity + " bytes at " + offset
                         + ") is not an area at a multiple of " + MappedFile.STRIDE);
+            }
+            if (offset >= fileSize) {
+                // An area is appended at the file's end by the checkpoint that first writes it, and
+                // an open truncates only past every area: an area that starts past the end is
+                // damage, and a checkpoint would write far outside the file.
+                throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata area " + a
+                        + " starts at " + offset);
             }
             spans[regions + a] = new long[] {offset, offset + capacity};
         }
