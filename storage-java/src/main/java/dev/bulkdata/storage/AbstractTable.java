@@ -6,8 +6,8 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
