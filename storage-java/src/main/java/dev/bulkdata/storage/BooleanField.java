@@ -14,19 +14,19 @@ public final class BooleanField extends Field {
     }
 
     boolean get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot)) != 0;
+        return block.get(LAYOUT, offset(slot, 1)) != 0;
     }
 
     void set(MemorySegment block, int slot, boolean value) {
-        block.set(LAYOUT, offset(slot), (byte) (value ? 1 : 0));
+        block.set(LAYOUT, offset(slot, 1), (byte) (value ? 1 : 0));
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     boolean get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot)) != 0;
+        return region.get(LAYOUT, block + offset(slot, 1)) != 0;
     }
 
     void set(MemorySegment region, long block, int slot, boolean value) {
-        region.set(LAYOUT, block + offset(slot), (byte) (value ? 1 : 0));
+        region.set(LAYOUT, block + offset(slot, 1), (byte) (value ? 1 : 0));
     }
 }

@@ -15,19 +15,19 @@ public final class ByteField extends Field {
     }
 
     byte get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Byte.BYTES));
     }
 
     void set(MemorySegment block, int slot, byte value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Byte.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     byte get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Byte.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, byte value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Byte.BYTES), value);
     }
 }

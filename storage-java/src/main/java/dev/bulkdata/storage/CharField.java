@@ -15,19 +15,19 @@ public final class CharField extends Field {
     }
 
     char get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Character.BYTES));
     }
 
     void set(MemorySegment block, int slot, char value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Character.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     char get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Character.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, char value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Character.BYTES), value);
     }
 }

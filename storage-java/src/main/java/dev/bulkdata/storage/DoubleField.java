@@ -15,19 +15,19 @@ public final class DoubleField extends Field {
     }
 
     double get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Double.BYTES));
     }
 
     void set(MemorySegment block, int slot, double value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Double.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     double get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Double.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, double value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Double.BYTES), value);
     }
 }

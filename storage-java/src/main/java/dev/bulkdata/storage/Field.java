@@ -11,8 +11,7 @@ package dev.bulkdata.storage;
  * {@code blockOffset + s * slotStride}: in {@link Layout#SOA} {@code blockOffset} is the start
  * of the field's column and {@code slotStride} its width; in {@link Layout#AOS}
  * {@code blockOffset} is the field's offset in the record and {@code slotStride} the record
- * stride. One formula serves both layouts, so no
- * access path branches on the layout.
+ * stride. One formula serves both layouts.
  *
  * <p>Immutable and thread-safe. Fields compare by identity.
  */
@@ -76,6 +75,18 @@ public abstract sealed class Field
     /** Byte offset of {@code slot}'s value inside a block. */
     final long offset(int slot) {
         return blockOffset + (long) slot * slotStride;
+    }
+
+    /**
+     * {@link #offset(int)} for a field {@code width} bytes wide, {@code width} a constant: the
+     * SOA case (stride equal to the width) scales the slot by that constant. A stride loaded
+     * from the field as the scale keeps C2 from optimising the address and range checks of a
+     * per-slot loop, which doubled the time of {@code forEach} with {@code chunk.get/set}
+     * (benchmarks/NOTES.md, "Per-slot access").
+     */
+    final long offset(int slot, int width) {
+        int stride = slotStride;
+        return blockOffset + (stride == width ? (long) slot * width : (long) slot * stride);
     }
 
 

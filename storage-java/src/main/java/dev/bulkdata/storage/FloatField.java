@@ -15,19 +15,19 @@ public final class FloatField extends Field {
     }
 
     float get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Float.BYTES));
     }
 
     void set(MemorySegment block, int slot, float value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Float.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     float get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Float.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, float value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Float.BYTES), value);
     }
 }

@@ -15,19 +15,19 @@ public final class IntField extends Field {
     }
 
     int get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Integer.BYTES));
     }
 
     void set(MemorySegment block, int slot, int value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Integer.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     int get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Integer.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, int value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Integer.BYTES), value);
     }
 }

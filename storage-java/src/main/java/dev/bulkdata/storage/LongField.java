@@ -15,19 +15,19 @@ public final class LongField extends Field {
     }
 
     long get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Long.BYTES));
     }
 
     void set(MemorySegment block, int slot, long value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Long.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     long get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Long.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, long value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Long.BYTES), value);
     }
 }

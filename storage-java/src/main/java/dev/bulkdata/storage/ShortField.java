@@ -15,19 +15,19 @@ public final class ShortField extends Field {
     }
 
     short get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot));
+        return block.get(LAYOUT, offset(slot, Short.BYTES));
     }
 
     void set(MemorySegment block, int slot, short value) {
-        block.set(LAYOUT, offset(slot), value);
+        block.set(LAYOUT, offset(slot, Short.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
     short get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot));
+        return region.get(LAYOUT, block + offset(slot, Short.BYTES));
     }
 
     void set(MemorySegment region, long block, int slot, short value) {
-        region.set(LAYOUT, block + offset(slot), value);
+        region.set(LAYOUT, block + offset(slot, Short.BYTES), value);
     }
 }
