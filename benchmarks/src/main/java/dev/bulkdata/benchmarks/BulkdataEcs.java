@@ -522,4 +522,180 @@ final class BulkdataEcs implements AutoCloseable {
             arena.close();
         }
     }
+
+    /**
+     * The random read's floor, no library: the table's lookup layout for the same n records,
+     * every check a handle gets from {@code get(h, px)} but no more. Handles as a table's (tag
+     * in the top 8 bits, a 24-bit generation at 32, the slot below); a meta word per slot
+     * ({@code generation << 1 | live}) in one native range; the records' columns in 16 KiB
+     * blocks of 512 in another, {@code px} at the block's start. The read: the handle from
+     * {@code ids} at a random position, its tag and meta word checked, then {@code px}.
+     */
+    static final class ReadFloor implements AutoCloseable {
+        static final long TAG = 0x5A;
+        static final int SLOTS = 512;
+        final java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+        final MemorySegment meta;
+        final MemorySegment region;
+        final long[] ids;
+        final int n;
+
+        ReadFloor(int n) {
+            this.n = n;
+            ids = new long[n];
+            meta = arena.allocate(4L * n, 64);
+            region = arena.allocate((long) ((n + SLOTS - 1) / SLOTS) << 14, 4096);
+            for (int i = 0; i < n; i++) {
+                int generation = i % 3;
+                meta.setAtIndex(ValueLayout.JAVA_INT, i, generation << 1 | 1);
+                ids[i] = TAG << 56 | (long) generation << 32 | i;
+                region.set(F, ((long) (i >>> 9) << 14) + (i & (SLOTS - 1)) * 4L, EcsSpec.px(i));
+            }
+        }
+
+        /** As {@link #readRandom()}. */
+        float readRandom() {
+            long state = EcsSpec.SEED;
+            float sum = 0;
+            long[] ids = this.ids;
+            MemorySegment meta = this.meta;
+            MemorySegment region = this.region;
+            for (int k = 0; k < n; k++) {
+                state = EcsSpec.next(state);
+                long h = ids[EcsSpec.position(state, n)];
+                int slot = (int) h;
+                if ((h >>> 56) != TAG
+                        || meta.getAtIndex(ValueLayout.JAVA_INT, slot) != (((int) (h >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                    throw new IllegalArgumentException("stale");
+                }
+                sum += region.get(F, ((long) (slot >>> 9) << 14) + (slot & (SLOTS - 1)) * 4L);
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
+
+    /**
+     * The one-by-one churn's floor, no library: a slot map of the table's layout for n records
+     * with the checks a handle gets, but no more. Handles, meta words and 16 KiB blocks as in
+     * {@link ReadFloor}; the live bits and the free bits one {@code long[]} each for the table;
+     * a removal checks the handle, advances the slot's generation and marks it free; an add
+     * takes the next free slot at or after a sweeping cursor (bulkdata's default reuse order)
+     * and makes it live, then six checked stores. Not done, where bulkdata does: zeroing a
+     * reused record (the six stores write it whole), change versions, the writer claim.
+     */
+    static final class ChurnFloor implements AutoCloseable {
+        static final long TAG = 0x5A;
+        static final int SLOTS = 512;
+        static final int META_MASK = 0x1FF_FFFF;
+        final java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+        final MemorySegment meta;
+        final MemorySegment region;
+        final long[] live;
+        final long[] free;
+        final long[] ids;
+        int cursor;
+        int size;
+
+        ChurnFloor(int n) {
+            ids = new long[n];
+            live = new long[(n + 63) >>> 6];
+            free = new long[live.length];
+            meta = arena.allocate(4L * n, 64);
+            region = arena.allocate((long) ((n + SLOTS - 1) / SLOTS) << 14, 4096);
+            for (int i = 0; i < n; i++) {
+                meta.setAtIndex(ValueLayout.JAVA_INT, i, 1);
+                live[i >>> 6] |= 1L << i;
+                ids[i] = TAG << 56 | i;
+                set(ids[i], i);
+            }
+            size = n;
+        }
+
+        /** As {@link BulkdataEcs#churn}. */
+        int churn(int[] half) {
+            for (int i : half) {
+                remove(ids[i]);
+            }
+            for (int i : half) {
+                long h = add();
+                set(h, i);
+                ids[i] = h;
+            }
+            return size;
+        }
+
+        private int check(long h) {
+            int slot = (int) h;
+            if ((h >>> 56) != TAG
+                    || meta.getAtIndex(ValueLayout.JAVA_INT, slot) != (((int) (h >>> 32) & 0xFF_FFFF) << 1 | 1)) {
+                throw new IllegalArgumentException("stale");
+            }
+            return slot;
+        }
+
+        private void remove(long h) {
+            int slot = check(h);
+            int m = meta.getAtIndex(ValueLayout.JAVA_INT, slot);
+            meta.setAtIndex(ValueLayout.JAVA_INT, slot, ((m & ~1) + 2) & META_MASK);
+            live[slot >>> 6] &= ~(1L << slot);
+            free[slot >>> 6] |= 1L << slot;
+            size--;
+        }
+
+        private long add() {
+            long[] free = this.free;
+            int w = cursor;
+            long bits;
+            while ((bits = free[w]) == 0) {
+                w = w + 1 == free.length ? 0 : w + 1;
+            }
+            cursor = w;
+            int slot = (w << 6) + Long.numberOfTrailingZeros(bits);
+            free[w] = bits & (bits - 1);
+            live[w] |= 1L << slot;
+            int m = meta.getAtIndex(ValueLayout.JAVA_INT, slot) | 1;
+            meta.setAtIndex(ValueLayout.JAVA_INT, slot, m);
+            size++;
+            return TAG << 56 | (long) (m >>> 1) << 32 | slot;
+        }
+
+        private void set(long h, int i) {
+            put(h, 0, EcsSpec.px(i));
+            put(h, 1, EcsSpec.py(i));
+            put(h, 2, EcsSpec.pz(i));
+            put(h, 3, EcsSpec.vx(i));
+            put(h, 4, EcsSpec.vy(i));
+            put(h, 5, EcsSpec.vz(i));
+        }
+
+        private void put(long h, int column, float value) {
+            int slot = check(h);
+            region.set(F, ((long) (slot >>> 9) << 14) + column * (SLOTS * 4L) + (slot & (SLOTS - 1)) * 4L, value);
+        }
+
+        private float get(long h, int column) {
+            int slot = check(h);
+            return region.get(F, ((long) (slot >>> 9) << 14) + column * (SLOTS * 4L) + (slot & (SLOTS - 1)) * 4L);
+        }
+
+        /** As {@link BulkdataEcs#checksum}. */
+        double checksum(int count) {
+            double sum = 0;
+            for (int i = 0; i < count; i++) {
+                long h = ids[i];
+                sum += (double) get(h, 0) + get(h, 1) + get(h, 2);
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            arena.close();
+        }
+    }
 }

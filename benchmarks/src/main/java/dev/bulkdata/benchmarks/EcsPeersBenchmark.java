@@ -261,6 +261,30 @@ public class EcsPeersBenchmark {
         return s.world.churnBatch(s.half, s.batch);
     }
 
+    /** The churn's floor: a world of n/fraction entities in {@link BulkdataEcs.ChurnFloor}, and the churn's half. */
+    @State(Scope.Benchmark)
+    public static class ChurnFloor {
+        BulkdataEcs.ChurnFloor floor;
+        int[] half;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size, Churn churn) {
+            floor = new BulkdataEcs.ChurnFloor(size.n / churn.fraction);
+            half = half(size.n / churn.fraction);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            floor.close();
+        }
+    }
+
+    /** {@link #bulkdataChurn}'s work with no library: a slot map of the table's layout ({@link BulkdataEcs.ChurnFloor}). */
+    @Benchmark
+    public int floorChurn(ChurnFloor s) {
+        return s.floor.churn(s.half);
+    }
+
     /** The sparse update: {@code Join.of(positions, velocities).forEach} with {@code getAt}/{@code setAt}. */
     @Benchmark
     @Fork(3)
@@ -294,6 +318,28 @@ public class EcsPeersBenchmark {
     @Benchmark
     public void floorUpdate(Floor s) {
         s.blocks.update();
+    }
+
+    /** The random read's floor: the table's lookup layout, the handle's checks, no library. */
+    @State(Scope.Benchmark)
+    public static class ReadFloor {
+        BulkdataEcs.ReadFloor floor;
+
+        @Setup(Level.Trial)
+        public void setUp(Size size) {
+            floor = new BulkdataEcs.ReadFloor(size.n);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            floor.close();
+        }
+    }
+
+    /** {@code x} of n entities at random positions of an array of handles, no library (see {@link BulkdataEcs.ReadFloor}). */
+    @Benchmark
+    public float floorReadRandom(ReadFloor s) {
+        return s.floor.readRandom();
     }
 
     // ---------------------------------------------------------------- bulkdata from Kotlin

@@ -376,6 +376,25 @@ class EcsPeersTest {
         }
     }
 
+    @Test
+    void theChurnFloorChurnsAsTheTable() {
+        int[] half = EcsPeersBenchmark.half(N);
+        try (BulkdataEcs bulk = new BulkdataEcs(N).fill(); BulkdataEcs.ChurnFloor floor = new BulkdataEcs.ChurnFloor(N)) {
+            assertEquals(bulk.checksum(N), floor.checksum(N));
+            for (int round = 0; round < 3; round++) {
+                assertEquals(bulk.churn(half), floor.churn(half));
+                assertEquals(bulk.checksum(N), floor.checksum(N));
+            }
+        }
+    }
+
+    @Test
+    void theReadFloorReadsWhatTheTableReads() {
+        try (BulkdataEcs bulk = new BulkdataEcs(N).fill(); BulkdataEcs.ReadFloor floor = new BulkdataEcs.ReadFloor(N)) {
+            assertEquals(bulk.readRandom(), floor.readRandom());
+        }
+    }
+
     /** Every Kotlin path of the update computes what the Java chunk loop computes, pass after pass. */
     @Test
     void theKotlinPathsComputeTheDenseUpdate() {

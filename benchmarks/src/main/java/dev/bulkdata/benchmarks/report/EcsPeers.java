@@ -290,6 +290,31 @@ final class EcsPeers {
                     .append(" × its time");
         }
         md.append(".\n");
+        Report.Result readFloor = find(results, "floorReadRandom", new String[0]);
+        Report.Result read = find(results, "bulkdataReadRandom", new String[0]);
+        if (readFloor != null) {
+            md.append(String.format(Locale.ROOT, "%nThe random read with no library over the table's lookup layout"
+                    + " (`floorReadRandom`: a meta word per slot in one range, 16 KiB blocks in another, the handle's"
+                    + " tag and generation checked) takes %s ns per entity", Peers.cell(Report.nanos(readFloor) / n)));
+            if (read != null) {
+                md.append("; `bulkdataReadRandom` takes ").append(Report.Ratio.of(read, readFloor).format())
+                        .append(" × its time");
+            }
+            md.append(".\n");
+        }
+        Report.Result churnFloor = find(results, "floorChurn", new String[] {"fraction", "1"});
+        Report.Result churn = find(results, "bulkdataChurn", new String[] {"fraction", "1"});
+        if (churnFloor != null) {
+            md.append(String.format(Locale.ROOT, "%nThe one-by-one churn at n with no library over the table's layout"
+                    + " (`floorChurn`: a slot map with a meta word per slot, live and free bits, the next free slot at"
+                    + " or after a sweeping cursor, every handle checked) takes %s ms per round",
+                    Peers.cell(Report.nanos(churnFloor) / 1e6)));
+            if (churn != null) {
+                md.append("; `bulkdataChurn` takes ").append(Report.Ratio.of(churn, churnFloor).format())
+                        .append(" × its time");
+            }
+            md.append(".\n");
+        }
         sparseFloor(md, results, "floorSparseGroup", "bulkdataSparseGroup",
                 "the group's layout (rows 0..k of both tables in lockstep)", n);
         sparseFloor(md, results, "floorSparseJoin", "bulkdataSparseJoin",
