@@ -10,6 +10,7 @@ import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.Group;
 import dev.bulkdata.storage.Join;
 import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.vector.Kernels;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -117,6 +118,16 @@ final class BulkdataEcs implements AutoCloseable {
                 UpdateBenchmark.updateColumns(chunks.chunk(c), FIELDS);
             }
         }
+    }
+
+    /**
+     * Update {@code p += v * dt} through storage-vector's kernels (docs/simd-kernels.md): one
+     * whole-table {@code Kernels.axpy(table, p, v, dt)} per axis.
+     */
+    void updateKernels() {
+        Kernels.axpy(table, PX, VX, DT);
+        Kernels.axpy(table, PY, VY, DT);
+        Kernels.axpy(table, PZ, VZ, DT);
     }
 
     /** Update {@code p += v * dt} through {@code table.forEach((chunk, slot) -> ...)} and typed slot access. */

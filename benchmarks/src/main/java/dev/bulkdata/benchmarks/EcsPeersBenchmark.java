@@ -314,6 +314,13 @@ public class EcsPeersBenchmark {
         return s.floor.updateGroup();
     }
 
+    /** The update through storage-vector's whole-table kernels: {@code Kernels.axpy} per axis. */
+    @Benchmark
+    @Fork(value = 3, jvmArgsAppend = {"-Xmx8g", "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+    public void bulkdataUpdateKernels(Bulk s) {
+        s.world.updateKernels();
+    }
+
     /** The update with no library over the same 12 KiB blocks of 512 records (no live bits, no checks). */
     @Benchmark
     public void floorUpdate(Floor s) {

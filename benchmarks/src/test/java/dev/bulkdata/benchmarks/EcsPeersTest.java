@@ -40,7 +40,7 @@ class EcsPeersTest {
         List<World> worlds = new ArrayList<>();
         BulkdataEcs bulk = new BulkdataEcs(n);
         worlds.add(new World() {
-            boolean columns;
+            int updates;
 
             public void create(int count) {
                 if (cleared) {
@@ -56,12 +56,11 @@ class EcsPeersTest {
             }
 
             public void update() {
-                // both paths, in turn: they must agree with each other and the peers
-                columns = !columns;
-                if (columns) {
-                    bulk.updateColumns();
-                } else {
-                    bulk.updateForEach();
+                // the three paths, in turn: they must agree with each other and the peers
+                switch (updates++ % 3) {
+                    case 0 -> bulk.updateColumns();
+                    case 1 -> bulk.updateForEach();
+                    default -> bulk.updateKernels();
                 }
             }
 

@@ -70,6 +70,8 @@ final class EcsPeers {
         String[] update = {"artemisUpdate", "dominionUpdate", "fleksUpdate", "ashleyUpdate"};
         w.add(new Workload("update `p += v * dt`, chunk columns", "`iterate()`, `writableColumn`/`column`, a loop from 0 or `liveBits`",
                 "bulkdataUpdateColumns", none, update, noReasons, none, "entity", 2, "≥ 2", true));
+        w.add(new Workload("update `p += v * dt`, SIMD kernels", "storage-vector: `Kernels.axpy(table, p, v, dt)` per axis",
+                "bulkdataUpdateKernels", none, update, noReasons, none, "entity", 2, "≥ 2", true));
         w.add(new Workload("update `p += v * dt`, `forEach`", "`forEach((chunk, slot) -> chunk.set(...))`",
                 "bulkdataUpdateForEach", none, update, noReasons, none, "entity", AHEAD, "> 1", false));
         w.add(new Workload("read `x` by id, ids at random positions of an array", "`get(h, px)`", "bulkdataReadRandom",
