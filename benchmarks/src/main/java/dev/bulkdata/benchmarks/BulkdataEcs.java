@@ -179,19 +179,25 @@ final class BulkdataEcs implements AutoCloseable {
     /**
      * Churn in batches: the handles of the entities at positions {@code half} of {@code ids}
      * gathered into {@code batch} (as long as {@code half}), one {@code removeAll(batch)}, one
-     * {@code addAll(batch)}, then six {@code set}s per new entity. {@return the size after}
+     * {@code addAll(batch, 0, n, init)} whose {@code init} writes the six fields of each new
+     * entity through its chunk (docs/tables-and-handles.md). {@return the size after}
      */
     int churnBatch(int[] half, long[] batch) {
         for (int k = 0; k < half.length; k++) {
             batch[k] = ids[half[k]];
         }
         table.removeAll(batch);
-        table.addAll(batch);
-        for (int k = 0; k < half.length; k++) {
+        table.addAll(batch, 0, half.length, (chunk, slot, k) -> {
             int i = half[k];
-            long h = batch[k];
-            set(table, h, i);
-            ids[i] = h;
+            chunk.set(slot, PX, EcsSpec.px(i));
+            chunk.set(slot, PY, EcsSpec.py(i));
+            chunk.set(slot, PZ, EcsSpec.pz(i));
+            chunk.set(slot, VX, EcsSpec.vx(i));
+            chunk.set(slot, VY, EcsSpec.vy(i));
+            chunk.set(slot, VZ, EcsSpec.vz(i));
+        });
+        for (int k = 0; k < half.length; k++) {
+            ids[half[k]] = batch[k];
         }
         return table.size();
     }

@@ -289,6 +289,59 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     @Override
+    public final void addAll(long[] handlesOut, int from, int to, RecordInit init) {
+        Objects.checkFromToIndex(from, to, handlesOut.length);
+        if (init == null) {
+            throw new IllegalArgumentException("init is null (table '" + name() + "')");
+        }
+        ensureOpen();
+        int step = schema.slotsPerBlock();
+        for (int at = from; at < to; ) {
+            int end = (int) Math.min(to, (long) at + step);
+            addAll(handlesOut, at, end);
+            initRun(handlesOut, at, end, init);
+            at = end;
+        }
+    }
+
+    /** Runs {@code init} over the records {@link #addAll(long[], int, int, RecordInit)} just added to {@code handles[from, to)}. */
+    private void initRun(long[] handles, int from, int to, RecordInit init) {
+        beginIteration();
+        int i = from;
+        Throwable failure = null;
+        try {
+            for (; i < to; i++) {
+                initAt(slotOf(handles[i]), i, init);
+            }
+        } catch (Throwable t) {
+            failure = t;
+        } finally {
+            endPass(failure);
+        }
+        if (failure != null) {
+            for (int k = i; k < to; k++) {
+                if (findSlot(handles[k]) >= 0) {
+                    try {
+                        remove(handles[k]);
+                    } catch (RuntimeException e) {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException(failure);
+        }
+    }
+
+    /** Calls {@code init} with live {@code slot}'s chunk and its slot in that chunk. */
+    abstract void initAt(int slot, int i, RecordInit init);
+
+    @Override
     public final boolean cancelAdd(long handle) {
         long last = lastAdd;
         long me = beginChange("cancel an add in");

@@ -96,6 +96,11 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return slot;
     }
 
+    @Override
+    void initAt(int slot, int i, RecordInit init) {
+        init.init(chunk(slot), slot & recordMask, i);
+    }
+
     private BulkChunk chunk(int slot) {
         return chunks[slot >>> recordShift];
     }

@@ -137,6 +137,11 @@ final class DenseRows {
         return (int) Math.max(0, Math.min(rowsPerBlock, size - first));
     }
 
+    /** {@return the chunk view of the block holding {@code row}; requires an owner} */
+    DenseChunk chunkOfRow(int row) {
+        return chunks[row >>> shift];
+    }
+
     /** {@return the chunk view of block {@code b}; requires an owner} */
     DenseChunk chunk(int b) {
         return chunks[b];

@@ -281,6 +281,12 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     }
 
     @Override
+    void initAt(int slot, int i, RecordInit init) {
+        int row = row(slot);
+        init.init(rows.chunkOfRow(row), rows.slotOf(row), i);
+    }
+
+    @Override
     DenseChunk chunkAt(int index) {
         ensureOpen();
         return rows.chunk(index);

@@ -84,6 +84,31 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void addAll(long[] handlesOut, int from, int to);
 
     /**
+     * Adds {@code to - from} records as {@link #addAll(long[], int, int)} does and has
+     * {@code init} write each one's fields through its chunk, a block's worth of records at a
+     * time, so that each record is written while its memory is still in cache and no handle is
+     * looked up again. During {@code init} an iteration of the table is open: chunk access works,
+     * {@link #add()} and {@link #remove} throw, {@link #addLater}/{@link #removeLater} queue
+     * (applied when the call returns). O(count).
+     *
+     * <p>If {@code init} throws for the record at {@code i}, the records before it stay added and
+     * written, that record and the rest of the call's records are removed again (their handles
+     * in {@code handlesOut} are stale), and the exception is thrown.
+     *
+     * @param handlesOut receives the new handles in {@code [from, to)}
+     * @param from first index to write
+     * @param to index after the last one to write
+     * @param init writes a new record's fields
+     * @throws IndexOutOfBoundsException if the range is not within {@code handlesOut}
+     * @throws IllegalArgumentException if {@code init} is null
+     * @throws CapacityExceededException as {@link #addAll(long[], int, int)}; the records of
+     *     earlier blocks' worth stay added and written
+     * @throws java.util.ConcurrentModificationException as {@link #add()}
+     * @throws IllegalStateException if the table is closed
+     */
+    void addAll(long[] handlesOut, int from, int to, RecordInit init);
+
+    /**
      * Undoes the {@link #add()} that returned {@code handle}, for code that initialises a new
      * record and must leave the table as it was when the initialisation fails:
      *

@@ -113,6 +113,34 @@ class DocSnippetsTest {
     }
 
     @Test
+    void addAllWithInit_writesEveryNewRecord() {
+        Schema schema = particleSchema();
+        FloatField PX = schema.floatField("px");
+        FloatField VX = schema.floatField("vx");
+        int count = 1500;
+        float[] xs = new float[count];
+        float[] vxs = new float[count];
+        for (int i = 0; i < count; i++) {
+            xs[i] = i;
+            vxs[i] = -i;
+        }
+        try (BulkTable particles = BulkTable.of(schema)) {
+            // doc:begin docs/tables-and-handles.md
+            long[] spawned = new long[count];
+            particles.addAll(spawned, 0, count, (chunk, slot, i) -> {   // a block's worth at a time
+                chunk.set(slot, PX, xs[i]);                            // written while in cache,
+                chunk.set(slot, VX, vxs[i]);                           // no handle looked up again
+            });
+            // doc:end
+            assertEquals(count, particles.size());
+            for (int i = 0; i < count; i++) {
+                assertEquals(xs[i], particles.get(spawned[i], PX));
+                assertEquals(vxs[i], particles.get(spawned[i], VX));
+            }
+        }
+    }
+
+    @Test
     void aChunkLoop_sumsTheLiveRecordsColumnByColumn() {
         Schema schema = particleSchema();
         FloatField T = schema.floatField("t");

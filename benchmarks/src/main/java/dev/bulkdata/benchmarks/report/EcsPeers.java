@@ -85,12 +85,12 @@ final class EcsPeers {
                 + " family's entity array, O(n) per removal"};
         String[] churnSmall = {"artemisChurn", "dominionChurn", "fleksChurn", "ashleyChurn"};
         w.add(new Workload("churn: remove a random half, create as many, at n, in batches",
-                "`removeAll(half)`, `addAll(half)` + 6 `set` each", "bulkdataChurnBatch", new String[] {"fraction", "1"},
+                "`removeAll(half)`, `addAll(half, init)`: 6 `chunk.set` each", "bulkdataChurnBatch", new String[] {"fraction", "1"},
                 churn, noAshleyAtN, new String[] {"fraction", "1"}, "round", 2, "≥ 2", true));
         w.add(new Workload("churn at n, one by one", "`remove(h)`, `add()` + 6 `set`",
                 "bulkdataChurn", new String[] {"fraction", "1"}, churn, noAshleyAtN,
                 new String[] {"fraction", "1"}, "round", AHEAD, "> 1", false));
-        w.add(new Workload("churn at n/10, in batches", "`removeAll(half)`, `addAll(half)` + 6 `set` each",
+        w.add(new Workload("churn at n/10, in batches", "`removeAll(half)`, `addAll(half, init)`: 6 `chunk.set` each",
                 "bulkdataChurnBatch", new String[] {"fraction", "10"}, churnSmall, noReasons,
                 new String[] {"fraction", "10"}, "round", 2, "≥ 2", true));
         w.add(new Workload("churn at n/10, one by one", "`remove(h)`, `add()` + 6 `set`", "bulkdataChurn",

@@ -119,6 +119,30 @@ public sealed class TypedTable<D : TableDef<D>>(
     }
 
     /**
+     * Adds `to - from` records and has [init] write each one through its chunk: the core
+     * `Table.addAll(handlesOut, from, to, init)`, a block's worth at a time, no handle looked up
+     * again. `this` is the new record's [TypedChunk], [init]'s arguments its slot and its
+     * position in [handlesOut], which holds its raw handle already (`Handle<D>(handlesOut[i])`):
+     * `table.addAll(ids) { slot, i -> this[slot, X] = xs[i] }`. Structural changes inside [init]
+     * throw; queue them ([addLater], [removeLater]). If [init] throws for record `i`, the records
+     * before it stay, that record and the rest of the call's are removed again, and the
+     * exception propagates.
+     *
+     * @throws IndexOutOfBoundsException if the range is not within [handlesOut]
+     * @throws dev.bulkdata.storage.CapacityExceededException if the table fills up; the records
+     *     of earlier blocks' worth stay
+     * @throws java.util.ConcurrentModificationException if an iteration is open
+     * @throws IllegalStateException if the table is closed
+     */
+    @JvmSynthetic
+    public inline fun addAll(
+        handlesOut: LongArray,
+        from: Int = 0,
+        to: Int = handlesOut.size,
+        crossinline init: TypedChunk<D>.(slot: Int, i: Int) -> Unit,
+    ): Unit = core.addAll(handlesOut, from, to) { chunk, slot, i -> TypedChunk<D>(chunk).init(slot, i) }
+
+    /**
      * Removes a record; every copy of its handle becomes stale. O(fields).
      *
      * @throws dev.bulkdata.storage.InvalidHandleException if the handle is null, stale or foreign
@@ -365,10 +389,15 @@ public sealed class TypedTable<D : TableDef<D>>(
                 // One loop, so the action is inlined once (storage-kotlin ARCHITECTURE.md, forEach).
                 for (w in 0 until chunk.liveWordCount()) {
                     var live = chunk.liveBits(w)
+                    val first = base + (w shl 6)
                     while (live != 0L) {
-                        val slot = (w shl 6) + java.lang.Long.numberOfTrailingZeros(live)
-                        live = live and (live - 1)
-                        scope.action(Visited(base + slot))
+                        val start = java.lang.Long.numberOfTrailingZeros(live)
+                        val holes = (live ushr start).inv()
+                        val end = if (holes == 0L) 64 else start + java.lang.Long.numberOfTrailingZeros(holes)
+                        for (b in start until end) {
+                            scope.action(Visited(first + b))
+                        }
+                        live = if (end == 64) 0L else live and (-1L shl end)
                     }
                 }
             }

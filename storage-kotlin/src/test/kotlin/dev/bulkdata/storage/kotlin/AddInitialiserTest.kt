@@ -147,3 +147,32 @@ class AddInitialiserTest : FunSpec({
         }
     }
 })
+
+class AddAllInitialiserTest : FunSpec({
+    test("addAll with an initialiser writes every new record through its chunk, in handlesOut's order") {
+        Particles.open().use { table ->
+            val removed = LongArray(100).also { table.core.addAll(it) }
+            for (k in removed.indices step 3) table.remove(Handle(removed[k]))
+            val count = 3 * table.core.schema().slotsPerBlock() + 7
+            val ids = LongArray(count + 2)
+            table.addAll(ids, 1, count + 1) { slot, i -> this[slot, Particles.X] = i * 2f }
+            table.size shouldBe 100 - 34 + count
+            for (i in 1..count) table[Handle<Particles>(ids[i]), Particles.X] shouldBe i * 2f
+            ids[0] shouldBe 0L
+        }
+    }
+
+    test("addAll's initialiser that throws keeps the records before it and takes back the rest") {
+        Particles.open().use { table ->
+            val ids = LongArray(10)
+            shouldThrow<InitFailed> {
+                table.addAll(ids) { slot, i ->
+                    if (i == 4) throw InitFailed()
+                    this[slot, Particles.X] = 1f
+                }
+            }
+            table.size shouldBe 4
+            for (i in 0 until 10) (Handle<Particles>(ids[i]) in table) shouldBe (i < 4)
+        }
+    }
+})
