@@ -261,9 +261,9 @@ public final class EntitiesAndProximity {
         }
         HandleLayout layout = components.entities().handleLayout();
         long ordered = 0;
-        long previous = layout.index(components.entityAt(0));
+        long previous = layout.slot(components.entityAt(0));
         for (int row = 1; row < n; row++) {
-            long index = layout.index(components.entityAt(row));
+            long index = layout.slot(components.entityAt(row));
             if (index > previous) {
                 ordered++;
             }
