@@ -96,8 +96,8 @@ class ErrorContractTest {
             return (int) layout.slot(handle);
         }
 
-        long handle(int generation, long index) {
-            return layout.pack(tag, generation, index);
+        long handle(int generation, long slot) {
+            return layout.pack(tag, generation, slot);
         }
 
         /**
@@ -399,9 +399,9 @@ class ErrorContractTest {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long lastOpened = fx.live.stream().mapToLong(fx::slot).max().orElseThrow();
             // The slot right after the last opened one lies in an allocated block but was never opened.
-            for (long index : new long[] {lastOpened + 1, lastOpened + 100, 1_000_000, 0xFFFF_FFFFL}) {
-                long outside = fx.handle(0, index);
-                assertRejectedEverywhere(fx, outside, Reason.OUT_OF_RANGE, message -> assertNamesSlot(message, index));
+            for (long slot : new long[] {lastOpened + 1, lastOpened + 100, 1_000_000, 0xFFFF_FFFFL}) {
+                long outside = fx.handle(0, slot);
+                assertRejectedEverywhere(fx, outside, Reason.OUT_OF_RANGE, message -> assertNamesSlot(message, slot));
             }
         }
     }

@@ -37,11 +37,11 @@ class HandleLayoutTest {
             HandleLayout layout = HandleLayout.of(slotBits, generationBits);
             int tag = random.nextInt(HandleLayout.MAX_TAG + 1);
             int generation = random.nextInt(layout.maxGeneration() + 1);
-            long index = random.nextLong(1L << slotBits);
-            long h = layout.pack(tag, generation, index);
+            long slot = random.nextLong(1L << slotBits);
+            long h = layout.pack(tag, generation, slot);
             assertEquals(tag, layout.tag(h));
             assertEquals(generation, layout.generation(h));
-            assertEquals(index, layout.slot(h));
+            assertEquals(slot, layout.slot(h));
             assertFalse(layout.hasStrayBits(h));
         }
     }

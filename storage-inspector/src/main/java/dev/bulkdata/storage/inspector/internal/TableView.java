@@ -207,9 +207,9 @@ final class TableView extends Inspected {
                     + " as a number");
         }
         try {
-            long index = Long.parseLong(text.substring(hash + 1, at));
+            long slot = Long.parseLong(text.substring(hash + 1, at));
             int generation = Integer.parseInt(text.substring(at + 1));
-            return table.handleLayout().pack(tag, generation, index);
+            return table.handleLayout().pack(tag, generation, slot);
         } catch (IllegalArgumentException e) {
             throw new BadRequest("'" + text + "' is not a handle of table '" + name + "': " + e.getMessage());
         }
