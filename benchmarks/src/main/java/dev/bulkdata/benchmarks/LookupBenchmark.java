@@ -144,7 +144,7 @@ public class LookupBenchmark {
 
     /**
      * The floor of a checked lookup, no library: a handle's slot and generation checked against
-     * an {@code int} meta word in pages of 4,096 (as the slot index keeps them), then {@code t}
+     * an {@code int} meta word in pages of 4,096 (as the slot map keeps them), then {@code t}
      * read from a {@code float[]} ({@link #floorArrays}) or from its place in 16 KiB native blocks
      * of 512 32-byte SOA records ({@link #floorBlocks}: a BulkTable's memory layout). The
      * handles are shuffled in the same order as the tables'.

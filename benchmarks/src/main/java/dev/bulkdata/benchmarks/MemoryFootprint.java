@@ -2,7 +2,7 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
@@ -64,7 +64,7 @@ public final class MemoryFootprint {
         rows.add(table("BulkTable AOS", Subjects.AOS, n));
         rows.add(packed("PackedTable SOA", Subjects.SOA, n));
         for (int floats : new int[] {3, 6, 10}) {
-            Schema schema = Schema.builder("r" + floats * 4).layout(Layout.SOA).add(FieldType.FLOAT, names(floats)).build();
+            Schema schema = Schema.builder("r" + floats * 4).layout(RecordLayout.SOA).add(FieldType.FLOAT, names(floats)).build();
             rows.add(table("BulkTable SOA", schema, n));
             rows.add(packed("PackedTable SOA", schema, n));
         }

@@ -3,7 +3,7 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.Schema;
@@ -21,13 +21,13 @@ import java.util.SplittableRandom;
 final class Subjects {
     static final long SEED = 42;
 
-    static final Schema SOA = schema(Layout.SOA);
-    static final Schema AOS = schema(Layout.AOS);
+    static final Schema SOA = schema(RecordLayout.SOA);
+    static final Schema AOS = schema(RecordLayout.AOS);
 
     private Subjects() {
     }
 
-    private static Schema schema(Layout layout) {
+    private static Schema schema(RecordLayout layout) {
         return Schema.builder("particles").layout(layout)
                 .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
                 .build();

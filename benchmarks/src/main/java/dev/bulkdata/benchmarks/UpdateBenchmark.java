@@ -41,7 +41,7 @@ public class UpdateBenchmark {
 
     /** The update of one chunk, p += v * dt, through its columns (SOA) or records (AOS). */
     static void update(Chunk chunk, Schema schema) {
-        if (schema.layout() == dev.bulkdata.storage.Layout.SOA) {
+        if (schema.layout() == dev.bulkdata.storage.RecordLayout.SOA) {
             updateColumns(chunk, schema);
         } else {
             updateRecords(chunk, schema);

@@ -1,6 +1,6 @@
 package dev.bulkdata.benchmarks
 
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.TypedChunk
 import dev.bulkdata.storage.kotlin.TypedTable
@@ -10,7 +10,7 @@ import kotlinx.coroutines.runBlocking
 import kotlin.coroutines.ContinuationInterceptor
 
 /** The entities of `EcsPeersBenchmark` declared with the Kotlin DSL: six floats, SOA. */
-object KEntities : TableDef<KEntities>("kentities", { layout = Layout.SOA }) {
+object KEntities : TableDef<KEntities>("kentities", { layout = RecordLayout.SOA }) {
     @JvmField val PX = float("px")
     @JvmField val PY = float("py")
     @JvmField val PZ = float("pz")

@@ -1,6 +1,6 @@
 package dev.bulkdata.benchmarks
 
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.RawMemoryApi
 import dev.bulkdata.storage.kotlin.TableDef
@@ -11,7 +11,7 @@ import kotlinx.coroutines.runBlocking
 import java.lang.foreign.ValueLayout
 
 /** The standard record declared with the Kotlin DSL (SOA). */
-object KParticles : TableDef<KParticles>("kparticles", { layout = Layout.SOA }) {
+object KParticles : TableDef<KParticles>("kparticles", { layout = RecordLayout.SOA }) {
     @JvmField val T = float("t")
     @JvmField val PX = float("px")
     @JvmField val PY = float("py")

@@ -261,13 +261,13 @@ public final class EntitiesAndProximity {
         }
         HandleLayout layout = components.entities().handleLayout();
         long ordered = 0;
-        long previous = layout.index(components.entityAt(0));
+        long previous = layout.slot(components.entityAt(0));
         for (int row = 1; row < n; row++) {
-            long index = layout.index(components.entityAt(row));
-            if (index > previous) {
+            long slot = layout.slot(components.entityAt(row));
+            if (slot > previous) {
                 ordered++;
             }
-            previous = index;
+            previous = slot;
         }
         return (double) ordered / (n - 1);
     }

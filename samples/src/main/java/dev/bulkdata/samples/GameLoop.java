@@ -6,7 +6,7 @@ import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.HandleLayout;
 import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.TableStats;
 
@@ -66,7 +66,7 @@ public final class GameLoop {
                           long oldHandlesTried, long oldHandlesAccepted, long checksum) {
     }
 
-    private static final Schema BULLETS = Schema.builder("bullets").layout(Layout.SOA)
+    private static final Schema BULLETS = Schema.builder("bullets").layout(RecordLayout.SOA)
             .add(FieldType.FLOAT, "x", "y", "vx", "vy")
             .add(FieldType.INT, "life", "burst")
             .build();

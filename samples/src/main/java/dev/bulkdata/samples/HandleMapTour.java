@@ -11,7 +11,7 @@ import dev.bulkdata.storage.Schema;
  * stale handle caught, {@code clear()} (old handles stay stale) against a fresh table
  * (handles start over, and the old table's handles are rejected as foreign), and
  * {@code reset()}, the purge that the same article sets beside {@code clear()}. Every handle is
- * printed in the readable {@code name#index@generation} form.
+ * printed in the readable {@code name#slot@generation} form.
  */
 public final class HandleMapTour {
     /**

@@ -279,13 +279,13 @@ public final class SaveAndResume {
         table.forEach((chunk, slot) -> {
             long v = h[0];
             long target = chunk.get(slot, targetField);
-            v = mix(v, layout.index(chunk.handle(slot)));
+            v = mix(v, layout.slot(chunk.handle(slot)));
             v = mix(v, Float.floatToRawIntBits(chunk.get(slot, x)));
             v = mix(v, Float.floatToRawIntBits(chunk.get(slot, y)));
             v = mix(v, Float.floatToRawIntBits(chunk.get(slot, vx)));
             v = mix(v, Float.floatToRawIntBits(chunk.get(slot, vy)));
             v = mix(v, chunk.get(slot, age));
-            v = mix(v, target == Handles.NULL ? -1 : layout.index(target));
+            v = mix(v, target == Handles.NULL ? -1 : layout.slot(target));
             h[0] = mix(v, table.contains(target) ? 1 : 0);
         });
         return h[0];

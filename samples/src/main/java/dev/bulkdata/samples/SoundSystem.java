@@ -216,7 +216,7 @@ public final class SoundSystem {
             resources.remove(unloadedHandle);
             unloaded++;
             long replacement = load();
-            if (resources.handleLayout().index(replacement) == resources.handleLayout().index(unloadedHandle)) {
+            if (resources.handleLayout().slot(replacement) == resources.handleLayout().slot(unloadedHandle)) {
                 reusedSlot++;
             }
             loadedResources[i] = replacement;

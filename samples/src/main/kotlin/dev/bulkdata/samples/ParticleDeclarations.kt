@@ -1,6 +1,6 @@
 package dev.bulkdata.samples
 
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.TypedTable
@@ -16,7 +16,7 @@ import dev.bulkdata.storage.kotlin.TypedTable
  * Java sees the columns as static fields (`Particles.PX`, a `FloatColumn<Particles>`) and opens
  * the table with [openTable].
  */
-object Particles : TableDef<Particles>("particles", { layout = Layout.SOA }) {
+object Particles : TableDef<Particles>("particles", { layout = RecordLayout.SOA }) {
     /** Remaining lifetime, in frames. */
     @JvmField val T = float("t")
     @JvmField val PX = float("px")

@@ -17,9 +17,9 @@ import java.util.Objects;
  * the writer claim, and the operations of {@link Table} written once over two parts that each
  * kind provides:
  * <ul>
- * <li>a {@link SlotIndex} (the slots handles name: meta words, free list, retirement,
+ * <li>a {@link SlotMap} (the slots handles name: meta words, free list, retirement,
  *     rejection), which the kind creates with its link storage;
- * <li>its records: a handle resolves to a slot in the index, then to a <em>record index</em>
+ * <li>its records: a handle resolves to a slot in the slot map, then to a <em>record index</em>
  *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
  *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
  *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
@@ -66,13 +66,13 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** The chunks' change versions: every write by handle stamps its field in its chunk. */
     final ChangeVersions versions;
 
-    /** How this table's handles split into tag, generation and slot index. */
+    /** How this table's handles split into tag, generation and slot. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */
     final TagLease lease;
     final BlockArena arena;
     /** The slots, with the links the kind passed in. */
-    final SlotIndex index;
+    final SlotMap slots;
     /** The writer claim and the iteration guard. */
     final AccessGuard guard = new AccessGuard(this);
     /** Live records. */
@@ -135,20 +135,20 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      *
      * @param links where free slots keep their free-list links, made from the new table (which
      *     the links may keep but must not use yet), or null to keep them beside the meta
-     *     words (see {@link SlotIndex})
+     *     words (see {@link SlotMap})
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
-                  java.util.function.Function<AbstractTable, SlotIndex.Links> links) {
+                  java.util.function.Function<AbstractTable, SlotMap.Links> links) {
         this.schema = schema;
         this.versions = new ChangeVersions(schema);
         this.recordShift = Integer.numberOfTrailingZeros(schema.slotsPerBlock());
         this.recordMask = schema.slotsPerBlock() - 1;
         this.handles = handles;
         this.lease = lease;
-        this.index = new SlotIndex(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
+        this.slots = new SlotMap(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
                 links == null ? null : links.apply(this));
         this.arena = new BlockArena(this, lease);
-        index.reserveRange(arena);
+        slots.reserveRange(arena);
     }
 
     /** {@return the number of chunks an iteration visits} */
@@ -157,19 +157,19 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** {@return chunk {@code index}, {@code 0 <= index < chunkCount()}} */
     abstract SlotChunk chunkAt(int index);
 
-    /** Forgets the records (every later chunk access sees none); called once by {@link #close()}, after the index forgot its slots. */
+    /** Forgets the records (every later chunk access sees none); called once by {@link #close()}, after the slot map forgot its slots. */
     abstract void onClose();
 
     /**
-     * Removes every record, every slot's generation advanced ({@link SlotIndex#releaseAllLive})
-     * or, for a reset, set above every handle made ({@link SlotIndex#resetAll}); the caller
+     * Removes every record, every slot's generation advanced ({@link SlotMap#releaseAllLive})
+     * or, for a reset, set above every handle made ({@link SlotMap#resetAll}); the caller
      * holds the writer mark.
      */
     abstract void clearRecords(boolean reset);
 
     /** @return the slot of {@code handle} if it is live in this table, else -1 */
     final int findSlot(long handle) {
-        return index.find(handle);
+        return slots.find(handle);
     }
 
     /**
@@ -182,7 +182,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      */
     abstract void reserveRecords(int count, long highestSlot);
 
-    /** Makes a slot from {@link SlotIndex#take()} live, with an all-zero record, and returns its handle. */
+    /** Makes a slot from {@link SlotMap#take()} live, with an all-zero record, and returns its handle. */
     abstract long activate(int slot);
 
     /**
@@ -205,10 +205,10 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     /**
      * Undoes what the last {@link #reserveRecords} made, after {@link #undoAdd} gave
-     * {@code slot} back ({@link SlotIndex#undoTake}): sets aside, as zeroed spares, the blocks
+     * {@code slot} back ({@link SlotMap#undoTake}): sets aside, as zeroed spares, the blocks
      * it allocated ({@link BlockArena#setAside}), and restores the kind's invariant for
      * records of never-opened slots (a BulkTable zeroes the record if the slot is now past
-     * the index's limit).
+     * the slot map's limit).
      */
     abstract void unreserve(int slot);
 
@@ -217,17 +217,17 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     /**
      * Finishes removing a slot whose meta word is no longer live: drops its record, then the
-     * index advances or retires its generation and frees the slot.
+     * slot map advances or retires its generation and frees the slot.
      */
     final void releaseDead(int slot) {
         removals++;
         dropRecord(slot);
-        index.release(slot);
+        slots.release(slot);
     }
 
     /** Tells the tag lease about a handle this table hands out. */
     private void issue(long handle) {
-        lease.issued(handles.generation(handle), handles.slot(handle));
+        lease.issued(handles.generation(handle), handles.intSlot(handle));
     }
 
     /**
@@ -242,12 +242,12 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         for (int i = from; i < to; i++) {
             generations = Math.max(generations, handles.payload(out[i]));
         }
-        lease.issued(handles.generation(generations), handles.slot(out[to - 1]));
+        lease.issued(handles.generation(generations), handles.intSlot(out[to - 1]));
     }
 
     /** Checks room for {@code count} records, slots and storage, so that as many takes and activations cannot fail. */
     private void reserve(int count) {
-        long highest = index.reserve(count, size);
+        long highest = slots.reserve(count, size);
         reserveRecords(count, highest);
     }
 
@@ -256,9 +256,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         long me = beginChange("add to");
         long handle;
         try {
-            int limitBefore = index.limit;
+            int limitBefore = slots.limit;
             reserve(1);
-            handle = activate(index.take());
+            handle = activate(slots.take());
             issue(handle);
             lastAdd = handle;
             lastAddLimit = limitBefore;
@@ -278,7 +278,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             int run = addRun(handlesOut, from, to);
             issueRun(handlesOut, from, run);
             for (int i = run; i < to; i++) {
-                long handle = activate(index.take());
+                long handle = activate(slots.take());
                 issue(handle);
                 handlesOut[i] = handle;
             }
@@ -349,8 +349,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         try {
             int slot = findSlot(handle);
             if (slot >= 0) {
-                index.markDead(slot);
-                if (handle == last && SlotMeta.generation(index.meta(slot)) < index.maxGeneration) {
+                slots.markDead(slot);
+                if (handle == last && SlotMeta.generation(slots.meta(slot)) < slots.maxGeneration) {
                     undoAdd(slot);
                     exact = true;
                 } else {
@@ -372,7 +372,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private void undoAdd(int slot) {
         removals++;
         dropRecord(slot);
-        index.undoTake(slot, lastAddLimit);
+        slots.undoTake(slot, lastAddLimit);
         unreserve(slot);
     }
 
@@ -381,7 +381,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         long me = beginChange("remove from");
         try {
             int slot = slotOf(handle);
-            index.markDead(slot);
+            slots.markDead(slot);
             releaseDead(slot);
         } catch (Throwable t) {
             throw guard.abortChange(me, t, false);
@@ -405,7 +405,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         try {
             removals++;
             clearRecords(reset);
-            lease.epoch(index.epoch);
+            lease.epoch(slots.epoch);
         } catch (Throwable t) {
             throw guard.abortChange(me, t, false);
         }
@@ -478,7 +478,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             synchronized (this) {
                 q = queue;
                 if (q == null) {
-                    q = new ChangeQueue(index.limit); // no pass can open a slot while this one is open
+                    q = new ChangeQueue(slots.limit); // no pass can open a slot while this one is open
                     queue = q;
                 }
             }
@@ -576,7 +576,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** Removes the live slots whose bits are set in {@code words}, in slot order, clearing the bits. */
     private int releaseQueued(long[] words) {
         int removed = 0;
-        SlotIndex index = this.index;
+        SlotMap slots = this.slots;
         for (int w = 0; w < words.length; w++) {
             long bits = words[w];
             if (bits == 0) {
@@ -586,8 +586,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             do {
                 int slot = (w << 6) + Long.numberOfTrailingZeros(bits);
                 bits &= bits - 1;
-                if (SlotMeta.isLive(index.meta(slot))) {
-                    index.markDead(slot);
+                if (SlotMeta.isLive(slots.meta(slot))) {
+                    slots.markDead(slot);
                     releaseDead(slot);
                     removed++;
                 }
@@ -600,7 +600,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     // Rejections
 
     /**
-     * Resolves a handle to its slot index.
+     * Resolves a handle to its slot.
      *
      * @throws InvalidHandleException if the handle is not live in this table
      * @throws IllegalStateException if the table is closed
@@ -618,7 +618,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         if (closed || corrupt) {
             return unusable();
         }
-        return SlotRejections.rejection(index, handle, lease.previousName);
+        return SlotRejections.rejection(slots, handle, lease.previousName);
     }
 
     @Override
@@ -694,7 +694,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         if (q != null) {
             // Slots opened since the last pass get removal bits now: none opens during a pass,
             // so the bits never grow while visitors set them.
-            q.cover(index.limit);
+            q.cover(slots.limit);
         }
     }
 
@@ -741,7 +741,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             corruption = what;
         }
         corrupt = true;
-        index.close();
+        slots.close();
         guard.end();
     }
 
@@ -865,7 +865,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         closed = true;
         guard.end();
         lastAdd = 0;
-        index.close();
+        slots.close();
         onClose();
         arena.close();
         if (failure instanceof IOException e) {

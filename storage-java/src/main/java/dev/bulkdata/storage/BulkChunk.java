@@ -14,8 +14,8 @@ import java.util.Objects;
  * </pre>
  *
  * <p>Invariant: bit {@code s} of {@code live} equals the live bit of the slot's meta word in
- * the table's {@link SlotIndex}, and {@code liveCount} is the number of set bits. Memory per
- * slot beside the record: 1 bit (the 4-byte meta word is in the index).
+ * the table's {@link SlotMap}, and {@code liveCount} is the number of set bits. Memory per
+ * slot beside the record: 1 bit (the 4-byte meta word is in the slot map).
  *
  * <p>Threads: structure (live, liveCount) changes only on the table's writer thread. Field
  * reads and writes of distinct slots may run on many threads.
@@ -243,7 +243,7 @@ final class BulkChunk extends SlotChunk {
     @Override
     public long handle(int slot) {
         position(slot);
-        return table.index.handleOf(index * slots + slot);
+        return table.slots.handleOf(index * slots + slot);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
  * A table with stable slots (an "array with holes"): a record's slot never changes while it
@@ -84,7 +84,7 @@ public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBul
 
         @Override
         byte kind() {
-            return FileLayout.KIND_BULK;
+            return FileFormat.KIND_BULK;
         }
 
         @Override

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * {@code i & recordMask} of block {@code i >>> recordShift}.
  *
  * <pre>
- *  handle ──► SlotIndex.find ──► slot i ──► segments[i &gt;&gt;&gt; shift], position i &amp; mask
+ *  handle ──► SlotMap.find ──► slot i ──► segments[i &gt;&gt;&gt; shift], position i &amp; mask
  *
  *  chunks (directory, doubles when full; the only thing ever copied)
  *  +------+------+------+------+------+
@@ -23,14 +23,14 @@ import java.util.Arrays;
  *
  * <p>The free list's saved form keeps each free slot's link in the 4-byte link word of its own,
  * dead record ({@link Schema#link()}; {@link RecordLinks}), written when a snapshot is taken;
- * a slot costs 4 bytes of meta in the index and 1 bit of bitmap beside its record (and 4
- * bytes in the index's ring while it is a hole). Removing and clearing write no record bytes: a dead
+ * a slot costs 4 bytes of meta in the slot map and 1 bit of bitmap beside its record (and 4
+ * bytes in the slot map's ring while it is a hole). Removing and clearing write no record bytes: a dead
  * slot keeps its old bytes until an add zeroes them ({@link #activate}: the add that reuses the
  * slot, or one that zeroes the slot's empty 64-slot group, {@link #cleanGroups}). Invariants:
- * a slot's live bit equals its meta word's; every slot never opened (at or past the index's
+ * a slot's live bit equals its meta word's; every slot never opened (at or past the slot map's
  * {@code limit}) is all zero.
  *
- * <p>Closing drops the blocks and the index forgets its slots, so every later access by handle
+ * <p>Closing drops the blocks and the slot map forgets its slots, so every later access by handle
  * falls to the slow path, which reports the closed table, and every chunk access fails its
  * iteration check; freed memory is never reached.
  */
@@ -63,11 +63,11 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         super(schema, handles, reuseOrder, maxCapacity, lease, table -> ((BulkTableImpl) table).new RecordLinks());
         this.reuseOrder = reuseOrder;
         this.slotsPerBlock = schema.slotsPerBlock();
-        arena.plan(((long) index.maxSlot >>> recordShift) + 1);
+        arena.plan(((long) slots.maxSlot >>> recordShift) + 1);
     }
 
     /** Links in the records' own link words. */
-    private final class RecordLinks implements SlotIndex.Links {
+    private final class RecordLinks implements SlotMap.Links {
         @Override
         public int link(int slot) {
             return schema.link().get(segments[slot >>> recordShift], slot & recordMask);
@@ -89,7 +89,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     /** A record lives in its slot. */
     @Override
     int recordOf(long handle) {
-        int slot = index.find(handle);
+        int slot = slots.find(handle);
         if (slot < 0) {
             throw rejection(handle);
         }
@@ -147,13 +147,13 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     @Override
     long activate(int slot) {
         BulkChunk c = chunk(slot);
-        if (index.reused) {
+        if (slots.reused) {
             zeroForReuse(c, slot);
         }
         c.markLive(slot & recordMask);
         versions.stampAll(slot >>> recordShift);
         size++;
-        return index.activate(slot);
+        return slots.activate(slot);
     }
 
     /**
@@ -167,20 +167,20 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             return from;
         }
         int at = from;
-        if (size == 0 && index.holes() != 0) {
-            int reopened = index.reopenRun(to - at, handlesOut, at);
+        if (size == 0 && slots.holes() != 0) {
+            int reopened = slots.reopenRun(to - at, handlesOut, at);
             liveRun(1, reopened, true);
             at += reopened;
         }
-        if (at < to && index.holes() == 0) {
+        if (at < to && slots.holes() == 0) {
             int count = to - at;
-            liveRun(index.openRun(count, handlesOut, at), count, false);
+            liveRun(slots.openRun(count, handlesOut, at), count, false);
             at = to;
         }
         return at;
     }
 
-    /** Counts in {@code count} slots from {@code first} that the index made live; zeroes their records if {@code reused}. */
+    /** Counts in {@code count} slots from {@code first} that the slot map made live; zeroes their records if {@code reused}. */
     private void liveRun(int first, int count, boolean reused) {
         for (int slot = first, end = first + count; slot < end; ) {
             int block = slot >>> recordShift;
@@ -216,7 +216,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             }
             if (c.live[group] == 0) {
                 int from = group << 6;
-                int opened = Math.min(slotsPerBlock, index.limit - (slot - s));
+                int opened = Math.min(slotsPerBlock, slots.limit - (slot - s));
                 schema.wipeRun(segments[block], from, Math.min(Long.SIZE, opened - from));
                 cleanGroups[block] = clean | bit;
                 return;
@@ -257,7 +257,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
      */
     @Override
     void unreserve(int slot) {
-        if (slot >= index.limit) {
+        if (slot >= slots.limit) {
             schema.wipe(segments[slot >>> recordShift], slot & recordMask);
         }
         while (blockCount > blocksBefore) {
@@ -267,16 +267,16 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * The index's pass (a clear's over the meta words; none for a reset, see
-     * {@link SlotIndex#resetAll}), then one step per block: the live bits of a block that held
+     * The slot map's pass (a clear's over the meta words; none for a reset, see
+     * {@link SlotMap#resetAll}), then one step per block: the live bits of a block that held
      * records are cleared. No record byte is written.
      */
     @Override
     void clearRecords(boolean reset) {
         if (reset) {
-            index.resetAll();
+            slots.resetAll();
         } else {
-            index.releaseAllLive();
+            slots.releaseAllLive();
         }
         for (int i = 0; i < blockCount; i++) {
             BulkChunk c = chunks[i];
@@ -318,10 +318,10 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     @Override
     public int capacity() {
         ensureOpen();
-        int limit = index.limit;
-        long opened = Math.min((long) blockCount * slotsPerBlock, (long) index.maxSlot + 1);
+        int limit = slots.limit;
+        long opened = Math.min((long) blockCount * slotsPerBlock, (long) slots.maxSlot + 1);
         long inBlocks = limit == 0 ? 0 : opened - limit;
-        return (int) (size + index.holes() + inBlocks);
+        return (int) (size + slots.holes() + inBlocks);
     }
 
     @Override
@@ -330,7 +330,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             return TableStats.closed(name());
         }
         ensureOpen();
-        return new TableStats(name(), size, index.holes(), index.retired, capacity(), blockCount, arena.bytes());
+        return new TableStats(name(), size, slots.holes(), slots.retired, capacity(), blockCount, arena.bytes());
     }
 
     @Override

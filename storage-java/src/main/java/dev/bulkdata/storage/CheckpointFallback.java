@@ -20,12 +20,12 @@ package dev.bulkdata.storage;
 public enum CheckpointFallback {
     /**
      * Never open an older checkpoint: an interrupted or damaged newest checkpoint throws
-     * {@link SnapshotException} ({@code CHECKSUM}).
+     * {@link StorageFileException} ({@code CHECKSUM}).
      */
     NEVER,
     /**
      * The default: open the checkpoint before an interrupted one (a crash during
-     * {@code checkpoint()}); a damaged newest checkpoint throws {@link SnapshotException}
+     * {@code checkpoint()}); a damaged newest checkpoint throws {@link StorageFileException}
      * ({@code CHECKSUM}) naming it and the intact one before it.
      */
     AFTER_CRASH,

@@ -47,7 +47,10 @@ import java.lang.foreign.MemorySegment;
  * memory, usable until the table closes. Distinct slots may be used from many threads at once.
  */
 public interface Chunk {
-    /** {@return this chunk's position in the table, from 0} */
+    /**
+     * {@return the chunk's number: its block's position in the table, from 0}. Chunk {@code c}
+     * holds the table's slots (a packed or component table's rows) from {@code c * slotCount()}.
+     */
     int index();
 
     /** {@return the number of slots in this chunk (the schema's slots per block)} */
@@ -148,7 +151,7 @@ public interface Chunk {
      * @param field a field of the table's schema
      * @return the read-only column; valid until the table is closed
      * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table's layout is {@link Layout#AOS} (use
+     * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use
      *     {@link #records()})
      */
     MemorySegment column(Field field);
@@ -162,7 +165,7 @@ public interface Chunk {
      * @param field a field of the table's schema
      * @return the writable column; valid until the table is closed
      * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table's layout is {@link Layout#AOS} (use
+     * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use
      *     {@link #writableRecords()})
      */
     MemorySegment writableColumn(Field field);

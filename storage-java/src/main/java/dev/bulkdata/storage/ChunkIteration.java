@@ -60,7 +60,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
      * out by index skips the others. The filter is tested when this is called, so a write made
      * since the chunk was last tested counts. O(fields of the filter).
      *
-     * @param index a chunk index, {@code 0 <= index < count()}
+     * @param index the chunk's number ({@link Chunk#index()}), {@code 0 <= index < count()}
      * @return whether the chunk is selected
      * @throws IndexOutOfBoundsException if the index is out of range
      * @throws IllegalStateException if this iteration is closed
@@ -76,7 +76,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     /**
      * {@return the chunk}
      *
-     * @param index a chunk index, {@code 0 <= index < count()}
+     * @param index the chunk's number ({@link Chunk#index()}), {@code 0 <= index < count()}
      * @throws IndexOutOfBoundsException if the index is out of range
      * @throws IllegalStateException if this iteration is closed
      */

@@ -71,7 +71,7 @@ public final class ComponentTable implements AutoCloseable {
     final Schema schema;
     /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
     final BlockArena arena;
-    /** Entity slot index to dense row. */
+    /** Entity slot to dense row. */
     final SparseSet set;
     final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
@@ -112,7 +112,7 @@ public final class ComponentTable implements AutoCloseable {
         this.set = new SparseSet();
         // The arena gets a tag of its own (released on close), named after the component schema.
         this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
-        this.rows = new DenseRows(schema, arena, new RowOwner(), entities.index.maxSlot);
+        this.rows = new DenseRows(schema, arena, new RowOwner(), entities.slots.maxSlot);
     }
 
     /**
@@ -353,7 +353,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Moves rows toward entity order (ascending slot index of the owner), so that loops and
+     * Moves rows toward entity order (ascending slot of the owner), so that loops and
      * joins over several component tables walk their rows in the same order as the entity
      * table, making at most {@code maxSwaps} swaps of neighbouring rows; call it again to
      * continue. After a complete pass, calls return 0 at once until a component is added or
@@ -425,7 +425,7 @@ public final class ComponentTable implements AutoCloseable {
      */
     public long entityAt(int row) {
         checkedRow(row);
-        return entities.index.handleOfStamp(set.keyAtUnchecked(row), generation(row));
+        return entities.slots.handleOfStamp(set.keyAtUnchecked(row), generation(row));
     }
 
     /**
@@ -442,7 +442,7 @@ public final class ComponentTable implements AutoCloseable {
         set.beginJoin();
         try {
             for (int row = 0, n = set.size(); row < n; row++) {
-                long owner = entities.index.handleOfStamp(set.keyAtUnchecked(row), generation(row));
+                long owner = entities.slots.handleOfStamp(set.keyAtUnchecked(row), generation(row));
                 if (entities.contains(owner)) {
                     visitor.visit(owner, row);
                 }
@@ -537,7 +537,7 @@ public final class ComponentTable implements AutoCloseable {
         if (!entities.contains(entity)) {
             return -1;
         }
-        int row = set.indexOf((int) entities.handles.index(entity));
+        int row = set.indexOf((int) entities.handles.slot(entity));
         return row >= 0 && generation(row) == entities.handles.stamp(entity) ? row : -1;
     }
 

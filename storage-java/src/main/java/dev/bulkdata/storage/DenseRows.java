@@ -23,7 +23,7 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>Field addressing is the one of {@link BulkChunk}: a field's value for slot {@code s} of a
- * block is at {@code field.blockOffset + s * field.slotStride}, in {@link Layout#SOA} and {@link Layout#AOS}
+ * block is at {@code field.blockOffset + s * field.slotStride}, in {@link RecordLayout#SOA} and {@link RecordLayout#AOS}
  * alike.
  *
  * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [0, size)} hold
@@ -317,7 +317,7 @@ final class DenseRows {
 
     /** Copies every stored byte of a row; AOS copies the whole stride at once. */
     private void copyRow(MemorySegment from, int fromSlot, MemorySegment to, int toSlot) {
-        if (schema.layout() == Layout.AOS) {
+        if (schema.layout() == RecordLayout.AOS) {
             long stride = schema.slotBytes();
             MemorySegment.copy(from, fromSlot * stride, to, toSlot * stride, stride);
             return;

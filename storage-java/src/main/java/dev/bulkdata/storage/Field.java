@@ -8,8 +8,8 @@ package dev.bulkdata.storage;
  * {@code int}; a field of another schema is rejected with {@link IllegalArgumentException}.
  *
  * <p>Inside a block a field's value for slot {@code s} lives at byte
- * {@code blockOffset + s * slotStride}: in {@link Layout#SOA} {@code blockOffset} is the start
- * of the field's column and {@code slotStride} its width; in {@link Layout#AOS}
+ * {@code blockOffset + s * slotStride}: in {@link RecordLayout#SOA} {@code blockOffset} is the start
+ * of the field's column and {@code slotStride} its width; in {@link RecordLayout#AOS}
  * {@code blockOffset} is the field's offset in the record and {@code slotStride} the record
  * stride. One formula serves both layouts.
  *
@@ -58,7 +58,7 @@ public abstract sealed class Field
 
     /**
      * {@return byte offset, inside a block, of slot 0's value: the column start in
-     * {@link Layout#SOA}, the offset within the record in {@link Layout#AOS}}
+     * {@link RecordLayout#SOA}, the offset within the record in {@link RecordLayout#AOS}}
      */
     public final int blockOffset() {
         return blockOffset;
@@ -66,7 +66,7 @@ public abstract sealed class Field
 
     /**
      * {@return bytes between two neighbouring slots' values inside a block: the field width in
-     * {@link Layout#SOA}, the record stride in {@link Layout#AOS}}
+     * {@link RecordLayout#SOA}, the record stride in {@link RecordLayout#AOS}}
      */
     public final int slotStride() {
         return slotStride;

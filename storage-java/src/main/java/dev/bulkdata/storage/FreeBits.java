@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The free list of {@link ReuseOrder#SWEEP}: a set of free slots as bits, bit {@code s % 64}
  * of word {@code s / 64} set where slot {@code s} is free, with a summary bit per word of them
  * (bit {@code w % 64} of summary word {@code w / 64} set where word {@code w} is not 0), so
- * that {@link #next} skips 4,096 slots per summary word. {@link SlotIndex} takes the first free
+ * that {@link #next} skips 4,096 slots per summary word. {@link SlotMap} takes the first free
  * slot at or after its cursor, so holes are refilled in slot order whatever the order of the
  * removals. Empty until the first add, grown by doubling to cover the slots added, never
  * shrunk: 1 bit per slot, plus 1 per 64.

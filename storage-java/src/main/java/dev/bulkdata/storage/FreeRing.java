@@ -15,7 +15,7 @@ package dev.bulkdata.storage;
  *            head           tail
  * </pre>
  *
- * <p>The ring only holds numbers: {@link SlotIndex} checks that a slot it pops is free.
+ * <p>The ring only holds numbers: {@link SlotMap} checks that a slot it pops is free.
  */
 final class FreeRing {
     private static final int[] NO_SLOTS = new int[0];

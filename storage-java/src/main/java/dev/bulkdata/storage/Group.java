@@ -457,7 +457,7 @@ public final class Group implements AutoCloseable {
     /** The entity of group row {@code row}, unchecked (same in every member). */
     private long entityAt(int row) {
         ComponentTable first = members[0];
-        return entities.index.handleOfStamp(first.set.keyAtUnchecked(row), first.generation(row));
+        return entities.slots.handleOfStamp(first.set.keyAtUnchecked(row), first.generation(row));
     }
 
     // ---------------------------------------------------------------------------------------

@@ -1,19 +1,19 @@
 package dev.bulkdata.storage;
 
 /**
- * How a 64-bit handle splits into table tag, generation and slot index.
+ * How a 64-bit handle splits into table tag, generation and slot.
  *
  * <pre>
  *  63        52 51                 32 31                              0
  * +------------+---------------------+---------------------------------+
- * |  table tag |     generation      |           slot index            |
+ * |  table tag |     generation      |              slot               |
  * |  (12 bits) |     (20 bits)       |        (32 bits, unsigned)      |
  * +------------+---------------------+---------------------------------+
- *                     DEFAULT: indexBits = 32, generationBits = 20
+ *                     DEFAULT: slotBits = 32, generationBits = 20
  * </pre>
  *
  * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
- * the low 52 bits with {@link #of(int, int)}: fewer index bits bound the table's size, fewer
+ * the low 52 bits with {@link #of(int, int)}: fewer slot bits bound the table's size, fewer
  * generation bits make slots retire sooner.
  *
  * <p><b>Epoch.</b> A layout may give some of the bits between the generation and the tag to the
@@ -24,7 +24,7 @@ package dev.bulkdata.storage;
  * every frame keeps its slots for {@code 2^(epochBits + generationBits)} frames (the exact
  * budget is in {@code docs/tables-and-handles.md}, "Generation budget"). {@link #DEFAULT} has
  * no epoch bits; a table builder given a {@code maxCapacity} and no layout uses
- * {@link #forCapacity(int)}, which gives the index bits the table cannot use to generations
+ * {@link #forCapacity(int)}, which gives the slot bits the table cannot use to generations
  * and epochs.
  *
  * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
@@ -43,18 +43,18 @@ public final class HandleLayout {
      * loaded; automatic tags are 1 to {@code MIN_FIXED_TAG - 1}.
      */
     public static final int MIN_FIXED_TAG = 0xF00;
-    /** Largest number of index bits: the slot index is an unsigned 32-bit field. */
-    public static final int MAX_INDEX_BITS = 32;
+    /** Largest number of slot bits: the slot is an unsigned 32-bit field. */
+    public static final int MAX_SLOT_BITS = 32;
     /**
      * Largest number of generation bits: a slot's generation is kept in 30 bits of its
      * metadata word, beside the live and retired bits.
      */
     public static final int MAX_GENERATION_BITS = 30;
     /**
-     * Largest slot index any table hands out, whatever the layout: slot indices are Java
+     * Largest slot any table hands out, whatever the layout: slots are Java
      * {@code int}s, so a table holds at most {@code 2^31 - 2} records.
      */
-    public static final int MAX_SLOT_INDEX = Integer.MAX_VALUE - 1;
+    public static final int MAX_SLOT = Integer.MAX_VALUE - 1;
 
     /**
      * Largest number of epoch bits: a table's file keeps its epoch in 11 bits. A slot's
@@ -63,38 +63,38 @@ public final class HandleLayout {
      */
     public static final int MAX_EPOCH_BITS = 11;
 
-    /** The default layout: 32 index bits, 20 generation bits, 12 tag bits, no epoch bits. */
+    /** The default layout: 32 slot bits, 20 generation bits, 12 tag bits, no epoch bits. */
     public static final HandleLayout DEFAULT = new HandleLayout(32, 20, 0);
 
-    private final int indexBits;
+    private final int slotBits;
     private final int generationBits;
-    private final long indexMask;
+    private final long slotMask;
     private final long generationMask;
     private final long payloadMask;
     private final int epochBits;
     /** The epoch bits in place: between the generation and the tag. */
     private final long epochMask;
 
-    private HandleLayout(int indexBits, int generationBits, int epochBits) {
-        this.indexBits = indexBits;
+    private HandleLayout(int slotBits, int generationBits, int epochBits) {
+        this.slotBits = slotBits;
         this.generationBits = generationBits;
-        this.indexMask = (1L << indexBits) - 1;
+        this.slotMask = (1L << slotBits) - 1;
         this.generationMask = (1L << generationBits) - 1;
-        this.payloadMask = indexMask | (generationMask << indexBits);
+        this.payloadMask = slotMask | (generationMask << slotBits);
         this.epochBits = epochBits;
-        this.epochMask = ((1L << epochBits) - 1) << (indexBits + generationBits);
+        this.epochMask = ((1L << epochBits) - 1) << (slotBits + generationBits);
     }
 
     /**
      * Returns the layout with the given split of the 52 bits below the tag.
      *
-     * @param indexBits bits for the slot index, 1 to 32
+     * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
      * @return the layout, without epoch bits
      * @throws IllegalArgumentException if a width is out of range or both exceed 52 bits
      */
-    public static HandleLayout of(int indexBits, int generationBits) {
-        return of(indexBits, generationBits, 0);
+    public static HandleLayout of(int slotBits, int generationBits) {
+        return of(slotBits, generationBits, 0);
     }
 
     /**
@@ -105,44 +105,44 @@ public final class HandleLayout {
      * {@code HandleLayout.of(20, 21, 11)} holds up to 1,048,575 records and runs for
      * {@code 2^32} frames ({@code docs/tables-and-handles.md}, "Generation budget").
      *
-     * @param indexBits bits for the slot index, 1 to 32
+     * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
      * @param epochBits bits for the table's epoch, 0 to {@value #MAX_EPOCH_BITS}, with
      *     {@code generationBits + epochBits <= 32}
      * @return the layout
      * @throws IllegalArgumentException if a width is out of range or the three exceed 52 bits
      */
-    public static HandleLayout of(int indexBits, int generationBits, int epochBits) {
+    public static HandleLayout of(int slotBits, int generationBits, int epochBits) {
         if (epochBits < 0 || epochBits > MAX_EPOCH_BITS || generationBits + epochBits > Integer.SIZE) {
             throw new IllegalArgumentException("epochBits=" + epochBits + " must be in [0, " + MAX_EPOCH_BITS
                     + "], with generationBits + epochBits <= 32 (generationBits=" + generationBits + ")");
         }
-        if (indexBits < 1 || indexBits > MAX_INDEX_BITS) {
-            throw new IllegalArgumentException("indexBits=" + indexBits + " must be in [1, " + MAX_INDEX_BITS + "]");
+        if (slotBits < 1 || slotBits > MAX_SLOT_BITS) {
+            throw new IllegalArgumentException("slotBits=" + slotBits + " must be in [1, " + MAX_SLOT_BITS + "]");
         }
         if (generationBits < 1 || generationBits > MAX_GENERATION_BITS) {
             throw new IllegalArgumentException(
                     "generationBits=" + generationBits + " must be in [1, " + MAX_GENERATION_BITS + "]");
         }
-        if (indexBits + generationBits + epochBits > TAG_SHIFT) {
-            throw new IllegalArgumentException("indexBits=" + indexBits + " + generationBits=" + generationBits
+        if (slotBits + generationBits + epochBits > TAG_SHIFT) {
+            throw new IllegalArgumentException("slotBits=" + slotBits + " + generationBits=" + generationBits
                     + (epochBits == 0 ? "" : " + epochBits=" + epochBits)
                     + " must not exceed " + TAG_SHIFT + " (the tag takes the top " + TAG_BITS + " bits)");
         }
-        if (indexBits == DEFAULT.indexBits && generationBits == DEFAULT.generationBits && epochBits == 0) {
+        if (slotBits == DEFAULT.slotBits && generationBits == DEFAULT.generationBits && epochBits == 0) {
             return DEFAULT;
         }
-        return new HandleLayout(indexBits, generationBits, epochBits);
+        return new HandleLayout(slotBits, generationBits, epochBits);
     }
 
     /**
      * Returns the layout a table builder uses when it is given a {@code maxCapacity} and no
-     * layout ({@code TableBuilder.maxCapacity(int)}): the fewest index bits that hold slot
-     * {@code maxCapacity}, and the index bits the table cannot use given to generations and
-     * epochs, generations first: {@code indexBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
-     * {@code generationBits = min(30, 52 - indexBits)},
-     * {@code epochBits = min(11, 52 - indexBits - generationBits, 32 - generationBits)}. Up to
-     * 1,048,575 records that is 20 index, 30 generation and 2 epoch bits: a slot is reused
+     * layout ({@code TableBuilder.maxCapacity(int)}): the fewest slot bits that hold slot
+     * {@code maxCapacity}, and the slot bits the table cannot use given to generations and
+     * epochs, generations first: {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
+     * {@code generationBits = min(30, 52 - slotBits)},
+     * {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}. Up to
+     * 1,048,575 records that is 20 slot, 30 generation and 2 epoch bits: a slot is reused
      * {@code 2^30} times by removals, and a table emptied every frame keeps its slots for
      * {@code 2^2 * (2^30 - floor)} emptyings ({@code docs/tables-and-handles.md}, "Generation
      * budget"). {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
@@ -158,16 +158,16 @@ public final class HandleLayout {
         if (maxCapacity == Integer.MAX_VALUE) {
             return DEFAULT;
         }
-        int indexBits = Integer.SIZE - Integer.numberOfLeadingZeros(maxCapacity);
-        int generationBits = Math.min(MAX_GENERATION_BITS, TAG_SHIFT - indexBits);
-        int epochBits = Math.min(MAX_EPOCH_BITS, Math.min(TAG_SHIFT - indexBits - generationBits,
+        int slotBits = Integer.SIZE - Integer.numberOfLeadingZeros(maxCapacity);
+        int generationBits = Math.min(MAX_GENERATION_BITS, TAG_SHIFT - slotBits);
+        int epochBits = Math.min(MAX_EPOCH_BITS, Math.min(TAG_SHIFT - slotBits - generationBits,
                 Integer.SIZE - generationBits));
-        return of(indexBits, generationBits, epochBits);
+        return of(slotBits, generationBits, epochBits);
     }
 
-    /** {@return the number of bits of the slot index} */
-    public int indexBits() {
-        return indexBits;
+    /** {@return the number of slot bits: the largest slot is {@code 2^slotBits - 1}, at most {@link #MAX_SLOT}} */
+    public int slotBits() {
+        return slotBits;
     }
 
     /** {@return the number of bits of the generation} */
@@ -175,9 +175,9 @@ public final class HandleLayout {
         return generationBits;
     }
 
-    /** {@return the largest slot index a table with this layout can hand out} */
-    public int maxIndex() {
-        return (int) Math.min(indexMask, MAX_SLOT_INDEX);
+    /** {@return the largest slot a table with this layout can hand out} */
+    public int maxSlot() {
+        return (int) Math.min(slotMask, MAX_SLOT);
     }
 
     /**
@@ -199,12 +199,12 @@ public final class HandleLayout {
      * @param handle a handle of this layout
      */
     public int epoch(long handle) {
-        return (int) ((handle & epochMask) >>> (indexBits + generationBits));
+        return (int) ((handle & epochMask) >>> (slotBits + generationBits));
     }
 
     /** The bits of {@code epoch} in place, where a handle holds them. */
     long epochBitsOf(int epoch) {
-        return (long) epoch << (indexBits + generationBits);
+        return (long) epoch << (slotBits + generationBits);
     }
 
     /**
@@ -212,7 +212,7 @@ public final class HandleLayout {
      * generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
      */
     int stamp(long handle) {
-        return (int) ((handle & (payloadMask | epochMask)) >>> indexBits);
+        return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
 
     /**
@@ -228,12 +228,12 @@ public final class HandleLayout {
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param generation the generation, 0 to {@link #maxGeneration()}
-     * @param index the slot index, 0 to {@code 2^indexBits - 1} (as unsigned)
+     * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
      * @return the packed handle, of epoch 0
      * @throws IllegalArgumentException if a part does not fit its bits
      */
-    public long pack(int tag, int generation, long index) {
-        return pack(tag, 0, generation, index);
+    public long pack(int tag, int generation, long slot) {
+        return pack(tag, 0, generation, slot);
     }
 
     /**
@@ -242,11 +242,11 @@ public final class HandleLayout {
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param epoch the epoch, 0 to {@link #maxEpoch()}
      * @param generation the generation, 0 to {@link #maxGeneration()}
-     * @param index the slot index, 0 to {@code 2^indexBits - 1} (as unsigned)
+     * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
      * @return the packed handle
      * @throws IllegalArgumentException if a part does not fit its bits
      */
-    public long pack(int tag, int epoch, int generation, long index) {
+    public long pack(int tag, int epoch, int generation, long slot) {
         if (epoch < 0 || epoch > maxEpoch()) {
             throw new IllegalArgumentException("epoch=" + epoch + " must be in [0, " + maxEpoch() + "]");
         }
@@ -256,19 +256,19 @@ public final class HandleLayout {
         if (generation < 0 || generation > generationMask) {
             throw new IllegalArgumentException("generation=" + generation + " must be in [0, " + generationMask + "]");
         }
-        if (index < 0 || index > indexMask) {
-            throw new IllegalArgumentException("index=" + index + " must be in [0, " + indexMask + "]");
+        if (slot < 0 || slot > slotMask) {
+            throw new IllegalArgumentException("slot=" + slot + " must be in [0, " + slotMask + "]");
         }
-        return ((long) tag << TAG_SHIFT) | epochBitsOf(epoch) | ((long) generation << indexBits) | index;
+        return ((long) tag << TAG_SHIFT) | epochBitsOf(epoch) | ((long) generation << slotBits) | slot;
     }
 
     /**
-     * {@return its slot index (unsigned, so a {@code long})}
+     * {@return its slot (unsigned, so a {@code long})}
      *
      * @param handle a handle of this layout
      */
-    public long index(long handle) {
-        return handle & indexMask;
+    public long slot(long handle) {
+        return handle & slotMask;
     }
 
     /**
@@ -277,7 +277,7 @@ public final class HandleLayout {
      * @param handle a handle of this layout
      */
     public int generation(long handle) {
-        return (int) ((handle >>> indexBits) & generationMask);
+        return (int) ((handle >>> slotBits) & generationMask);
     }
 
     /**
@@ -302,9 +302,9 @@ public final class HandleLayout {
     // ---------------------------------------------------------------------------------------
     // The engine's operations on handles: every bit operation on a handle is in this class.
 
-    /** {@return the slot of a handle whose index fits an {@code int}: a checked one, or a bound} */
-    int slot(long handle) {
-        return (int) (handle & indexMask);
+    /** {@return the slot of a handle as an {@code int}, for a slot that fits one: a checked handle's, or a bound} */
+    int intSlot(long handle) {
+        return (int) (handle & slotMask);
     }
 
     /** {@return the bits of a handle above its generation: tag, epoch and any stray bits} */
@@ -327,37 +327,37 @@ public final class HandleLayout {
      * in one shift and one mask, where a slot's meta word keeps it ({@link SlotMeta})
      */
     int generationAt(long handle, int shift) {
-        return (int) (handle >>> (indexBits - shift)) & ((int) generationMask << shift);
+        return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
     }
 
     /** {@return the handle of {@code slot} at {@code generation}, above them {@code tableBits}} */
     long handle(long tableBits, int generation, int slot) {
-        return tableBits | ((long) generation << indexBits) | slot;
+        return tableBits | ((long) generation << slotBits) | slot;
     }
 
     /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp} ({@link #stamp}), above them {@code tagBits}} */
     long handleOfStamp(long tagBits, int stamp, int slot) {
-        return tagBits | (Integer.toUnsignedLong(stamp) << indexBits) | slot;
+        return tagBits | (Integer.toUnsignedLong(stamp) << slotBits) | slot;
     }
 
-    /** {@return the mask of the index and generation bits} */
+    /** {@return the mask of the slot and generation bits} */
     long payloadMask() {
         return payloadMask;
     }
 
-    /** {@return the index and generation bits of a handle, in place: the larger, the later its generation} */
+    /** {@return the slot and generation bits of a handle, in place: the larger, the later its generation} */
     long payload(long handle) {
         return handle & payloadMask;
     }
 
-    /** {@return {@code handle} under {@code tag} at {@code generation} (at most {@link #maxGeneration()}), its index and epoch kept} */
+    /** {@return {@code handle} under {@code tag} at {@code generation} (at most {@link #maxGeneration()}), its slot and epoch kept} */
     long retagged(long handle, int tag, int generation) {
-        long rest = handle & ~(((long) MAX_TAG << TAG_SHIFT) | (generationMask << indexBits));
-        return rest | tagBits(tag) | ((long) generation << indexBits);
+        long rest = handle & ~(((long) MAX_TAG << TAG_SHIFT) | (generationMask << slotBits));
+        return rest | tagBits(tag) | ((long) generation << slotBits);
     }
 
     /**
-     * Formats a handle as {@code name#index@generation}, e.g. {@code particles#42@3}, followed by
+     * Formats a handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by
      * {@code e} and the epoch if it is not 0 ({@code particles#42@3e5}).
      *
      * @param tableName the name to print before {@code #}
@@ -369,26 +369,26 @@ public final class HandleLayout {
             return "null";
         }
         int epoch = epoch(handle);
-        return tableName + '#' + Long.toUnsignedString(index(handle)) + '@' + generation(handle)
+        return tableName + '#' + Long.toUnsignedString(slot(handle)) + '@' + generation(handle)
                 + (epoch == 0 ? "" : "e" + epoch);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof HandleLayout other
-                && other.indexBits == indexBits
+                && other.slotBits == slotBits
                 && other.generationBits == generationBits
                 && other.epochBits == epochBits;
     }
 
     @Override
     public int hashCode() {
-        return (indexBits * 31 + generationBits) * 31 + epochBits;
+        return (slotBits * 31 + generationBits) * 31 + epochBits;
     }
 
     @Override
     public String toString() {
         return "HandleLayout[tag=" + TAG_BITS + (epochBits == 0 ? "" : ", epoch=" + epochBits) + ", generation="
-                + generationBits + ", index=" + indexBits + "]";
+                + generationBits + ", slot=" + slotBits + "]";
     }
 }

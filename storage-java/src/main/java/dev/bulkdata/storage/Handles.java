@@ -5,7 +5,7 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
 /**
  * Static helpers for handles whatever their table: null, tag and format. A handle's other parts
  * depend on its table's split: read them with its {@link Table#handleLayout()}
- * ({@code table.handleLayout().index(h)}), which also packs handles.
+ * ({@code table.handleLayout().slot(h)}), which also packs handles.
  *
  * <p>A handle is a plain {@code long}: store it in arrays, send it over the network, compare it
  * with {@code ==}. {@link #NULL} ({@code 0L}) refers to nothing in any table.
@@ -36,7 +36,7 @@ public final class Handles {
     }
 
     /**
-     * Formats a handle as {@code name#index@generation} ({@code particles#42@3}), using the
+     * Formats a handle as {@code name#slot@generation} ({@code particles#42@3}), using the
      * name and layout of the open table that owns its tag; {@code tag7#42@3} if no open table
      * has that tag; {@code null} for {@link #NULL}.
      *

@@ -18,7 +18,7 @@ public final class InvalidHandleException extends IllegalArgumentException {
         STALE,
         /** The handle was made by another table (its tag names that table). */
         FOREIGN,
-        /** The slot index lies beyond every slot this table has handed out. */
+        /** The slot lies beyond every slot this table has handed out. */
         OUT_OF_RANGE,
         /**
          * The handle was never handed out by this table: unknown tag, bits outside the layout,

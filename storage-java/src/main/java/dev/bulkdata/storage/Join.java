@@ -223,7 +223,7 @@ public final class Join {
         for (int row = 0, n = lead.size(); row < n; row++) {
             int key = lead.keyAtUnchecked(row);
             int generation = leadTable.generation(row);
-            long entity = entities.index.handle(key, generation);
+            long entity = entities.slots.handle(key, generation);
             if (entities.contains(entity) && probe(driver, row, key) && sameOwner(generation)) {
                 visitor.visit(entity, rows);
                 visits++;

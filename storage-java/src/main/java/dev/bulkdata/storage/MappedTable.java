@@ -49,7 +49,7 @@ public sealed interface MappedTable extends Table permits MappedBulkTable, Mappe
      * {@link #checkpoint()}; call it while no other thread writes the table.
      *
      * @return the number of blocks checked
-     * @throws SnapshotException ({@code CHECKSUM}) naming the first block whose bytes no longer
+     * @throws StorageFileException ({@code CHECKSUM}) naming the first block whose bytes no longer
      *     match its checksum: the file was changed by something other than this table
      * @throws java.io.IOException if reading the file fails
      * @throws IllegalStateException if the table is closed, or its file has no block checksums

@@ -1,12 +1,12 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
  * A table whose records are always packed: the live records occupy dense rows
  * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
  * (every chunk is full except the last). Handles stay valid while their records move: a handle
- * names a slot of a sparse index, and the slot knows its record's current row (the {@code handle_map} of the
+ * names a slot of a sparse slot map, and the slot knows its record's current row (the {@code handle_map} of the
  * article "Game Engine Containers - handle_map").
  *
  * <pre>{@code
@@ -109,7 +109,7 @@ public sealed interface PackedTable extends Table permits PackedTableImpl, Mappe
 
         @Override
         byte kind() {
-            return FileLayout.KIND_PACKED;
+            return FileFormat.KIND_PACKED;
         }
 
         @Override

@@ -6,14 +6,14 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 
 /**
- * The {@link PackedTable}: the slot index keeps, beside each slot's meta word, the row of its
- * record (the payload of a stride-2 {@link SlotIndex} entry), over {@link DenseRows} where the
+ * The {@link PackedTable}: the slot map keeps, beside each slot's meta word, the row of its
+ * record (the payload of a stride-2 {@link SlotMap} entry), over {@link DenseRows} where the
  * records live, with a back-link per row.
  *
  * <pre>
- *  handle ──► SlotIndex.findPayload ──► row r ──► segments[r &gt;&gt;&gt; shift], position r &amp; mask
+ *  handle ──► SlotMap.findPayload ──► row r ──► segments[r &gt;&gt;&gt; shift], position r &amp; mask
  *
- *  slot index entries:  [ meta: R | generation | L ][ row if live, free-list link if free ]
+ *  slot map entries:    [ meta: R | generation | L ][ row if live, free-list link if free ]
  *
  *  dense rows (16 KiB blocks)              back-links (PagedInts, one page per block)
  *   row 0 | row 1 | ... | row size-1        back[r] = the slot whose record is in row r
@@ -22,7 +22,7 @@ import dev.bulkdata.storage.internal.tags.TagLease;
  * <p>Invariants: for every live slot {@code s}, {@code back[row(s)] == s} and
  * {@code row(s) < size}; for every row {@code r < size}, slot {@code back[r]} is live and its
  * entry names {@code r}; rows never used are zero ({@link DenseRows}). Free slots are in the
- * index's free list (FIFO, header in slot 0's entry), retired slots nowhere.
+ * slot map's free list (FIFO, header in slot 0's entry), retired slots nowhere.
  *
  * <p>Removal is swap-and-pop: the last row's record moves into the removed row, and its slot's
  * entry and the back-link follow. {@link #defragment} is an insertion sort by adjacent swaps,
@@ -61,7 +61,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity, TagLease lease) {
         super(schema, handles, ReuseOrder.FIFO, maxCapacity, lease, null);
-        this.rows = new DenseRows(schema, arena, this, index.maxSlot);
+        this.rows = new DenseRows(schema, arena, this, slots.maxSlot);
         this.back = new PagedInts(recordShift, 0);
     }
 
@@ -70,11 +70,11 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
 
     /** The row of a live slot. */
     int row(int slot) {
-        return index.payload(slot);
+        return slots.payload(slot);
     }
 
     private void setRow(int slot, int row) {
-        index.setPayload(slot, row);
+        slots.setPayload(slot, row);
     }
 
     /** Makes room for {@code count} more rows and their back-links; all or nothing for the rows. */
@@ -97,7 +97,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     /** A record lives in its slot's row, read from the same entry as the meta word. */
     @Override
     int recordOf(long handle) {
-        int row = index.findPayload(handle);
+        int row = slots.findPayload(handle);
         if (row < 0) {
             throw rejection(handle);
         }
@@ -116,7 +116,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
 
     @Override
     public long handleOfRow(int row) {
-        return index.handleOf(back.get(row));
+        return slots.handleOf(back.get(row));
     }
 
     @Override
@@ -136,7 +136,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         back.set(row, slot);
         setRow(slot, row);
         size++;
-        return index.activate(slot);
+        return slots.activate(slot);
     }
 
     /** Swap-and-pop of the slot's row; the slot's entry no longer names a row. */
@@ -169,16 +169,16 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         blockCount = rows.blockCount();
     }
 
-    /** One step per chunk and the index's pass (a clear's over the meta words; none for a reset); no row byte and no back-link is written. */
+    /** One step per chunk and the slot map's pass (a clear's over the meta words; none for a reset); no row byte and no back-link is written. */
     @Override
     void clearRecords(boolean reset) {
         for (int c = 0, n = rows.chunkCount(); c < n; c++) {
             versions.stampStructure(c);
         }
         if (reset) {
-            index.resetAll();
+            slots.resetAll();
         } else {
-            index.releaseAllLive();
+            slots.releaseAllLive();
         }
         rows.clear();
         size = 0;
@@ -262,7 +262,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     @Override
     public int capacity() {
         ensureOpen();
-        return (int) Math.min(rows.capacity(), size + index.holes() + index.freshSlots());
+        return (int) Math.min(rows.capacity(), size + slots.holes() + slots.freshSlots());
     }
 
     @Override
@@ -271,7 +271,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
             return TableStats.closed(name());
         }
         ensureOpen();
-        return new TableStats(name(), size, 0, index.retired, capacity(), rows.blockCount(), arena.bytes());
+        return new TableStats(name(), size, 0, slots.retired, capacity(), rows.blockCount(), arena.bytes());
     }
 
     @Override
@@ -310,7 +310,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
 
     /**
      * Sets the rows of a restored table: {@code size} rows, row {@code r} holding the record of
-     * slot {@code backLinks[r]}; the index entries name the rows already. Defragment starts
+     * slot {@code backLinks[r]}; the slot map entries name the rows already. Defragment starts
      * from a fragmented state (the order a pass sorted by is not saved).
      */
     void restoreRows(int size, int[] backLinks) {

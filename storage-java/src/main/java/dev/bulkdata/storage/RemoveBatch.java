@@ -24,7 +24,7 @@ final class RemoveBatch {
      */
     void remove(long[] handles, int from, int to) {
         AbstractTable table = this.table;
-        SlotIndex index = table.index;
+        SlotMap slotMap = table.slots;
         // Phase 1: validate every handle, clearing live states as we go so that a handle given
         // twice fails the second time; on failure restore them and report.
         for (int i = from; i < to; i++) {
@@ -32,7 +32,7 @@ final class RemoveBatch {
             if (slot < 0) {
                 RuntimeException e = table.rejection(handles[i]);
                 for (int j = from; j < i; j++) {
-                    index.markLive(table.handles.slot(handles[j]));
+                    slotMap.markLive(table.handles.intSlot(handles[j]));
                 }
                 if (table.findSlot(handles[i]) >= 0) {
                     // Valid once the earlier marks are undone: it repeats an earlier handle, and
@@ -47,7 +47,7 @@ final class RemoveBatch {
                 }
                 throw e;
             }
-            index.markDead(slot);
+            slotMap.markDead(slot);
         }
         // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
         // is touched in address order and FIFO reuse hands the slots out again in that order
@@ -59,7 +59,7 @@ final class RemoveBatch {
             scratch = slots;
         }
         for (int i = 0; i < count; i++) {
-            slots[i] = table.handles.slot(handles[from + i]);
+            slots[i] = table.handles.intSlot(handles[from + i]);
         }
         Arrays.sort(slots, 0, count);
         for (int i = 0; i < count; i++) {

@@ -1,11 +1,11 @@
 package dev.bulkdata.storage;
 
 /**
- * What a clear frees in a {@link ReuseOrder#FIFO} or {@link ReuseOrder#LIFO} index: slots
+ * What a clear frees in a {@link ReuseOrder#FIFO} or {@link ReuseOrder#LIFO} slot map: slots
  * {@code [from, end)}, each free or retired, none in the free list, {@link #free} of them free.
  * A clear makes it every opened slot, which costs one pass over the meta words and no link
  * written; takes then use it from {@code from} up (FIFO before the list, LIFO after it, as the
- * slots were freed before any later removal), and {@link SlotIndex} skips the retired ones.
+ * slots were freed before any later removal), and {@link SlotMap} skips the retired ones.
  * Empty ({@code [0, 0)}) until the first clear, and once every slot in it is taken.
  */
 final class ReopenRange {

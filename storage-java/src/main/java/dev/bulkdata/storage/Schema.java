@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * The shape of a table's records: a table name, ordered named primitive fields and a
- * {@link Layout}. Building a schema fixes where every field lives inside a 16 KiB block and how
+ * {@link RecordLayout}. Building a schema fixes where every field lives inside a 16 KiB block and how
  * many records a block holds.
  *
  * <pre>{@code
@@ -29,13 +29,13 @@ import java.util.regex.Pattern;
  *
  * <h2>Block layout</h2>
  * Slots per block is the largest power of two whose slots fit in {@value #BLOCK_BYTES} bytes,
- * so a slot index splits into block and slot-in-block by shift and mask. A block's segment is
+ * so a slot splits into block and slot-in-block by shift and mask. A block's segment is
  * exactly {@code slotsPerBlock() * slotBytes()} bytes ({@link #blockBytes()}): the tail that a
  * power-of-two slot count cannot use is never allocated.
  * <ul>
- * <li>{@link Layout#SOA}: one column per field; columns are ordered by width, widest first, so
+ * <li>{@link RecordLayout#SOA}: one column per field; columns are ordered by width, widest first, so
  *     every column starts aligned to its own width.
- * <li>{@link Layout#AOS}: records laid out in declaration order with C alignment (each field
+ * <li>{@link RecordLayout#AOS}: records laid out in declaration order with C alignment (each field
  *     aligned to its width, the stride a multiple of the widest field).
  * </ul>
  *
@@ -57,12 +57,12 @@ public final class Schema {
     private static final String LINK_FIELD_NAME = "$freeLink";
 
     private final String name;
-    private final Layout layout;
+    private final RecordLayout layout;
     private final List<Field> fields;
     private final Map<String, Field> byName;
     /** Every field whose bytes make up a record: the declared ones plus a hidden link, if any. */
     private final Field[] storedFields;
-    /** Where a free slot keeps the index of the next free slot. */
+    /** Where a free slot keeps the number of the next free slot. */
     private final IntField link;
     private final int recordBytes;
     private final int slotBytes;
@@ -70,7 +70,7 @@ public final class Schema {
     /** Per declared field: the bits a record saved without it loads with ({@link Builder#loadDefault}). */
     private final long[] loadDefaults;
 
-    private Schema(String name, Layout layout, List<String> names, List<FieldType> types, List<String> targets,
+    private Schema(String name, RecordLayout layout, List<String> names, List<FieldType> types, List<String> targets,
                    long[] loadDefaults) {
         this.name = name;
         this.layout = layout;
@@ -91,7 +91,7 @@ public final class Schema {
 
         int[] bases = new int[stored];
         int[] steps = new int[stored];
-        if (layout == Layout.SOA) {
+        if (layout == RecordLayout.SOA) {
             int bytes = Arrays.stream(sizes).sum();
             this.slotBytes = bytes;
             this.slotsPerBlock = checkedSlotsPerBlock(name, bytes, declared);
@@ -175,7 +175,7 @@ public final class Schema {
      * @param tableName the name of tables built from it: a letter or {@code _}, then letters,
      *     digits, {@code _ . -}; at most 64 characters. It appears in handle text
      *     ({@code particles#42@3}) and error messages.
-     * @return a builder with layout {@link Layout#SOA} and no fields
+     * @return a builder with layout {@link RecordLayout#SOA} and no fields
      * @throws IllegalArgumentException if the name is not valid
      */
     public static Builder builder(String tableName) {
@@ -188,7 +188,7 @@ public final class Schema {
     }
 
     /** {@return the record layout inside blocks} */
-    public Layout layout() {
+    public RecordLayout layout() {
         return layout;
     }
 
@@ -383,7 +383,7 @@ public final class Schema {
      * an AOS run as one fill, an SOA run as one fill per column.
      */
     void wipeRun(MemorySegment block, int from, int count) {
-        if (layout == Layout.AOS) {
+        if (layout == RecordLayout.AOS) {
             block.asSlice((long) from * slotBytes, (long) count * slotBytes).fill((byte) 0);
             return;
         }
@@ -397,7 +397,7 @@ public final class Schema {
      * long stores, an SOA record with one store per column (no call per field).
      */
     void wipe(MemorySegment block, int slot) {
-        if (layout == Layout.AOS) {
+        if (layout == RecordLayout.AOS) {
             long start = (long) slot * slotBytes;
             int i = 0;
             for (; i + Long.BYTES <= slotBytes; i += Long.BYTES) {
@@ -434,12 +434,12 @@ public final class Schema {
     }
 
     /**
-     * Collects the name, layout and fields of a {@link Schema}. Not thread-safe; use it from the
+     * Collects the name, record layout and fields of a {@link Schema}. Not thread-safe; use it from the
      * thread that builds the schema.
      */
     public static final class Builder {
         private final String name;
-        private Layout layout = Layout.SOA;
+        private RecordLayout layout = RecordLayout.SOA;
         private final List<String> names = new ArrayList<>();
         private final List<FieldType> types = new ArrayList<>();
         /** The target table of each handle field, null for the others. */
@@ -462,11 +462,11 @@ public final class Schema {
         /**
          * Sets the record layout inside blocks.
          *
-         * @param layout {@link Layout#SOA} (the default) or {@link Layout#AOS}
+         * @param layout {@link RecordLayout#SOA} (the default) or {@link RecordLayout#AOS}
          * @return this builder
          * @throws IllegalArgumentException if {@code layout} is null
          */
-        public Builder layout(Layout layout) {
+        public Builder layout(RecordLayout layout) {
             if (layout == null) {
                 throw new IllegalArgumentException("layout is null (schema '" + name + "'); use SOA or AOS");
             }

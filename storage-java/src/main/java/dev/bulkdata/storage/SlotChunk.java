@@ -17,7 +17,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     final MemorySegment data;
     /** The table's change versions; a {@code set} stamps its field in this chunk. */
     final ChangeVersions versions;
-    /** This chunk's position in the table: its row of {@link #versions}. */
+    /** The chunk's number ({@link Chunk#index()}): its row of {@link #versions}. */
     final int index;
 
     /** Slots of the block, live or not. */
@@ -87,7 +87,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     private MemorySegment columnView(Field field, boolean writable) {
         checkAccess();
         schema.check(field);
-        if (schema.layout() != Layout.SOA) {
+        if (schema.layout() != RecordLayout.SOA) {
             throw new IllegalStateException("table '" + tableName() + "' uses the " + schema.layout()
                     + " layout, which has no columns; use records() and field.blockOffset()/slotStride()");
         }

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Where a {@link SlotIndex} keeps its entries, one per slot, and the passes over all of them:
+ * Where a {@link SlotMap} keeps its entries, one per slot, and the passes over all of them:
  * the clear pass ({@link #advanceAllLive}), and the copies a snapshot saves and a restore sets.
  *
  * <pre>
@@ -18,15 +18,15 @@ import java.lang.foreign.ValueLayout;
  * </pre>
  *
  * <p>Memory per slot: 4 bytes (stride 1) or 8 bytes (stride 2), in one range reserved for every
- * slot the index may open ({@link SlotIndex#reserveRange}; backed as it is touched, never
+ * slot the slot map may open ({@link SlotMap#reserveRange}; backed as it is touched, never
  * moved) or, where ranges are not available, in heap pages of 4,096 slots ({@link PagedInts},
  * whose pages never move either). One or the other holds them, never both.
  *
- * <p>The index is this class's one subclass, so that its lookup ({@link SlotIndex#find}) reads
- * {@link #range} and {@link #pages} as fields of the index itself: no load more than when they
+ * <p>The slot map is this class's one subclass, so that its lookup ({@link SlotMap#find}) reads
+ * {@link #range} and {@link #pages} as fields of the slot map itself: no load more than when they
  * were declared there.
  */
-abstract sealed class SlotEntries permits SlotIndex {
+abstract sealed class SlotEntries permits SlotMap {
     /** Slots per page of entries: 4096, a 16 KiB page of meta words (32 KiB with payloads). */
     static final int PAGE_SHIFT = 12;
     static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
@@ -39,8 +39,8 @@ abstract sealed class SlotEntries permits SlotIndex {
     final int entryShift;
     private final PagedInts entries;
     /**
-     * {@code entries}' page directory, read directly by {@link SlotIndex#find} and
-     * {@link SlotIndex#findPayload} (one dependent load fewer than through {@code entries});
+     * {@code entries}' page directory, read directly by {@link SlotMap#find} and
+     * {@link SlotMap#findPayload} (one dependent load fewer than through {@code entries});
      * refreshed whenever entries grow. Slot {@code i}'s meta word is
      * {@code pages[i >>> PAGE_SHIFT][(i & PAGE_MASK) << strideShift]}.
      */
@@ -101,8 +101,8 @@ abstract sealed class SlotEntries permits SlotIndex {
     }
 
     /** {@return links kept in the entries' payloads (stride 2): a free slot's payload names the next} */
-    final SlotIndex.Links payloadLinks() {
-        return new SlotIndex.Links() {
+    final SlotMap.Links payloadLinks() {
+        return new SlotMap.Links() {
             @Override
             public int link(int slot) {
                 return payload(slot);
@@ -148,7 +148,7 @@ abstract sealed class SlotEntries permits SlotIndex {
     /**
      * {@return the highest generation in the meta words of slots {@code [1, limit)}, retired
      * ones included; 0 if none}: a branch-free max over the words (payloads masked out); a
-     * range's words are first copied to a heap scratch a page at a time. For a restored index.
+     * range's words are first copied to a heap scratch a page at a time. For a restored slot map.
      */
     final int topGeneration(int limit) {
         if (limit <= 1) {
@@ -326,7 +326,7 @@ abstract sealed class SlotEntries permits SlotIndex {
     // Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
     /**
-     * Sets every restored entry at once, after the index's counters and list (StoredTables): the meta words (a BulkTable's
+     * Sets every restored entry at once, after the slot map's counters and list (StoredTables): the meta words (a BulkTable's
      * heap pages are {@code metas}' pages, so opening a large mapped table copies its meta words
      * once; a range takes a bulk copy per page) and, at stride 2, the payloads.
      */
@@ -334,7 +334,7 @@ abstract sealed class SlotEntries permits SlotIndex {
         int length = metas.length();
         int[][] made = metas.pages();
         if (range != null) {
-            // Advice first: the copy below is the range's first touch, so a large index gets
+            // Advice first: the copy below is the range's first touch, so a large slot map gets
             // huge pages from the start instead of a page fault per 4 KiB.
             ensureEntries(Math.max(0, length - 1));
             int[] page = strideShift == 1 ? new int[2 << PAGE_SHIFT] : null;

@@ -2,7 +2,7 @@ package dev.bulkdata.storage;
 
 /**
  * The meta word of a slot: one {@code int} per slot of every table kind, kept by the
- * {@link SlotIndex}.
+ * {@link SlotMap}.
  *
  * <pre>
  *   31  30                                   1   0

@@ -3,31 +3,31 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
- * Why a {@link SlotIndex} refuses: the messages of a full table and of a handle that is not
- * live. Slow paths only: the index's checks ({@link SlotIndex#find}, {@link SlotIndex#reserve})
- * say yes or no, and these say why, reading the index's state after the fact.
+ * Why a {@link SlotMap} refuses: the messages of a full table and of a handle that is not
+ * live. Slow paths only: the slot map's checks ({@link SlotMap#find}, {@link SlotMap#reserve})
+ * say yes or no, and these say why, reading the slot map's state after the fact.
  */
 final class SlotRejections {
     private SlotRejections() {
     }
 
     /**
-     * {@return why {@code requested} more records do not fit in {@code index}}: what it has
+     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has
      * room for (the free list and the slots never opened), and its counters
      *
      * @param size the table's live records
      */
-    static CapacityExceededException full(SlotIndex index, long requested, int size) {
-        int listed = index.listLength();
-        return new CapacityExceededException("table '" + index.name + "' is full: " + requested
-                + " record(s) requested, room for " + (listed + index.freshSlots()) + "; size=" + size
-                + ", holes=" + listed + ", retired=" + index.retired + ", maxSlot=" + index.maxSlot + " ("
-                + index.layout + ")");
+    static CapacityExceededException full(SlotMap slots, long requested, int size) {
+        int listed = slots.listLength();
+        return new CapacityExceededException("table '" + slots.name + "' is full: " + requested
+                + " record(s) requested, room for " + (listed + slots.freshSlots()) + "; size=" + size
+                + ", holes=" + listed + ", retired=" + slots.retired + ", maxSlot=" + slots.maxSlot + " ("
+                + slots.layout + ")");
     }
 
     /** {@return why a take found slot {@code slot} in the free list, which is not free} */
-    static IllegalStateException corruptList(SlotIndex index, int slot) {
-        return new IllegalStateException("free list of table '" + index.name + "' is corrupt: it"
+    static IllegalStateException corruptList(SlotMap slots, int slot) {
+        return new IllegalStateException("free list of table '" + slots.name + "' is corrupt: it"
                 + " names slot " + slot + ", which is not a free slot; nothing was added.");
     }
 
@@ -36,12 +36,12 @@ final class SlotRejections {
      *
      * @param previousName the last closed table that held this tag, or null
      */
-    static InvalidHandleException rejection(SlotIndex index, long handle, String previousName) {
-        HandleLayout layout = index.layout;
-        String tableName = index.name;
-        int tag = index.tag();
-        int floor = index.floor;
-        int limit = index.limit;
+    static InvalidHandleException rejection(SlotMap slots, long handle, String previousName) {
+        HandleLayout layout = slots.layout;
+        String tableName = slots.name;
+        int tag = slots.tag();
+        int floor = slots.floor;
+        int limit = slots.limit;
         String text = layout.format(tableName, handle);
         if (handle == Handles.NULL) {
             return invalid(tableName, handle, InvalidHandleException.Reason.NULL,
@@ -74,7 +74,7 @@ final class SlotRejections {
                     + handleTag + ", but table '" + tableName + "' has tag " + tag + " and no table in this process has held tag "
                     + handleTag);
         }
-        long slot = layout.index(handle);
+        long slot = layout.slot(handle);
         int generation = layout.generation(handle);
         if (layout.hasStrayBits(handle)) {
             return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle 0x"
@@ -94,16 +94,16 @@ final class SlotRejections {
                     + ", closed since; table '" + tableName + "' reuses the tag and starts every slot at generation "
                     + floor + ", so it never accepts those tables' handles");
         }
-        if (handleEpoch != index.epoch) {
-            if (handleEpoch < index.epoch) {
+        if (handleEpoch != slots.epoch) {
+            if (handleEpoch < slots.epoch) {
                 return invalid(tableName, handle, InvalidHandleException.Reason.STALE, "stale handle " + text
                         + " (slot " + slot + ", generation " + generation + ", epoch " + handleEpoch + "): table '"
-                        + tableName + "' has been emptied since (clear or reset) and is in epoch " + index.epoch
+                        + tableName + "' has been emptied since (clear or reset) and is in epoch " + slots.epoch
                         + ", so every handle from before is stale");
             }
             return invalid(tableName, handle, InvalidHandleException.Reason.FORGED, "handle " + text + " (slot "
                     + slot + ", generation " + generation + ") has epoch " + handleEpoch + ", but table '" + tableName
-                    + "' is in epoch " + index.epoch + "; this table never handed it out");
+                    + "' is in epoch " + slots.epoch + "; this table never handed it out");
         }
         if (slot >= limit) {
             String opened = limit <= 1 ? "has not handed out any slot yet" : "has opened only slots 1.." + (limit - 1);
@@ -111,7 +111,7 @@ final class SlotRejections {
                     + " names slot " + slot + " (generation " + generation + "), but table '" + tableName + "' "
                     + opened);
         }
-        int meta = index.logicalMeta((int) slot);
+        int meta = slots.logicalMeta((int) slot);
         int current = SlotMeta.generation(meta);
         String where = " (table '" + tableName + "', slot " + slot + "): handle generation " + generation
                 + ", slot generation " + current + ", slot is " + SlotMeta.state(meta);

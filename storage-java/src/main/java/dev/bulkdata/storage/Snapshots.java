@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -150,7 +150,7 @@ public final class Snapshots {
      * @param expected the schema to load under, or null to take the file's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table, which the caller closes
-     * @throws SnapshotException if the file is not a valid snapshot of a component table
+     * @throws StorageFileException if the file is not a valid snapshot of a component table
      *     ({@code KIND_MISMATCH} for a table's snapshot), holds a schema that does not load
      *     under {@code expected} ({@code SCHEMA_MISMATCH}), or does not fit
      *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
@@ -193,7 +193,7 @@ public final class Snapshots {
      * @param expected the schema to load under, or null to take the snapshot's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table
-     * @throws SnapshotException as {@link #loadComponents(Path, Table, Schema, LoadOption...)}
+     * @throws StorageFileException as {@link #loadComponents(Path, Table, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
@@ -227,7 +227,7 @@ public final class Snapshots {
      * @param path the file
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws SnapshotException if the file is not a valid snapshot or its tag is taken
+     * @throws StorageFileException if the file is not a valid snapshot or its tag is taken
      * @throws IOException if reading fails
      */
     public static Table load(Path path, LoadOption... options) throws IOException {
@@ -242,7 +242,7 @@ public final class Snapshots {
      * @param expected the schema to load under: the file's, or an earlier version of it (see the class documentation)
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws SnapshotException if the file is not a valid snapshot, holds a schema that does not
+     * @throws StorageFileException if the file is not a valid snapshot, holds a schema that does not
      *     load under {@code expected} ({@code SCHEMA_MISMATCH}) or its tag is taken
      * @throws IOException if reading fails
      */
@@ -260,7 +260,7 @@ public final class Snapshots {
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws SnapshotException if the file is not a valid snapshot, holds another kind
+     * @throws StorageFileException if the file is not a valid snapshot, holds another kind
      *     ({@code KIND_MISMATCH}) or a schema that does not load under {@code expected}
      *     ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
      * @throws IOException if reading fails
@@ -284,7 +284,7 @@ public final class Snapshots {
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws SnapshotException if the bytes are not a valid snapshot, hold another kind or
+     * @throws StorageFileException if the bytes are not a valid snapshot, hold another kind or
      *     schema, or its tag is taken; no memory is held for a length the bytes do not back
      * @throws IOException if reading fails
      */
@@ -454,8 +454,8 @@ public final class Snapshots {
     /** How a table loaded under a new tag maps its saved handles: tag and generation shift. */
     private record Remap(String name, HandleLayout layout, int savedTag, int tag, int shift) {
         static Remap of(AbstractTable loaded) {
-            int savedTag = loaded.savedTag == 0 ? loaded.index.tag() : loaded.savedTag;
-            return new Remap(loaded.name(), loaded.handles, savedTag, loaded.index.tag(), loaded.generationShift);
+            int savedTag = loaded.savedTag == 0 ? loaded.slots.tag() : loaded.savedTag;
+            return new Remap(loaded.name(), loaded.handles, savedTag, loaded.slots.tag(), loaded.generationShift);
         }
 
         boolean moves() {
@@ -476,8 +476,8 @@ public final class Snapshots {
 
     private static <T extends Table> T read(ReadableByteChannel in, long size, String source, Class<T> kind,
                                             Schema expected, LoadOption... options) throws IOException {
-        int code = kind == BulkTable.class ? FileLayout.KIND_BULK
-                : kind == PackedTable.class ? FileLayout.KIND_PACKED : 0;
+        int code = kind == BulkTable.class ? FileFormat.KIND_BULK
+                : kind == PackedTable.class ? FileFormat.KIND_PACKED : 0;
         if (code == 0 && kind != Table.class) {
             throw new IllegalArgumentException("kind=" + kind + ": use BulkTable.class, PackedTable.class or Table.class");
         }

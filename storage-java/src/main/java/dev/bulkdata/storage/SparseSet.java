@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * Links keys (entity slot indices, or the index part of a table's handles) to at most one
+ * Links keys (entity slots, or the slot part of a table's handles) to at most one
  * dense row each, so that a store of optional per-entity data can keep its rows packed (seed
  * 002's sparse set). Rows are {@code 0..size()-1} with no holes; {@link #keyAt(int)} names the
  * key that owns a row, {@link #indexOf(int)} the row a key owns.
@@ -44,8 +44,8 @@ import java.util.ConcurrentModificationException;
  * and change nothing.
  */
 public final class SparseSet {
-    /** The largest key: {@link HandleLayout#MAX_SLOT_INDEX}, the largest slot index of a handle. */
-    public static final int MAX_KEY = HandleLayout.MAX_SLOT_INDEX;
+    /** The largest key: {@link HandleLayout#MAX_SLOT}, the largest slot of a handle. */
+    public static final int MAX_KEY = HandleLayout.MAX_SLOT;
 
     /** Entries per page, sparse and dense: 4096 ints, 16 KiB. */
     static final int PAGE_SHIFT = 12;

@@ -3,7 +3,7 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.Engine;
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 import dev.bulkdata.storage.internal.format.MappedOpen;
 import dev.bulkdata.storage.internal.format.MappedStore;
 import dev.bulkdata.storage.internal.format.MetaWords;
@@ -23,9 +23,9 @@ import java.util.function.Supplier;
 
 /**
  * The engine's side of the seam to the file format ({@code internal.format}): adapts a table to
- * {@link StoredTable} (its {@link TableState}, slot index and blocks, read and restored through
+ * {@link StoredTable} (its {@link TableState}, slot map and blocks, read and restored through
  * the package-private members here only) and a component table to {@link StoredComponents},
- * makes tables of a kind and the library's {@link SnapshotException}s ({@link Engine}), and
+ * makes tables of a kind and the library's {@link StorageFileException}s ({@link Engine}), and
  * is the engine's one route into the format: {@link Snapshots}, {@link TableBuilder#mapped},
  * {@link ComponentTable} and a mapped table's checkpoints call the format through it.
  */
@@ -66,7 +66,7 @@ final class StoredTables implements Engine {
 
     @Override
     public StoredTable create(TableState s, TagLease lease, boolean mapped) {
-        if (s.kind() == FileLayout.KIND_BULK) {
+        if (s.kind() == FileFormat.KIND_BULK) {
             return new Stored(mapped ? new MappedBulkTableImpl(s.schema(), s.reuse(), s.handles(), s.maxSlot(), lease)
                     : new BulkTableImpl(s.schema(), s.reuse(), s.handles(), s.maxSlot(), lease));
         }
@@ -90,19 +90,19 @@ final class StoredTables implements Engine {
     }
 
     @Override
-    public SnapshotException failure(String source, SnapshotException.Reason reason, String what, Throwable cause) {
-        return cause == null ? new SnapshotException(source, reason, what)
-                : new SnapshotException(source, reason, what, cause);
+    public StorageFileException failure(String source, StorageFileException.Reason reason, String what, Throwable cause) {
+        return cause == null ? new StorageFileException(source, reason, what)
+                : new StorageFileException(source, reason, what, cause);
     }
 
     /** A BulkTable or PackedTable as the format sees it. */
     private static final class Stored implements StoredTable {
         final AbstractTable table;
-        private final SlotIndex index;
+        private final SlotMap slots;
 
         Stored(AbstractTable table) {
             this.table = table;
-            this.index = table.index;
+            this.slots = table.slots;
         }
 
         private boolean bulk() {
@@ -111,24 +111,24 @@ final class StoredTables implements Engine {
 
         @Override
         public TableState state() {
-            int limit = index.limit;
-            int entries = limit > 0 ? limit + 1 : index.savedMeta(1) != 0 ? 2 : 0;
-            return new TableState(bulk() ? FileLayout.KIND_BULK : FileLayout.KIND_PACKED, table.lease.identity,
-                    index.tag(), table.handles, table instanceof BulkTable b ? b.reuseOrder() : ReuseOrder.FIFO,
-                    table.schema, index.maxSlot, index.floor, limit, table.size, index.retired, index.listLength(),
-                    index.tail(), entries, index.reuseCursor(), index.reopen.end, index.epoch);
+            int limit = slots.limit;
+            int entries = limit > 0 ? limit + 1 : slots.savedMeta(1) != 0 ? 2 : 0;
+            return new TableState(bulk() ? FileFormat.KIND_BULK : FileFormat.KIND_PACKED, table.lease.identity,
+                    slots.tag(), table.handles, table instanceof BulkTable b ? b.reuseOrder() : ReuseOrder.FIFO,
+                    table.schema, slots.maxSlot, slots.floor, limit, table.size, slots.retired, slots.listLength(),
+                    slots.tail(), entries, slots.reuseCursor(), slots.reopen.end, slots.epoch);
         }
 
         @Override
         public void writeLinks() {
-            index.writeLinks();
+            slots.writeLinks();
         }
 
         @Override
         public void putSlots(IntBuffer out, int entryCount) {
-            index.putSaved(out, entryCount, false);
+            slots.putSaved(out, entryCount, false);
             if (table instanceof PackedTableImpl packed) {
-                index.putSaved(out, entryCount, true);
+                slots.putSaved(out, entryCount, true);
                 packed.putSlotsOfRows(out);
             }
         }
@@ -145,7 +145,7 @@ final class StoredTables implements Engine {
 
         @Override
         public int[] listedSlots() {
-            return index.listedSlots();
+            return slots.listedSlots();
         }
 
         @Override
@@ -189,32 +189,32 @@ final class StoredTables implements Engine {
         }
 
         /**
-         * Sets the restored index's counters, its free list ({@code list}, head to tail, checked
+         * Sets the restored slot map's counters, its free list ({@code list}, head to tail, checked
          * by the reader), a clear's reopen range ({@code reopened} free slots in
          * {@code [reuseCursor, reuseEnd)}; {@link ReuseOrder#SWEEP}: the reuse cursor is the
-         * cursor, see {@link SlotIndex#reuseCursor()}) and its entries. Only on a new index,
+         * cursor, see {@link SlotMap#reuseCursor()}) and its entries. Only on a new slot map,
          * before its table is used.
          */
         private void restoreIndex(TableState s, int[] list, int reopened, MetaWords metas, int[] payloads) {
-            index.restoreEpoch(s.epoch());
+            slots.restoreEpoch(s.epoch());
             table.lease.epoch(s.epoch());
-            index.limit = s.limit();
-            index.settled = s.limit();
-            index.retired = s.retired();
+            slots.limit = s.limit();
+            slots.settled = s.limit();
+            slots.retired = s.retired();
             for (int slot : list) {
-                if (index.sweepOrder) {
-                    index.freeBits.add(slot);
+                if (slots.sweepOrder) {
+                    slots.freeBits.add(slot);
                 } else {
-                    index.ring.append(slot);
+                    slots.ring.append(slot);
                 }
             }
-            if (index.sweepOrder) {
-                index.cursor = s.reuseCursor();
+            if (slots.sweepOrder) {
+                slots.cursor = s.reuseCursor();
             } else {
-                index.reopen.open(s.reuseCursor(), s.reuseEnd(), reopened);
+                slots.reopen.open(s.reuseCursor(), s.reuseEnd(), reopened);
             }
-            index.restoreEntries(metas, payloads);
-            index.restoreTop();
+            slots.restoreEntries(metas, payloads);
+            slots.restoreTop();
         }
 
         @Override
@@ -246,13 +246,13 @@ final class StoredTables implements Engine {
 
         @Override
         public Entities entities() {
-            return new Entities(table.name(), table.lease.identity, index.tag(), table.handles, index.maxSlot,
-                    index.limit, table.savedIdentity, table.generationShift, index.epoch);
+            return new Entities(table.name(), table.lease.identity, slots.tag(), table.handles, slots.maxSlot,
+                    slots.limit, table.savedIdentity, table.generationShift, slots.epoch);
         }
 
         @Override
         public int savedMeta(int slot) {
-            return index.savedMeta(slot);
+            return slots.savedMeta(slot);
         }
 
         @Override

@@ -40,7 +40,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     /** {@return the schema of the table's records} */
     Schema schema();
 
-    /** {@return how this table's handles split into tag, generation and index} */
+    /** {@return how this table's handles split into tag, generation and slot} */
     HandleLayout handleLayout();
 
     /**
@@ -50,7 +50,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * block when the last one is full (only the block directory is ever copied, by doubling).
      *
      * @return the new record's handle, never {@link Handles#NULL}
-     * @throws CapacityExceededException if the index space or native memory is used up
+     * @throws CapacityExceededException if the slot space or native memory is used up
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
      */
@@ -163,7 +163,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * twice counts as stale the second time) and nothing is removed if one fails.
      *
      * <p>Whatever the order of the handles, the records are removed in slot order
-     * ({@link HandleLayout#index(long)}): memory is touched in address order instead of at
+     * ({@link HandleLayout#slot(long)}): memory is touched in address order instead of at
      * random, and the freed slots join the free list in that order, so later adds reuse them
      * in address order too ({@link ReuseOrder#SWEEP} and {@link ReuseOrder#FIFO}; SWEEP reuses
      * holes in slot order whatever the order of removal). The

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * The options every table kind has, shared by {@link BulkTable.Builder} and
- * {@link PackedTable.Builder}: the handle layout, a cap on the index space, a memory budget and a fixed tag. Each
+ * {@link PackedTable.Builder}: the handle layout, a cap on the slot space, a memory budget and a fixed tag. Each
  * setter checks its value at once, returns the kind's own builder for chaining and leaves the
  * builder unchanged when it throws. Not thread-safe.
  *
@@ -38,10 +38,10 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets how handles split into index, generation and epoch bits. Default: without a
+     * Sets how handles split into slot, generation and epoch bits. Default: without a
      * {@link #maxCapacity(int) maxCapacity}, {@link HandleLayout#DEFAULT}; with one,
      * {@link HandleLayout#forCapacity(int) HandleLayout.forCapacity(maxCapacity)}, which gives the
-     * index bits the table cannot use to generations and epochs. A layout set here is used
+     * slot bits the table cannot use to generations and epochs. A layout set here is used
      * whatever the cap ({@code handleLayout(HandleLayout.DEFAULT)} keeps the default layout).
      *
      * @param layout the handle layout
@@ -57,12 +57,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Caps the index space: the table never uses more than {@code slots} slots (live, free and
+     * Caps the slot space: the table never uses more than {@code slots} slots (live, free and
      * retired together); an add beyond it throws {@link CapacityExceededException}. Without a
-     * cap the limit is the handle layout's {@link HandleLayout#maxIndex()}. Unless a layout is
+     * cap the limit is the handle layout's {@link HandleLayout#maxSlot()}. Unless a layout is
      * set ({@link #handleLayout}), the cap also chooses it: {@link HandleLayout#forCapacity(int)},
-     * the fewest index bits that hold the cap, the rest generations and epochs (up to 1,048,575
-     * slots: 20 index, 30 generation and 2 epoch bits, so a table emptied every frame keeps its
+     * the fewest slot bits that hold the cap, the rest generations and epochs (up to 1,048,575
+     * slots: 20 slot, 30 generation and 2 epoch bits, so a table emptied every frame keeps its
      * slots for about {@code 2^32} frames instead of {@code 2^20}).
      *
      * @param slots the largest number of slots, at least 1
@@ -141,13 +141,13 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     /**
      * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default
      * off. A reopened file keeps what it was created with: the builder must ask for the same
-     * ({@link SnapshotException} {@code SCHEMA_MISMATCH} otherwise). With checksums, each
+     * ({@link StorageFileException} {@code SCHEMA_MISMATCH} otherwise). With checksums, each
      * {@link MappedTable#checkpoint()} computes the checksums of the blocks changed since the last
      * one (by the change versions, which such a table keeps from its open on, as if
      * {@link Table#markVersion()} had been called: a set by handle then pays the stamp), opening
      * a file that its last {@code close()} wrote checks every block (O(bytes): it reads the
      * whole file), and {@link MappedTable#verify()} checks the blocks unchanged since the last
-     * checkpoint. A damaged block throws {@link SnapshotException} ({@code CHECKSUM}) naming
+     * checkpoint. A damaged block throws {@link StorageFileException} ({@code CHECKSUM}) naming
      * it. Tables in memory ignore it.
      *
      * @param on whether blocks carry checksums
@@ -162,7 +162,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
      * Sets whether {@link #mapped(Path)} reopens only a file of exactly this builder's schema;
      * default off: a file whose schema differs in fields added, dropped or reordered, or in its
      * layout, is migrated to this schema (see {@link #mapped(Path)}, "Schema changes"). With it
-     * on, any difference throws {@link SnapshotException} ({@code SCHEMA_MISMATCH}) and the file
+     * on, any difference throws {@link StorageFileException} ({@code SCHEMA_MISMATCH}) and the file
      * stays as it was. Tables in memory ignore it.
      *
      * @param on whether the schema must match exactly
@@ -201,7 +201,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
      *
      * @param file the table's file
      * @return the open table
-     * @throws SnapshotException if the file is not a mapped table's file, is damaged
+     * @throws StorageFileException if the file is not a mapped table's file, is damaged
      *     ({@code CHECKSUM}, unless the {@link #checkpointFallback(CheckpointFallback) fallback
      *     option} allows the checkpoint before), holds another kind, a schema that does not
      *     reopen under this one ({@code SCHEMA_MISMATCH}) or other options (layout, reuse

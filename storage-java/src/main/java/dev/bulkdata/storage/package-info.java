@@ -4,7 +4,7 @@
  * the engine behind it.
  *
  * <p>Start with a {@link dev.bulkdata.storage.Schema} (the record's fields and their
- * {@link dev.bulkdata.storage.Layout}), open a {@link dev.bulkdata.storage.BulkTable} (stable
+ * {@link dev.bulkdata.storage.RecordLayout}), open a {@link dev.bulkdata.storage.BulkTable} (stable
  * slots, holes reused) or a {@link dev.bulkdata.storage.PackedTable} (dense rows) on it, and
  * keep the {@code long} handles that {@code add()} returns. Every operation both kinds share is
  * on {@link dev.bulkdata.storage.Table}: typed access by handle, chunk-by-chunk iteration
@@ -17,7 +17,7 @@
  *
  * <p>Misuse is reported with {@link dev.bulkdata.storage.InvalidHandleException} (a handle
  * that is not live in the table), {@link dev.bulkdata.storage.CapacityExceededException}
- * (index space or memory used up), {@link dev.bulkdata.storage.SnapshotException} (a file that
+ * (slot space or memory used up), {@link dev.bulkdata.storage.StorageFileException} (a file that
  * cannot be read), {@link java.util.ConcurrentModificationException} (a second writer, or a
  * structural change during an iteration) and {@link IllegalStateException} (a closed table).
  * One thread at a time changes a table's structure (add, remove, clear, close); fields of
@@ -25,7 +25,7 @@
  * processed in parallel (the guide "Errors and threads" has the rules).
  *
  * <p>The package-private classes are the engine: {@code AbstractTable} (every operation
- * written once over a slot index and a table kind), {@code SlotIndex} (handles to slots,
+ * written once over a slot map and a table kind), {@code SlotMap} (handles to slots,
  * generations, free slots), the two kinds ({@code BulkTableImpl}, {@code PackedTableImpl})
  * and their chunks. Non-exported packages under {@code dev.bulkdata.storage.internal} hold
  * what the engine uses and a user never names (native memory, tag registry, flight recorder

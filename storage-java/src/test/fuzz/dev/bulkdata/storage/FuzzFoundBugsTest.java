@@ -18,7 +18,7 @@ class FuzzFoundBugsTest {
     @Test
     /** Found by {@code StorageFuzzTest#packedTable}. */
     void defragment_whoseOrderThrowsAfterSwapping_leavesTheTableFragmented() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         FloatField t = schema.floatField("t");
         try (PackedTable table = PackedTable.of(schema)) {
             long a = table.add();
@@ -65,7 +65,7 @@ class FuzzFoundBugsTest {
     @Test
     @org.junit.jupiter.api.Tag("jazzer")
     void fuzzedInputs_startFromFreshTags_howeverManyTablesEarlierInputsWoreOut() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         HandleLayout tiny = HandleLayout.of(6, 2);
         int worn = 0;
         while (worn <= HandleLayout.MIN_FIXED_TAG) {

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
@@ -25,7 +25,7 @@ import java.util.zip.CRC32C;
  * slots and their metadata after patching, so that mutations reach the checks behind them.
  * Committed inputs: {@code src/test/resources/dev/bulkdata/storage/MappedFuzzTestInputs/open/}.
  *
- * <p>Every input must end in one of two ways: a {@link SnapshotException} naming the file, or
+ * <p>Every input must end in one of two ways: a {@link StorageFileException} naming the file, or
  * a table that passes its invariant audit, takes adds, removals and a checkpoint, and reopens
  * to an equal table. Either way the file is then neither locked nor mapped: the pristine file
  * written to the same path opens again. Anything else (another exception, an
@@ -113,7 +113,7 @@ class MappedFuzzTest {
         MappedTable table = null;
         try {
             table = open(path, packed);
-        } catch (SnapshotException e) {
+        } catch (StorageFileException e) {
             if (!e.getMessage().contains(path.toString()) || e.reason() == null) {
                 throw new AssertionError("unclear message: " + e.getMessage(), e);
             }
@@ -155,22 +155,22 @@ class MappedFuzzTest {
      * the header's offset and length lie in the file) and the header's own.
      */
     static void reseal(byte[] file) {
-        for (int slot : new int[] {0, FileLayout.SLOT_B}) {
-            if (file.length < slot + FileLayout.HEADER_BYTES) {
+        for (int slot : new int[] {0, FileFormat.SLOT_B}) {
+            if (file.length < slot + FileFormat.HEADER_BYTES) {
                 continue;
             }
-            ByteBuffer h = ByteBuffer.wrap(file, slot, FileLayout.HEADER_BYTES).slice().order(ByteOrder.nativeOrder());
-            long length = h.getLong(FileLayout.AT_META_LENGTH);
-            long offset = h.getLong(FileLayout.AT_METADATA_OFFSET);
+            ByteBuffer h = ByteBuffer.wrap(file, slot, FileFormat.HEADER_BYTES).slice().order(ByteOrder.nativeOrder());
+            long length = h.getLong(FileFormat.AT_META_LENGTH);
+            long offset = h.getLong(FileFormat.AT_METADATA_OFFSET);
             if (offset >= 0 && length >= 0 && offset + length <= file.length) {
                 CRC32C crc = new CRC32C();
                 crc.update(file, (int) offset, (int) length);
-                h.putInt(FileLayout.AT_META_CRC, (int) crc.getValue());
+                h.putInt(FileFormat.AT_META_CRC, (int) crc.getValue());
             }
-            h.putInt(FileLayout.AT_HEADER_CRC, 0);
+            h.putInt(FileFormat.AT_HEADER_CRC, 0);
             CRC32C crc = new CRC32C();
-            crc.update(file, slot, FileLayout.HEADER_BYTES);
-            h.putInt(FileLayout.AT_HEADER_CRC, (int) crc.getValue());
+            crc.update(file, slot, FileFormat.HEADER_BYTES);
+            h.putInt(FileFormat.AT_HEADER_CRC, (int) crc.getValue());
         }
     }
 }

@@ -19,7 +19,7 @@ import java.util.Arrays;
  * <p>A loaded table's handle field {@code ref} (aimed at its own table) is checked with
  * {@link Snapshots#danglingReferences} and remapped ({@link Snapshots#remap}), once.
  *
- * <p>Every input must end in one of two ways: a {@link SnapshotException}, or a table that
+ * <p>Every input must end in one of two ways: a {@link StorageFileException}, or a table that
  * passes its invariant audit, takes adds and removes, and saves and loads again to an equal
  * table. A {@link CapacityExceededException} counts as the first only where the file asks for
  * more than there is ({@link #checkCapacityExceeded}): generations no free tag can take, for a
@@ -73,7 +73,7 @@ class SnapshotFuzzTest {
         Table table;
         try {
             table = SnapshotBytes.load(file, (mode & 4) != 0 ? SEED_SCHEMA : null, options);
-        } catch (SnapshotException e) {
+        } catch (StorageFileException e) {
             if (!e.getMessage().startsWith("snapshot bytes: ") || e.reason() == null) {
                 throw new AssertionError("unclear message: " + e.getMessage(), e);
             }
@@ -113,7 +113,7 @@ class SnapshotFuzzTest {
 
     /**
      * Mode bit 3: the bytes are a component table's snapshot, loaded for {@link Entities}. It
-     * must fail with a {@link SnapshotException}, or give a table that passes its audit, whose
+     * must fail with a {@link StorageFileException}, or give a table that passes its audit, whose
      * live components all have live entities' handles, and that saves and loads again equal.
      */
     private static void loadComponents(byte[] file, Schema expected) throws IOException {
@@ -122,7 +122,7 @@ class SnapshotFuzzTest {
         try {
             c = Snapshots.loadComponents(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(file)),
                     "bytes", entities, expected);
-        } catch (SnapshotException e) {
+        } catch (StorageFileException e) {
             if (!e.getMessage().startsWith("snapshot bytes: ") || e.reason() == null) {
                 throw new AssertionError("unclear message: " + e.getMessage(), e);
             }

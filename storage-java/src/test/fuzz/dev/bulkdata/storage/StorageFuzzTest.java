@@ -43,37 +43,37 @@ class StorageFuzzTest {
     private static final int NO_LIMIT = Integer.MAX_VALUE;
 
     static final List<BulkTableModelTest.Config> BULK = List.of(
-            bulk("particles-SOA-FIFO-6-2", TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO, TINY, NO_LIMIT, 40),
-            bulk("particles-AOS-LIFO-6-2", TestSchemas::particles, Layout.AOS, ReuseOrder.LIFO, TINY, NO_LIMIT, 40),
-            bulk("narrow-SOA-LIFO-6-2", TestSchemas::narrow, Layout.SOA, ReuseOrder.LIFO, TINY, NO_LIMIT, 40),
-            bulk("narrow-AOS-FIFO-6-2", TestSchemas::narrow, Layout.AOS, ReuseOrder.FIFO, TINY, NO_LIMIT, 40),
-            bulk("mixed-SOA-FIFO-8-1", TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO, ONE_BIT, NO_LIMIT, 24),
-            bulk("mixed-AOS-LIFO-max20", TestSchemas::mixed, Layout.AOS, ReuseOrder.LIFO, HandleLayout.DEFAULT, 20, 24),
-            bulk("particles-SOA-LIFO-4-3", TestSchemas::particles, Layout.SOA, ReuseOrder.LIFO, FIFTEEN, NO_LIMIT, 12),
-            bulk("narrow-AOS-FIFO-default", TestSchemas::narrow, Layout.AOS, ReuseOrder.FIFO, HandleLayout.DEFAULT,
+            bulk("particles-SOA-FIFO-6-2", TestSchemas::particles, RecordLayout.SOA, ReuseOrder.FIFO, TINY, NO_LIMIT, 40),
+            bulk("particles-AOS-LIFO-6-2", TestSchemas::particles, RecordLayout.AOS, ReuseOrder.LIFO, TINY, NO_LIMIT, 40),
+            bulk("narrow-SOA-LIFO-6-2", TestSchemas::narrow, RecordLayout.SOA, ReuseOrder.LIFO, TINY, NO_LIMIT, 40),
+            bulk("narrow-AOS-FIFO-6-2", TestSchemas::narrow, RecordLayout.AOS, ReuseOrder.FIFO, TINY, NO_LIMIT, 40),
+            bulk("mixed-SOA-FIFO-8-1", TestSchemas::mixed, RecordLayout.SOA, ReuseOrder.FIFO, ONE_BIT, NO_LIMIT, 24),
+            bulk("mixed-AOS-LIFO-max20", TestSchemas::mixed, RecordLayout.AOS, ReuseOrder.LIFO, HandleLayout.DEFAULT, 20, 24),
+            bulk("particles-SOA-LIFO-4-3", TestSchemas::particles, RecordLayout.SOA, ReuseOrder.LIFO, FIFTEEN, NO_LIMIT, 12),
+            bulk("narrow-AOS-FIFO-default", TestSchemas::narrow, RecordLayout.AOS, ReuseOrder.FIFO, HandleLayout.DEFAULT,
                     NO_LIMIT, 40),
-            bulk("particles-SOA-SWEEP-6-2", TestSchemas::particles, Layout.SOA, ReuseOrder.SWEEP, TINY, NO_LIMIT, 40),
-            bulk("mixed-AOS-SWEEP-max20", TestSchemas::mixed, Layout.AOS, ReuseOrder.SWEEP, HandleLayout.DEFAULT, 20,
+            bulk("particles-SOA-SWEEP-6-2", TestSchemas::particles, RecordLayout.SOA, ReuseOrder.SWEEP, TINY, NO_LIMIT, 40),
+            bulk("mixed-AOS-SWEEP-max20", TestSchemas::mixed, RecordLayout.AOS, ReuseOrder.SWEEP, HandleLayout.DEFAULT, 20,
                     24));
 
     static final List<BulkTableModelTest.Config> PACKED = List.of(
-            packed("packed-particles-SOA-6-2", TestSchemas::particles, Layout.SOA, TINY, NO_LIMIT, 40),
-            packed("packed-particles-AOS-6-2", TestSchemas::particles, Layout.AOS, TINY, NO_LIMIT, 40),
-            packed("packed-narrow-SOA-6-2", TestSchemas::narrow, Layout.SOA, TINY, NO_LIMIT, 40),
-            packed("packed-narrow-AOS-6-2", TestSchemas::narrow, Layout.AOS, TINY, NO_LIMIT, 40),
-            packed("packed-mixed-SOA-8-1", TestSchemas::mixed, Layout.SOA, ONE_BIT, NO_LIMIT, 24),
-            packed("packed-mixed-AOS-max20", TestSchemas::mixed, Layout.AOS, HandleLayout.DEFAULT, 20, 24),
-            packed("packed-particles-SOA-4-3", TestSchemas::particles, Layout.SOA, FIFTEEN, NO_LIMIT, 12),
-            packed("packed-narrow-AOS-default", TestSchemas::narrow, Layout.AOS, HandleLayout.DEFAULT, NO_LIMIT, 40));
+            packed("packed-particles-SOA-6-2", TestSchemas::particles, RecordLayout.SOA, TINY, NO_LIMIT, 40),
+            packed("packed-particles-AOS-6-2", TestSchemas::particles, RecordLayout.AOS, TINY, NO_LIMIT, 40),
+            packed("packed-narrow-SOA-6-2", TestSchemas::narrow, RecordLayout.SOA, TINY, NO_LIMIT, 40),
+            packed("packed-narrow-AOS-6-2", TestSchemas::narrow, RecordLayout.AOS, TINY, NO_LIMIT, 40),
+            packed("packed-mixed-SOA-8-1", TestSchemas::mixed, RecordLayout.SOA, ONE_BIT, NO_LIMIT, 24),
+            packed("packed-mixed-AOS-max20", TestSchemas::mixed, RecordLayout.AOS, HandleLayout.DEFAULT, 20, 24),
+            packed("packed-particles-SOA-4-3", TestSchemas::particles, RecordLayout.SOA, FIFTEEN, NO_LIMIT, 12),
+            packed("packed-narrow-AOS-default", TestSchemas::narrow, RecordLayout.AOS, HandleLayout.DEFAULT, NO_LIMIT, 40));
 
-    private static BulkTableModelTest.Config bulk(String name, java.util.function.Function<Layout, Schema> schema,
-            Layout layout, ReuseOrder order, HandleLayout handles, int maxCapacity, int maxLive) {
+    private static BulkTableModelTest.Config bulk(String name, java.util.function.Function<RecordLayout, Schema> schema,
+            RecordLayout layout, ReuseOrder order, HandleLayout handles, int maxCapacity, int maxLive) {
         return new BulkTableModelTest.Config(name, BulkTableModelTest.Kind.BULK, schema, layout, order, handles,
                 maxCapacity, MAX_STEPS, maxLive);
     }
 
-    private static BulkTableModelTest.Config packed(String name, java.util.function.Function<Layout, Schema> schema,
-            Layout layout, HandleLayout handles, int maxCapacity, int maxLive) {
+    private static BulkTableModelTest.Config packed(String name, java.util.function.Function<RecordLayout, Schema> schema,
+            RecordLayout layout, HandleLayout handles, int maxCapacity, int maxLive) {
         return new BulkTableModelTest.Config(name, BulkTableModelTest.Kind.PACKED, schema, layout, ReuseOrder.FIFO,
                 handles, maxCapacity, MAX_STEPS, maxLive);
     }

@@ -23,7 +23,7 @@ class AllocationTest {
     private static final int OPS = 100_000;
     private static final int MAX_ROUNDS = 60;
 
-    private static final Schema SCHEMA = TestSchemas.particles(Layout.SOA);
+    private static final Schema SCHEMA = TestSchemas.particles(RecordLayout.SOA);
     private static final FloatField T = SCHEMA.floatField("t");
     private static final FloatField PX = SCHEMA.floatField("px");
     private static final FloatField VX = SCHEMA.floatField("vx");

@@ -18,7 +18,7 @@ class BulkTableTest {
     private static long[] indices(Table table, long... handles) {
         long[] out = new long[handles.length];
         for (int i = 0; i < handles.length; i++) {
-            out[i] = table.handleLayout().index(handles[i]);
+            out[i] = table.handleLayout().slot(handles[i]);
         }
         return out;
     }
@@ -30,7 +30,7 @@ class BulkTableTest {
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({"SOA, FIFO, 3 7 1", "AOS, FIFO, 3 7 1", "SOA, LIFO, 1 7 3", "AOS, LIFO, 1 7 3",
             "SOA, SWEEP, 1 3 7", "AOS, SWEEP, 1 3 7"})
-    void reuseOrder_decidesWhichHolesTheNextAddsTake(Layout layout, ReuseOrder order, String expected) {
+    void reuseOrder_decidesWhichHolesTheNextAddsTake(RecordLayout layout, ReuseOrder order, String expected) {
         try (BulkTable table = BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(order).build()) {
             long[] h = new long[10];
             table.addAll(h);
@@ -44,16 +44,16 @@ class BulkTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void defaultReuseOrder_isSweep(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void defaultReuseOrder_isSweep(RecordLayout layout) {
         try (BulkTable table = BulkTable.of(TestSchemas.particles(layout))) {
             assertEquals(ReuseOrder.SWEEP, table.reuseOrder());
         }
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void holes_areReusedBeforeTheTableGrows(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void holes_areReusedBeforeTheTableGrows(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (BulkTable table = BulkTable.of(schema)) {
             long[] h = new long[schema.slotsPerBlock() - 1]; // exactly fills block 0 (slot 0 is the header)
@@ -70,23 +70,23 @@ class BulkTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void slotZero_isTheFreeListHeader_andNeverHandedOut(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void slotZero_isTheFreeListHeader_andNeverHandedOut(RecordLayout layout) {
         try (BulkTable table = BulkTable.of(TestSchemas.narrow(layout))) {
             long[] h = new long[5000];
             table.addAll(h);
             table.removeAll(h);
             table.addAll(h);
             for (long handle : h) {
-                assertTrue(table.handleLayout().index(handle) > 0);
+                assertTrue(table.handleLayout().slot(handle) > 0);
             }
             TableAudit.check(table);
         }
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void reusedSlots_handOutAllZeroRecords_afterRemoveAndAfterClear(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void reusedSlots_handOutAllZeroRecords_afterRemoveAndAfterClear(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (BulkTable table = BulkTable.of(schema)) {
             long[] h = new long[8];
@@ -98,7 +98,7 @@ class BulkTableTest {
             }
             table.remove(h[4]);
             long reused = table.add();
-            assertEquals(table.handleLayout().index(h[4]), table.handleLayout().index(reused), "the hole is reused");
+            assertEquals(table.handleLayout().slot(h[4]), table.handleLayout().slot(reused), "the hole is reused");
             for (Field f : schema.fields()) {
                 assertEquals(0, Values.get(table, reused, f), "a reused record starts at zero: " + f);
             }
@@ -115,8 +115,8 @@ class BulkTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void memoryPerRecord_isTheRecordSize_forPowerOfTwoRecords(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void memoryPerRecord_isTheRecordSize_forPowerOfTwoRecords(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (BulkTable table = BulkTable.of(schema)) {
             long[] h = new long[512 * 20 - 1];
@@ -129,8 +129,8 @@ class BulkTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void capacity_countsLiveHolesAndUnusedSlotsOfAllocatedBlocks(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void capacity_countsLiveHolesAndUnusedSlotsOfAllocatedBlocks(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (BulkTable table = BulkTable.of(schema)) {
             assertEquals(0, table.capacity());

@@ -20,13 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CancelAddTest {
     static Stream<Arguments> tables() {
         return Stream.of(
-                Arguments.of("bulk SOA FIFO", (TableFactory) s -> BulkTable.builder(s).build(), Layout.SOA),
+                Arguments.of("bulk SOA FIFO", (TableFactory) s -> BulkTable.builder(s).build(), RecordLayout.SOA),
                 Arguments.of("bulk AOS LIFO", (TableFactory) s -> BulkTable.builder(s).reuseOrder(ReuseOrder.LIFO)
-                        .build(), Layout.AOS),
+                        .build(), RecordLayout.AOS),
                 Arguments.of("bulk SOA SWEEP", (TableFactory) s -> BulkTable.builder(s).reuseOrder(ReuseOrder.SWEEP)
-                        .build(), Layout.SOA),
-                Arguments.of("packed SOA", (TableFactory) s -> PackedTable.of(s), Layout.SOA),
-                Arguments.of("packed AOS", (TableFactory) s -> PackedTable.of(s), Layout.AOS));
+                        .build(), RecordLayout.SOA),
+                Arguments.of("packed SOA", (TableFactory) s -> PackedTable.of(s), RecordLayout.SOA),
+                Arguments.of("packed AOS", (TableFactory) s -> PackedTable.of(s), RecordLayout.AOS));
     }
 
     interface TableFactory {
@@ -35,7 +35,7 @@ class CancelAddTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("tables")
-    void cancelAdd_onANewTable_leavesNoBlockNoHoleAndNoSlot(String name, TableFactory factory, Layout layout) {
+    void cancelAdd_onANewTable_leavesNoBlockNoHoleAndNoSlot(String name, TableFactory factory, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (Table table = factory.open(schema)) {
             TableStats before = table.stats();
@@ -50,7 +50,7 @@ class CancelAddTest {
             // The next add takes the same slot, with a newer generation, reusing the spare block.
             long again = table.add();
             HandleLayout handles = table.handleLayout();
-            assertEquals(handles.index(h), handles.index(again));
+            assertEquals(handles.slot(h), handles.slot(again));
             assertNotEquals(handles.generation(h), handles.generation(again));
             assertFalse(table.contains(h));
             assertEquals(1, table.stats().blocks());
@@ -61,7 +61,7 @@ class CancelAddTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("tables")
-    void cancelAdd_onATableWithHoles_putsTheSlotBackWhereAddTookIt(String name, TableFactory factory, Layout layout) {
+    void cancelAdd_onATableWithHoles_putsTheSlotBackWhereAddTookIt(String name, TableFactory factory, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         FloatField t = schema.floatField("t");
         try (Table table = factory.open(schema)) {
@@ -77,7 +77,7 @@ class CancelAddTest {
             assertTrue(table.cancelAdd(h));
             assertEquals(before, table.stats());
             long next = table.add();
-            assertEquals(table.handleLayout().index(h), table.handleLayout().index(next),
+            assertEquals(table.handleLayout().slot(h), table.handleLayout().slot(next),
                     "the next add takes the slot the cancelled add took");
             assertEquals(0f, table.get(next, t), "the cancelled record was wiped");
             for (int i = 0; i < handles.length; i++) {
@@ -91,7 +91,7 @@ class CancelAddTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("tables")
     void cancelAdd_afterAnotherChange_removesTheRecordOrIgnoresAStaleHandle(String name, TableFactory factory,
-                                                                          Layout layout) {
+                                                                          RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (Table table = factory.open(schema)) {
             long a = table.add();
@@ -113,7 +113,7 @@ class CancelAddTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("tables")
-    void cancelAdd_whileIterating_orAfterClose_throws(String name, TableFactory factory, Layout layout) {
+    void cancelAdd_whileIterating_orAfterClose_throws(String name, TableFactory factory, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         Table table = factory.open(schema);
         long h = table.add();
@@ -127,7 +127,7 @@ class CancelAddTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("tables")
-    void cancelAdd_atTheSlotsLastGeneration_retiresItAndSaysSo(String name, TableFactory factory, Layout layout) {
+    void cancelAdd_atTheSlotsLastGeneration_retiresItAndSaysSo(String name, TableFactory factory, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         Table table = factory.open(schema);
         table.close();
@@ -157,7 +157,7 @@ class CancelAddTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("tables")
     void cancelAdd_ofAListTake_afterASweepTake_putsTheSlotBackAtTheListHead(String name, TableFactory factory,
-                                                                            Layout layout) {
+                                                                            RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (Table table = factory.open(schema)) {
             long[] h = new long[100];
@@ -174,7 +174,7 @@ class CancelAddTest {
             TableAudit.check(table);
             long again = table.add();      // takes the cancelled add's slot again
             HandleLayout handles = table.handleLayout();
-            assertEquals(handles.index(next), handles.index(again), "the next add takes the same slot");
+            assertEquals(handles.slot(next), handles.slot(again), "the next add takes the same slot");
             assertTrue(table.contains(fromSweep));
             TableAudit.check(table);
         }

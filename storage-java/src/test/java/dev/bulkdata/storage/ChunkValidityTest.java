@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ChunkValidityTest {
     static Stream<Arguments> kindsAndLayouts() {
         return Stream.of(TableKind.values())
-                .flatMap(kind -> Stream.of(Layout.values()).map(layout -> Arguments.of(kind, layout)));
+                .flatMap(kind -> Stream.of(RecordLayout.values()).map(layout -> Arguments.of(kind, layout)));
     }
 
     /** Every accessor of a chunk, each expected to throw IllegalStateException on a kept chunk. */
@@ -47,7 +47,7 @@ class ChunkValidityTest {
                 chunk::slotCount,
                 chunk::schema,
                 chunk::index));
-        if (schema.layout() == Layout.SOA) {
+        if (schema.layout() == RecordLayout.SOA) {
             calls.add(() -> chunk.column(t));
             calls.add(() -> chunk.writableColumn(t));
         }
@@ -63,7 +63,7 @@ class ChunkValidityTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void chunkKeptAfterIterationClose_throwsAndNeverWritesTheRecordNowInItsSlot(TableKind kind, Layout layout) {
+    void chunkKeptAfterIterationClose_throwsAndNeverWritesTheRecordNowInItsSlot(TableKind kind, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         FloatField t = schema.floatField("t");
         try (Table table = kind.of(schema)) {
@@ -93,7 +93,7 @@ class ChunkValidityTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void chunkKeptFromForEachOrForEachChunk_throwsAfterTheCallReturns(TableKind kind, Layout layout) {
+    void chunkKeptFromForEachOrForEachChunk_throwsAfterTheCallReturns(TableKind kind, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (Table table = kind.of(schema)) {
             table.addAll(new long[1000]);
@@ -118,7 +118,7 @@ class ChunkValidityTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void close_withAnIterationOpen_freesTheMemory_andEndsTheIteration(TableKind kind, Layout layout) {
+    void close_withAnIterationOpen_freesTheMemory_andEndsTheIteration(TableKind kind, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         Table table = kind.of(schema);
         table.addAll(new long[2000]);
@@ -141,7 +141,7 @@ class ChunkValidityTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void chunkOfAComponentTable_keptAfterForEachChunk_throws(TableKind kind, Layout layout) {
+    void chunkOfAComponentTable_keptAfterForEachChunk_throws(TableKind kind, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (Table entities = kind.of(Schema.builder("entities").add(FieldType.INT, "id").build());
              ComponentTable components = ComponentTable.of(entities, schema)) {

@@ -24,7 +24,7 @@ class CloseWhileIteratingTest {
     private static final int CHUNKS = 64;
     private static final int ROUNDS = 300;
     private static final long BUDGET_NANOS = 15_000_000_000L;
-    private static final Schema SCHEMA = TestSchemas.particles(Layout.SOA);
+    private static final Schema SCHEMA = TestSchemas.particles(RecordLayout.SOA);
     private static final FloatField T = SCHEMA.floatField("t");
 
     @ParameterizedTest

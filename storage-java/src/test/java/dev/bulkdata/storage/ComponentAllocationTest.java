@@ -10,7 +10,7 @@ import static dev.bulkdata.storage.AllocationTest.roundsUntilAllocationFree;
  */
 class ComponentAllocationTest {
     private static final int N = 100_000;
-    private static final Schema ENTITIES = TestSchemas.particles(Layout.SOA);
+    private static final Schema ENTITIES = TestSchemas.particles(RecordLayout.SOA);
     private static final Schema POSITION = Schema.builder("position").add(FieldType.FLOAT, "px", "py").build();
     private static final Schema VELOCITY = Schema.builder("velocity").add(FieldType.FLOAT, "vx", "vy").build();
     private static final FloatField PX = POSITION.floatField("px");

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;
@@ -38,7 +38,7 @@ class ComponentSnapshotTest {
     private static final Schema ENTITY = Schema.builder("snapEntities").add(FieldType.INT, "kind").build();
 
     /** Every field type (the mixed test schema), 8 rows per block. */
-    private static Schema component(Layout layout) {
+    private static Schema component(RecordLayout layout) {
         return TestSchemas.mixed(layout);
     }
 
@@ -104,14 +104,14 @@ class ComponentSnapshotTest {
 
     private static long unmoved(Table original, Table loaded, long h) {
         AbstractTable t = (AbstractTable) loaded;
-        return t.handles.pack(((AbstractTable) original).index.tag(), t.handles.generation(h) - t.generationShift,
-                t.handles.index(h));
+        return t.handles.pack(((AbstractTable) original).slots.tag(), t.handles.generation(h) - t.generationShift,
+                t.handles.slot(h));
     }
 
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void savedWithItsEntityTable_loadsExact_underItsOwnTag_andCarriesOn(TableKind kind) throws IOException {
-        for (Layout layout : Layout.values()) {
+        for (RecordLayout layout : RecordLayout.values()) {
             long seed = Seeds.seed("ComponentSnapshotTest", 0xC0A5_0001L);
             String why = Seeds.replay(seed) + " " + kind + " " + layout;
             SplittableRandom random = new SplittableRandom(seed);
@@ -149,7 +149,7 @@ class ComponentSnapshotTest {
         long seed = Seeds.seed("ComponentSnapshotTest", 0xC0A5_0002L);
         String why = Seeds.replay(seed) + " " + kind;
         SplittableRandom random = new SplittableRandom(seed);
-        Schema schema = component(Layout.SOA);
+        Schema schema = component(RecordLayout.SOA);
         try (Table entities = kind.of(ENTITY); ComponentTable components = ComponentTable.of(entities, schema)) {
             Pair original = new Pair(entities, components, new ArrayList<>());
             for (int i = 0; i < 600; i++) {
@@ -200,22 +200,22 @@ class ComponentSnapshotTest {
             Snapshots.save(c, dir.resolve("removed.bulk"));
 
             try (Table other = BulkTable.of(ENTITY)) {             // another entity table
-                SnapshotException e = assertThrows(SnapshotException.class,
+                StorageFileException e = assertThrows(StorageFileException.class,
                         () -> Snapshots.loadComponents(componentFile, other, schema));
                 assertEquals(Reason.ENTITY_MISMATCH, e.reason());
                 assertTrue(e.getMessage().contains(componentFile.toString()), e.getMessage());
             }
-            SnapshotException kind = assertThrows(SnapshotException.class, () -> Snapshots.load(componentFile));
+            StorageFileException kind = assertThrows(StorageFileException.class, () -> Snapshots.load(componentFile));
             assertEquals(Reason.KIND_MISMATCH, kind.reason());
             assertTrue(kind.getMessage().contains("loadComponents"), kind.getMessage());
-            kind = assertThrows(SnapshotException.class, () -> Snapshots.loadComponents(entityFile, entities, null));
+            kind = assertThrows(StorageFileException.class, () -> Snapshots.loadComponents(entityFile, entities, null));
             assertEquals(Reason.KIND_MISMATCH, kind.reason());
-            SnapshotException schemaMismatch = assertThrows(SnapshotException.class, () -> Snapshots.loadComponents(
+            StorageFileException schemaMismatch = assertThrows(StorageFileException.class, () -> Snapshots.loadComponents(
                     componentFile, entities, Schema.builder("snapPositions").add(FieldType.INT, "x").build()));
             assertEquals(Reason.SCHEMA_MISMATCH, schemaMismatch.reason());
         }
         try (Table entities = Snapshots.load(entityFile, ENTITY)) {
-            SnapshotException later = assertThrows(SnapshotException.class,
+            StorageFileException later = assertThrows(StorageFileException.class,
                     () -> Snapshots.loadComponents(laterFile, entities, schema));
             assertEquals(Reason.ENTITY_MISMATCH, later.reason());
             assertTrue(later.getMessage().contains("saved after the entity table's snapshot"), later.getMessage());
@@ -226,7 +226,7 @@ class ComponentSnapshotTest {
             byte[] bytes = Files.readAllBytes(componentFile);
             for (int length = 0; length < bytes.length; length += length < 300 ? 7 : 1999) {
                 Files.write(laterFile, java.util.Arrays.copyOf(bytes, length));
-                SnapshotException cut = assertThrows(SnapshotException.class,
+                StorageFileException cut = assertThrows(StorageFileException.class,
                         () -> Snapshots.loadComponents(laterFile, entities, schema));
                 assertTrue(cut.reason() == Reason.TRUNCATED || cut.reason() == Reason.NOT_A_SNAPSHOT, cut.getMessage());
             }

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * chunks name each row's owner.
  */
 class ComponentTableTest {
-    private static final Schema ENTITIES = TestSchemas.particles(Layout.SOA);
+    private static final Schema ENTITIES = TestSchemas.particles(RecordLayout.SOA);
     private static final Schema VELOCITY = Schema.builder("velocity").add(FieldType.FLOAT, "vx", "vy").build();
     private static final FloatField VX = VELOCITY.floatField("vx");
     private static final FloatField PX = ENTITIES.floatField("px");
@@ -29,7 +29,7 @@ class ComponentTableTest {
     @Test
     void badInput_throws_andLeavesTheTableUnchanged() {
         try (Table entities = BulkTable.of(ENTITIES);
-             Table strangers = BulkTable.of(TestSchemas.particles(Layout.SOA));
+             Table strangers = BulkTable.of(TestSchemas.particles(RecordLayout.SOA));
              ComponentTable velocity = ComponentTable.of(entities, VELOCITY)) {
             long e = entities.add();
             long plain = entities.add();
@@ -85,7 +85,7 @@ class ComponentTableTest {
             entities.remove(old);
             assertFalse(velocity.contains(old));
             long reborn = entities.add();
-            assertEquals(HandleLayout.DEFAULT.index(old), HandleLayout.DEFAULT.index(reborn));
+            assertEquals(HandleLayout.DEFAULT.slot(old), HandleLayout.DEFAULT.slot(reborn));
             assertFalse(velocity.contains(reborn), "a new entity in the slot does not inherit the component");
             assertThrows(IllegalArgumentException.class, () -> velocity.get(reborn, VX));
             assertEquals(1, velocity.size()); // the stale row is still there
@@ -211,7 +211,7 @@ class ComponentTableTest {
             }
             for (long e : es) {
                 velocity.add(e);
-                velocity.set(e, VX, HandleLayout.DEFAULT.index(e));
+                velocity.set(e, VX, HandleLayout.DEFAULT.slot(e));
             }
             long total = 0;
             int calls = 0;
@@ -219,14 +219,14 @@ class ComponentTableTest {
                 assertTrue(swaps <= 10_000);
                 total += swaps;
                 for (long e : es) {
-                    assertEquals((float) HandleLayout.DEFAULT.index(e), velocity.get(e, VX));
+                    assertEquals((float) HandleLayout.DEFAULT.slot(e), velocity.get(e, VX));
                 }
             }
             assertTrue(calls > 1, "a shuffled table needs several budgeted calls, took " + calls);
             assertTrue(total > 0);
             for (int row = 1; row < velocity.size(); row++) {
-                assertTrue(HandleLayout.DEFAULT.index(velocity.entityAt(row - 1)) < HandleLayout.DEFAULT.index(velocity.entityAt(row)));
-                assertEquals((float) HandleLayout.DEFAULT.index(velocity.entityAt(row)), velocity.getAt(row, VX));
+                assertTrue(HandleLayout.DEFAULT.slot(velocity.entityAt(row - 1)) < HandleLayout.DEFAULT.slot(velocity.entityAt(row)));
+                assertEquals((float) HandleLayout.DEFAULT.slot(velocity.entityAt(row)), velocity.getAt(row, VX));
             }
             assertEquals(0, velocity.defragment(Long.MAX_VALUE));
             assertThrows(IllegalArgumentException.class, () -> velocity.defragment(-1));

@@ -53,7 +53,7 @@ class ConcurrencyTest {
     }
 
     static Stream<Arguments> layoutsAndSplits() {
-        return Stream.of(TableKind.values()).flatMap(k -> Stream.of(Layout.values())
+        return Stream.of(TableKind.values()).flatMap(k -> Stream.of(RecordLayout.values())
                 .flatMap(l -> Stream.of(Split.values()).map(s -> Arguments.of(k, l, s))));
     }
 
@@ -70,7 +70,7 @@ class ConcurrencyTest {
         final List<Long> live = new ArrayList<>();
         final List<Long> dead = new ArrayList<>();
 
-        Particles(TableKind kind, Layout layout) {
+        Particles(TableKind kind, RecordLayout layout) {
             table = kind.of(TestSchemas.particles(layout));
             fields = table.schema().fields().stream().map(f -> (FloatField) f).toArray(FloatField[]::new);
             long[] all = new long[RECORDS];
@@ -116,7 +116,7 @@ class ConcurrencyTest {
 
     @ParameterizedTest(name = "{0}, {1}, {2}")
     @MethodSource("layoutsAndSplits")
-    void twoThreadsWritingDisjointRecordsOfAnOpenIteration_loseNothing(TableKind kind, Layout layout, Split split)
+    void twoThreadsWritingDisjointRecordsOfAnOpenIteration_loseNothing(TableKind kind, RecordLayout layout, Split split)
             throws Exception {
         try (Particles p = new Particles(kind, layout)) {
             int[] mismatchesSeenByWriters = new int[2];
@@ -189,7 +189,7 @@ class ConcurrencyTest {
 
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("kindsAndLayouts")
-    void parallelReaders_inForEachChunk_agreeOnSumsWhileStructureStaysFrozen(TableKind kind, Layout layout)
+    void parallelReaders_inForEachChunk_agreeOnSumsWhileStructureStaysFrozen(TableKind kind, RecordLayout layout)
             throws Exception {
         try (Particles p = new Particles(kind, layout)) {
             long[] expected = new long[p.fields.length];
@@ -310,7 +310,7 @@ class ConcurrencyTest {
     enum Holder { ITERATE, FOR_EACH_CHUNK, FOR_EACH }
 
     static Stream<Arguments> layoutsAndHolders() {
-        return Stream.of(TableKind.values()).flatMap(k -> Stream.of(Layout.values())
+        return Stream.of(TableKind.values()).flatMap(k -> Stream.of(RecordLayout.values())
                 .flatMap(l -> Stream.of(Holder.values()).map(h -> Arguments.of(k, l, h))));
     }
 
@@ -321,7 +321,7 @@ class ConcurrencyTest {
     @ParameterizedTest(name = "{0}, {1}, {2}")
     @MethodSource("layoutsAndHolders")
     void structuralChange_fromThreadB_whileThreadAHasAnIterationOpen_throwsConcurrentModification(TableKind kind,
-                                                                                                  Layout layout,
+                                                                                                  RecordLayout layout,
                                                                                                   Holder holder)
             throws Exception {
         try (Table t = kind.of(TestSchemas.particles(layout))) {

@@ -21,7 +21,7 @@ class CorruptTableTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void corruptTable_throwsIllegalStateOnEveryCallButClose(TableKind kind) {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         FloatField t = schema.floatField("t");
         Table table = kind.of(schema);
         long h = table.add();

@@ -56,7 +56,7 @@ class DenseRowsTest {
     }
 
     /** The fake owner keeps no versions, as a component table. */
-    private static final ChangeVersions VERSIONS = ChangeVersions.unused(TestSchemas.mixed(Layout.SOA));
+    private static final ChangeVersions VERSIONS = ChangeVersions.unused(TestSchemas.mixed(RecordLayout.SOA));
 
     private static long[] read(DenseRows rows, int row, List<Field> fields) {
         long[] values = new long[fields.size()];
@@ -67,20 +67,20 @@ class DenseRowsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void model_mixed(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void model_mixed(RecordLayout layout) {
         runModel(TestSchemas.mixed(layout), SEED ^ layout.ordinal(), 60_000, 200);
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void model_narrow(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void model_narrow(RecordLayout layout) {
         runModel(TestSchemas.narrow(layout), SEED + 7 * layout.ordinal(), 60_000, 3000);
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void model_particles(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void model_particles(RecordLayout layout) {
         runModel(TestSchemas.particles(layout), SEED - 11 * layout.ordinal(), 40_000, 2000);
     }
 
@@ -170,7 +170,7 @@ class DenseRowsTest {
 
     @Test
     void chunkView_liveBitsAndBounds() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         try (var holder = new ArenaHolder()) {
             boolean[] closed = {false};
             DenseRows rows = new DenseRows(schema, holder.arena, new FakeOwner(closed), Integer.MAX_VALUE);
@@ -204,7 +204,7 @@ class DenseRowsTest {
 
     @Test
     void addRow_atMaxRows_throwsAndChangesNothing() {
-        Schema schema = TestSchemas.mixed(Layout.AOS);
+        Schema schema = TestSchemas.mixed(RecordLayout.AOS);
         try (var holder = new ArenaHolder()) {
             DenseRows rows = new DenseRows(schema, holder.arena, null, 3);
             rows.addRow();

@@ -106,9 +106,9 @@ class DocSnippetsTest {
         assertFalse(particles.contains(first));
         assertEquals(InvalidHandleException.Reason.STALE,
                 assertThrows(InvalidHandleException.class, () -> particles.get(first, schema.floatField("px"))).reason());
-        assertEquals(particles.handleLayout().index(first), particles.handleLayout().index(frame[0]));
+        assertEquals(particles.handleLayout().slot(first), particles.handleLayout().slot(frame[0]));
         assertEquals(1, particles.stats().blocks());
-        assertEquals(1_048_575, particles.handleLayout().maxIndex());
+        assertEquals(1_048_575, particles.handleLayout().maxSlot());
         particles.close();
     }
 

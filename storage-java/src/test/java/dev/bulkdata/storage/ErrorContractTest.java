@@ -80,11 +80,11 @@ class ErrorContractTest {
         }
 
         /** The mixed schema (every field type, 8 slots per block, so several blocks). */
-        static Fixture mixed(TableKind kind, Layout layout) {
+        static Fixture mixed(TableKind kind, RecordLayout layout) {
             return new Fixture(kind, TestSchemas.mixed(layout), HandleLayout.DEFAULT, RECORDS);
         }
 
-        static Fixture particles(TableKind kind, Layout layout) {
+        static Fixture particles(TableKind kind, RecordLayout layout) {
             return new Fixture(kind, TestSchemas.particles(layout), HandleLayout.DEFAULT, RECORDS);
         }
 
@@ -93,11 +93,11 @@ class ErrorContractTest {
         }
 
         int slot(long handle) {
-            return (int) layout.index(handle);
+            return (int) layout.slot(handle);
         }
 
-        long handle(int generation, long index) {
-            return layout.pack(tag, generation, index);
+        long handle(int generation, long slot) {
+            return layout.pack(tag, generation, slot);
         }
 
         /**
@@ -169,7 +169,7 @@ class ErrorContractTest {
     /** Every table kind with every layout. */
     static Stream<Arguments> kindsAndLayouts() {
         return Stream.of(TableKind.values())
-                .flatMap(kind -> Stream.of(Layout.values()).map(layout -> Arguments.of(kind, layout)));
+                .flatMap(kind -> Stream.of(RecordLayout.values()).map(layout -> Arguments.of(kind, layout)));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void nullHandle_getSetRemove_throwNullAndLeaveTableUnchanged(TableKind kind, Layout layout) {
+    void nullHandle_getSetRemove_throwNullAndLeaveTableUnchanged(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             assertRejectedEverywhere(fx, Handles.NULL, Reason.NULL, message -> { });
         }
@@ -252,7 +252,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void contains_nullHandle_isFalseOnEmptyPopulatedAndClosedTables(TableKind kind, Layout layout) {
+    void contains_nullHandle_isFalseOnEmptyPopulatedAndClosedTables(TableKind kind, RecordLayout layout) {
         try (Table empty = kind.of(TestSchemas.mixed(layout))) {
             assertFalse(empty.contains(Handles.NULL));
             assertInvalid(Reason.NULL, () -> empty.remove(Handles.NULL));
@@ -268,7 +268,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void staleHandle_ofRemovedRecord_throwsStaleNamingSlotAndBothGenerations(TableKind kind, Layout layout) {
+    void staleHandle_ofRemovedRecord_throwsStaleNamingSlotAndBothGenerations(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             for (long stale : fx.removed) {
                 int slot = fx.slot(stale);
@@ -282,7 +282,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void staleHandle_afterItsSlotWasReusedByAdd_throwsStaleAndNeverReachesTheNewRecord(TableKind kind, Layout layout) {
+    void staleHandle_afterItsSlotWasReusedByAdd_throwsStaleAndNeverReachesTheNewRecord(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long stale = fx.removed.get(0);
             long reused = Handles.NULL;
@@ -309,7 +309,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void staleHandle_afterClear_throwsStaleForEveryFormerlyLiveHandle(TableKind kind, Layout layout) {
+    void staleHandle_afterClear_throwsStaleForEveryFormerlyLiveHandle(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             fx.table.clear();
             for (long stale : fx.live) {
@@ -327,7 +327,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void forgedHandle_withBitsBetweenGenerationAndTag_throwsForged(TableKind kind, Layout layout) {
+    void forgedHandle_withBitsBetweenGenerationAndTag_throwsForged(TableKind kind, RecordLayout layout) {
         HandleLayout narrow = HandleLayout.of(16, 8);
         try (Fixture fx = Fixture.of(kind, TestSchemas.mixed(layout), narrow, Fixture.RECORDS)) {
             long valid = fx.live.get(3);
@@ -342,13 +342,13 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void forgedHandle_withBitsBetweenGenerationAndTag_messageNamesSlotAndGeneration(TableKind kind, Layout layout) {
+    void forgedHandle_withBitsBetweenGenerationAndTag_messageNamesSlotAndGeneration(TableKind kind, RecordLayout layout) {
         HandleLayout narrow = HandleLayout.of(16, 8);
         try (Fixture fx = Fixture.of(kind, TestSchemas.mixed(layout), narrow, Fixture.RECORDS)) {
             long valid = fx.live.get(3);
             long forged = valid | (1L << 40);
             InvalidHandleException e = assertInvalid(Reason.FORGED, () -> fx.table.remove(forged));
-            // The contract: the exception names the table, the slot index and both generations.
+            // The contract: the exception names the table, the slot and both generations.
             assertNamesTable(e.getMessage(), fx.table);
             assertNamesSlot(e.getMessage(), fx.slot(valid));
         }
@@ -356,7 +356,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void forgedHandle_ofSlotZero_throwsForgedNamingSlotZero(TableKind kind, Layout layout) {
+    void forgedHandle_ofSlotZero_throwsForgedNamingSlotZero(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             for (int generation : new int[] {0, 1, fx.layout.maxGeneration()}) {
                 long slotZero = fx.handle(generation, 0);
@@ -367,7 +367,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void forgedHandle_withGenerationTheSlotNeverReached_throwsForgedNamingBothGenerations(TableKind kind, Layout layout) {
+    void forgedHandle_withGenerationTheSlotNeverReached_throwsForgedNamingBothGenerations(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long live = fx.live.get(0);
             int liveSlot = fx.slot(live);
@@ -395,20 +395,20 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void outOfRangeHandle_beyondEveryOpenedSlot_throwsOutOfRangeNamingTheSlot(TableKind kind, Layout layout) {
+    void outOfRangeHandle_beyondEveryOpenedSlot_throwsOutOfRangeNamingTheSlot(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long lastOpened = fx.live.stream().mapToLong(fx::slot).max().orElseThrow();
             // The slot right after the last opened one lies in an allocated block but was never opened.
-            for (long index : new long[] {lastOpened + 1, lastOpened + 100, 1_000_000, 0xFFFF_FFFFL}) {
-                long outside = fx.handle(0, index);
-                assertRejectedEverywhere(fx, outside, Reason.OUT_OF_RANGE, message -> assertNamesSlot(message, index));
+            for (long slot : new long[] {lastOpened + 1, lastOpened + 100, 1_000_000, 0xFFFF_FFFFL}) {
+                long outside = fx.handle(0, slot);
+                assertRejectedEverywhere(fx, outside, Reason.OUT_OF_RANGE, message -> assertNamesSlot(message, slot));
             }
         }
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void outOfRangeHandle_onTableThatNeverAddedARecord_throwsOutOfRange(TableKind kind, Layout layout) {
+    void outOfRangeHandle_onTableThatNeverAddedARecord_throwsOutOfRange(TableKind kind, RecordLayout layout) {
         String name = "never_added_" + layout;
         Schema schema = Schema.builder(name).layout(layout).add(FieldType.LONG, "x").build();
         try (Table empty = kind.of(schema)) {
@@ -428,7 +428,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void outOfRangeHandle_onTableThatNeverAddedARecord_messageDoesNotClaimANegativeSlotRange(TableKind kind, Layout layout) {
+    void outOfRangeHandle_onTableThatNeverAddedARecord_messageDoesNotClaimANegativeSlotRange(TableKind kind, RecordLayout layout) {
         String name = "never_added_msg_" + layout;
         try (Table empty = kind.of(Schema.builder(name).layout(layout).add(FieldType.LONG, "x").build())) {
             long outside = empty.handleLayout().pack(tagNamed(name), 0, 1);
@@ -455,12 +455,12 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void foreignHandle_fromAnotherOpenTable_throwsForeignNamingTheOwner(TableKind kind, Layout layout) {
+    void foreignHandle_fromAnotherOpenTable_throwsForeignNamingTheOwner(TableKind kind, RecordLayout layout) {
         Schema otherSchema = Schema.builder("other_table").layout(layout).add(FieldType.LONG, "x").build();
         try (Fixture fx = Fixture.mixed(kind, layout); Table other = TableKind.BULK.of(otherSchema)) {
             long foreign = other.add();
             // Same slot and generation as a live record of fx: only the tag tells them apart.
-            assertEquals(fx.slot(fx.live.get(0)), (int) other.handleLayout().index(foreign));
+            assertEquals(fx.slot(fx.live.get(0)), (int) other.handleLayout().slot(foreign));
             assertEquals(0, other.handleLayout().generation(foreign));
             assertRejectedEverywhere(fx, foreign, Reason.FOREIGN, message ->
                     assertTrue(message.contains("'other_table'"), () -> "message should name the owner: " + message));
@@ -470,7 +470,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void foreignHandle_withTagOfNoOpenTable_throwsForged(TableKind kind, Layout layout) {
+    void foreignHandle_withTagOfNoOpenTable_throwsForged(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             int unknown = -1;
             for (int t = HandleLayout.MAX_TAG; t > 0; t--) {
@@ -490,7 +490,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void foreignHandle_ofAClosedTable_throwsClosed(TableKind kind, Layout layout) {
+    void foreignHandle_ofAClosedTable_throwsClosed(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long orphan;
             String goneName;
@@ -508,7 +508,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void fieldOfAnotherSchema_onTableGetAndSet_throwsIllegalArgumentAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+    void fieldOfAnotherSchema_onTableGetAndSet_throwsIllegalArgumentAndLeavesTableUnchanged(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             Schema twin = TestSchemas.mixed(layout); // same names and types, another instance
             TableSnapshot before = TableSnapshot.of(fx.table);
@@ -526,7 +526,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void fieldOfAnotherSchema_onChunkGetSetAndColumn_throwsIllegalArgument(TableKind kind, Layout layout) {
+    void fieldOfAnotherSchema_onChunkGetSetAndColumn_throwsIllegalArgument(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             Schema twin = TestSchemas.mixed(layout);
             TableSnapshot before = TableSnapshot.of(fx.table);
@@ -543,7 +543,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void nullField_onTableAndChunkAccess_throwsIllegalArgument(TableKind kind, Layout layout) {
+    void nullField_onTableAndChunkAccess_throwsIllegalArgument(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long h = fx.live.get(0);
             Chunk chunk = fx.chunkHolding(h);
@@ -557,8 +557,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void typedLookup_ofFieldWithAnotherType_throwsIllegalArgumentSayingWhichLookupToUse(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void typedLookup_ofFieldWithAnotherType_throwsIllegalArgumentSayingWhichLookupToUse(RecordLayout layout) {
         Schema particles = TestSchemas.particles(layout);
         List<Executable> wrong = List.of(
                 () -> particles.intField("t"),
@@ -581,8 +581,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void lookup_ofUnknownFieldName_throwsIllegalArgumentListingTheFields(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void lookup_ofUnknownFieldName_throwsIllegalArgumentListingTheFields(RecordLayout layout) {
         Schema particles = TestSchemas.particles(layout);
         for (Executable lookup : List.<Executable>of(
                 () -> particles.field("nope"),
@@ -600,16 +600,16 @@ class ErrorContractTest {
     // Schemas and options refused when they are built
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaBuild_withNoFields_throwsIllegalArgumentSayingToAddOne(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaBuild_withNoFields_throwsIllegalArgumentSayingToAddOne(RecordLayout layout) {
         Schema.Builder b = Schema.builder("empty").layout(layout);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
         assertTrue(e.getMessage().contains("'empty'") && e.getMessage().contains("add"), e::getMessage);
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaAdd_withDuplicateNameInOneCall_throwsAndLeavesBuilderUnchanged(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaAdd_withDuplicateNameInOneCall_throwsAndLeavesBuilderUnchanged(RecordLayout layout) {
         Schema.Builder b = Schema.builder("dup").layout(layout).add(FieldType.INT, "a");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> b.add(FieldType.FLOAT, "x", "y", "x"));
@@ -620,8 +620,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaAdd_withNameAlreadyAddedInEarlierCall_throwsAndLeavesBuilderUnchanged(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaAdd_withNameAlreadyAddedInEarlierCall_throwsAndLeavesBuilderUnchanged(RecordLayout layout) {
         Schema.Builder b = Schema.builder("dup").layout(layout).add(FieldType.INT, "a", "b");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> b.add(FieldType.LONG, "c", "b"));
@@ -632,8 +632,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaBuild_withRecordLargerThanABlock_throwsSayingToSplitTheRecord(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaBuild_withRecordLargerThanABlock_throwsSayingToSplitTheRecord(RecordLayout layout) {
         String[] names2049 = java.util.stream.IntStream.range(0, 2049).mapToObj(i -> "f" + i).toArray(String[]::new);
         // Refused as soon as the fields are added, not only at build().
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -647,13 +647,13 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaBuild_withAosPaddingPushingTheRecordPastABlock_throws(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaBuild_withAosPaddingPushingTheRecordPastABlock_throws(RecordLayout layout) {
         String[] longs = java.util.stream.IntStream.range(0, 2047).mapToObj(i -> "f" + i).toArray(String[]::new);
         Schema.Builder b = Schema.builder("padded").layout(layout).add(FieldType.BYTE, "b").add(FieldType.LONG, longs)
                 .add(FieldType.BYTE, "c");
         // SOA: 16378 bytes fit. AOS: 8 + 2047*8 + 1 = 16385, aligned to 16392: too big.
-        if (layout == Layout.SOA) {
+        if (layout == RecordLayout.SOA) {
             assertEquals(16378, b.build().slotBytes());
         } else {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, b::build);
@@ -662,8 +662,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaBuilder_withInvalidTableName_throwsSayingWhatANameMayContain(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaBuilder_withInvalidTableName_throwsSayingWhatANameMayContain(RecordLayout layout) {
         for (String bad : new String[] {null, "", "1abc", "a b", "-x", "x/y", "\u00e9t\u00e9", "x".repeat(65)}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> Schema.builder(bad).layout(layout), () -> "table name " + bad);
@@ -674,8 +674,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaAdd_withInvalidFieldName_throwsSayingWhatANameMayContain(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaAdd_withInvalidFieldName_throwsSayingWhatANameMayContain(RecordLayout layout) {
         for (String bad : new String[] {null, "", "1x", "a-b", "a.b", "a b", "$freeLink", "x".repeat(65)}) {
             Schema.Builder b = Schema.builder("names").layout(layout);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -687,8 +687,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaBuilder_withNullLayoutOrNoNames_throwsIllegalArgument(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaBuilder_withNullLayoutOrNoNames_throwsIllegalArgument(RecordLayout layout) {
         IllegalArgumentException nullLayout = assertThrows(IllegalArgumentException.class,
                 () -> Schema.builder("s").layout(null));
         assertTrue(nullLayout.getMessage().contains("SOA or AOS"), nullLayout::getMessage);
@@ -701,8 +701,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void schemaAdd_withNullType_messageSaysWhatToDo(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void schemaAdd_withNullType_messageSaysWhatToDo(RecordLayout layout) {
         IllegalArgumentException nullType = assertThrows(IllegalArgumentException.class,
                 () -> Schema.builder("s").layout(layout).add(null, "x"));
         // Like the null-layout message ("use SOA or AOS"), it should point at the remedy.
@@ -711,8 +711,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void handleLayoutOf_withBadWidths_throwsSayingTheAllowedRange(Layout unused) {
+    @EnumSource(RecordLayout.class)
+    void handleLayoutOf_withBadWidths_throwsSayingTheAllowedRange(RecordLayout unused) {
         int[][] bad = {{0, 20}, {-1, 20}, {33, 10}, {20, 0}, {20, 31}, {32, 21}, {30, 30}};
         for (int[] widths : bad) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -720,12 +720,12 @@ class ErrorContractTest {
             assertTrue(e.getMessage().contains("must"), e::getMessage);
         }
         assertSame(HandleLayout.DEFAULT, HandleLayout.of(32, 20));
-        assertEquals(52, HandleLayout.of(22, 30).indexBits() + HandleLayout.of(22, 30).generationBits());
+        assertEquals(52, HandleLayout.of(22, 30).slotBits() + HandleLayout.of(22, 30).generationBits());
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void tableBuilder_withNullOrNonPositiveOptions_throwsIllegalArgument(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void tableBuilder_withNullOrNonPositiveOptions_throwsIllegalArgument(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         assertThrows(IllegalArgumentException.class, () -> BulkTable.builder(null));
         assertThrows(IllegalArgumentException.class, () -> BulkTable.of(null));
@@ -742,7 +742,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void add_beyondMaxCapacity_throwsCapacityExceededAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+    void add_beyondMaxCapacity_throwsCapacityExceededAndLeavesTableUnchanged(TableKind kind, RecordLayout layout) {
         try (Table t = kind.build(TestSchemas.mixed(layout), HandleLayout.DEFAULT, 10)) {
             List<Long> handles = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
@@ -761,7 +761,7 @@ class ErrorContractTest {
             long gone = handles.get(4);
             t.remove(gone);
             long again = t.add();
-            assertEquals(t.handleLayout().index(gone), t.handleLayout().index(again));
+            assertEquals(t.handleLayout().slot(gone), t.handleLayout().slot(again));
             assertTrue(t.contains(again));
             assertEquals(10, t.size());
             TableSnapshot full = TableSnapshot.of(t);
@@ -772,7 +772,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void addAll_ofMoreThanTheRemainingRoom_throwsAndAddsNothing(TableKind kind, Layout layout) {
+    void addAll_ofMoreThanTheRemainingRoom_throwsAndAddsNothing(TableKind kind, RecordLayout layout) {
         try (Table t = kind.build(TestSchemas.mixed(layout), HandleLayout.DEFAULT, 10)) {
             long[] first = new long[8];
             t.addAll(first);
@@ -801,8 +801,8 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void add_beyondTheIndexSpaceOfANarrowHandleLayout_throwsAndLeavesTableUnchanged(TableKind kind, Layout layout) {
-        // 4 index bits: slots 1..15 (slot 0 is the free-list header).
+    void add_beyondTheSlotSpaceOfANarrowHandleLayout_throwsAndLeavesTableUnchanged(TableKind kind, RecordLayout layout) {
+        // 4 slot bits: slots 1..15 (slot 0 is the free-list header).
         try (Table t = kind.build(TestSchemas.mixed(layout), HandleLayout.of(4, 20), Integer.MAX_VALUE)) {
             TableSnapshot empty = TableSnapshot.of(t);
             assertThrows(CapacityExceededException.class, () -> t.addAll(new long[16]));
@@ -818,7 +818,7 @@ class ErrorContractTest {
 
             t.remove(all[7]);
             long again = t.add();
-            assertEquals(7 + 1, t.handleLayout().index(again));
+            assertEquals(7 + 1, t.handleLayout().slot(again));
             assertEquals(1, t.handleLayout().generation(again));
             assertThrows(CapacityExceededException.class, t::add);
         }
@@ -829,7 +829,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void everyMethod_afterClose_throwsIllegalState(TableKind kind, Layout layout) {
+    void everyMethod_afterClose_throwsIllegalState(TableKind kind, RecordLayout layout) {
         Fixture fx = Fixture.mixed(kind, layout);
         Table t = fx.table;
         long h = fx.live.get(0);
@@ -880,7 +880,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void chunkObtainedBeforeClose_afterClose_throwsIllegalStateOnEveryAccess(TableKind kind, Layout layout) {
+    void chunkObtainedBeforeClose_afterClose_throwsIllegalStateOnEveryAccess(TableKind kind, RecordLayout layout) {
         Fixture fx = Fixture.mixed(kind, layout);
         Chunk chunk = fx.chunkHolding(fx.live.get(0));
         int s = fx.slotHolding(fx.live.get(0));
@@ -888,8 +888,8 @@ class ErrorContractTest {
         Field b = fx.schema.field("b");
         MemorySegment records = chunk.records();
         MemorySegment writableRecords = chunk.writableRecords();
-        MemorySegment column = layout == Layout.SOA ? chunk.column(f) : null;
-        MemorySegment writableColumn = layout == Layout.SOA ? chunk.writableColumn(f) : null;
+        MemorySegment column = layout == RecordLayout.SOA ? chunk.column(f) : null;
+        MemorySegment writableColumn = layout == RecordLayout.SOA ? chunk.writableColumn(f) : null;
         fx.close();
 
         List<Executable> calls = new ArrayList<>(List.of(
@@ -953,7 +953,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void structuralChange_insideForEach_throwsConcurrentModificationAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+    void structuralChange_insideForEach_throwsConcurrentModificationAndLeavesTableUnchanged(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             int[] visits = {0};
@@ -970,7 +970,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void structuralChange_insideForEachChunk_throwsConcurrentModificationAndLeavesTableUnchanged(TableKind kind, Layout layout) {
+    void structuralChange_insideForEachChunk_throwsConcurrentModificationAndLeavesTableUnchanged(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             int[] visits = {0};
@@ -986,7 +986,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void structuralChange_whileChunkIterationIsOpen_throwsUntilEveryIterationIsClosed(TableKind kind, Layout layout) {
+    void structuralChange_whileChunkIterationIsOpen_throwsUntilEveryIterationIsClosed(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             ChunkIteration outer = fx.table.iterate();
@@ -1007,7 +1007,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void closingAnIterationTwice_doesNotEndAnotherOpenIteration(TableKind kind, Layout layout) {
+    void closingAnIterationTwice_doesNotEndAnotherOpenIteration(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             ChunkIteration first = fx.table.iterate();
             first.close();
@@ -1022,7 +1022,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void visitorThrowing_insideForEach_endsTheIteration(TableKind kind, Layout layout) {
+    void visitorThrowing_insideForEach_endsTheIteration(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             assertThrows(IllegalStateException.class, () -> fx.table.forEach((chunk, slot) -> {
                 throw new IllegalStateException("visitor failed");
@@ -1052,7 +1052,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void removeAll_withStaleHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(TableKind kind, Layout layout) {
+    void removeAll_withStaleHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long[] batch = {fx.live.get(0), fx.live.get(1), fx.live.get(2), fx.removed.get(1), fx.live.get(3),
                     fx.live.get(4)};
@@ -1069,7 +1069,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void removeAll_withForeignOrNullHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(TableKind kind, Layout layout) {
+    void removeAll_withForeignOrNullHandleInTheMiddle_throwsNamingItsPositionAndRemovesNothing(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout);
              Table other = TableKind.BULK.of(Schema.builder("other_table").add(FieldType.INT, "x").build())) {
             long foreign = other.add();
@@ -1085,7 +1085,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void removeAll_withDuplicateOfAnEarlierHandle_throwsNamingTheSecondPositionAndRemovesNothing(TableKind kind, Layout layout) {
+    void removeAll_withDuplicateOfAnEarlierHandle_throwsNamingTheSecondPositionAndRemovesNothing(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long[] batch = {fx.live.get(0), fx.live.get(1), fx.live.get(2), fx.live.get(1), fx.live.get(3)};
             TableSnapshot before = TableSnapshot.of(fx.table);
@@ -1100,7 +1100,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void removeAll_withDuplicateHandle_reportsItAsStaleAsDocumented(TableKind kind, Layout layout) {
+    void removeAll_withDuplicateHandle_reportsItAsStaleAsDocumented(TableKind kind, RecordLayout layout) {
         // Table.removeAll: "a handle given twice counts as stale the second time".
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long[] batch = {fx.live.get(0), fx.live.get(1), fx.live.get(1)};
@@ -1110,7 +1110,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void removeAll_withRangeOutsideTheArray_throwsIndexOutOfBoundsAndRemovesNothing(TableKind kind, Layout layout) {
+    void removeAll_withRangeOutsideTheArray_throwsIndexOutOfBoundsAndRemovesNothing(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             long[] batch = {fx.live.get(0), fx.live.get(1)};
@@ -1125,8 +1125,8 @@ class ErrorContractTest {
     // Chunk slot errors
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void chunkAccess_toAHole_throwsIllegalArgumentAndLeavesTableUnchanged(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void chunkAccess_toAHole_throwsIllegalArgumentAndLeavesTableUnchanged(RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(TableKind.BULK, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             int hole = fx.slot(fx.removed.get(0));
@@ -1153,7 +1153,7 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void chunkAccess_toSlotOutsideTheChunk_throwsIndexOutOfBounds(TableKind kind, Layout layout) {
+    void chunkAccess_toSlotOutsideTheChunk_throwsIndexOutOfBounds(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             TableSnapshot before = TableSnapshot.of(fx.table);
             Chunk chunk = fx.chunkHolding(fx.live.get(0));
@@ -1177,12 +1177,12 @@ class ErrorContractTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kindsAndLayouts")
-    void chunkColumn_onAosTable_throwsIllegalStateAndOnSoaTableIsTheFieldsColumn(TableKind kind, Layout layout) {
+    void chunkColumn_onAosTable_throwsIllegalStateAndOnSoaTableIsTheFieldsColumn(TableKind kind, RecordLayout layout) {
         try (Fixture fx = Fixture.mixed(kind, layout)) {
             long h = fx.live.get(0);
             Chunk chunk = fx.chunkHolding(h);
             LongField l = fx.schema.longField("l");
-            if (layout == Layout.AOS) {
+            if (layout == RecordLayout.AOS) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> chunk.column(l));
                 assertTrue(e.getMessage().contains("records()"), e::getMessage);
                 assertThrows(IllegalStateException.class, () -> chunk.writableColumn(l));
@@ -1205,7 +1205,7 @@ class ErrorContractTest {
         Chunk chunk = fx.chunkOf(head);
         int s = fx.slotInChunk(head);
         FloatField t = fx.schema.floatField("t");
-        if (fx.schema.layout() == Layout.SOA) {
+        if (fx.schema.layout() == RecordLayout.SOA) {
             chunk.writableColumn(t).setAtIndex(ValueLayout.JAVA_FLOAT, s, value);
         } else {
             chunk.writableRecords().set(ValueLayout.JAVA_FLOAT, t.blockOffset() + (long) s * t.slotStride(), value);
@@ -1215,8 +1215,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void add_afterHolesWereWrittenThroughView_handsOutEveryHoleOnceZeroedAndLeavesLiveRecordsUnchanged(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void add_afterHolesWereWrittenThroughView_handsOutEveryHoleOnceZeroedAndLeavesLiveRecordsUnchanged(RecordLayout layout) {
         try (Fixture fx = Fixture.particles(TableKind.BULK, layout)) {
             assertTrue(fx.removed.size() >= 2, "the fixture must have several holes");
             Map<Long, List<Long>> before = liveRecords(fx.table);
@@ -1228,8 +1228,8 @@ class ErrorContractTest {
             for (int i = 0; i < holes.length; i++) {
                 long h = fx.table.add();
                 added.add(h);
-                assertEquals(holes[i], fx.table.handleLayout().index(h), "holes are reused in list order");
-                assertTrue(slots.add(fx.table.handleLayout().index(h)), "a hole handed out twice");
+                assertEquals(holes[i], fx.table.handleLayout().slot(h), "holes are reused in list order");
+                assertTrue(slots.add(fx.table.handleLayout().slot(h)), "a hole handed out twice");
             }
             Map<Long, List<Long>> after = liveRecords(fx.table);
             for (long h : added) {
@@ -1241,8 +1241,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void snapshot_afterAHoleWasWrittenThroughView_loadsWithTheSameFreeList(Layout layout) throws Exception {
+    @EnumSource(RecordLayout.class)
+    void snapshot_afterAHoleWasWrittenThroughView_loadsWithTheSameFreeList(RecordLayout layout) throws Exception {
         java.nio.file.Path file = java.nio.file.Files.createTempFile("holes", ".bulk");
         try {
             int[] holes;
@@ -1267,8 +1267,8 @@ class ErrorContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void snapshotHelpers_seeTheFixtureAsDistinctValuesAndHoles(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void snapshotHelpers_seeTheFixtureAsDistinctValuesAndHoles(RecordLayout layout) {
         // Guards the other tests: an empty or all-equal fixture would make "unchanged" trivially true.
         try (Fixture fx = Fixture.mixed(TableKind.BULK, layout)) {
             TableSnapshot s = TableSnapshot.of(fx.table);

@@ -71,7 +71,7 @@ class FileFormatSpecTest {
             long[] handles = new long[601];
             for (int n = 1; n <= 600; n++) {
                 long h = table.add();
-                handles[(int) layout.index(h)] = h;
+                handles[(int) layout.slot(h)] = h;
                 setAll(table, schema, h);
             }
             int[] removed = {10, 300, 5};
@@ -110,7 +110,7 @@ class FileFormatSpecTest {
             checked.add("metaWord.generationShift");
 
             Values s = m.struct("meta.schema");
-            List<Values> fields = checkSchema(s, schema, Layout.SOA);
+            List<Values> fields = checkSchema(s, schema, RecordLayout.SOA);
             for (Values f : fields) {
                 FieldType type = FieldType.values()[(int) f.num("field.type")];
                 checkConst("fieldType." + name(type) + "#width", f.num("field.slotStride"));   // SOA: the width
@@ -133,15 +133,15 @@ class FileFormatSpecTest {
     /** A PackedTable (AOS): reuse code, payloads, back-links, rows in the blocks. */
     @Test
     void packedTableSnapshot() throws IOException {
-        Schema schema = Schema.builder("spec_packed").layout(Layout.AOS)
+        Schema schema = Schema.builder("spec_packed").layout(RecordLayout.AOS)
                 .add(FieldType.SHORT, "s").add(FieldType.FLOAT, "x").add(FieldType.BYTE, "b").build();
         try (PackedTable table = PackedTable.builder(schema).build()) {
             HandleLayout layout = table.handleLayout();
             long[] handles = new long[11];
             for (int n = 1; n <= 10; n++) {
                 long h = table.add();
-                handles[(int) layout.index(h)] = h;
-                table.set(h, schema.floatField("x"), layout.index(h) * 1.5f);
+                handles[(int) layout.slot(h)] = h;
+                table.set(h, schema.floatField("x"), layout.slot(h) * 1.5f);
             }
             table.remove(handles[3]);
             table.remove(handles[7]);
@@ -149,13 +149,13 @@ class FileFormatSpecTest {
             Values v = walkSnapshot(file);
             checkSnapshotHeader(file, v, "kind.packed", table.stats().blocks());
             Values m = v.struct("meta");
-            checkMetaCommon(m, layout, handles[1], "reuse.fifo", "layout.aos", HandleLayout.MAX_SLOT_INDEX);
+            checkMetaCommon(m, layout, handles[1], "reuse.fifo", "layout.aos", HandleLayout.MAX_SLOT);
             check("meta.limit", 11, m);
             check("meta.size", 8, m);
             check("meta.freeLength", 2, m);
             check("meta.freeTail", 7, m);
             check("meta.entryCount", 12, m);
-            List<Values> fields = checkSchema(m.struct("meta.schema"), schema, Layout.AOS);
+            List<Values> fields = checkSchema(m.struct("meta.schema"), schema, RecordLayout.AOS);
             Values s = m.struct("meta.schema");
             long[] payloads = m.longs("meta.payloads");
             long[] back = m.longs("meta.backLinks");
@@ -192,7 +192,7 @@ class FileFormatSpecTest {
             long[] handles = new long[21];
             for (int n = 1; n <= 20; n++) {
                 long h = sweep.add();
-                handles[(int) sweep.handleLayout().index(h)] = h;
+                handles[(int) sweep.handleLayout().slot(h)] = h;
             }
             for (int slot : new int[] {15, 4, 9}) {
                 sweep.remove(handles[slot]);
@@ -205,7 +205,7 @@ class FileFormatSpecTest {
             assertEquals(15, m.num("meta.freeTail"));
             assertEquals(List.of(4, 9, 15), links(file, "n"), "take order from the cursor, wrapping");
             long taken = sweep.add();
-            assertEquals(4, sweep.handleLayout().index(taken));
+            assertEquals(4, sweep.handleLayout().slot(taken));
             file = save(sweep);
             m = walkSnapshot(file).struct("meta");
             assertEquals(5, m.num("meta.reuseCursor"));
@@ -229,9 +229,9 @@ class FileFormatSpecTest {
     @Test
     void blockLayoutAndLinkWord() throws IOException {
         Schema soaNarrow = Schema.builder("spec_narrow").add(FieldType.BYTE, "a").add(FieldType.SHORT, "b").build();
-        Schema aosNarrow = Schema.builder("spec_narrow").layout(Layout.AOS)
+        Schema aosNarrow = Schema.builder("spec_narrow").layout(RecordLayout.AOS)
                 .add(FieldType.BYTE, "a").add(FieldType.SHORT, "b").add(FieldType.BYTE, "c").build();
-        Schema aosMixed = Schema.builder("spec_mixed").layout(Layout.AOS).add(FieldType.BYTE, "a")
+        Schema aosMixed = Schema.builder("spec_mixed").layout(RecordLayout.AOS).add(FieldType.BYTE, "a")
                 .add(FieldType.DOUBLE, "d").add(FieldType.SHORT, "s").add(FieldType.INT, "i").build();
         Schema longLink = Schema.builder("spec_long").add(FieldType.BYTE, "a").add(FieldType.LONG, "l")
                 .add(FieldType.INT, "i").add(FieldType.CHAR, "c").build();
@@ -314,7 +314,7 @@ class FileFormatSpecTest {
             }
             for (long e : List.of(owners.get(3), owners.get(0), owners.get(4))) {
                 components.add(e);
-                components.set(e, schema.floatField("v"), layout.index(e) + 0.25f);
+                components.set(e, schema.floatField("v"), layout.slot(e) + 0.25f);
             }
             Values entity = walkSnapshot(save(entities)).struct("meta");
             byte[] file = save(components);
@@ -323,7 +323,7 @@ class FileFormatSpecTest {
             Values m = v.struct("cmeta");
             check("cmeta.identity", entity.num("meta.identity"), m);
             check("cmeta.tag", layout.tag(stale), m);
-            check("cmeta.indexBits", layout.indexBits(), m);
+            check("cmeta.slotBits", layout.slotBits(), m);
             check("cmeta.generationBits", layout.generationBits(), m);
             check("cmeta.epochBits", layout.epochBits(), m);
             checkConst("layout.soa", m.num("cmeta.layout"));
@@ -331,7 +331,7 @@ class FileFormatSpecTest {
             check("cmeta.reserved14", 0, m);
             check("cmeta.rows", 3, m);
             check("cmeta.reserved20", 0, m);
-            List<Values> fields = checkSchema(m.struct("cmeta.schema"), schema, Layout.SOA);
+            List<Values> fields = checkSchema(m.struct("cmeta.schema"), schema, RecordLayout.SOA);
             checked.add("cmeta.schema");
             long[] keys = m.longs("cmeta.keys");
             long[] gens = m.longs("cmeta.owners");
@@ -341,9 +341,9 @@ class FileFormatSpecTest {
             Blocks blocks = new Blocks(file, v.num("header.blocksOffset"), (int) s.num("schema.blockBytes"));
             long[] order = {owners.get(3), owners.get(0), owners.get(4)};
             for (int row = 0; row < 3; row++) {
-                assertEquals(layout.index(order[row]), keys[row], "row " + row + "'s entity slot");
+                assertEquals(layout.slot(order[row]), keys[row], "row " + row + "'s entity slot");
                 assertEquals(layout.generation(order[row]), gens[row], "row " + row + "'s owner generation");
-                assertEquals(layout.index(order[row]) + 0.25f, Float.intBitsToFloat(blocks.u32(fieldNamed(fields, "v"),
+                assertEquals(layout.slot(order[row]) + 0.25f, Float.intBitsToFloat(blocks.u32(fieldNamed(fields, "v"),
                         row, (int) s.num("schema.slotsPerBlock"))));
             }
             assertEquals(layout.generation(stale) + 1, gens[1], "slot 1 reused at its next generation");
@@ -364,8 +364,8 @@ class FileFormatSpecTest {
             layout = table.handleLayout();
             for (int n = 1; n <= 3000; n++) {
                 long h = table.add();
-                handles[(int) layout.index(h)] = h;
-                table.set(h, schema.longField("id"), 1000L * layout.index(h));
+                handles[(int) layout.slot(h)] = h;
+                table.set(h, schema.longField("id"), 1000L * layout.slot(h));
             }
             table.remove(handles[2000]);
             table.remove(handles[17]);
@@ -384,7 +384,7 @@ class FileFormatSpecTest {
         checkCommit(file, "mapped.commitB", b, "commitState.closed");
 
         Values m = b.struct("meta");
-        checkMetaCommon(m, layout, 0, "reuse.fifo", "layout.soa", HandleLayout.MAX_SLOT_INDEX);
+        checkMetaCommon(m, layout, 0, "reuse.fifo", "layout.soa", HandleLayout.MAX_SLOT);
         check("meta.freeLength", 3, m);
         Values tail = b.struct("tail");
         checked.add("tail.freeList");
@@ -419,7 +419,7 @@ class FileFormatSpecTest {
         for (int i = 0; i < crcs.length; i++) {
             assertEquals(crcs[i], crc(file, blocks.start(i), blockBytes), "block " + i + "'s CRC32C");
         }
-        List<Values> fields = checkSchema(s, schema, Layout.SOA);
+        List<Values> fields = checkSchema(s, schema, RecordLayout.SOA);
         int spb = (int) s.num("schema.slotsPerBlock");
         for (int slot : new int[] {1, 999, 2048, 2999, 3000}) {
             assertEquals(1000L * slot, blocks.u64(fieldNamed(fields, "id"), slot, spb), "slot " + slot);
@@ -437,11 +437,11 @@ class FileFormatSpecTest {
         // is read (and found past the file's end).
         long maxBlocks = SPEC.constant("regionBlocks.max");
         int at = first.at("region.blocks");
-        SnapshotException over = openPatched(path, file, b, at, maxBlocks + 1, builder);
-        assertEquals(SnapshotException.Reason.MALFORMED, over.reason(), over.getMessage());
+        StorageFileException over = openPatched(path, file, b, at, maxBlocks + 1, builder);
+        assertEquals(StorageFileException.Reason.MALFORMED, over.reason(), over.getMessage());
         assertTrue(over.getMessage().contains("1 to " + maxBlocks + " blocks"), over.getMessage());
-        SnapshotException at4096 = openPatched(path, file, b, at, maxBlocks, builder);
-        assertEquals(SnapshotException.Reason.TRUNCATED, at4096.reason(), at4096.getMessage());
+        StorageFileException at4096 = openPatched(path, file, b, at, maxBlocks, builder);
+        assertEquals(StorageFileException.Reason.TRUNCATED, at4096.reason(), at4096.getMessage());
         checked.add("regionBlocks.max");
     }
 
@@ -484,22 +484,22 @@ class FileFormatSpecTest {
         int flags = SPEC.offset("header.flags");
         int order = SPEC.offset("header.byteOrder");
         long current = SPEC.constant("formatVersion");
-        assertReason(SnapshotException.Reason.NEWER_VERSION, patchU32(good, version, current + 1, false));
-        assertReason(SnapshotException.Reason.NEWER_VERSION, patchU32(good, flags, 4, false));
-        assertReason(SnapshotException.Reason.KIND_MISMATCH, patchU32(good, flags, SPEC.constant("flag.mapped"), false));
-        assertReason(SnapshotException.Reason.NEWER_VERSION, patchU32(good, flags,
+        assertReason(StorageFileException.Reason.NEWER_VERSION, patchU32(good, version, current + 1, false));
+        assertReason(StorageFileException.Reason.NEWER_VERSION, patchU32(good, flags, 4, false));
+        assertReason(StorageFileException.Reason.KIND_MISMATCH, patchU32(good, flags, SPEC.constant("flag.mapped"), false));
+        assertReason(StorageFileException.Reason.NEWER_VERSION, patchU32(good, flags,
                 SPEC.constant("flag.mapped") | SPEC.constant("flag.blockCrcs") | 4, false));
         byte[] other = good.clone();
         other[order] = (byte) (ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
                 ? SPEC.constant("byteOrder.big") : SPEC.constant("byteOrder.little"));
-        assertReason(SnapshotException.Reason.BYTE_ORDER, other);
+        assertReason(StorageFileException.Reason.BYTE_ORDER, other);
         checked.add("byteOrder.little");
         checked.add("byteOrder.big");
         // A version 1 file: read without handle fields; with one it is malformed.
         try (Table old = load(patchU32(good, version, 1, true))) {
             assertEquals(1, old.size());
         }
-        assertReason(SnapshotException.Reason.MALFORMED, patchU32(withHandle, version, 1, true));
+        assertReason(StorageFileException.Reason.MALFORMED, patchU32(withHandle, version, 1, true));
     }
 
     /** Every constant and field of the document is compared with a written file by some scenario. */
@@ -604,13 +604,13 @@ class FileFormatSpecTest {
         long identity = m.num("meta.identity");
         assertNotEquals(0, identity);
         checked.add("meta.identity");
-        check("meta.indexBits", handles.indexBits(), m);
+        check("meta.slotBits", handles.slotBits(), m);
         check("meta.generationBits", handles.generationBits(), m);
         if (handle != 0) {
             check("meta.tag", handles.tag(handle), m);
             assertEquals(handle >>> (64 - checkConst("handle.tagBits", HandleLayout.TAG_BITS)), m.num("meta.tag"));
         }
-        checkConst("handle.maxIndexBits", HandleLayout.MAX_INDEX_BITS);
+        checkConst("handle.maxSlotBits", HandleLayout.MAX_SLOT_BITS);
         checkConst("metaWord.generationBits", HandleLayout.MAX_GENERATION_BITS);
         checkConst("tag.max", HandleLayout.MAX_TAG);
         checkConst(reuse, m.num("meta.reuseOrder"));
@@ -627,7 +627,7 @@ class FileFormatSpecTest {
      * Checks a schema section against {@code schema} and against the document's layout rule
      * (section 6), computed here from the declared types; returns its fields.
      */
-    private List<Values> checkSchema(Values s, Schema schema, Layout layout) {
+    private List<Values> checkSchema(Values s, Schema schema, RecordLayout layout) {
         byte[] name = schema.name().getBytes(StandardCharsets.UTF_8);
         check("schema.nameLength", name.length, s);
         assertArrayEquals(name, s.bytes("schema.name"));
@@ -762,8 +762,8 @@ class FileFormatSpecTest {
         return Snapshots.load(Channels.newChannel(new ByteArrayInputStream(bytes)), "bytes", Table.class, null);
     }
 
-    private static void assertReason(SnapshotException.Reason reason, byte[] bytes) {
-        SnapshotException e = assertThrows(SnapshotException.class, () -> load(bytes).close());
+    private static void assertReason(StorageFileException.Reason reason, byte[] bytes) {
+        StorageFileException e = assertThrows(StorageFileException.class, () -> load(bytes).close());
         assertEquals(reason, e.reason(), e.getMessage());
     }
 
@@ -784,7 +784,7 @@ class FileFormatSpecTest {
      * Opens a copy of a mapped file whose newest metadata has a u32 changed, its metadata and
      * header CRC32C recomputed; returns what the open throws.
      */
-    private static SnapshotException openPatched(Path path, byte[] file, Values slot, int at, long value,
+    private static StorageFileException openPatched(Path path, byte[] file, Values slot, int at, long value,
                                                  BulkTable.Builder builder) throws IOException {
         byte[] copy = file.clone();
         ByteBuffer b = ByteBuffer.wrap(copy).order(ByteOrder.nativeOrder());
@@ -797,7 +797,7 @@ class FileFormatSpecTest {
         b.putInt(base + SPEC.offset("header.headerCrc"), (int) crc(copy, base, (int) SPEC.constant("headerBytes")));
         Path patched = path.resolveSibling("patched-" + value + ".bulk");
         Files.write(patched, copy);
-        return assertThrows(SnapshotException.class, () -> builder.mapped(patched).close());
+        return assertThrows(StorageFileException.class, () -> builder.mapped(patched).close());
     }
 
     private static long crc(byte[] bytes, long from, int length) {
@@ -871,7 +871,7 @@ class FileFormatSpecTest {
     // Values written by setAll: one per type and slot, each fitting its type's width
 
     private static void setAll(Table table, Schema schema, long h) {
-        int slot = (int) table.handleLayout().index(h);
+        int slot = (int) table.handleLayout().slot(h);
         table.set(h, schema.byteField("b"), (byte) value(FieldType.BYTE, slot));
         table.set(h, schema.shortField("s"), (short) value(FieldType.SHORT, slot));
         table.set(h, schema.charField("c"), (char) value(FieldType.CHAR, slot));
@@ -927,7 +927,7 @@ class FileFormatSpecTest {
             int slotBytes;
             int spb;
             int block = (int) SPEC.constant("blockStride");
-            if (schema.layout() == Layout.SOA) {
+            if (schema.layout() == RecordLayout.SOA) {
                 slotBytes = widths.stream().mapToInt(Integer::intValue).sum();
                 spb = Integer.highestOneBit(block / slotBytes);
                 List<Integer> order = new ArrayList<>();

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link SlotIndex}'s three sources of free slots on their own: {@link FreeRing} (FIFO, LIFO),
+ * {@link SlotMap}'s three sources of free slots on their own: {@link FreeRing} (FIFO, LIFO),
  * {@link FreeBits} (SWEEP) and {@link ReopenRange} (what a FIFO or LIFO clear frees).
- * {@code SlotIndexTest} checks them inside the index.
+ * {@code SlotMapTest} checks them inside the index.
  */
 class FreeSlotSourcesTest {
     @Test
@@ -67,11 +67,11 @@ class FreeSlotSourcesTest {
         bits.remove(70);
         assertFalse(bits.contains(70));
         assertEquals(5_000, bits.next(4));
-        SlotIndexAudit.checkInvariants(bits);
+        SlotMapAudit.checkInvariants(bits);
         bits.remove(3);
         bits.remove(5_000);
         assertEquals(0, bits.count);
-        SlotIndexAudit.checkInvariants(bits);
+        SlotMapAudit.checkInvariants(bits);
     }
 
     @Test
@@ -83,14 +83,14 @@ class FreeSlotSourcesTest {
         assertTrue(bits.contains(1));
         assertTrue(bits.contains(199));
         assertFalse(bits.contains(200));
-        SlotIndexAudit.checkInvariants(bits);
+        SlotMapAudit.checkInvariants(bits);
         bits.removeFirst(130);
         assertEquals(69, bits.count);
         assertEquals(131, bits.next(1));
-        SlotIndexAudit.checkInvariants(bits);
+        SlotMapAudit.checkInvariants(bits);
         bits.fillOpened(1);
         assertEquals(0, bits.count, "no slot opened but the header");
-        SlotIndexAudit.checkInvariants(bits);
+        SlotMapAudit.checkInvariants(bits);
     }
 
     @Test
@@ -101,7 +101,7 @@ class FreeSlotSourcesTest {
         bits.count = 1;
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> bits.next(1));
         assertTrue(e.getMessage().contains("table 'broken' is corrupt"), e.getMessage());
-        assertThrows(AssertionError.class, () -> SlotIndexAudit.checkInvariants(bits));
+        assertThrows(AssertionError.class, () -> SlotMapAudit.checkInvariants(bits));
     }
 
     @Test

@@ -27,9 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FullChunkTest {
     static Stream<Arguments> schemas() {
         return Stream.of(
-                Arguments.of(TestSchemas.particles(Layout.SOA), 512, "t"),
-                Arguments.of(TestSchemas.particles(Layout.AOS), 512, "t"),
-                Arguments.of(TestSchemas.mixed(Layout.SOA), 8, "l"),
+                Arguments.of(TestSchemas.particles(RecordLayout.SOA), 512, "t"),
+                Arguments.of(TestSchemas.particles(RecordLayout.AOS), 512, "t"),
+                Arguments.of(TestSchemas.mixed(RecordLayout.SOA), 8, "l"),
                 Arguments.of(Schema.builder("wide").add(FieldType.LONG, "t", "a", "b", "c", "d", "e").build(), 256, "t"));
     }
 
@@ -62,7 +62,7 @@ class FullChunkTest {
                 holes = Math.max(0, holes - adds);
                 for (int i = 0; i < adds; i++) {
                     long handle = table.add();
-                    long slot = HandleLayout.DEFAULT.index(handle);
+                    long slot = HandleLayout.DEFAULT.slot(handle);
                     long value = random.nextInt(1000);
                     set(table, handle, field, value);
                     model.put(slot, value);
@@ -154,7 +154,7 @@ class FullChunkTest {
 
     @Test
     void aFullChunk_keptPastItsIteration_stillThrows() {
-        Schema schema = TestSchemas.mixed(Layout.SOA);
+        Schema schema = TestSchemas.mixed(RecordLayout.SOA);
         FloatField t = schema.floatField("f");
         try (BulkTable table = BulkTable.of(schema)) {
             table.addAll(new long[3 * schema.slotsPerBlock()]);

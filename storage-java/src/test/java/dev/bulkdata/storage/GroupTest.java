@@ -152,7 +152,7 @@ class GroupTest {
             long[] ids = world(entities, positions, velocities, 9);
             entities.remove(ids[3]);                  // grouped; no pass sweeps it
             long reused = entities.add();             // slot of ids[3] (LIFO), a new generation
-            assertEquals(HandleLayout.DEFAULT.index(ids[3]), HandleLayout.DEFAULT.index(reused));
+            assertEquals(HandleLayout.DEFAULT.slot(ids[3]), HandleLayout.DEFAULT.slot(reused));
             positions.add(reused);                    // takes over the stale position row
             assertEquals(2, group.size());            // 0 and 6; the stale velocity of ids[3] is out
             assertFalse(group.contains(reused));

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -223,7 +223,7 @@ class HandleFieldTest {
         }
         AbstractTable t = (AbstractTable) loaded;
         HandleLayout l = t.handles;
-        return l.pack(t.index.tag(), l.generation(h) + t.generationShift, l.index(h));
+        return l.pack(t.slots.tag(), l.generation(h) + t.generationShift, l.slot(h));
     }
 
     @Test
@@ -249,7 +249,7 @@ class HandleFieldTest {
                 long other = referrer.get(r3, to);
                 assertEquals(2, Snapshots.remap(referrer, loaded));
                 long expected = layout.generation(a) + 2 > layout.maxGeneration() ? Handles.NULL
-                        : layout.pack(impl.index.tag(), layout.generation(a) + 2, layout.index(a));
+                        : layout.pack(impl.slots.tag(), layout.generation(a) + 2, layout.slot(a));
                 assertEquals(expected, referrer.get(r1, to));
                 assertEquals(Handles.NULL, referrer.get(r2, to), "3 + 2 does not fit two generation bits");
                 assertEquals(other, referrer.get(r3, to), "another tag is left alone");
@@ -304,13 +304,13 @@ class HandleFieldTest {
             t.add();
             Snapshots.save(t, file);
         }
-        SnapshotException e = assertThrows(SnapshotException.class,
+        StorageFileException e = assertThrows(StorageFileException.class,
                 () -> Snapshots.load(file, voices("mismatch", "music")));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("sound:HANDLE(sounds), expected sound:HANDLE(music)"), e.getMessage());
         Schema asLong = Schema.builder("mismatch").add(FieldType.FLOAT, "gain").add(FieldType.LONG, "sound")
                 .addHandle("next", "mismatch").build();
-        e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, asLong));
+        e = assertThrows(StorageFileException.class, () -> Snapshots.load(file, asLong));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("expected sound:LONG"), e.getMessage());
         try (Table ok = Snapshots.load(file, voices("mismatch", "sounds"))) {
@@ -329,18 +329,18 @@ class HandleFieldTest {
             withHandles = SnapshotBytes.save(h);
         }
         for (byte[] bytes : List.of(plain, withHandles)) {
-            ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).putInt(FileLayout.AT_FORMAT_VERSION, 1);
+            ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()).putInt(FileFormat.AT_FORMAT_VERSION, 1);
             SnapshotBytes.reseal(bytes);
         }
         try (Table t = SnapshotBytes.load(plain, null)) {
             assertEquals(3f, t.get(firstHandle(t), t.schema().floatField("volume")));
         }
-        SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(withHandles, null));
+        StorageFileException e = assertThrows(StorageFileException.class, () -> SnapshotBytes.load(withHandles, null));
         assertEquals(Reason.MALFORMED, e.reason());
         assertTrue(e.getMessage().contains("format version 1"), e.getMessage());
-        ByteBuffer.wrap(plain).order(ByteOrder.nativeOrder()).putInt(FileLayout.AT_FORMAT_VERSION, FileLayout.FORMAT_VERSION + 1);
+        ByteBuffer.wrap(plain).order(ByteOrder.nativeOrder()).putInt(FileFormat.AT_FORMAT_VERSION, FileFormat.FORMAT_VERSION + 1);
         SnapshotBytes.reseal(plain);
-        e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(plain, null));
+        e = assertThrows(StorageFileException.class, () -> SnapshotBytes.load(plain, null));
         assertEquals(Reason.NEWER_VERSION, e.reason());
         assertTrue(e.getMessage().contains("format version 3 is newer than this library's 2"), e.getMessage());
     }

@@ -16,7 +16,7 @@ class HandleLayoutTest {
     @Test
     void defaultLayout_isTag12Generation20Index32() {
         HandleLayout d = HandleLayout.DEFAULT;
-        assertEquals(32, d.indexBits());
+        assertEquals(32, d.slotBits());
         assertEquals(20, d.generationBits());
         assertEquals((1 << 20) - 1, d.maxGeneration());
         long h = d.pack(4095, (1 << 20) - 1, 0xFFFF_FFFFL);
@@ -24,24 +24,24 @@ class HandleLayoutTest {
         assertEquals(0x0030_0005_0000_0007L, HandleLayout.DEFAULT.pack(3, 5, 7));
         assertEquals(3, Handles.tag(0x0030_0005_0000_0007L));
         assertEquals(5, HandleLayout.DEFAULT.generation(0x0030_0005_0000_0007L));
-        assertEquals(7, HandleLayout.DEFAULT.index(0x0030_0005_0000_0007L));
-        assertEquals(HandleLayout.MAX_SLOT_INDEX, d.maxIndex(), "slot indices are Java ints");
+        assertEquals(7, HandleLayout.DEFAULT.slot(0x0030_0005_0000_0007L));
+        assertEquals(HandleLayout.MAX_SLOT, d.maxSlot(), "slots are Java ints");
     }
 
     @Test
     void packThenUnpack_roundTrips_forRandomLayoutsAndValues() {
         SplittableRandom random = new SplittableRandom(42);
         for (int i = 0; i < 10_000; i++) {
-            int indexBits = random.nextInt(1, 33);
-            int generationBits = random.nextInt(1, Math.min(30, 52 - indexBits) + 1);
-            HandleLayout layout = HandleLayout.of(indexBits, generationBits);
+            int slotBits = random.nextInt(1, 33);
+            int generationBits = random.nextInt(1, Math.min(30, 52 - slotBits) + 1);
+            HandleLayout layout = HandleLayout.of(slotBits, generationBits);
             int tag = random.nextInt(HandleLayout.MAX_TAG + 1);
             int generation = random.nextInt(layout.maxGeneration() + 1);
-            long index = random.nextLong(1L << indexBits);
-            long h = layout.pack(tag, generation, index);
+            long slot = random.nextLong(1L << slotBits);
+            long h = layout.pack(tag, generation, slot);
             assertEquals(tag, layout.tag(h));
             assertEquals(generation, layout.generation(h));
-            assertEquals(index, layout.index(h));
+            assertEquals(slot, layout.slot(h));
             assertFalse(layout.hasStrayBits(h));
         }
     }
@@ -107,7 +107,7 @@ class HandleLayoutTest {
         }
     }
     /**
-     * {@link HandleLayout#forCapacity}: the fewest index bits that hold the cap, the rest of the
+     * {@link HandleLayout#forCapacity}: the fewest slot bits that hold the cap, the rest of the
      * 52 bits generations (up to 30) then epochs (up to 11, generations and epochs at most 32),
      * checked against the rule for every width and a seeded sample of caps; no cap is
      * {@code DEFAULT}, a cap below 1 refused.
@@ -130,12 +130,12 @@ class HandleLayoutTest {
                     Integer.MAX_VALUE));
             HandleLayout l = HandleLayout.forCapacity(n);
             String where = "maxCapacity " + n + ": " + l + ", " + Seeds.replay(seed);
-            assertTrue(n <= l.maxIndex(), "slot maxCapacity fits the index, " + where);
-            assertTrue(l.indexBits() == 1 || n >= 1 << (l.indexBits() - 1), "no index bit to spare, " + where);
-            assertEquals(Math.min(30, 52 - l.indexBits()), l.generationBits(), where);
-            assertEquals(Math.min(11, Math.min(52 - l.indexBits() - l.generationBits(), 32 - l.generationBits())),
+            assertTrue(n <= l.maxSlot(), "slot maxCapacity fits the index, " + where);
+            assertTrue(l.slotBits() == 1 || n >= 1 << (l.slotBits() - 1), "no slot bit to spare, " + where);
+            assertEquals(Math.min(30, 52 - l.slotBits()), l.generationBits(), where);
+            assertEquals(Math.min(11, Math.min(52 - l.slotBits() - l.generationBits(), 32 - l.generationBits())),
                     l.epochBits(), where);
-            assertTrue(l.indexBits() + l.generationBits() + l.epochBits() <= 52, where);
+            assertTrue(l.slotBits() + l.generationBits() + l.epochBits() <= 52, where);
             assertTrue(l.generationBits() + l.epochBits() <= 32, where);
         }
         assertThrows(IllegalArgumentException.class, () -> HandleLayout.forCapacity(0));
@@ -161,7 +161,7 @@ class HandleLayoutTest {
             assertSame(HandleLayout.DEFAULT, uncapped.handleLayout());
             assertEquals(HandleLayout.of(12, 8), chosen.handleLayout());
             long h = capped.add();
-            assertEquals(1, capped.handleLayout().index(h));
+            assertEquals(1, capped.handleLayout().slot(h));
             capped.set(h, schema.intField("x"), 5);
             assertEquals(5, capped.get(h, schema.intField("x")));
             assertThrows(CapacityExceededException.class, () -> capped.addAll(new long[1000]), "the cap still holds");

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sparse sets.
  */
 class JoinTest {
-    private static final Schema ENTITIES = TestSchemas.particles(Layout.SOA);
+    private static final Schema ENTITIES = TestSchemas.particles(RecordLayout.SOA);
     private static final int N = 20_000;
 
     /**
@@ -41,7 +41,7 @@ class JoinTest {
                 ComponentTable[] tables = new ComponentTable[ways];
                 try {
                     for (int t = 0; t < ways; t++) {
-                        tables[t] = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
+                        tables[t] = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA));
                     }
                     List<Long> live = new ArrayList<>();
                     for (int i = 0; i < N; i++) {
@@ -154,8 +154,8 @@ class JoinTest {
     @Test
     void removingAnEntityDuringTheJoin_skipsIt_andComponentChangesThrow() {
         try (Table entities = BulkTable.of(ENTITIES);
-             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
-             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(Layout.AOS))) {
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.AOS))) {
             long e1 = entities.add();
             long e2 = entities.add();
             for (long e : new long[] {e1, e2}) {
@@ -177,9 +177,9 @@ class JoinTest {
     @Test
     void rowByTable_isTheRowOfThatMember_andOnlyInsideAVisit() {
         try (Table entities = BulkTable.of(ENTITIES);
-             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
-             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(Layout.AOS));
-             ComponentTable c = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA))) {
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.AOS));
+             ComponentTable c = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA))) {
             for (int i = 0; i < 50; i++) {
                 long e = entities.add();
                 if (i % 3 != 0) {
@@ -206,8 +206,8 @@ class JoinTest {
     void badJoins_throw() {
         try (Table people = BulkTable.of(ENTITIES);
              Table others = PackedTable.of(ENTITIES);
-             ComponentTable a = ComponentTable.of(people, TestSchemas.particles(Layout.SOA));
-             ComponentTable b = ComponentTable.of(others, TestSchemas.particles(Layout.SOA))) {
+             ComponentTable a = ComponentTable.of(people, TestSchemas.particles(RecordLayout.SOA));
+             ComponentTable b = ComponentTable.of(others, TestSchemas.particles(RecordLayout.SOA))) {
             assertTrue(assertThrows(IllegalArgumentException.class, () -> Join.of(a, b)).getMessage()
                     .contains("one entity table"));
             assertThrows(IllegalArgumentException.class, () -> Join.of(a));
@@ -228,8 +228,8 @@ class JoinTest {
     @Test
     void separateJoins_runOnSeveralThreadsAtOnce_andChangesWaitForAllOfThem() throws Exception {
         try (Table entities = BulkTable.of(ENTITIES);
-             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA));
-             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA))) {
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA))) {
             for (int i = 0; i < N; i++) {
                 long e = entities.add();
                 a.add(e);

@@ -1,11 +1,11 @@
 package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.tags.TagRegistry;
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
 import dev.bulkdata.storage.OpenedCheckpoint.State;
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -46,7 +46,7 @@ class MappedIntegrityTest {
     @TempDir
     Path dir;
 
-    private static Schema schema(String name, Layout layout) {
+    private static Schema schema(String name, RecordLayout layout) {
         return Schema.builder(name).layout(layout).add(FieldType.INT, "id").add(FieldType.LONG, "v")
                 .add(FieldType.BYTE, "flag").build();
     }
@@ -87,7 +87,7 @@ class MappedIntegrityTest {
     /** A file of 30 records at checkpoint n - 1 and 29 at its newest checkpoint n, written by close(). */
     private Path twoCheckpoints(String name, int tag) throws IOException {
         Path file = dir.resolve(name + ".bulk");
-        try (MappedBulkTable t = BulkTable.builder(schema(name, Layout.SOA)).tag(tag).mapped(file)) {
+        try (MappedBulkTable t = BulkTable.builder(schema(name, RecordLayout.SOA)).tag(tag).mapped(file)) {
             long[] hs = new long[30];
             t.addAll(hs);
             t.checkpoint();
@@ -97,7 +97,7 @@ class MappedIntegrityTest {
     }
 
     private static MappedBulkTable open(Path file, String name, int tag, CheckpointFallback fallback) throws IOException {
-        return BulkTable.builder(schema(name, Layout.SOA)).tag(tag).checkpointFallback(fallback).mapped(file);
+        return BulkTable.builder(schema(name, RecordLayout.SOA)).tag(tag).checkpointFallback(fallback).mapped(file);
     }
 
     private static void assertUnlocked(Path file, int tag) throws IOException {
@@ -135,7 +135,7 @@ class MappedIntegrityTest {
             assertEquals(State.NOT_CLOSED, c.openedCheckpoint().state(), c.openedCheckpoint().detail());
             assertEquals(2, c.size());
         }
-        try (BulkTable inMemory = BulkTable.of(schema("states", Layout.SOA))) {
+        try (BulkTable inMemory = BulkTable.of(schema("states", RecordLayout.SOA))) {
             assertFalse(inMemory instanceof MappedTable, "a table in memory has no checkpoint to report");
         }
     }
@@ -149,7 +149,7 @@ class MappedIntegrityTest {
             Path crashed = dir.resolve("reuse-crashed.bulk");
             Files.write(crashed, Files.readAllBytes(file));   // a crash after the open: no checkpoint since
             t.close();
-            try (MappedBulkTable c = BulkTable.builder(schema("reuse", Layout.SOA)).tag(4042).mapped(crashed)) {
+            try (MappedBulkTable c = BulkTable.builder(schema("reuse", RecordLayout.SOA)).tag(4042).mapped(crashed)) {
                 assertEquals(State.NOT_CLOSED, c.openedCheckpoint().state(),
                         "the open recorded that the table is in use: " + c.openedCheckpoint().detail());
                 assertEquals(29, c.size());
@@ -167,7 +167,7 @@ class MappedIntegrityTest {
             flip(file, at, (int) (at % 8));
             for (CheckpointFallback f : new CheckpointFallback[] {CheckpointFallback.NEVER,
                     CheckpointFallback.AFTER_CRASH}) {
-                SnapshotException e = assertThrows(SnapshotException.class, () -> open(file, "header", 4044, f),
+                StorageFileException e = assertThrows(StorageFileException.class, () -> open(file, "header", 4044, f),
                         "byte " + at);
                 assertTrue(e.getMessage().contains("checkpoint " + h[4]), e.getMessage());
                 assertTrue(e.reason() == Reason.CHECKSUM || e.reason() == Reason.NEWER_VERSION
@@ -196,7 +196,7 @@ class MappedIntegrityTest {
         for (int i = 0; i < 40; i++) {
             long at = h[2] + random.nextLong(h[3]);
             flip(file, at, random.nextInt(8));
-            SnapshotException e = assertThrows(SnapshotException.class,
+            StorageFileException e = assertThrows(StorageFileException.class,
                     () -> open(file, "meta", 4045, CheckpointFallback.AFTER_CRASH), "byte " + at);
             assertEquals(Reason.CHECKSUM, e.reason());
             assertTrue(e.getMessage().contains("checkpoint " + h[4] + "'s metadata"), e.getMessage());
@@ -242,7 +242,7 @@ class MappedIntegrityTest {
             }
             Files.write(crashed, pristine);
         }
-        SnapshotException e = assertThrows(SnapshotException.class,
+        StorageFileException e = assertThrows(StorageFileException.class,
                 () -> open(crashed, "torn", 4046, CheckpointFallback.NEVER));
         assertEquals(Reason.CHECKSUM, e.reason());
         assertTrue(e.getMessage().contains("NEVER"), e.getMessage());
@@ -291,7 +291,7 @@ class MappedIntegrityTest {
             byte[] crafted = Files.readAllBytes(file);
             for (CheckpointFallback f : new CheckpointFallback[] {CheckpointFallback.NEVER,
                     CheckpointFallback.AFTER_CRASH}) {
-                SnapshotException e = assertThrows(SnapshotException.class, () -> open(file, "twins" + rewriteOlder,
+                StorageFileException e = assertThrows(StorageFileException.class, () -> open(file, "twins" + rewriteOlder,
                         4049, f));
                 assertEquals(Reason.CHECKSUM, e.reason(), e.getMessage());
                 assertTrue(e.getMessage().contains("both claim checkpoint " + claimed), e.getMessage());
@@ -313,8 +313,8 @@ class MappedIntegrityTest {
     @Test
     void aFileWithoutCommitRecords_opensItsNewest_andFallsBackPastAnyBadHeader() throws IOException {
         Path file = twoCheckpoints("legacy", 4048);
-        patch(file, FileLayout.COMMIT_AT[0], new byte[FileLayout.COMMIT_BYTES]);
-        patch(file, FileLayout.COMMIT_AT[1], new byte[FileLayout.COMMIT_BYTES]);
+        patch(file, FileFormat.COMMIT_AT[0], new byte[FileFormat.COMMIT_BYTES]);
+        patch(file, FileFormat.COMMIT_AT[1], new byte[FileFormat.COMMIT_BYTES]);
         byte[] pristine = Files.readAllBytes(file);
         try (MappedBulkTable t = open(file, "legacy", 4048, CheckpointFallback.NEVER)) {
             assertEquals(29, t.size());
@@ -341,7 +341,7 @@ class MappedIntegrityTest {
                 assertEquals(State.DAMAGED, t.openedCheckpoint().state());
             }
             Path created = dir.resolve("jfr-created.bulk");
-            BulkTable.builder(schema("jfr2", Layout.SOA)).tag(4050).blockChecksums(true).mapped(created).close();
+            BulkTable.builder(schema("jfr2", RecordLayout.SOA)).tag(4050).blockChecksums(true).mapped(created).close();
             recording.stop();
             Path dump = dir.resolve("mapped.jfr");
             recording.dump(dump);
@@ -381,7 +381,7 @@ class MappedIntegrityTest {
     @EnumSource(TableKind.class)
     void modelRun_withChecksums_everyCheckpointVerifies_andAFlippedRecordByteIsNamed(TableKind kind)
             throws IOException {
-        for (Layout layout : Layout.values()) {
+        for (RecordLayout layout : RecordLayout.values()) {
             try {
                 run(kind, layout, SEED);
             } catch (AssertionError | RuntimeException | IOException e) {
@@ -391,7 +391,7 @@ class MappedIntegrityTest {
         }
     }
 
-    private void run(TableKind kind, Layout layout, long seed) throws IOException {
+    private void run(TableKind kind, RecordLayout layout, long seed) throws IOException {
         String name = "sums_" + kind + layout;
         Schema schema = schema(name, layout);
         int tag = 4060 + 2 * kind.ordinal() + layout.ordinal();
@@ -424,7 +424,7 @@ class MappedIntegrityTest {
                     t.forEachChunk(chunk -> {
                         int slot = chunk.index() == pick ? chunk.nextLive(0) : -1;
                         if (slot >= 0 && slot < chunk.slotCount()) {
-                            if (layout == Layout.SOA) {
+                            if (layout == RecordLayout.SOA) {
                                 chunk.writableColumn(v).setAtIndex(ValueLayout.JAVA_LONG, slot, value);
                             } else {
                                 chunk.set(slot, v, value);
@@ -491,7 +491,7 @@ class MappedIntegrityTest {
         long fileAt = ((AbstractTable) t).mapped.file.blockOffset(block) + at;
         patch(file, fileAt, new byte[] {(byte) (was ^ 0x20)});  // through the file: the mapping shows it
         assertEquals((byte) (was ^ 0x20), segment.get(ValueLayout.JAVA_BYTE, at), "the mapping is shared");
-        SnapshotException e = assertThrows(SnapshotException.class, t::verify, "step " + step);
+        StorageFileException e = assertThrows(StorageFileException.class, t::verify, "step " + step);
         assertEquals(Reason.CHECKSUM, e.reason());
         assertTrue(e.getMessage().contains("block " + block + " "), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
@@ -502,7 +502,7 @@ class MappedIntegrityTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void aByteFlippedInARecord_ofACleanlyClosedFile_failsTheOpen_namingTheBlock(TableKind kind) throws IOException {
-        Schema schema = schema("flipped_" + kind, Layout.SOA);
+        Schema schema = schema("flipped_" + kind, RecordLayout.SOA);
         Path file = dir.resolve("flipped_" + kind + ".bulk");
         long block1At;
         try (MappedTable t = builder(kind, schema, 4070).blockChecksums(true).mapped(file)) {
@@ -515,7 +515,7 @@ class MappedIntegrityTest {
         }
         byte[] pristine = Files.readAllBytes(file);
         flip(file, block1At + 100, 0);
-        SnapshotException e = assertThrows(SnapshotException.class,
+        StorageFileException e = assertThrows(StorageFileException.class,
                 () -> builder(kind, schema, 4070).blockChecksums(true).mapped(file));
         assertEquals(Reason.CHECKSUM, e.reason());
         assertTrue(e.getMessage().contains("block 1 "), e.getMessage());
@@ -537,9 +537,9 @@ class MappedIntegrityTest {
     @Test
     void checksums_areAnOptionOfTheFile_andVerifyNeedsThem() throws IOException {
         Path file = dir.resolve("option.bulk");
-        Schema schema = schema("option", Layout.SOA);
+        Schema schema = schema("option", RecordLayout.SOA);
         BulkTable.builder(schema).tag(4071).blockChecksums(true).mapped(file).close();
-        SnapshotException e = assertThrows(SnapshotException.class,
+        StorageFileException e = assertThrows(StorageFileException.class,
                 () -> BulkTable.builder(schema).tag(4071).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("checksums"), e.getMessage());
@@ -547,7 +547,7 @@ class MappedIntegrityTest {
         try (MappedBulkTable t = BulkTable.builder(schema).tag(4071).mapped(plain)) {
             assertThrows(IllegalStateException.class, t::verify);
         }
-        e = assertThrows(SnapshotException.class,
+        e = assertThrows(StorageFileException.class,
                 () -> BulkTable.builder(schema).tag(4071).blockChecksums(true).mapped(plain));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         try (BulkTable inMemory = BulkTable.of(schema)) {
@@ -561,7 +561,7 @@ class MappedIntegrityTest {
     /** Only the blocks changed since the last checkpoint are summed at the next one. */
     @Test
     void aCheckpoint_sumsOnlyTheBlocksChangedSinceTheLastOne() throws IOException {
-        Schema schema = schema("changed", Layout.SOA);
+        Schema schema = schema("changed", RecordLayout.SOA);
         try (MappedBulkTable t = BulkTable.builder(schema).tag(4072).blockChecksums(true)
                 .mapped(dir.resolve("changed.bulk"))) {
             long[] hs = new long[10 * schema.slotsPerBlock() - 1];      // slot 0 is no record's: 10 blocks
@@ -583,7 +583,7 @@ class MappedIntegrityTest {
     /** The documented limit: a writable view kept across a checkpoint writes unseen by the versions. */
     @Test
     void aWritableViewKeptAcrossACheckpoint_isReportedAsDamage_andTakingItAgainIsNot() throws IOException {
-        Schema schema = schema("kept", Layout.SOA);
+        Schema schema = schema("kept", RecordLayout.SOA);
         LongField v = schema.longField("v");
         try (MappedBulkTable t = BulkTable.builder(schema).tag(4073).blockChecksums(true).mapped(dir.resolve("kept.bulk"))) {
             long h = t.add();
@@ -592,7 +592,7 @@ class MappedIntegrityTest {
             t.checkpoint();
             kept[0].setAtIndex(ValueLayout.JAVA_LONG, 1, 42L);
             assertEquals(42L, t.get(h, v));
-            SnapshotException e = assertThrows(SnapshotException.class, t::verify);
+            StorageFileException e = assertThrows(StorageFileException.class, t::verify);
             assertTrue(e.getMessage().contains("block 0 "), e.getMessage());
             t.forEachChunk(chunk -> chunk.writableColumn(v).setAtIndex(ValueLayout.JAVA_LONG, 1, 43L));
             assertEquals(0, t.verify(), "changed since the checkpoint: skipped");
@@ -606,17 +606,17 @@ class MappedIntegrityTest {
 
     @Test
     void reopening_aFixedTagFile_needsThatTag_andAnAutomaticTagFile_needsNone() throws IOException {
-        Schema schema = schema("tagged", Layout.SOA);
+        Schema schema = schema("tagged", RecordLayout.SOA);
         Path fixed = dir.resolve("fixed.bulk");
         long handle;
         try (MappedBulkTable t = BulkTable.builder(schema).tag(4080).mapped(fixed)) {
             handle = t.add();
         }
-        SnapshotException none = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema).mapped(fixed));
+        StorageFileException none = assertThrows(StorageFileException.class, () -> BulkTable.builder(schema).mapped(fixed));
         assertEquals(Reason.SCHEMA_MISMATCH, none.reason());
         assertTrue(none.getMessage().contains("fixed tag 4080") && none.getMessage().contains("tag(4080)"),
                 none.getMessage());
-        SnapshotException other = assertThrows(SnapshotException.class,
+        StorageFileException other = assertThrows(StorageFileException.class,
                 () -> BulkTable.builder(schema).tag(4081).mapped(fixed));
         assertEquals(Reason.SCHEMA_MISMATCH, other.reason());
         assertTrue(other.getMessage().contains("4080") && other.getMessage().contains("4081"), other.getMessage());
@@ -632,7 +632,7 @@ class MappedIntegrityTest {
         }
         int autoTag = Handles.tag(autoHandle);
         assertTrue(autoTag < HandleLayout.MIN_FIXED_TAG);
-        SnapshotException fixedOnAuto = assertThrows(SnapshotException.class,
+        StorageFileException fixedOnAuto = assertThrows(StorageFileException.class,
                 () -> BulkTable.builder(schema).tag(4082).mapped(automatic));
         assertEquals(Reason.SCHEMA_MISMATCH, fixedOnAuto.reason());
         assertTrue(fixedOnAuto.getMessage().contains("automatic tag " + autoTag), fixedOnAuto.getMessage());

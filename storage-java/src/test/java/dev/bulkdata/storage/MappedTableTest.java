@@ -1,10 +1,10 @@
 package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.tags.TagRegistry;
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 import dev.bulkdata.storage.internal.format.MappedStore;
 
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,7 +40,7 @@ class MappedTableTest {
 
     private static final int TAG = 3990;
 
-    private static Schema schema(String name, Layout layout) {
+    private static Schema schema(String name, RecordLayout layout) {
         return Schema.builder(name).layout(layout).add(FieldType.INT, "id").add(FieldType.LONG, "v")
                 .add(FieldType.BYTE, "flag").build();
     }
@@ -71,7 +71,7 @@ class MappedTableTest {
     void modelRun_closedAndReopenedAtRandomPoints_staysEqualToATwinInMemory(TableKind kind) throws IOException {
         long seed = Seeds.seed("MappedTableTest", 0x3A99_ED00L);
         try {
-            for (Layout layout : Layout.values()) {
+            for (RecordLayout layout : RecordLayout.values()) {
                 run(kind, layout, seed);
             }
         } catch (AssertionError | RuntimeException | IOException e) {
@@ -79,7 +79,7 @@ class MappedTableTest {
         }
     }
 
-    private void run(TableKind kind, Layout layout, long seed) throws IOException {
+    private void run(TableKind kind, RecordLayout layout, long seed) throws IOException {
         Schema schema = schema("model_" + kind + layout, layout);
         HandleLayout handles = HandleLayout.of(12, 2); // 4 generations: slots retire
         Path file = dir.resolve("model_" + kind + layout + ".bulk");
@@ -152,7 +152,7 @@ class MappedTableTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void closeCheckpoints_andReopenKeepsEveryHandle(TableKind kind) throws IOException {
-        Schema schema = schema("close_" + kind, Layout.SOA);
+        Schema schema = schema("close_" + kind, RecordLayout.SOA);
         Path file = dir.resolve("close.bulk");
         long[] handles = new long[5_000];
         try (MappedTable t = builder(kind, schema, HandleLayout.DEFAULT, 3910 + kind.ordinal()).mapped(file)) {
@@ -175,7 +175,7 @@ class MappedTableTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void aMappedTable_savesAsASnapshot_andLoadsEqual(TableKind kind) throws IOException {
-        Schema schema = schema("saved_" + kind, Layout.AOS);
+        Schema schema = schema("saved_" + kind, RecordLayout.AOS);
         Path file = dir.resolve("saved.map");
         Path snapshot = dir.resolve("saved.bulk");
         TableSnapshot before;
@@ -202,7 +202,7 @@ class MappedTableTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void checkpoint_writesOnlyTheMetadataPagesThatChanged(TableKind kind) throws IOException {
-        Schema schema = schema("incremental_" + kind, Layout.SOA);
+        Schema schema = schema("incremental_" + kind, RecordLayout.SOA);
         Path file = dir.resolve("incremental.bulk");
         long[] hs = new long[50_000];
         Map<String, Object> before;
@@ -223,10 +223,10 @@ class MappedTableTest {
             assertEquals(0, store.written().metadataBytes(), "field writes change no metadata");
             t.remove(hs[hs.length / 2]);
             t.checkpoint();
-            assertTrue(store.written().metadataBytes() > 0 && store.written().metadataBytes() <= 8L * FileLayout.PAGE,
+            assertTrue(store.written().metadataBytes() > 0 && store.written().metadataBytes() <= 8L * FileFormat.PAGE,
                     "one removal rewrites a few pages, not " + store.written().metadataBytes() + " of " + whole + " bytes");
             t.checkpoint();             // the area two back lacks the removal too
-            assertTrue(store.written().metadataBytes() > 0 && store.written().metadataBytes() <= 8L * FileLayout.PAGE,
+            assertTrue(store.written().metadataBytes() > 0 && store.written().metadataBytes() <= 8L * FileFormat.PAGE,
                     "written " + store.written().metadataBytes());
             t.checkpoint();
             assertEquals(0, store.written().metadataBytes());
@@ -242,7 +242,7 @@ class MappedTableTest {
 
     @Test
     void onlyAMappedTable_hasACheckpoint_andAClosedOneThrows() throws IOException {
-        Schema schema = schema("memory", Layout.SOA);
+        Schema schema = schema("memory", RecordLayout.SOA);
         try (BulkTable t = BulkTable.of(schema); PackedTable p = PackedTable.of(schema)) {
             assertFalse(t instanceof MappedTable, "an in-memory table's type has no checkpoint");
             assertFalse(p instanceof MappedTable);
@@ -275,11 +275,11 @@ class MappedTableTest {
 
     @Test
     void aSecondOpenInThisProcess_failsNamingTheFile_andTheFirstStaysUsable() throws IOException {
-        Schema schema = schema("owner", Layout.SOA);
+        Schema schema = schema("owner", RecordLayout.SOA);
         Path file = dir.resolve("owner.bulk");
         try (MappedBulkTable first = BulkTable.builder(schema).mapped(file)) {
             long h = first.add();
-            SnapshotException e = assertThrows(SnapshotException.class,
+            StorageFileException e = assertThrows(StorageFileException.class,
                     () -> BulkTable.builder(schema).mapped(file));
             assertEquals(Reason.LOCKED, e.reason());
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
@@ -303,7 +303,7 @@ class MappedTableTest {
                 assertTrue(System.nanoTime() < deadline, "holder did not open the file");
                 Thread.sleep(20);
             }
-            SnapshotException e = assertThrows(SnapshotException.class,
+            StorageFileException e = assertThrows(StorageFileException.class,
                     () -> BulkTable.builder(Holder.SCHEMA).tag(Holder.TAG).mapped(file));
             assertEquals(Reason.LOCKED, e.reason());
             assertTrue(e.getMessage().contains("another process") && e.getMessage().contains(file.toString()),
@@ -333,7 +333,7 @@ class MappedTableTest {
 
     @Test
     void aTableDroppedWithoutClose_isUnmappedAndUnlockedByItsCleaner_withoutACheckpoint() throws Exception {
-        Schema schema = schema("dropped", Layout.SOA);
+        Schema schema = schema("dropped", RecordLayout.SOA);
         Path file = dir.resolve("dropped.bulk");
         dropMappedTable(schema, file);
         long deadline = System.nanoTime() + 20_000_000_000L;
@@ -368,7 +368,7 @@ class MappedTableTest {
 
     private Path validFile(String name) throws IOException {
         Path file = dir.resolve(name + ".bulk");
-        Schema schema = schema(name, Layout.SOA);
+        Schema schema = schema(name, RecordLayout.SOA);
         try (MappedBulkTable t = BulkTable.builder(schema).tag(TAG).mapped(file)) {
             long[] hs = new long[2_000];
             t.addAll(hs);
@@ -381,8 +381,8 @@ class MappedTableTest {
     }
 
     private void assertFails(Path file, Reason reason, String name) {
-        SnapshotException e = assertThrows(SnapshotException.class,
-                () -> BulkTable.builder(schema(name, Layout.SOA)).tag(TAG).mapped(file));
+        StorageFileException e = assertThrows(StorageFileException.class,
+                () -> BulkTable.builder(schema(name, RecordLayout.SOA)).tag(TAG).mapped(file));
         assertEquals(reason, e.reason(), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         assertUnlocked(file);
@@ -429,8 +429,8 @@ class MappedTableTest {
         try (FileChannel c = FileChannel.open(cut, StandardOpenOption.WRITE)) {
             c.truncate(20_000); // inside the first region: the metadata areas are past it
         }
-        SnapshotException e = assertThrows(SnapshotException.class,
-                () -> BulkTable.builder(schema("bad2", Layout.SOA)).tag(TAG).mapped(cut));
+        StorageFileException e = assertThrows(StorageFileException.class,
+                () -> BulkTable.builder(schema("bad2", RecordLayout.SOA)).tag(TAG).mapped(cut));
         assertEquals(Reason.TRUNCATED, e.reason(), e.getMessage());
         assertUnlocked(cut);
     }
@@ -445,7 +445,7 @@ class MappedTableTest {
         // Flip a bit of the newest header: the older checkpoint (same structure here) opens.
         byte[] h = read(file, newest + 30, 1);
         patch(file, newest + 30, new byte[] {(byte) (h[0] ^ 1)});
-        try (MappedBulkTable t = BulkTable.builder(schema("crc", Layout.SOA)).tag(TAG)
+        try (MappedBulkTable t = BulkTable.builder(schema("crc", RecordLayout.SOA)).tag(TAG)
                 .checkpointFallback(CheckpointFallback.AFTER_CRASH_OR_DAMAGE).mapped(file)) {
             assertEquals(2_000 - 667, t.size());
         }
@@ -474,12 +474,12 @@ class MappedTableTest {
      * A bit flipped in every byte of both header slots and of the newest metadata, one at a
      * time: a flip in the newest checkpoint reopens the older one, a flip in the older slot the
      * newest (each passing its audit); with the older slot erased, every flip fails with one
-     * {@link SnapshotException} naming the file, and leaves the file unlocked. Never another
+     * {@link StorageFileException} naming the file, and leaves the file unlocked. Never another
      * exception, never a crash.
      */
     @Test
     void everyFlippedBit_ofTheHeadersAndMetadata_fallsBackToTheOtherCheckpoint_orFailsClearly() throws IOException {
-        Schema schema = schema("flip", Layout.SOA);
+        Schema schema = schema("flip", RecordLayout.SOA);
         Path file = dir.resolve("flip.bulk");
         try (MappedPackedTable t = PackedTable.builder(schema).tag(3996).mapped(file)) {
             long[] hs = new long[40];
@@ -514,7 +514,7 @@ class MappedTableTest {
         for (long[] range : new long[][] {ranges[0], ranges[1]}) {
             for (long at = range[0]; at < range[1]; at++) {
                 patch(file, at, new byte[] {(byte) (newestOnly[(int) at] ^ (1 << (at % 8)))});
-                SnapshotException e = assertThrows(SnapshotException.class,
+                StorageFileException e = assertThrows(StorageFileException.class,
                         () -> PackedTable.builder(schema).tag(3996).mapped(file), "byte " + at + " flipped");
                 assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
                 patch(file, at, new byte[] {newestOnly[(int) at]});
@@ -532,35 +532,35 @@ class MappedTableTest {
     @Test
     void otherSchema_options_kind_andSnapshotFiles_areRefused() throws IOException {
         Path file = validFile("opts");
-        SnapshotException e = assertThrows(SnapshotException.class,
-                () -> BulkTable.builder(schema("other", Layout.SOA)).tag(TAG).mapped(file));
+        StorageFileException e = assertThrows(StorageFileException.class,
+                () -> BulkTable.builder(schema("other", RecordLayout.SOA)).tag(TAG).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertUnlocked(file);
-        e = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema("opts", Layout.SOA)).tag(TAG)
+        e = assertThrows(StorageFileException.class, () -> BulkTable.builder(schema("opts", RecordLayout.SOA)).tag(TAG)
                 .handleLayout(HandleLayout.of(20, 10)).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("handle layout"), e.getMessage());
-        e = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema("opts", Layout.SOA))
+        e = assertThrows(StorageFileException.class, () -> BulkTable.builder(schema("opts", RecordLayout.SOA))
                 .tag(TAG + 1).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
-        e = assertThrows(SnapshotException.class, () -> BulkTable.builder(schema("opts", Layout.SOA)).tag(TAG)
+        e = assertThrows(StorageFileException.class, () -> BulkTable.builder(schema("opts", RecordLayout.SOA)).tag(TAG)
                 .reuseOrder(ReuseOrder.LIFO).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
-        e = assertThrows(SnapshotException.class,
-                () -> PackedTable.builder(schema("opts", Layout.SOA)).tag(TAG).mapped(file));
+        e = assertThrows(StorageFileException.class,
+                () -> PackedTable.builder(schema("opts", RecordLayout.SOA)).tag(TAG).mapped(file));
         assertEquals(Reason.KIND_MISMATCH, e.reason());
-        e = assertThrows(SnapshotException.class, () -> Snapshots.load(file));
+        e = assertThrows(StorageFileException.class, () -> Snapshots.load(file));
         assertEquals(Reason.KIND_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("mapped"), e.getMessage());
         assertUnlocked(file);
 
         Path snapshot = dir.resolve("snapshot.bulk");
-        try (BulkTable t = BulkTable.of(schema("opts", Layout.SOA))) {
+        try (BulkTable t = BulkTable.of(schema("opts", RecordLayout.SOA))) {
             t.add();
             Snapshots.save(t, snapshot);
         }
-        e = assertThrows(SnapshotException.class,
-                () -> BulkTable.builder(schema("opts", Layout.SOA)).mapped(snapshot));
+        e = assertThrows(StorageFileException.class,
+                () -> BulkTable.builder(schema("opts", RecordLayout.SOA)).mapped(snapshot));
         assertEquals(Reason.KIND_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("Snapshots.load"), e.getMessage());
     }
@@ -570,8 +570,8 @@ class MappedTableTest {
         Path file = validFile("tags");
         try (BulkTable holder = BulkTable.builder(Schema.builder("holder").add(FieldType.INT, "x").build())
                 .tag(TAG).build()) {
-            SnapshotException e = assertThrows(SnapshotException.class,
-                    () -> BulkTable.builder(schema("tags", Layout.SOA)).tag(TAG).mapped(file));
+            StorageFileException e = assertThrows(StorageFileException.class,
+                    () -> BulkTable.builder(schema("tags", RecordLayout.SOA)).tag(TAG).mapped(file));
             assertEquals(Reason.TAG_CONFLICT, e.reason());
             assertTrue(holder.size() == 0);
         }
@@ -583,7 +583,7 @@ class MappedTableTest {
     /** Reopening with another capacity limit, or none, is refused naming the file; the limit holds after reopening. */
     @Test
     void reopeningWithAnotherCapacityLimit_isRefused() throws IOException {
-        Schema s = schema("mapped_cap", Layout.SOA);
+        Schema s = schema("mapped_cap", RecordLayout.SOA);
         Path file = dir.resolve("cap.bulk");
         int tag = 4055;
         try (MappedBulkTable t = BulkTable.builder(s).tag(tag).maxCapacity(50).mapped(file)) {
@@ -594,7 +594,7 @@ class MappedTableTest {
             if (other > 0) {
                 b.maxCapacity(other);
             }
-            SnapshotException e = assertThrows(SnapshotException.class, () -> b.mapped(file));
+            StorageFileException e = assertThrows(StorageFileException.class, () -> b.mapped(file));
             assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), e.getMessage());
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         }
@@ -611,7 +611,7 @@ class MappedTableTest {
      */
     @Test
     void aCappedTable_savesTheLayoutItsCapChooses() throws IOException {
-        Schema s = schema("mapped_capped_layout", Layout.SOA);
+        Schema s = schema("mapped_capped_layout", RecordLayout.SOA);
         Path file = dir.resolve("capped-layout.bulk");
         long h;
         try (MappedBulkTable t = BulkTable.builder(s).maxCapacity(5000).mapped(file)) {
@@ -624,7 +624,7 @@ class MappedTableTest {
             assertEquals(HandleLayout.forCapacity(5000), t.handleLayout());
             assertTrue(t.contains(h));
         }
-        SnapshotException e = assertThrows(SnapshotException.class,
+        StorageFileException e = assertThrows(StorageFileException.class,
                 () -> BulkTable.builder(s).maxCapacity(5000).handleLayout(HandleLayout.DEFAULT).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), e.getMessage());
         assertTrue(e.getMessage().contains("handle layout") && e.getMessage().contains("HandleLayout.forCapacity"),
@@ -634,7 +634,7 @@ class MappedTableTest {
     /** The file is created if absent, and reopens as the empty table it holds. */
     @Test
     void theFileIsCreatedIfAbsent_andReopensEmpty() throws IOException {
-        Schema s = schema("mapped_new", Layout.SOA);
+        Schema s = schema("mapped_new", RecordLayout.SOA);
         Path file = dir.resolve("absent.bulk");
         assertTrue(Files.notExists(file));
         int tag = 4056;

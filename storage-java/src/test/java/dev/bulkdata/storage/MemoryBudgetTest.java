@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * their class path).
  */
 class MemoryBudgetTest {
-    private static final Schema PARTICLES = TestSchemas.particles(Layout.SOA);
+    private static final Schema PARTICLES = TestSchemas.particles(RecordLayout.SOA);
     private static final FloatField T = PARTICLES.floatField("t");
 
     @Test

@@ -5,14 +5,14 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The file format reads meta words with its own constants: they must be the slot index's. */
+/** The file format reads meta words with its own constants: they must be the slot map's. */
 class MetaWordsTest {
     @Test
-    void theFormatsMetaWordEncoding_isTheSlotIndexs() {
+    void theFormatsMetaWordEncoding_isTheSlotMaps() {
         assertEquals(SlotMeta.LIVE, MetaWords.LIVE);
         assertEquals(SlotMeta.RETIRED, MetaWords.RETIRED);
         assertEquals(SlotMeta.GENERATION_SHIFT, MetaWords.GENERATION_SHIFT);
         assertEquals(SlotMeta.GENERATION_MASK, MetaWords.GENERATION_MASK);
-        assertEquals(SlotIndex.PAGE_SHIFT, MetaWords.PAGE_SHIFT);
+        assertEquals(SlotMap.PAGE_SHIFT, MetaWords.PAGE_SHIFT);
     }
 }

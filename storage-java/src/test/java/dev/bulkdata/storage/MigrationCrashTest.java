@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +35,7 @@ class MigrationCrashTest {
     }
 
     static Schema v2() {
-        return Schema.builder("migrating").layout(Layout.AOS).add(FieldType.DOUBLE, "x")
+        return Schema.builder("migrating").layout(RecordLayout.AOS).add(FieldType.DOUBLE, "x")
                 .add(FieldType.SHORT, "level").loadDefault("level", 7).add(FieldType.INT, "id").build();
     }
 
@@ -92,7 +92,7 @@ class MigrationCrashTest {
             try (MappedBulkTable t = BulkTable.builder(v2()).tag(TAG).exactSchema(true).mapped(file)) {
                 wasMigrated = true;
                 check(t, hs, what + ", migrated");
-            } catch (SnapshotException e) {
+            } catch (StorageFileException e) {
                 assertEquals(Reason.SCHEMA_MISMATCH, e.reason(), what + ": " + e.getMessage());
                 wasMigrated = false;
                 assertArrayEquals(before, Files.readAllBytes(file), what + ": the old file changed");

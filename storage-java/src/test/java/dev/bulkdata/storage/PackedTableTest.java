@@ -32,7 +32,7 @@ class PackedTableTest {
         final IntField key;
         final List<Long> handles = new ArrayList<>();
 
-        Sample(Layout layout, int n, int keys, long seed) {
+        Sample(RecordLayout layout, int n, int keys, long seed) {
             schema = Schema.builder("sample").layout(layout)
                     .add(FieldType.INT, "id", "key")
                     .add(FieldType.DOUBLE, "payload")
@@ -80,8 +80,8 @@ class PackedTableTest {
     // ---- dense rows ------------------------------------------------------------------------
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void iteration_isContiguous_everyChunkFullButTheLast(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void iteration_isContiguous_everyChunkFullButTheLast(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         try (PackedTable table = PackedTable.of(schema)) {
             long[] handles = new long[3000];
@@ -120,8 +120,8 @@ class PackedTableTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void remove_movesTheLastRowIntoTheGap_andEveryHandleStillReadsItsOwnRecord(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void remove_movesTheLastRowIntoTheGap_andEveryHandleStillReadsItsOwnRecord(RecordLayout layout) {
         try (Sample sample = new Sample(layout, 40, 4, SEED)) {
             List<Long> before = sample.rowOrder();
             long victim = sample.handles.get(5);
@@ -150,7 +150,7 @@ class PackedTableTest {
     void clear_stepsEveryGeneration_andLeavesEveryPayloadAsItWas() {
         Schema schema = Schema.builder("payloads").add(FieldType.INT, "id").build();
         try (PackedTable table = PackedTable.of(schema)) {
-            long[] handles = new long[10_000];  // three pages of the index
+            long[] handles = new long[10_000];  // three pages of the slotMap
             table.addAll(handles);
             SplittableRandom random = new SplittableRandom(SEED);
             for (int i = 0; i < 2_000; i++) {
@@ -159,25 +159,25 @@ class PackedTableTest {
                     table.remove(h);      // rows move (swap-and-pop), free slots get links
                 }
             }
-            SlotIndex index = ((AbstractTable) table).index;
-            int limit = index.limit;
+            SlotMap slotMap = ((AbstractTable) table).slots;
+            int limit = slotMap.limit;
             int[] before = new int[limit];
             int[] generations = new int[limit];
             for (int slot = 1; slot < limit; slot++) {
-                before[slot] = index.payload(slot);
-                generations[slot] = SlotMeta.generation(index.meta(slot));
+                before[slot] = slotMap.payload(slot);
+                generations[slot] = SlotMeta.generation(slotMap.meta(slot));
             }
             List<Long> live = new ArrayList<>();
             table.forEach((chunk, slot) -> live.add(chunk.handle(slot)));
             boolean[] wasLive = new boolean[limit];
             for (long h : live) {
-                wasLive[(int) table.handleLayout().index(h)] = true;
+                wasLive[(int) table.handleLayout().slot(h)] = true;
             }
             table.clear();
             for (int slot = 1; slot < limit; slot++) {
-                assertEquals(before[slot], index.payload(slot), "payload of slot " + slot);
-                assertFalse(SlotMeta.isLive(index.meta(slot)), "slot " + slot + " is free after clear");
-                assertEquals(generations[slot] + (wasLive[slot] ? 1 : 0), SlotMeta.generation(index.meta(slot)),
+                assertEquals(before[slot], slotMap.payload(slot), "payload of slot " + slot);
+                assertFalse(SlotMeta.isLive(slotMap.meta(slot)), "slot " + slot + " is free after clear");
+                assertEquals(generations[slot] + (wasLive[slot] ? 1 : 0), SlotMeta.generation(slotMap.meta(slot)),
                         "slot " + slot + ": a live slot steps once, a free one not at all");
             }
             for (long h : live) {
@@ -189,7 +189,7 @@ class PackedTableTest {
 
     @Test
     void stats_reportNoHoles_countRetiredSlots_andDenseBytes() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         // 2 generations per slot: every slot retires on its second removal.
         try (PackedTable table = PackedTable.builder(schema).handleLayout(HandleLayout.of(16, 1)).build()) {
             long[] handles = new long[1000];
@@ -211,14 +211,14 @@ class PackedTableTest {
                 assertFalse(table.contains(h));
             }
             long fresh = table.add();
-            assertEquals(1001, table.handleLayout().index(fresh), "retired slots are never handed out again");
+            assertEquals(1001, table.handleLayout().slot(fresh), "retired slots are never handed out again");
             assertEquals(0, table.stats().holes());
         }
     }
 
     @Test
     void capacity_isWhatFitsWithoutAnotherBlock() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         try (PackedTable table = PackedTable.builder(schema).maxCapacity(700).build()) {
             assertEquals(0, table.capacity());
             table.add();
@@ -231,8 +231,8 @@ class PackedTableTest {
     // ---- handles and errors: the same as a BulkTable ---------------------------------------
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void rejections_haveTheSameReasonsAndMessagesAsABulkTable(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void rejections_haveTheSameReasonsAndMessagesAsABulkTable(RecordLayout layout) {
         Schema schema = TestSchemas.mixed(layout);
         try (Table bulk = BulkTable.of(schema); Table packed = PackedTable.of(schema)) {
             for (Table t : List.of(bulk, packed)) {
@@ -272,7 +272,7 @@ class PackedTableTest {
 
     @Test
     void builder_rejectsNullAndNonPositiveOptions() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         assertThrows(IllegalArgumentException.class, () -> PackedTable.builder(null));
         assertThrows(IllegalArgumentException.class, () -> PackedTable.of(null));
         PackedTable.Builder b = PackedTable.builder(schema);
@@ -285,8 +285,8 @@ class PackedTableTest {
     // ---- defragment ------------------------------------------------------------------------
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void defragment_afterAnOrderThrewPartWay_treatsTheTableAsUnsorted(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void defragment_afterAnOrderThrewPartWay_treatsTheTableAsUnsorted(RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         FloatField t = schema.floatField("t");
         try (PackedTable table = PackedTable.of(schema)) {
@@ -330,8 +330,8 @@ class PackedTableTest {
 
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void defragment_afterShuffling_repeatedBudgetedCalls_reachTheOrder_keepingEveryHandleValid(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void defragment_afterShuffling_repeatedBudgetedCalls_reachTheOrder_keepingEveryHandleValid(RecordLayout layout) {
         try (Sample sample = new Sample(layout, 1500, 6, SEED + 1)) {
             SplittableRandom random = new SplittableRandom(SEED + 2);
             // Shuffle the rows by removing and re-adding (swap-and-pop scatters them).
@@ -376,7 +376,7 @@ class PackedTableTest {
 
     @Test
     void defragment_onAnUnchangedTable_doesNothing_notEvenComparing() {
-        try (Sample sample = new Sample(Layout.SOA, 800, 3, SEED + 3)) {
+        try (Sample sample = new Sample(RecordLayout.SOA, 800, 3, SEED + 3)) {
             RecordOrder byKey = sample.byKey();
             int[] comparisons = {0};
             RecordOrder counting = (a, b) -> {
@@ -410,7 +410,7 @@ class PackedTableTest {
 
     @Test
     void defragment_withAnotherOrder_runs_andAnUnfinishedPassInvalidatesTheCompleteOne() {
-        try (Sample sample = new Sample(Layout.AOS, 300, 5, SEED + 4)) {
+        try (Sample sample = new Sample(RecordLayout.AOS, 300, 5, SEED + 4)) {
             RecordOrder byKey = sample.byKey();
             RecordOrder byIdDescending = (a, b) -> Integer.compare(sample.table.get(b, sample.id),
                     sample.table.get(a, sample.id));
@@ -438,7 +438,7 @@ class PackedTableTest {
 
     @Test
     void defragment_ofReversedRows_makesNTimesNMinusOneHalvesSwaps_theWorstCase() {
-        try (Sample sample = new Sample(Layout.SOA, 200, 1, SEED)) {
+        try (Sample sample = new Sample(RecordLayout.SOA, 200, 1, SEED)) {
             RecordOrder byIdDescending = (a, b) -> Integer.compare(sample.table.get(b, sample.id),
                     sample.table.get(a, sample.id));
             assertEquals(200L * 199 / 2, sample.table.defragment(Long.MAX_VALUE, byIdDescending));
@@ -451,7 +451,7 @@ class PackedTableTest {
 
     @Test
     void defragment_withBudgetZero_movesNothing_butCompletesAPassOverSortedRows() {
-        try (Sample sample = new Sample(Layout.SOA, 100, 4, SEED + 5)) {
+        try (Sample sample = new Sample(RecordLayout.SOA, 100, 4, SEED + 5)) {
             RecordOrder byKey = sample.byKey();
             List<Long> before = sample.rowOrder();
             assertEquals(0, sample.table.defragment(0, byKey));
@@ -466,7 +466,7 @@ class PackedTableTest {
 
     @Test
     void defragment_badArguments_throwIllegalArgumentAndChangeNothing() {
-        try (Sample sample = new Sample(Layout.SOA, 100, 4, SEED + 6)) {
+        try (Sample sample = new Sample(RecordLayout.SOA, 100, 4, SEED + 6)) {
             TableSnapshot before = TableSnapshot.of(sample.table);
             IllegalArgumentException nullOrder = assertThrows(IllegalArgumentException.class,
                     () -> sample.table.defragment(10, null));
@@ -481,7 +481,7 @@ class PackedTableTest {
 
     @Test
     void defragment_duringAnIteration_throwsConcurrentModification_andChangesNothing() {
-        try (Sample sample = new Sample(Layout.SOA, 100, 4, SEED + 7)) {
+        try (Sample sample = new Sample(RecordLayout.SOA, 100, 4, SEED + 7)) {
             TableSnapshot before = TableSnapshot.of(sample.table);
             try (ChunkIteration ignored = sample.table.iterate()) {
                 assertThrows(ConcurrentModificationException.class,
@@ -494,7 +494,7 @@ class PackedTableTest {
 
     @Test
     void defragment_whoseOrderChangesTheStructure_failsFast_andKeepsEveryHandleValid() {
-        try (Sample sample = new Sample(Layout.SOA, 100, 4, SEED + 8)) {
+        try (Sample sample = new Sample(RecordLayout.SOA, 100, 4, SEED + 8)) {
             RecordOrder byKey = sample.byKey();
             int[] calls = {0};
             RecordOrder adding = (a, b) -> {
@@ -513,7 +513,7 @@ class PackedTableTest {
 
     @Test
     void defragment_onAClosedTable_throwsIllegalState() {
-        Sample sample = new Sample(Layout.SOA, 10, 2, SEED);
+        Sample sample = new Sample(RecordLayout.SOA, 10, 2, SEED);
         RecordOrder byKey = sample.byKey();
         sample.close();
         assertThrows(IllegalStateException.class, () -> sample.table.defragment(10, byKey));

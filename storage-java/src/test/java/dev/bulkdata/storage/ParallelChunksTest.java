@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * several threads, each exactly once, one iteration for the pass, failures and misuse reported.
  */
 class ParallelChunksTest {
-    private static final Schema SCHEMA = TestSchemas.particles(Layout.SOA);
+    private static final Schema SCHEMA = TestSchemas.particles(RecordLayout.SOA);
     private static final FloatField T = SCHEMA.floatField("t");
     private static ExecutorService pool;
 

@@ -30,11 +30,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * order of the adds checked to be the same whichever threads ran the chunks.
  */
 class QueuedChangesTest {
-    private static final Schema SCHEMA = TestSchemas.particles(Layout.SOA);
+    private static final Schema SCHEMA = TestSchemas.particles(RecordLayout.SOA);
     private static final FloatField T = SCHEMA.floatField("t");
     private static ExecutorService pool;
-    /** A default-layout handle's slot index and generation, without the tag. */
-    private static final long MASK = (1L << (HandleLayout.DEFAULT.indexBits() + HandleLayout.DEFAULT.generationBits())) - 1;
+    /** A default-layout handle's slot and generation, without the tag. */
+    private static final long MASK = (1L << (HandleLayout.DEFAULT.slotBits() + HandleLayout.DEFAULT.generationBits())) - 1;
 
     @BeforeAll
     static void startPool() {
@@ -305,7 +305,7 @@ class QueuedChangesTest {
     @Test
     void aComponentTablesChunks_queueNothing_withAMessageThatSaysWhatToDo() {
         try (Table entities = table(false);
-             ComponentTable velocity = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA))) {
+             ComponentTable velocity = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA))) {
             long e = entities.add();
             velocity.add(e);
             velocity.forEachChunk(chunk -> {

@@ -40,7 +40,7 @@ class ReservedRangeTest {
     void everyBlockOfABulkTableLiesInTheReservedRange() {
         assumeTrue(linux(), "reservations are made on Linux only");
         assertTrue(AddressSpace.AVAILABLE, "this suite runs with --enable-native-access=dev.bulkdata.storage");
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         FloatField t = schema.floatField("t");
         try (BulkTable table = BulkTable.of(schema)) {
             int n = 5 * schema.slotsPerBlock() + 7;
@@ -73,7 +73,7 @@ class ReservedRangeTest {
     @Test
     void packedRowsLieInTheReservedRange() {
         assumeTrue(linux());
-        Schema schema = TestSchemas.mixed(Layout.AOS);
+        Schema schema = TestSchemas.mixed(RecordLayout.AOS);
         LongField l = schema.longField("l");
         try (PackedTable table = PackedTable.of(schema)) {
             int n = 10 * schema.slotsPerBlock() + 3;
@@ -98,7 +98,7 @@ class ReservedRangeTest {
     @Test
     void aClosedTableRefusesLookupsWithoutReadingItsUnmappedRange() {
         assumeTrue(linux());
-        Schema schema = TestSchemas.particles(Layout.AOS);
+        Schema schema = TestSchemas.particles(RecordLayout.AOS);
         FloatField t = schema.floatField("t");
         BulkTable table = BulkTable.of(schema);
         long handle = table.add();
@@ -113,7 +113,7 @@ class ReservedRangeTest {
     @Test
     void aLargeTableAsksForHugePages() throws IOException {
         assumeTrue(linux() && Files.isReadable(Path.of("/proc/self/smaps")));
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         try (BulkTable table = BulkTable.of(schema)) {
             table.addAll(new long[200 * schema.slotsPerBlock()]); // 200 blocks: 3.1 MiB
             long base = ((BulkTableImpl) table).region.address();
@@ -153,7 +153,7 @@ class ReservedRangeTest {
                 throw new AssertionError("reservations available without native access");
             }
             Random random = new Random(seed);
-            for (Schema schema : List.of(TestSchemas.particles(Layout.SOA), TestSchemas.mixed(Layout.AOS))) {
+            for (Schema schema : List.of(TestSchemas.particles(RecordLayout.SOA), TestSchemas.mixed(RecordLayout.AOS))) {
                 Field field = schema.fields().getFirst();
                 for (boolean packed : new boolean[] {false, true}) {
                     try (Table table = packed ? PackedTable.of(schema) : BulkTable.of(schema)) {

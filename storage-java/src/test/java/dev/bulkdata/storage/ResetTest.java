@@ -96,9 +96,9 @@ class ResetTest {
                         throw new AssertionError("frame " + frame + ": " + s + ", capacity " + t.capacity()
                                 + "; expected " + blocks + " blocks, capacity " + capacity + ", none retired");
                     }
-                    if (SOAK.index(now[RECORDS - 1]) != RECORDS) {
+                    if (SOAK.slot(now[RECORDS - 1]) != RECORDS) {
                         throw new AssertionError("frame " + frame + ": the refill took slot "
-                                + SOAK.index(now[RECORDS - 1]) + " for its last record, not " + RECORDS);
+                                + SOAK.slot(now[RECORDS - 1]) + " for its last record, not " + RECORDS);
                     }
                     if (SOAK.epoch(now[0]) != SOAK.epoch(before[0])) {
                         epochsSeen++;
@@ -130,7 +130,7 @@ class ResetTest {
             int tag;
             long firstRetirement;
             try (Table t = TableKind.BULK.build(SCHEMA, tiny, 255)) {
-                tag = ((AbstractTable) t).index.tag();
+                tag = ((AbstractTable) t).slots.tag();
                 firstRetirement = (1L << tiny.epochBits()) * ((1L << tiny.generationBits()) - floor(t));
                 long[] h = new long[3];
                 t.addAll(h, 0, 3);
@@ -141,13 +141,13 @@ class ResetTest {
                     assertTrue(emptied <= firstRetirement, "no retirement by emptying " + firstRetirement);
                     if (t.stats().retired() == 0) {
                         t.addAll(h, 0, 3);
-                        assertEquals(3, tiny.index(h[2]), "slots 1..3 reused");
+                        assertEquals(3, tiny.slot(h[2]), "slots 1..3 reused");
                     }
                 }
                 assertEquals(firstRetirement, emptied, "the first retirement comes at 2^e * (2^g - floor)");
                 assertEquals(3, t.stats().retired());
                 t.addAll(h, 0, 3);
-                assertEquals(6, tiny.index(h[2]), "retired slots are not reused: the refill opens slots 4..6");
+                assertEquals(6, tiny.slot(h[2]), "retired slots are not reused: the refill opens slots 4..6");
                 assertEquals(3, t.stats().retired());
             }
             Path file = dir.resolve("retire.jfr");
@@ -208,7 +208,7 @@ class ResetTest {
             assertEquals(InvalidHandleException.Reason.STALE,
                     assertThrows(InvalidHandleException.class, () -> t.get(h[10], X)).reason());
             long again = t.add();
-            assertEquals(1, HandleLayout.DEFAULT.index(again), "the refill starts at slot 1");
+            assertEquals(1, HandleLayout.DEFAULT.slot(again), "the refill starts at slot 1");
             assertEquals(0f, t.get(again, X), "a reused record reads zero");
             assertEquals(HandleLayout.DEFAULT.tag(h[0]), HandleLayout.DEFAULT.tag(again), "the tag is kept");
             assertNotEquals(h[0], again);
@@ -249,7 +249,7 @@ class ResetTest {
         SplittableRandom random = new SplittableRandom(seed);
         int n = 20_000;
         try (Table t = kind.build(100_000)) {
-            SlotIndex index = ((AbstractTable) t).index;
+            SlotMap slotMap = ((AbstractTable) t).slots;
             long[] h = new long[n];
             t.addAll(h, 0, n);
             for (int i = 0; i < 500; i++) {
@@ -258,15 +258,15 @@ class ResetTest {
                     t.remove(h[at]);
                 }
             }
-            int limit = index.limit;
+            int limit = slotMap.limit;
             int[] words = new int[limit];
             for (int slot = 1; slot < limit; slot++) {
-                words[slot] = index.meta(slot);
+                words[slot] = slotMap.meta(slot);
             }
-            int top = index.top;
+            int top = slotMap.top;
             t.reset();
             for (int slot = 1; slot < limit; slot++) {
-                assertEquals(words[slot], index.meta(slot), "slot " + slot + "'s word was written by the reset, " + Seeds.replay(seed));
+                assertEquals(words[slot], slotMap.meta(slot), "slot " + slot + "'s word was written by the reset, " + Seeds.replay(seed));
             }
             for (int i = 0; i < 200; i++) {
                 long old = h[random.nextInt(n)];
@@ -285,11 +285,11 @@ class ResetTest {
                 }
             }
             for (int i = 0; i < k; i++) {
-                assertEquals(i + 1, HandleLayout.DEFAULT.index(again[i]), "the refill's slots, " + Seeds.replay(seed));
+                assertEquals(i + 1, HandleLayout.DEFAULT.slot(again[i]), "the refill's slots, " + Seeds.replay(seed));
                 assertEquals(top + 1, HandleLayout.DEFAULT.generation(again[i]), "the refill's generation");
             }
             for (int slot = k + 1; slot < limit; slot++) {
-                assertEquals(words[slot], index.meta(slot), "slot " + slot + " was not taken, " + Seeds.replay(seed));
+                assertEquals(words[slot], slotMap.meta(slot), "slot " + slot + " was not taken, " + Seeds.replay(seed));
             }
             t.remove(again[random.nextInt(k)]);
             TableAudit.check(t);
@@ -311,7 +311,7 @@ class ResetTest {
                 for (int i = 0; i < Math.min(free.length, 1000); i++) {
                     long a = t.add();
                     long b = loaded.add();
-                    assertEquals(HandleLayout.DEFAULT.index(a), HandleLayout.DEFAULT.index(b), "slot of add " + i + ", "
+                    assertEquals(HandleLayout.DEFAULT.slot(a), HandleLayout.DEFAULT.slot(b), "slot of add " + i + ", "
                             + Seeds.replay(seed));
                     int d = HandleLayout.DEFAULT.generation(b) - HandleLayout.DEFAULT.generation(a);
                     if (i == 0) {
@@ -393,7 +393,7 @@ class ResetTest {
             assertTrue(layout.epoch(now) > 0, "two resets of a 1-generation-bit layout move the epoch");
             assertEquals(InvalidHandleException.Reason.STALE,
                     assertThrows(InvalidHandleException.class, () -> t.get(first, X)).reason());
-            long ahead = layout.pack(layout.tag(now), layout.epoch(now) + 1, layout.generation(now), layout.index(now));
+            long ahead = layout.pack(layout.tag(now), layout.epoch(now) + 1, layout.generation(now), layout.slot(now));
             assertFalse(t.contains(ahead));
             assertEquals(InvalidHandleException.Reason.FORGED,
                     assertThrows(InvalidHandleException.class, () -> t.get(ahead, X)).reason());
@@ -417,7 +417,7 @@ class ResetTest {
         long h = l.pack(5, 2047, 3, 9);
         assertEquals(2047, l.epoch(h));
         assertEquals(3, l.generation(h));
-        assertEquals(9, l.index(h));
+        assertEquals(9, l.slot(h));
         assertFalse(l.hasStrayBits(h));
         assertTrue(HandleLayout.of(20, 21).hasStrayBits(h));
     }
@@ -478,7 +478,7 @@ class ResetTest {
             for (int i = 0; i < 4; i++) {
                 entities.reset();
                 long again = entities.add();
-                assertEquals(layout.index(e), layout.index(again));
+                assertEquals(layout.slot(e), layout.slot(again));
                 assertFalse(c.contains(again), "the component of an earlier epoch's entity must not attach to " + entities.format(again));
             }
             c.reset();
@@ -494,7 +494,7 @@ class ResetTest {
     @Test
     void topGeneration_onHeapPages_bothStrides() {
         for (boolean payloads : new boolean[] {false, true}) {
-            SlotIndex.Links links = payloads ? null : new SlotIndex.Links() {
+            SlotMap.Links links = payloads ? null : new SlotMap.Links() {
                 @Override
                 public int link(int slot) {
                     return 0;
@@ -504,19 +504,19 @@ class ResetTest {
                 public void setLink(int slot, int next) {
                 }
             };
-            SlotIndex index = new SlotIndex("pages", HandleLayout.DEFAULT, 1, 0, 20_000, ReuseOrder.FIFO, links);
+            SlotMap slotMap = new SlotMap("pages", HandleLayout.DEFAULT, 1, 0, 20_000, ReuseOrder.FIFO, links);
             int limit = 9_000;                                  // three pages of 4,096 slots
-            index.ensureEntries(limit + 1);
-            index.setMeta(0, SlotMeta.free(9999));              // the header: not counted
+            slotMap.ensureEntries(limit + 1);
+            slotMap.setMeta(0, SlotMeta.free(9999));              // the header: not counted
             for (int slot = 1; slot <= limit; slot++) {
-                index.setMeta(slot, SlotMeta.free(slot % 97));
+                slotMap.setMeta(slot, SlotMeta.free(slot % 97));
                 if (payloads) {
-                    index.setPayload(slot, -1);               // all ones: must not count as a generation
+                    slotMap.setPayload(slot, -1);               // all ones: must not count as a generation
                 }
             }
-            index.setMeta(8_500, SlotMeta.live(1234));
-            index.setMeta(limit, SlotMeta.free(5000));          // slot limit: not opened, not counted
-            assertEquals(1234, index.topGeneration(limit), "payloads " + payloads);
+            slotMap.setMeta(8_500, SlotMeta.live(1234));
+            slotMap.setMeta(limit, SlotMeta.free(5000));          // slot limit: not opened, not counted
+            assertEquals(1234, slotMap.topGeneration(limit), "payloads " + payloads);
         }
     }
 }

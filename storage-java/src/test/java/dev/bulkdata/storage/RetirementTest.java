@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Generations and retirement with a tiny handle layout: 8 index bits (slots 1..255) and 2
+ * Generations and retirement with a tiny handle layout: 8 slot bits (slots 1..255) and 2
  * generation bits (generations 0..3). A slot is handed out at generations 0, 1, 2 and 3, then
  * retired for good, so no handle is ever handed out twice and an old handle never reaches a
  * later record. Runs on a BulkTable in both reuse orders and on a PackedTable (whose sparse
@@ -41,7 +41,7 @@ class RetirementTest {
         }
 
         Table table() {
-            Schema schema = TestSchemas.particles(Layout.SOA);
+            Schema schema = TestSchemas.particles(RecordLayout.SOA);
             if (this == PACKED) {
                 return PackedTable.builder(schema).handleLayout(TINY).build();
             }
@@ -67,7 +67,7 @@ class RetirementTest {
         }
 
         int slot(long h) {
-            return (int) TINY.index(h);
+            return (int) TINY.slot(h);
         }
 
         void added(long h) {
@@ -198,8 +198,8 @@ class RetirementTest {
             long next = t.add();
             // FIFO: the hole made first; LIFO: the hole made last; SWEEP: the first hole after the
             // slot the last add took (h[5], the highest), wrapping round: the lowest
-            long expectedSlot = variant.order == ReuseOrder.LIFO ? TINY.index(h[4]) : TINY.index(h[1]);
-            assertEquals(expectedSlot, TINY.index(next));
+            long expectedSlot = variant.order == ReuseOrder.LIFO ? TINY.slot(h[4]) : TINY.slot(h[1]);
+            assertEquals(expectedSlot, TINY.slot(next));
             assertEquals(1, TINY.generation(next));
             TableAudit.check(t);
         }

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,13 +34,13 @@ class SchemaChangeTest {
 
     static final int TAG = 3980;
 
-    static Schema v1(Layout layout) {
+    static Schema v1(RecordLayout layout) {
         return Schema.builder("particles").layout(layout).add(FieldType.FLOAT, "x", "y").add(FieldType.INT, "id")
                 .build();
     }
 
     /** v1 with {@code health} added (default 100), {@code y} dropped, the rest reordered. */
-    static Schema v2(Layout layout) {
+    static Schema v2(RecordLayout layout) {
         return Schema.builder("particles").layout(layout).add(FieldType.INT, "id").add(FieldType.FLOAT, "x")
                 .add(FieldType.FLOAT, "health").loadDefault("health", 100).build();
     }
@@ -97,23 +97,23 @@ class SchemaChangeTest {
     void aSnapshot_ofV1_loadsUnderV2_withTheDefault_andEveryHandle(TableKind kind) throws IOException {
         Path file = dir.resolve("v1.bulk");
         long[] hs;
-        try (Table t = builder(kind, v1(Layout.SOA)).build()) {
+        try (Table t = builder(kind, v1(RecordLayout.SOA)).build()) {
             hs = fill(t, 5000);
             Snapshots.save(t, file);
         }
-        try (Table t = Snapshots.load(file, v2(Layout.AOS))) {
-            assertEquals(v2(Layout.AOS).toString(), t.schema().toString());
+        try (Table t = Snapshots.load(file, v2(RecordLayout.AOS))) {
+            assertEquals(v2(RecordLayout.AOS).toString(), t.schema().toString());
             assertV2(t, hs, kind.toString());
             // Under a new tag too (the saved one is held): the same records, each handle moved.
-            try (Table again = Snapshots.load(file, v2(Layout.SOA), Snapshots.LoadOption.NEW_TAG)) {
+            try (Table again = Snapshots.load(file, v2(RecordLayout.SOA), Snapshots.LoadOption.NEW_TAG)) {
                 assertEquals(t.size(), again.size());
                 HandleLayout layout = again.handleLayout();
                 java.util.Map<Long, Long> bySlot = new java.util.HashMap<>();
                 for (long saved : hs) {
-                    bySlot.put(layout.index(saved), saved);
+                    bySlot.put(layout.slot(saved), saved);
                 }
                 again.forEach((chunk, slot) -> {
-                    long saved = bySlot.get(layout.index(chunk.handle(slot)));
+                    long saved = bySlot.get(layout.slot(chunk.handle(slot)));
                     assertEquals(t.get(saved, t.schema().intField("id")), chunk.get(slot, again.schema().intField("id")));
                     assertEquals(100f, chunk.get(slot, again.schema().floatField("health")));
                 });
@@ -128,19 +128,19 @@ class SchemaChangeTest {
     @EnumSource(TableKind.class)
     void aChangedType_isRefused_namingTheField_andTheFileIsUntouched(TableKind kind) throws IOException {
         Path file = dir.resolve("typed.bulk");
-        try (Table t = builder(kind, v1(Layout.SOA)).build()) {
+        try (Table t = builder(kind, v1(RecordLayout.SOA)).build()) {
             fill(t, 100);
             Snapshots.save(t, file);
         }
         byte[] before = Files.readAllBytes(file);
         Schema idAsLong = Schema.builder("particles").add(FieldType.FLOAT, "x", "y").add(FieldType.LONG, "id")
                 .build();
-        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, idAsLong));
+        StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.load(file, idAsLong));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("field 'id' changed its type") && e.getMessage().contains("id:INT")
                 && e.getMessage().contains("expected id:LONG"), e.getMessage());
         Schema renamed = Schema.builder("bodies").add(FieldType.FLOAT, "x", "y").add(FieldType.INT, "id").build();
-        e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, renamed));
+        e = assertThrows(StorageFileException.class, () -> Snapshots.load(file, renamed));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("not 'bodies'"), e.getMessage());
         assertArrayEquals(before, Files.readAllBytes(file));
@@ -150,18 +150,18 @@ class SchemaChangeTest {
     @Test
     void exactSchema_refusesAnyDifference_andLoadsTheSameSchema() throws IOException {
         Path file = dir.resolve("exact.bulk");
-        try (Table t = builder(TableKind.BULK, v1(Layout.SOA)).build()) {
+        try (Table t = builder(TableKind.BULK, v1(RecordLayout.SOA)).build()) {
             fill(t, 10);
             Snapshots.save(t, file);
         }
-        for (Schema other : new Schema[] {v2(Layout.SOA), v1(Layout.AOS)}) {
-            SnapshotException e = assertThrows(SnapshotException.class,
+        for (Schema other : new Schema[] {v2(RecordLayout.SOA), v1(RecordLayout.AOS)}) {
+            StorageFileException e = assertThrows(StorageFileException.class,
                     () -> Snapshots.load(file, other, Snapshots.LoadOption.EXACT_SCHEMA));
             assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
             assertTrue(e.getMessage().contains("the exact schema was asked for"), e.getMessage());
         }
         assertNothingLeft(file);
-        Schema same = v1(Layout.SOA);
+        Schema same = v1(RecordLayout.SOA);
         try (Table t = Snapshots.load(file, same, Snapshots.LoadOption.EXACT_SCHEMA)) {
             assertEquals(same, t.schema());
         }
@@ -184,10 +184,10 @@ class SchemaChangeTest {
             Snapshots.save(entities, entityFile);
             Snapshots.save(parts, componentFile);
         }
-        Schema partsV2 = Schema.builder("parts").layout(Layout.AOS).add(FieldType.DOUBLE, "b")
+        Schema partsV2 = Schema.builder("parts").layout(RecordLayout.AOS).add(FieldType.DOUBLE, "b")
                 .add(FieldType.BOOLEAN, "on").loadDefault("on", true).build();
         try (Table entities = Snapshots.load(entityFile, owners)) {
-            SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.loadComponents(componentFile,
+            StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.loadComponents(componentFile,
                     entities, partsV2, Snapshots.LoadOption.EXACT_SCHEMA));
             assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
             assertThrows(IllegalArgumentException.class, () -> Snapshots.loadComponents(componentFile, entities,
@@ -213,11 +213,11 @@ class SchemaChangeTest {
     void aMappedFile_ofV1_reopensUnderV2_migrated_thenAsItsOwn(TableKind kind) throws IOException {
         Path file = dir.resolve("mapped.bulk");
         long[] hs;
-        try (MappedTable t = builder(kind, v1(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(kind, v1(RecordLayout.SOA)).mapped(file)) {
             hs = fill(t, 5000);
         }
         long sequence;
-        try (MappedTable t = builder(kind, v2(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(kind, v2(RecordLayout.SOA)).mapped(file)) {
             OpenedCheckpoint c = t.openedCheckpoint();
             assertEquals(OpenedCheckpoint.State.CLOSED, c.state());
             assertTrue(c.detail().contains("migrated") && c.detail().contains("added [health], dropped [y]"),
@@ -227,7 +227,7 @@ class SchemaChangeTest {
             t.set(hs[1], t.schema().floatField("health"), 5f);
         }
         assertNothingLeft(file);
-        try (MappedTable t = builder(kind, v2(Layout.SOA)).exactSchema(true).mapped(file)) {
+        try (MappedTable t = builder(kind, v2(RecordLayout.SOA)).exactSchema(true).mapped(file)) {
             assertEquals(sequence + 1, t.openedCheckpoint().sequence());
             assertFalse(t.openedCheckpoint().detail().contains("migrated"), t.openedCheckpoint().detail());
             assertEquals(5f, t.get(hs[1], t.schema().floatField("health")));
@@ -239,15 +239,15 @@ class SchemaChangeTest {
     @EnumSource(TableKind.class)
     void aMappedFile_refusedForAChangedTypeOrExactSchema_staysAsItWas(TableKind kind) throws IOException {
         Path file = dir.resolve("refused.bulk");
-        try (MappedTable t = builder(kind, v1(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(kind, v1(RecordLayout.SOA)).mapped(file)) {
             fill(t, 100);
         }
         byte[] before = Files.readAllBytes(file);
         Schema idAsFloat = Schema.builder("particles").add(FieldType.FLOAT, "x", "y", "id").build();
-        SnapshotException e = assertThrows(SnapshotException.class, () -> builder(kind, idAsFloat).mapped(file));
+        StorageFileException e = assertThrows(StorageFileException.class, () -> builder(kind, idAsFloat).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("field 'id' changed its type"), e.getMessage());
-        e = assertThrows(SnapshotException.class, () -> builder(kind, v2(Layout.SOA)).exactSchema(true).mapped(file));
+        e = assertThrows(StorageFileException.class, () -> builder(kind, v2(RecordLayout.SOA)).exactSchema(true).mapped(file));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("the exact schema was asked for"), e.getMessage());
         assertArrayEquals(before, Files.readAllBytes(file), "a refused open changed the file");
@@ -263,20 +263,20 @@ class SchemaChangeTest {
     void aFailedMigration_leavesTheFile_andALeftOverFileIsReplaced() throws IOException {
         Path file = dir.resolve("failing.bulk");
         long[] hs;
-        try (MappedTable t = builder(TableKind.BULK, v1(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(TableKind.BULK, v1(RecordLayout.SOA)).mapped(file)) {
             hs = fill(t, 3000);
         }
         byte[] before = Files.readAllBytes(file);
-        try (Table holder = BulkTable.builder(v1(Layout.SOA)).tag(TAG).build()) {
-            SnapshotException e = assertThrows(SnapshotException.class,
-                    () -> builder(TableKind.BULK, v2(Layout.SOA)).mapped(file));
+        try (Table holder = BulkTable.builder(v1(RecordLayout.SOA)).tag(TAG).build()) {
+            StorageFileException e = assertThrows(StorageFileException.class,
+                    () -> builder(TableKind.BULK, v2(RecordLayout.SOA)).mapped(file));
             assertEquals(Reason.TAG_CONFLICT, e.reason(), e.getMessage());
         }
         assertArrayEquals(before, Files.readAllBytes(file));
         assertNothingLeft(file);
         Path leftOver = dir.resolve("failing.bulk.migrating");
         Files.write(leftOver, new byte[] {1, 2, 3});        // as a crash during a migration leaves it
-        try (MappedTable t = builder(TableKind.BULK, v2(Layout.SOA)).mapped(file)) {
+        try (MappedTable t = builder(TableKind.BULK, v2(RecordLayout.SOA)).mapped(file)) {
             assertV2(t, hs, "migrated past a left-over file");
         }
         assertFalse(Files.exists(leftOver));

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Where fields live in a block, and how many records a block holds. */
 class SchemaTest {
 
-    private static Schema floats(Layout layout, int count) {
+    private static Schema floats(RecordLayout layout, int count) {
         String[] names = new String[count];
         for (int i = 0; i < count; i++) {
             names[i] = "f" + i;
@@ -30,7 +30,7 @@ class SchemaTest {
             "10, SOA, 256, 10240", "10, AOS, 256, 10240",     // 40-byte records
             "4096, SOA, 1, 16384",                            // one record per block
     })
-    void slotsPerBlock_isTheLargestPowerOfTwoThatFits(int floats, Layout layout, int slots, int blockBytes) {
+    void slotsPerBlock_isTheLargestPowerOfTwoThatFits(int floats, RecordLayout layout, int slots, int blockBytes) {
         Schema schema = floats(layout, floats);
         assertEquals(slots, schema.slotsPerBlock());
         assertEquals(blockBytes, schema.blockBytes());
@@ -57,7 +57,7 @@ class SchemaTest {
 
     @Test
     void aos_layoutFollowsCAlignmentRules_inDeclarationOrder() {
-        Schema schema = Schema.builder("rec").layout(Layout.AOS)
+        Schema schema = Schema.builder("rec").layout(RecordLayout.AOS)
                 .add(FieldType.BYTE, "b").add(FieldType.LONG, "l").add(FieldType.SHORT, "s").build();
         assertEquals(0, schema.byteField("b").blockOffset());
         assertEquals(8, schema.longField("l").blockOffset());
@@ -71,19 +71,19 @@ class SchemaTest {
 
     @Test
     void narrowRecords_getAHiddenFreeListColumn() {
-        Schema soa = TestSchemas.narrow(Layout.SOA);   // byte + char + boolean = 4 bytes
+        Schema soa = TestSchemas.narrow(RecordLayout.SOA);   // byte + char + boolean = 4 bytes
         assertEquals(4, soa.recordBytes());
         assertEquals(8, soa.slotBytes(), "plus a hidden 4-byte link column");
         assertEquals(3, soa.fields().size(), "the hidden column is not a field");
-        Schema aos = TestSchemas.narrow(Layout.AOS);   // b@0 c@2 z@4 link@8 -> stride 12
+        Schema aos = TestSchemas.narrow(RecordLayout.AOS);   // b@0 c@2 z@4 link@8 -> stride 12
         assertEquals(12, aos.slotBytes());
-        Schema wide = TestSchemas.particles(Layout.SOA);
+        Schema wide = TestSchemas.particles(RecordLayout.SOA);
         assertEquals(wide.recordBytes(), wide.slotBytes(), "a 4-byte field holds the link: no extra column");
     }
 
     @Test
     void typedLookups_returnTheFieldsInDeclarationOrder() {
-        Schema schema = TestSchemas.mixed(Layout.SOA);
+        Schema schema = TestSchemas.mixed(RecordLayout.SOA);
         assertSame(schema.field("f"), schema.floatField("f"));
         assertEquals(FieldType.CHAR, schema.charField("c").type());
         assertEquals(3, schema.charField("c").index());
@@ -95,14 +95,14 @@ class SchemaTest {
 
     @Test
     void wrongTypedLookup_saysWhichLookupToUse() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> schema.intField("t"));
         assertTrue(e.getMessage().contains("FLOAT") && e.getMessage().contains("floatField(\"t\")"), e.getMessage());
     }
 
     @Test
     void oneSchema_canBackManyTables() {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         FloatField t = schema.floatField("t");
         try (BulkTable a = BulkTable.of(schema); BulkTable b = BulkTable.of(schema)) {
             long ha = a.add();

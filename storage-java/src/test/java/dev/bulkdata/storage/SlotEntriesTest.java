@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.SlotIndexFixture.Entries;
+import dev.bulkdata.storage.SlotMapFixture.Entries;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link SlotEntries} on their own, through the index that extends them ({@link SlotIndexFixture}),
+ * {@link SlotEntries} on their own, through the index that extends them ({@link SlotMapFixture}),
  * in heap pages and in a reserved range, at stride 1 (meta words) and stride 2 (meta word and
  * payload): what is written is read back across a page boundary, the clear pass
  * ({@link SlotEntries#advanceAllLive}) on its fast and its retiring path, and the copies a
@@ -27,9 +27,9 @@ class SlotEntriesTest {
         return Stream.of(Entries.values()).flatMap(e -> Stream.of(Arguments.of(e, false), Arguments.of(e, true)));
     }
 
-    private static SlotIndexFixture fixture(Entries entries, boolean payloads) {
-        SlotIndexFixture f = new SlotIndexFixture(entries, LAYOUT, 0, 60_000, ReuseOrder.FIFO, payloads);
-        f.index.ensureEntries(SLOTS);
+    private static SlotMapFixture fixture(Entries entries, boolean payloads) {
+        SlotMapFixture f = new SlotMapFixture(entries, LAYOUT, 0, 60_000, ReuseOrder.FIFO, payloads);
+        f.slots.ensureEntries(SLOTS);
         return f;
     }
 
@@ -45,7 +45,7 @@ class SlotEntriesTest {
     }
 
     /** Writes every slot's meta word ({@link #metaOf}) and, unless {@code payload} is null, its payload. */
-    private static void write(SlotIndex e, boolean retiring, java.util.function.IntUnaryOperator payload) {
+    private static void write(SlotMap e, boolean retiring, java.util.function.IntUnaryOperator payload) {
         for (int s = 0; s < SLOTS; s++) {
             e.setMeta(s, metaOf(s, retiring));
             if (payload != null) {
@@ -57,8 +57,8 @@ class SlotEntriesTest {
     @ParameterizedTest
     @MethodSource("storages")
     void whatIsWritten_isReadBack_acrossPages(Entries entries, boolean payloads) {
-        try (SlotIndexFixture f = fixture(entries, payloads)) {
-            SlotIndex e = f.index;
+        try (SlotMapFixture f = fixture(entries, payloads)) {
+            SlotMap e = f.slots;
             write(e, false, payloads ? s -> ~s : null);
             for (int s = 0; s < SLOTS; s++) {
                 assertEquals(metaOf(s, false), e.meta(s), "meta of slot " + s);
@@ -73,8 +73,8 @@ class SlotEntriesTest {
     @MethodSource("storages")
     void advanceAllLive_advancesLiveWords_retiresAtTheLastGeneration(Entries entries, boolean payloads) {
         for (boolean retiring : new boolean[] {false, true}) {
-            try (SlotIndexFixture f = fixture(entries, payloads)) {
-                SlotIndex e = f.index;
+            try (SlotMapFixture f = fixture(entries, payloads)) {
+                SlotMap e = f.slots;
                 int limit = SLOTS - 2;      // slots [limit, SLOTS) are not opened: the pass leaves them; the last page holds 3
                 write(e, retiring, payloads ? s -> SlotMeta.live(s % 5) : null); // payloads that look like live words stay
                 int expectedRetired = 0;
@@ -99,8 +99,8 @@ class SlotEntriesTest {
     @ParameterizedTest
     @MethodSource("storages")
     void putSaved_copiesMetaWordsOrPayloads(Entries entries, boolean payloads) {
-        try (SlotIndexFixture f = fixture(entries, payloads)) {
-            SlotIndex e = f.index;
+        try (SlotMapFixture f = fixture(entries, payloads)) {
+            SlotMap e = f.slots;
             write(e, false, payloads ? s -> 3 * s : null);
             IntBuffer out = IntBuffer.allocate(2 * SLOTS + 1);
             out.put(-1);

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;
@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Snapshots: exact round trips (the model test, {@link BulkTableModelTest}, saves and reloads
  * at random points of its runs besides), the tag and identity rule, and bad files: each gives
- * one {@link SnapshotException} naming the file and the reason, and leaves no table, tag or
+ * one {@link StorageFileException} naming the file and the reason, and leaves no table, tag or
  * file behind.
  */
 class SnapshotTest {
@@ -41,7 +41,7 @@ class SnapshotTest {
     Path dir;
 
     /** A table with holes, retired slots (small layout), a cancelled fresh add and varied values. */
-    private static Table filled(TableKind kind, Layout layout, String name, long seed) {
+    private static Table filled(TableKind kind, RecordLayout layout, String name, long seed) {
         Schema schema = Schema.builder(name).layout(layout).add(FieldType.LONG, "id").add(FieldType.FLOAT, "x")
                 .add(FieldType.BYTE, "flag").build();
         Table t = kind.build(schema, HandleLayout.of(12, 2), Integer.MAX_VALUE);
@@ -70,7 +70,7 @@ class SnapshotTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void roundTrip_isExact_andTheNextAddsReturnTheSameHandles(TableKind kind) throws IOException {
-        for (Layout layout : Layout.values()) {
+        for (RecordLayout layout : RecordLayout.values()) {
             Table original = filled(kind, layout, "exact_" + kind + layout, 7);
             TableSnapshot before = TableSnapshot.of(original);
             Path file = dir.resolve("exact.bulk");
@@ -93,7 +93,7 @@ class SnapshotTest {
     @ParameterizedTest
     @EnumSource(TableKind.class)
     void afterClearAndRemovals_theSweepRoundTrips_andReusedRecordsReadZero(TableKind kind) throws IOException {
-        for (Layout layout : Layout.values()) {
+        for (RecordLayout layout : RecordLayout.values()) {
             Table original = filled(kind, layout, "cleared_" + kind + layout, 11);
             Schema schema = original.schema();
             original.clear();              // every slot free, in the sweep; records keep their bytes
@@ -193,7 +193,7 @@ class SnapshotTest {
         Path file = dir.resolve("kinds.bulk");
         Snapshots.save(packed, file);
         packed.close();
-        SnapshotException e = assertThrows(SnapshotException.class,
+        StorageFileException e = assertThrows(StorageFileException.class,
                 () -> Snapshots.load(file, BulkTable.class, null));
         assertEquals(Reason.KIND_MISMATCH, e.reason());
         try (PackedTable loaded = Snapshots.load(file, PackedTable.class, null)) {
@@ -232,7 +232,7 @@ class SnapshotTest {
             original.set(h, a, 42);
             Path file = dir.resolve("held.bulk");
             Snapshots.save(original, file);
-            SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, schema));
+            StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.load(file, schema));
             assertEquals(Reason.TAG_CONFLICT, e.reason());
             assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("NEW_TAG"), e.getMessage());
             try (Table copy = Snapshots.load(file, schema, LoadOption.NEW_TAG)) {
@@ -294,7 +294,7 @@ class SnapshotTest {
         assertTrue(b.contains(bHandles[0]) && !b.contains(aHandles[0]), "B starts above A's generations");
         b.close();
 
-        SnapshotException refused = assertThrows(SnapshotException.class, () -> Snapshots.load(file, schema));
+        StorageFileException refused = assertThrows(StorageFileException.class, () -> Snapshots.load(file, schema));
         assertEquals(Reason.TAG_CONFLICT, refused.reason());
         assertTrue(refused.getMessage().contains("handed out handles"), refused.getMessage());
         try (Table loaded = Snapshots.load(file, schema, LoadOption.NEW_TAG)) {
@@ -320,7 +320,7 @@ class SnapshotTest {
     // Bad files
 
     private Path goodFile(TableKind kind, String name) throws IOException {
-        Table t = filled(kind, Layout.SOA, name, 3);
+        Table t = filled(kind, RecordLayout.SOA, name, 3);
         Path file = dir.resolve(name + ".bulk");
         Snapshots.save(t, file);
         t.close();
@@ -328,7 +328,7 @@ class SnapshotTest {
     }
 
     private void assertFails(Path file, Reason reason, Schema expected) {
-        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, expected));
+        StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.load(file, expected));
         assertEquals(reason, e.reason(), e.getMessage());
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
         assertEquals(file.toString(), e.source());
@@ -356,7 +356,7 @@ class SnapshotTest {
             Files.write(cut, java.util.Arrays.copyOf(bytes, length));
             assertFails(cut, Reason.TRUNCATED, null);
             byte[] prefix = java.util.Arrays.copyOf(bytes, length);
-            SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(prefix, null));
+            StorageFileException e = assertThrows(StorageFileException.class, () -> SnapshotBytes.load(prefix, null));
             assertEquals(Reason.TRUNCATED, e.reason(), e.getMessage());
         }
         assertNoTableNamed("cut_" + kind);
@@ -373,14 +373,14 @@ class SnapshotTest {
         assertFails(bad, Reason.NOT_A_SNAPSHOT, null);
         Files.write(bad, "hello, I am a text file".getBytes());
         assertFails(bad, Reason.NOT_A_SNAPSHOT, null);
-        Files.write(bad, changed(good, b -> b.putInt(FileLayout.AT_FORMAT_VERSION, FileLayout.FORMAT_VERSION + 1)));
+        Files.write(bad, changed(good, b -> b.putInt(FileFormat.AT_FORMAT_VERSION, FileFormat.FORMAT_VERSION + 1)));
         assertFails(bad, Reason.NEWER_VERSION, null);
-        Files.write(bad, changed(good, b -> b.putInt(FileLayout.AT_FLAGS, 4)));
+        Files.write(bad, changed(good, b -> b.putInt(FileFormat.AT_FLAGS, 4)));
         assertFails(bad, Reason.NEWER_VERSION, null);
         byte other = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'B' : (byte) 'L';
-        Files.write(bad, changed(good, b -> b.put(FileLayout.AT_ORDER, other)));
+        Files.write(bad, changed(good, b -> b.put(FileFormat.AT_ORDER, other)));
         assertFails(bad, Reason.BYTE_ORDER, null);
-        Files.write(bad, changed(good, b -> b.put(FileLayout.AT_ORDER, (byte) '?')));
+        Files.write(bad, changed(good, b -> b.put(FileFormat.AT_ORDER, (byte) '?')));
         assertFails(bad, Reason.MALFORMED, null);
         assertNoTableNamed("header_cases");
     }
@@ -391,8 +391,8 @@ class SnapshotTest {
         Path good = goodFile(kind, "flip_" + kind);
         byte[] bytes = Files.readAllBytes(good);
         ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
-        long blocksOffset = header.getLong(FileLayout.AT_BLOCKS_OFFSET);
-        int[] offsets = {FileLayout.AT_META_CRC, FileLayout.HEADER_BYTES + 3, FileLayout.HEADER_BYTES + 100,
+        long blocksOffset = header.getLong(FileFormat.AT_BLOCKS_OFFSET);
+        int[] offsets = {FileFormat.AT_META_CRC, FileFormat.HEADER_BYTES + 3, FileFormat.HEADER_BYTES + 100,
                 (int) blocksOffset + 5, (int) blocksOffset + 5000, bytes.length - 2, bytes.length - 7};
         Path bad = dir.resolve("flip.bulk");
         for (int at : offsets) {
@@ -411,42 +411,42 @@ class SnapshotTest {
         // a stream, the reader only grows its buffer as bytes arrive.
         byte[] huge = changed(good, b -> {
             long meta = (long) Integer.MAX_VALUE - 100;
-            b.putLong(FileLayout.AT_META_LENGTH, meta);
-            long offset = FileLayout.alignUp(FileLayout.HEADER_BYTES + meta);
-            b.putLong(FileLayout.AT_BLOCKS_OFFSET, offset);
-            b.putLong(FileLayout.AT_FILE_LENGTH, offset + 4);
-            b.putInt(FileLayout.AT_BLOCK_COUNT, 0);
+            b.putLong(FileFormat.AT_META_LENGTH, meta);
+            long offset = FileFormat.alignUp(FileFormat.HEADER_BYTES + meta);
+            b.putLong(FileFormat.AT_BLOCKS_OFFSET, offset);
+            b.putLong(FileFormat.AT_FILE_LENGTH, offset + 4);
+            b.putInt(FileFormat.AT_BLOCK_COUNT, 0);
         });
         resealHeader(huge);
         Path bad = dir.resolve("huge.bulk");
         Files.write(bad, huge);
         assertFails(bad, Reason.TRUNCATED, null);
-        SnapshotException e = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(huge, null));
+        StorageFileException e = assertThrows(StorageFileException.class, () -> SnapshotBytes.load(huge, null));
         assertEquals(Reason.TRUNCATED, e.reason());
         // A huge block count: refused by the lengths or the metadata, never allocated.
         byte[] blocks = changed(good, b -> {
-            b.putInt(FileLayout.AT_BLOCK_COUNT, Integer.MAX_VALUE);
-            b.putLong(FileLayout.AT_FILE_LENGTH, b.getLong(FileLayout.AT_BLOCKS_OFFSET)
-                    + (long) Integer.MAX_VALUE * (FileLayout.BLOCK_STRIDE + 4) + 4);
+            b.putInt(FileFormat.AT_BLOCK_COUNT, Integer.MAX_VALUE);
+            b.putLong(FileFormat.AT_FILE_LENGTH, b.getLong(FileFormat.AT_BLOCKS_OFFSET)
+                    + (long) Integer.MAX_VALUE * (FileFormat.BLOCK_STRIDE + 4) + 4);
         });
         resealHeader(blocks);
         Files.write(bad, blocks);
         assertFails(bad, Reason.TRUNCATED, null);
-        SnapshotException streamed = assertThrows(SnapshotException.class, () -> SnapshotBytes.load(blocks, null));
+        StorageFileException streamed = assertThrows(StorageFileException.class, () -> SnapshotBytes.load(blocks, null));
         assertTrue(streamed.reason() == Reason.MALFORMED || streamed.reason() == Reason.TRUNCATED, streamed.getMessage());
         assertNoTableNamed("lengths");
     }
 
     private static void resealHeader(byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
-        b.putInt(FileLayout.AT_HEADER_CRC, 0);
-        b.putInt(FileLayout.AT_HEADER_CRC, FileLayout.crc32c(bytes, 0, FileLayout.HEADER_BYTES));
+        b.putInt(FileFormat.AT_HEADER_CRC, 0);
+        b.putInt(FileFormat.AT_HEADER_CRC, FileFormat.crc32c(bytes, 0, FileFormat.HEADER_BYTES));
     }
 
     @Test
     void inconsistentContent_behindValidChecksums_isMalformed() throws IOException {
         Path good = goodFile(TableKind.BULK, "inconsistent");
-        int meta = FileLayout.HEADER_BYTES;
+        int meta = FileFormat.HEADER_BYTES;
         Path bad = dir.resolve("inconsistent.bulk");
         // size (at metadata offset 28) one more than the live slots
         Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.putInt(meta + 28, b.getInt(meta + 28) + 1))));
@@ -460,7 +460,7 @@ class SnapshotTest {
     @Test
     void sweepOrder_savesItsCode_andACursorOutOfRangeOrASweep_isMalformed() throws IOException {
         Path good = goodFile(TableKind.BULK, "sweep_cases");     // BulkTable's default order, SWEEP
-        int meta = FileLayout.HEADER_BYTES;
+        int meta = FileFormat.HEADER_BYTES;
         ByteBuffer saved = ByteBuffer.wrap(Files.readAllBytes(good)).order(ByteOrder.nativeOrder());
         assertEquals(2, saved.get(meta + 12), "reuse order code");
         int limit = saved.getInt(meta + 24);
@@ -485,12 +485,12 @@ class SnapshotTest {
     @Test
     void aPackedTableFile_withAReuseOrderOtherThanFifo_isMalformed() throws IOException {
         Path good = goodFile(TableKind.PACKED, "packed_reuse");
-        int meta = FileLayout.HEADER_BYTES;
+        int meta = FileFormat.HEADER_BYTES;
         assertEquals(0, Files.readAllBytes(good)[meta + 12], "a PackedTable writes FIFO's code");
         Path bad = dir.resolve("packed_reuse_bad.packed");
         for (byte code : new byte[] {1, 2}) {
             Files.write(bad, SnapshotBytes.reseal(changed(good, b -> b.put(meta + 12, code))));
-            SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(bad));
+            StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.load(bad));
             assertEquals(Reason.MALFORMED, e.reason(), e.getMessage());
             assertTrue(e.getMessage().contains("FIFO order"), e.getMessage());
         }
@@ -505,15 +505,15 @@ class SnapshotTest {
         Path good = goodFile(TableKind.BULK, "schema_cases");
         Schema other = Schema.builder("schema_cases").add(FieldType.LONG, "id").add(FieldType.INT, "x")
                 .add(FieldType.BYTE, "flag").build();
-        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(good, other));
+        StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.load(good, other));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("x:FLOAT") && e.getMessage().contains("x:INT"), e.getMessage());
         Schema renamed = Schema.builder("other_name").add(FieldType.LONG, "id").build();
         assertEquals(Reason.SCHEMA_MISMATCH,
-                assertThrows(SnapshotException.class, () -> Snapshots.load(good, renamed)).reason());
-        Schema aos = Schema.builder("schema_cases").layout(Layout.AOS).add(FieldType.LONG, "id")
+                assertThrows(StorageFileException.class, () -> Snapshots.load(good, renamed)).reason());
+        Schema aos = Schema.builder("schema_cases").layout(RecordLayout.AOS).add(FieldType.LONG, "id")
                 .add(FieldType.FLOAT, "x").add(FieldType.BYTE, "flag").build();
-        e = assertThrows(SnapshotException.class, () -> Snapshots.load(good, aos, Snapshots.LoadOption.EXACT_SCHEMA));
+        e = assertThrows(StorageFileException.class, () -> Snapshots.load(good, aos, Snapshots.LoadOption.EXACT_SCHEMA));
         assertEquals(Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains("layout is SOA, not AOS"), e.getMessage());
         try (Table loaded = Snapshots.load(good, aos)) {       // another layout loads unless EXACT_SCHEMA

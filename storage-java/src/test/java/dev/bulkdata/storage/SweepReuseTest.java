@@ -24,14 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * checked by {@link BulkTableModelTest}'s SWEEP configurations.
  */
 class SweepReuseTest {
-    private final Schema schema = TestSchemas.particles(Layout.SOA);
+    private final Schema schema = TestSchemas.particles(RecordLayout.SOA);
 
     private BulkTable open(ReuseOrder order) {
         return BulkTable.builder(schema).reuseOrder(order).build();
     }
 
     private static long slot(Table table, long handle) {
-        return table.handleLayout().index(handle);
+        return table.handleLayout().slot(handle);
     }
 
     /** Adds one record and returns its slot. */

@@ -31,20 +31,20 @@ class TableContractTest {
     /** The tables the contract runs on: each kind with both layouts, and a BulkTable reusing holes LIFO. */
     enum Kind {
         /** A {@link BulkTable} with the default SOA layout and SWEEP reuse. */
-        BULK_SOA(Layout.SOA, BulkTable::of),
+        BULK_SOA(RecordLayout.SOA, BulkTable::of),
         /** A {@link BulkTable} with the AOS layout. */
-        BULK_AOS(Layout.AOS, BulkTable::of),
+        BULK_AOS(RecordLayout.AOS, BulkTable::of),
         /** A {@link BulkTable} reusing holes last-in first-out. */
-        BULK_LIFO(Layout.SOA, schema -> BulkTable.builder(schema).reuseOrder(ReuseOrder.LIFO).build()),
+        BULK_LIFO(RecordLayout.SOA, schema -> BulkTable.builder(schema).reuseOrder(ReuseOrder.LIFO).build()),
         /** A {@link PackedTable} with the default SOA layout. */
-        PACKED_SOA(Layout.SOA, PackedTable::of),
+        PACKED_SOA(RecordLayout.SOA, PackedTable::of),
         /** A {@link PackedTable} with the AOS layout. */
-        PACKED_AOS(Layout.AOS, PackedTable::of);
+        PACKED_AOS(RecordLayout.AOS, PackedTable::of);
 
-        final Layout layout;
+        final RecordLayout layout;
         final Function<Schema, Table> build;
 
-        Kind(Layout layout, Function<Schema, Table> build) {
+        Kind(RecordLayout layout, Function<Schema, Table> build) {
             this.layout = layout;
             this.build = build;
         }
@@ -54,7 +54,7 @@ class TableContractTest {
     Kind kind;
 
     /** The layout this run uses. */
-    Layout layout() {
+    RecordLayout layout() {
         return kind.layout;
     }
 
@@ -171,7 +171,7 @@ class TableContractTest {
             table.remove(victim);
             long reborn = table.add();
             HandleLayout layout = table.handleLayout();
-            assertEquals(layout.index(victim), layout.index(reborn), "the hole is reused");
+            assertEquals(layout.slot(victim), layout.slot(reborn), "the hole is reused");
             assertEquals(layout.generation(victim) + 1, layout.generation(reborn));
             assertFalse(table.contains(victim));
             assertEquals(blocks, table.stats().blocks(), "reusing a hole allocates nothing");
@@ -243,7 +243,7 @@ class TableContractTest {
             assertEquals(before.blocks(), table.stats().blocks());
             assertEquals(before.nativeBytes(), table.stats().nativeBytes());
             long first = table.add();
-            assertEquals(table.handleLayout().index(handles[0]), table.handleLayout().index(first));
+            assertEquals(table.handleLayout().slot(handles[0]), table.handleLayout().slot(first));
             assertEquals(0f, table.get(first, schema.floatField("vx")));
             assertEquals(1, countLive(table));
         }
@@ -391,7 +391,7 @@ class TableContractTest {
         try (Table one = newTable(schema); Table two = newTable(schema)) {
             long h = one.add();
             long g = two.add();
-            String expected = "particles#" + one.handleLayout().index(h) + "@0";
+            String expected = "particles#" + one.handleLayout().slot(h) + "@0";
             assertEquals(expected, one.format(h));
             assertEquals(expected, Handles.format(h));
             assertNotEquals(one.handleLayout().tag(h), two.handleLayout().tag(g));

@@ -28,14 +28,14 @@ class ZeroOnReuseTest {
     static Stream<Arguments> ordersAndLayouts() {
         List<Arguments> all = new ArrayList<>();
         for (ReuseOrder order : ReuseOrder.values()) {
-            for (Layout layout : Layout.values()) {
+            for (RecordLayout layout : RecordLayout.values()) {
                 all.add(Arguments.of(order, layout));
             }
         }
         return all.stream();
     }
 
-    private static BulkTable open(ReuseOrder order, Layout layout) {
+    private static BulkTable open(ReuseOrder order, RecordLayout layout) {
         return BulkTable.builder(TestSchemas.particles(layout)).reuseOrder(order).build();
     }
 
@@ -63,7 +63,7 @@ class ZeroOnReuseTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("ordersAndLayouts")
-    void clearAndRefill_everyRecordZero_roundAfterRound(ReuseOrder order, Layout layout) {
+    void clearAndRefill_everyRecordZero_roundAfterRound(ReuseOrder order, RecordLayout layout) {
         try (BulkTable table = open(order, layout)) {
             long[] h = new long[1500];
             for (int round = 0; round < 4; round++) {
@@ -81,7 +81,7 @@ class ZeroOnReuseTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("ordersAndLayouts")
-    void aGroupEmptiedByRemovals_thenToggled_handsOutZeroRecords(ReuseOrder order, Layout layout) {
+    void aGroupEmptiedByRemovals_thenToggled_handsOutZeroRecords(ReuseOrder order, RecordLayout layout) {
         try (BulkTable table = open(order, layout)) {
             long[] h = new long[200];
             table.addAll(h);
@@ -109,7 +109,7 @@ class ZeroOnReuseTest {
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("ordersAndLayouts")
-    void groupsWithLiveRecords_refilledHoleByHole_handOutZeroRecords(ReuseOrder order, Layout layout) {
+    void groupsWithLiveRecords_refilledHoleByHole_handOutZeroRecords(ReuseOrder order, RecordLayout layout) {
         try (BulkTable table = open(order, layout)) {
             long[] h = new long[300];                        // slots 1 to 300: groups 0 to 4 of block 0
             table.addAll(h);
@@ -137,7 +137,7 @@ class ZeroOnReuseTest {
      */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("ordersAndLayouts")
-    void holesOfAZeroedGroup_writtenBySnapshotOrView_areZeroedAgain(ReuseOrder order, Layout layout) throws IOException {
+    void holesOfAZeroedGroup_writtenBySnapshotOrView_areZeroedAgain(ReuseOrder order, RecordLayout layout) throws IOException {
         for (int way = 0; way < 2; way++) {
             try (BulkTable table = open(order, layout)) {
                 long[] h = new long[40];
@@ -173,14 +173,14 @@ class ZeroOnReuseTest {
     void randomChurn_everyAddIsZero(ReuseOrder order) throws IOException {
         long seed = Seeds.seed("ZeroOnReuseTest", 0x2E40_0E05L);
         Random random = new Random(seed);
-        try (BulkTable table = open(order, random.nextBoolean() ? Layout.SOA : Layout.AOS)) {
+        try (BulkTable table = open(order, random.nextBoolean() ? RecordLayout.SOA : RecordLayout.AOS)) {
             List<Long> live = new ArrayList<>();
             long opened = 1;                                  // past the highest slot ever used
             for (int step = 0; step < 20_000; step++) {
                 int r = random.nextInt(1000);
                 if (r < 520 || live.isEmpty()) {
                     long h = table.add();
-                    opened = Math.max(opened, table.handleLayout().index(h) + 1);
+                    opened = Math.max(opened, table.handleLayout().slot(h) + 1);
                     assertZero(table, h, "seed " + seed + ", step " + step);
                     scribble(table, h);
                     live.add(h);
@@ -212,7 +212,7 @@ class ZeroOnReuseTest {
 
     @Test
     void aPackedTable_stillZeroesEveryReusedRow() {
-        try (PackedTable table = PackedTable.of(TestSchemas.particles(Layout.SOA))) {
+        try (PackedTable table = PackedTable.of(TestSchemas.particles(RecordLayout.SOA))) {
             for (int round = 0; round < 3; round++) {
                 table.clear();
                 for (int i = 0; i < 700; i++) {

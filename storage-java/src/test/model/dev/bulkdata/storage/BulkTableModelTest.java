@@ -108,57 +108,57 @@ class BulkTableModelTest {
     }
 
     static final List<Config> CONFIGS = List.of(
-            new Config("particles-SOA-FIFO", Kind.BULK, TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
+            new Config("particles-SOA-FIFO", Kind.BULK, TestSchemas::particles, RecordLayout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 160_000, 200),
-            new Config("particles-AOS-LIFO", Kind.BULK, TestSchemas::particles, Layout.AOS, ReuseOrder.LIFO,
+            new Config("particles-AOS-LIFO", Kind.BULK, TestSchemas::particles, RecordLayout.AOS, ReuseOrder.LIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 160_000, 200),
-            new Config("mixed-SOA-LIFO", Kind.BULK, TestSchemas::mixed, Layout.SOA, ReuseOrder.LIFO,
+            new Config("mixed-SOA-LIFO", Kind.BULK, TestSchemas::mixed, RecordLayout.SOA, ReuseOrder.LIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
-            new Config("mixed-AOS-FIFO", Kind.BULK, TestSchemas::mixed, Layout.AOS, ReuseOrder.FIFO,
+            new Config("mixed-AOS-FIFO", Kind.BULK, TestSchemas::mixed, RecordLayout.AOS, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
-            new Config("narrow-SOA-FIFO", Kind.BULK, TestSchemas::narrow, Layout.SOA, ReuseOrder.FIFO,
+            new Config("narrow-SOA-FIFO", Kind.BULK, TestSchemas::narrow, RecordLayout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
-            new Config("narrow-AOS-LIFO", Kind.BULK, TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
+            new Config("narrow-AOS-LIFO", Kind.BULK, TestSchemas::narrow, RecordLayout.AOS, ReuseOrder.LIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 130_000, 200),
-            new Config("particles-SOA-FIFO-index12-gen3", Kind.BULK, TestSchemas::particles, Layout.SOA,
+            new Config("particles-SOA-FIFO-index12-gen3", Kind.BULK, TestSchemas::particles, RecordLayout.SOA,
                     ReuseOrder.FIFO, SMALL, NO_LIMIT, 120_000, 200),
-            new Config("narrow-AOS-LIFO-index12-gen3", Kind.BULK, TestSchemas::narrow, Layout.AOS, ReuseOrder.LIFO,
+            new Config("narrow-AOS-LIFO-index12-gen3", Kind.BULK, TestSchemas::narrow, RecordLayout.AOS, ReuseOrder.LIFO,
                     SMALL, NO_LIMIT, 100_000, 200),
-            new Config("mixed-SOA-FIFO-maxCapacity80", Kind.BULK, TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
+            new Config("mixed-SOA-FIFO-maxCapacity80", Kind.BULK, TestSchemas::mixed, RecordLayout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, 80, 60_000, 96),
-            new Config("particles-SOA-SWEEP", Kind.BULK, TestSchemas::particles, Layout.SOA, ReuseOrder.SWEEP,
+            new Config("particles-SOA-SWEEP", Kind.BULK, TestSchemas::particles, RecordLayout.SOA, ReuseOrder.SWEEP,
                     HandleLayout.DEFAULT, NO_LIMIT, 60_000, 200),
-            new Config("mixed-AOS-SWEEP", Kind.BULK, TestSchemas::mixed, Layout.AOS, ReuseOrder.SWEEP,
+            new Config("mixed-AOS-SWEEP", Kind.BULK, TestSchemas::mixed, RecordLayout.AOS, ReuseOrder.SWEEP,
                     HandleLayout.DEFAULT, NO_LIMIT, 40_000, 96),
-            new Config("narrow-SOA-SWEEP-index12-gen3", Kind.BULK, TestSchemas::narrow, Layout.SOA, ReuseOrder.SWEEP,
+            new Config("narrow-SOA-SWEEP-index12-gen3", Kind.BULK, TestSchemas::narrow, RecordLayout.SOA, ReuseOrder.SWEEP,
                     SMALL, NO_LIMIT, 100_000, 200),
-            new Config("particles-AOS-SWEEP-maxCapacity80", Kind.BULK, TestSchemas::particles, Layout.AOS,
+            new Config("particles-AOS-SWEEP-maxCapacity80", Kind.BULK, TestSchemas::particles, RecordLayout.AOS,
                     ReuseOrder.SWEEP, HandleLayout.DEFAULT, 80, 30_000, 96),
             // PackedTable: sparse slots are always reused first in, first out
-            new Config("packed-particles-SOA", Kind.PACKED, TestSchemas::particles, Layout.SOA, ReuseOrder.FIFO,
+            new Config("packed-particles-SOA", Kind.PACKED, TestSchemas::particles, RecordLayout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 170_000, 200),
-            new Config("packed-particles-AOS", Kind.PACKED, TestSchemas::particles, Layout.AOS, ReuseOrder.FIFO,
+            new Config("packed-particles-AOS", Kind.PACKED, TestSchemas::particles, RecordLayout.AOS, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 640), // 640: past one 512-row block
-            new Config("packed-mixed-SOA", Kind.PACKED, TestSchemas::mixed, Layout.SOA, ReuseOrder.FIFO,
+            new Config("packed-mixed-SOA", Kind.PACKED, TestSchemas::mixed, RecordLayout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
-            new Config("packed-mixed-AOS", Kind.PACKED, TestSchemas::mixed, Layout.AOS, ReuseOrder.FIFO,
+            new Config("packed-mixed-AOS", Kind.PACKED, TestSchemas::mixed, RecordLayout.AOS, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 100_000, 96),
-            new Config("packed-narrow-SOA", Kind.PACKED, TestSchemas::narrow, Layout.SOA, ReuseOrder.FIFO,
+            new Config("packed-narrow-SOA", Kind.PACKED, TestSchemas::narrow, RecordLayout.SOA, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 165_000, 200),
-            new Config("packed-narrow-AOS", Kind.PACKED, TestSchemas::narrow, Layout.AOS, ReuseOrder.FIFO,
+            new Config("packed-narrow-AOS", Kind.PACKED, TestSchemas::narrow, RecordLayout.AOS, ReuseOrder.FIFO,
                     HandleLayout.DEFAULT, NO_LIMIT, 165_000, 200),
-            new Config("packed-particles-SOA-index12-gen3", Kind.PACKED, TestSchemas::particles, Layout.SOA,
+            new Config("packed-particles-SOA-index12-gen3", Kind.PACKED, TestSchemas::particles, RecordLayout.SOA,
                     ReuseOrder.FIFO, SMALL, NO_LIMIT, 120_000, 200),
-            new Config("packed-narrow-AOS-index12-gen3", Kind.PACKED, TestSchemas::narrow, Layout.AOS,
+            new Config("packed-narrow-AOS-index12-gen3", Kind.PACKED, TestSchemas::narrow, RecordLayout.AOS,
                     ReuseOrder.FIFO, SMALL, NO_LIMIT, 100_000, 200),
-            new Config("packed-mixed-SOA-maxCapacity80", Kind.PACKED, TestSchemas::mixed, Layout.SOA,
+            new Config("packed-mixed-SOA-maxCapacity80", Kind.PACKED, TestSchemas::mixed, RecordLayout.SOA,
                     ReuseOrder.FIFO, HandleLayout.DEFAULT, 80, 60_000, 96),
             // Epoch bits: clear and reset start the generations over
-            new Config("particles-SOA-FIFO-index12-gen3-epoch2", Kind.BULK, TestSchemas::particles, Layout.SOA,
+            new Config("particles-SOA-FIFO-index12-gen3-epoch2", Kind.BULK, TestSchemas::particles, RecordLayout.SOA,
                     ReuseOrder.FIFO, SMALL_EPOCHS, NO_LIMIT, 60_000, 200),
-            new Config("narrow-SOA-SWEEP-index12-gen3-epoch2", Kind.BULK, TestSchemas::narrow, Layout.SOA,
+            new Config("narrow-SOA-SWEEP-index12-gen3-epoch2", Kind.BULK, TestSchemas::narrow, RecordLayout.SOA,
                     ReuseOrder.SWEEP, SMALL_EPOCHS, NO_LIMIT, 60_000, 200),
-            new Config("packed-particles-SOA-index12-gen3-epoch2", Kind.PACKED, TestSchemas::particles, Layout.SOA,
+            new Config("packed-particles-SOA-index12-gen3-epoch2", Kind.PACKED, TestSchemas::particles, RecordLayout.SOA,
                     ReuseOrder.FIFO, SMALL_EPOCHS, NO_LIMIT, 60_000, 200));
 
     private static final long BASE_SEED = baseSeed();
@@ -169,7 +169,7 @@ class BulkTableModelTest {
      * One run: a table kind, a schema, a layout, a reuse order, a handle layout, a capacity and a
      * length.
      */
-    record Config(String name, Kind kind, Function<Layout, Schema> schema, Layout layout, ReuseOrder order,
+    record Config(String name, Kind kind, Function<RecordLayout, Schema> schema, RecordLayout layout, ReuseOrder order,
                   HandleLayout handles, int maxCapacity, int ops, int maxLive) {
 
         Table newTable() {
@@ -259,7 +259,7 @@ class BulkTableModelTest {
      */
     @Test
     void removeAll_rejectsAHandleGivenTwiceAsStale_regression() {
-        try (BulkTable table = BulkTable.of(TestSchemas.particles(Layout.SOA))) {
+        try (BulkTable table = BulkTable.of(TestSchemas.particles(RecordLayout.SOA))) {
             long a = table.add();
             long b = table.add();
             InvalidHandleException e = assertThrows(InvalidHandleException.class,
@@ -360,7 +360,7 @@ class BulkTableModelTest {
         /** The table's epoch ({@link HandleLayout#epochBits()}). */
         int epoch;
         /**
-         * The generation a reset stays above, kept by the table's rules ({@code SlotIndex.top}):
+         * The generation a reset stays above, kept by the table's rules ({@code SlotMap.top}):
          * raised by a removal past it, one up by a clear, the floor after an epoch change, and
          * the highest generation of the slots after a reload.
          */
@@ -796,19 +796,19 @@ class BulkTableModelTest {
 
         /** A near miss of a handle: another generation, index, tag, stray bits or slot 0. */
         long mutate(long h) {
-            int indexBits = layout.indexBits();
+            int slotBits = layout.slotBits();
             int generationBits = layout.generationBits();
             return switch (rng.nextInt(7)) {
-                case 0 -> h ^ (1L << (indexBits + rng.nextInt(generationBits)));
+                case 0 -> h ^ (1L << (slotBits + rng.nextInt(generationBits)));
                 case 1 -> h + 1;
                 case 2 -> h - 1;
                 case 3 -> h ^ (1L << (HandleLayout.TAG_SHIFT + rng.nextInt(HandleLayout.TAG_BITS)));
-                case 4 -> indexBits + generationBits < HandleLayout.TAG_SHIFT
-                        ? h | (1L << (indexBits + generationBits
-                                + rng.nextInt(HandleLayout.TAG_SHIFT - indexBits - generationBits)))
+                case 4 -> slotBits + generationBits < HandleLayout.TAG_SHIFT
+                        ? h | (1L << (slotBits + generationBits
+                                + rng.nextInt(HandleLayout.TAG_SHIFT - slotBits - generationBits)))
                         : h ^ 1;
-                case 5 -> h & ~((1L << indexBits) - 1);
-                default -> h ^ (1L << rng.nextInt(indexBits));
+                case 5 -> h & ~((1L << slotBits) - 1);
+                default -> h ^ (1L << rng.nextInt(slotBits));
             };
         }
 
@@ -872,7 +872,7 @@ class BulkTableModelTest {
             trace(reset ? Op.RESET : Op.CLEAR, live);
             clears++;
             long[] cleared = Arrays.copyOf(liveH, live);
-            int floor = impl.index.floor;
+            int floor = impl.slots.floor;
             boolean liveAtLast = false;
             for (int slot = 1; slot < limit; slot++) {
                 liveAtLast |= state[slot] == LIVE && gen[slot] == maxGeneration;
@@ -1489,7 +1489,7 @@ class BulkTableModelTest {
                 return InvalidHandleException.Reason.NULL;
             }
             int handleTag = layout.tag(h);
-            if (handleTag != impl.index.tag()) {
+            if (handleTag != impl.slots.tag()) {
                 if (TagRegistry.nameOf(handleTag) != null) {
                     return TagRegistry.predatesHolder(handleTag, h)
                             ? InvalidHandleException.Reason.CLOSED : InvalidHandleException.Reason.FOREIGN;
@@ -1497,13 +1497,13 @@ class BulkTableModelTest {
                 return TagRegistry.closedNameOf(handleTag) != null
                         ? InvalidHandleException.Reason.CLOSED : InvalidHandleException.Reason.FORGED;
             }
-            if (layout.hasStrayBits(h) || layout.index(h) == 0) {
+            if (layout.hasStrayBits(h) || layout.slot(h) == 0) {
                 return InvalidHandleException.Reason.FORGED;
             }
             if (layout.epoch(h) != epoch) {
                 return layout.epoch(h) < epoch ? InvalidHandleException.Reason.STALE : InvalidHandleException.Reason.FORGED;
             }
-            if (layout.index(h) >= limit) {
+            if (layout.slot(h) >= limit) {
                 return InvalidHandleException.Reason.OUT_OF_RANGE;
             }
             int slot = slotOf(h);
@@ -1613,7 +1613,7 @@ class BulkTableModelTest {
         }
 
         /**
-         * Checks where iteration found a handle: a BulkTable's record sits at its slot index; a
+         * Checks where iteration found a handle: a BulkTable's record sits at its slot; a
          * PackedTable's at its row, the model's position ({@code visitIndex}-th visited).
          */
         void checkPosition(long h, long global, int visitIndex) {
@@ -1623,12 +1623,12 @@ class BulkTableModelTest {
                 check(visitIndex < live && liveH[visitIndex] == h, "row " + visitIndex + " holds " + table.format(h)
                         + ", the model's row order says " + (visitIndex < live ? table.format(liveH[visitIndex]) : "none"));
             } else {
-                check(layout.index(h) == global, "chunk.handle(slot) names another slot");
+                check(layout.slot(h) == global, "chunk.handle(slot) names another slot");
             }
         }
 
         int slotOf(long h) {
-            return (int) layout.index(h);
+            return (int) layout.slot(h);
         }
 
         void put(long h, long[] values) {
@@ -1745,7 +1745,7 @@ class BulkTableModelTest {
             if (table instanceof BulkTable bulk) {
                 assertEquals(cfg.order(), bulk.reuseOrder(), "reuse order");
             }
-            maxSlot = Math.min(layout.maxIndex(), cfg.maxCapacity());
+            maxSlot = Math.min(layout.maxSlot(), cfg.maxCapacity());
             maxGeneration = layout.maxGeneration();
             slotsPerBlock = schema.slotsPerBlock();
             foreignField = cfg.schema().apply(cfg.layout()).fields().get(0);
@@ -1788,7 +1788,7 @@ class BulkTableModelTest {
             table = loaded;
             impl = (AbstractTable) loaded;
             // a restored table finds the highest generation of its slots again
-            top = impl.index.floor;
+            top = impl.slots.floor;
             for (int slot = 1; slot <= limit && slot < gen.length; slot++) {
                 top = Math.max(top, gen[slot]);
             }

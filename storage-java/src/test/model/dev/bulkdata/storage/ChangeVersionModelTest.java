@@ -44,8 +44,8 @@ class ChangeVersionModelTest {
 
     static Stream<Arguments> configs() {
         return Stream.of(
-                Arguments.of(TableKind.BULK, Layout.SOA), Arguments.of(TableKind.BULK, Layout.AOS),
-                Arguments.of(TableKind.PACKED, Layout.SOA), Arguments.of(TableKind.PACKED, Layout.AOS));
+                Arguments.of(TableKind.BULK, RecordLayout.SOA), Arguments.of(TableKind.BULK, RecordLayout.AOS),
+                Arguments.of(TableKind.PACKED, RecordLayout.SOA), Arguments.of(TableKind.PACKED, RecordLayout.AOS));
     }
 
     /** The model: where each live record is, and every chunk's predicted stamps. */
@@ -75,7 +75,7 @@ class ChangeVersionModelTest {
 
         /** The chunk of a live record. */
         int chunkOf(long h) {
-            int position = kind == TableKind.BULK ? (int) layout.index(h) : rows.indexOf(h);
+            int position = kind == TableKind.BULK ? (int) layout.slot(h) : rows.indexOf(h);
             assertTrue(position >= 0, "model: record not found");
             return position >>> shift;
         }
@@ -99,13 +99,13 @@ class ChangeVersionModelTest {
         /** An add returned {@code h}. */
         void added(long h) {
             rows.add(h);
-            stampAll(kind == TableKind.BULK ? (int) layout.index(h) >>> shift : (rows.size() - 1) >>> shift);
+            stampAll(kind == TableKind.BULK ? (int) layout.slot(h) >>> shift : (rows.size() - 1) >>> shift);
         }
 
         /** A record leaves (remove, removeAll in slot order, cancelAdd). */
         void removed(long h) {
             if (kind == TableKind.BULK) {
-                stampStructure((int) layout.index(h) >>> shift);
+                stampStructure((int) layout.slot(h) >>> shift);
                 rows.remove(h);
                 return;
             }
@@ -124,7 +124,7 @@ class ChangeVersionModelTest {
         BitSet liveChunks() {
             BitSet chunks = new BitSet();
             for (int i = 0; i < rows.size(); i++) {
-                chunks.set((kind == TableKind.BULK ? (int) layout.index(rows.get(i)) : i) >>> shift);
+                chunks.set((kind == TableKind.BULK ? (int) layout.slot(rows.get(i)) : i) >>> shift);
             }
             return chunks;
         }
@@ -154,7 +154,7 @@ class ChangeVersionModelTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("configs")
-    void versionsFollowTheModel(TableKind kind, Layout layoutKind) {
+    void versionsFollowTheModel(TableKind kind, RecordLayout layoutKind) {
         long seed = SEED ^ (kind.ordinal() * 31L + layoutKind.ordinal());
         System.out.printf("[ChangeVersionModelTest] %s %s seed=%d (replay with -Dbulkdata.seed=%d)%n",
                 kind, layoutKind, seed, SEED);
@@ -191,7 +191,7 @@ class ChangeVersionModelTest {
                         table.removeAll(batch);
                         // The table releases a batch in slot order.
                         long[] sorted = Arrays.stream(batch).boxed()
-                                .sorted((a, b) -> Long.compare(model.layout.index(a), model.layout.index(b)))
+                                .sorted((a, b) -> Long.compare(model.layout.slot(a), model.layout.slot(b)))
                                 .mapToLong(Long::longValue).toArray();
                         for (long h : sorted) {
                             model.removed(h);
@@ -263,7 +263,7 @@ class ChangeVersionModelTest {
     }
 
     /** Writes through chunks: set by slot, writable views (which stamp), read-only views (which do not, and throw on a write). */
-    private static void chunkWrites(SplittableRandom random, Table table, Model model, List<Field> fields, Layout layout) {
+    private static void chunkWrites(SplittableRandom random, Table table, Model model, List<Field> fields, RecordLayout layout) {
         try (ChunkIteration chunks = table.iterate()) {
             Chunk chunk = chunks.chunk(random.nextInt(chunks.count()));
             int c = chunk.index();
@@ -278,7 +278,7 @@ class ChangeVersionModelTest {
                     }
                 }
                 case 1 -> {
-                    if (layout == Layout.SOA) {
+                    if (layout == RecordLayout.SOA) {
                         chunk.writableColumn(field);
                         model.stampField(c, f);
                     }
@@ -293,7 +293,7 @@ class ChangeVersionModelTest {
                     assertThrows(IllegalArgumentException.class, () -> read.set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
                 }
                 default -> {
-                    if (layout == Layout.SOA) {
+                    if (layout == RecordLayout.SOA) {
                         MemorySegment read = chunk.column(field);
                         assertTrue(read.isReadOnly());
                         assertThrows(IllegalArgumentException.class,
@@ -409,8 +409,8 @@ class ChangeVersionModelTest {
      */
     @Test
     void writesBeforeTheFirstMarkStampNothingAndTheFirstMarkIsExact() {
-        for (Table table : new Table[] {BulkTable.of(TestSchemas.particles(Layout.SOA)),
-                PackedTable.of(TestSchemas.particles(Layout.AOS))}) {
+        for (Table table : new Table[] {BulkTable.of(TestSchemas.particles(RecordLayout.SOA)),
+                PackedTable.of(TestSchemas.particles(RecordLayout.AOS))}) {
             try (table) {
                 FloatField px = table.schema().floatField("px");
                 FloatField py = table.schema().floatField("py");
@@ -450,7 +450,7 @@ class ChangeVersionModelTest {
 
     @Test
     void aVersionOutsideTheWindowCountsEveryChunkAsChanged() {
-        try (BulkTable table = BulkTable.of(TestSchemas.particles(Layout.SOA))) {
+        try (BulkTable table = BulkTable.of(TestSchemas.particles(RecordLayout.SOA))) {
             long h = table.add();
             int v = table.markVersion();
             FloatField px = table.schema().floatField("px");
@@ -472,7 +472,7 @@ class ChangeVersionModelTest {
 
     @Test
     void marksPastTheClampKeepRecentVersionsExact() {
-        try (BulkTable table = BulkTable.of(TestSchemas.particles(Layout.SOA))) {
+        try (BulkTable table = BulkTable.of(TestSchemas.particles(RecordLayout.SOA))) {
             long h = table.add();
             FloatField px = table.schema().floatField("px");
             FloatField py = table.schema().floatField("py");
@@ -496,7 +496,7 @@ class ChangeVersionModelTest {
 
     @Test
     void loadedTableStartsAtVersionOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        Schema schema = TestSchemas.particles(Layout.SOA);
+        Schema schema = TestSchemas.particles(RecordLayout.SOA);
         FloatField px = schema.floatField("px");
         java.nio.file.Path file = dir.resolve("t.bulk");
         try (BulkTable table = BulkTable.builder(schema).tag(4090).build()) {
@@ -522,8 +522,8 @@ class ChangeVersionModelTest {
 
     @Test
     void componentChunksKeepNoVersions() {
-        try (BulkTable entities = BulkTable.of(TestSchemas.particles(Layout.SOA));
-             ComponentTable parts = ComponentTable.of(entities, TestSchemas.particles(Layout.SOA))) {
+        try (BulkTable entities = BulkTable.of(TestSchemas.particles(RecordLayout.SOA));
+             ComponentTable parts = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA))) {
             long e = entities.add();
             parts.add(e);
             FloatField px = parts.schema().floatField("px");
@@ -540,8 +540,8 @@ class ChangeVersionModelTest {
 
     @Test
     void filterMistakesAreRejected() {
-        Schema a = TestSchemas.particles(Layout.SOA);
-        Schema b = TestSchemas.particles(Layout.SOA);
+        Schema a = TestSchemas.particles(RecordLayout.SOA);
+        Schema b = TestSchemas.particles(RecordLayout.SOA);
         assertThrows(IllegalArgumentException.class, ChangeFilter::of);
         assertThrows(IllegalArgumentException.class, () -> ChangeFilter.of(a.field("px"), b.field("py")));
         assertThrows(IllegalArgumentException.class, () -> ChangeFilter.of((Field) null));

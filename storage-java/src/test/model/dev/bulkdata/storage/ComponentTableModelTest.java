@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ComponentTableModelTest {
     private static final int OPS = 150_000;
-    private static final Schema ENTITIES = TestSchemas.particles(Layout.SOA);
+    private static final Schema ENTITIES = TestSchemas.particles(RecordLayout.SOA);
 
     @ParameterizedTest
     @ValueSource(strings = {"bulk-soa", "packed-soa", "bulk-aos-mixed", "packed-narrow", "bulk-gen3"})
@@ -41,9 +41,9 @@ class ComponentTableModelTest {
                 : BulkTable::of;
         // mixed: 8 rows per block, so rows cross many blocks; narrow: a hidden link column;
         // particles: 512 rows per block
-        Schema components = config.endsWith("mixed") ? TestSchemas.mixed(Layout.AOS)
-                : config.endsWith("narrow") ? TestSchemas.narrow(Layout.SOA)
-                : TestSchemas.particles(Layout.SOA);
+        Schema components = config.endsWith("mixed") ? TestSchemas.mixed(RecordLayout.AOS)
+                : config.endsWith("narrow") ? TestSchemas.narrow(RecordLayout.SOA)
+                : TestSchemas.particles(RecordLayout.SOA);
         try (Table entities = kind.apply(ENTITIES);
              ComponentTable table = ComponentTable.of(entities, components)) {
             new Run(seed, entities, table).run();
@@ -105,7 +105,7 @@ class ComponentTableModelTest {
                 entities.remove(e);
                 dead.add(e);
                 if (model.remove(e) != null) {
-                    staleSlots.add(HandleLayout.DEFAULT.index(e));
+                    staleSlots.add(HandleLayout.DEFAULT.slot(e));
                 }
                 assertFalse(table.contains(e));
             } else if (op < 45) {
@@ -115,7 +115,7 @@ class ComponentTableModelTest {
                 } else {
                     int row = table.add(e);
                     assertEquals(e, table.entityAt(row));
-                    staleSlots.remove(HandleLayout.DEFAULT.index(e));
+                    staleSlots.remove(HandleLayout.DEFAULT.slot(e));
                     model.put(e, new long[fields.length]);
                 }
             } else if (op < 55) {

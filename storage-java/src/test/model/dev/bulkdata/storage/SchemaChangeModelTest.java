@@ -56,8 +56,8 @@ class SchemaChangeModelTest {
     }
 
     /** A schema as drawn: its fields and layout, and the schema built from them. */
-    record Drawn(List<Spec> fields, Layout layout, Schema schema) {
-        static Drawn of(String table, List<Spec> fields, Layout layout) {
+    record Drawn(List<Spec> fields, RecordLayout layout, Schema schema) {
+        static Drawn of(String table, List<Spec> fields, RecordLayout layout) {
             Schema.Builder b = Schema.builder(table).layout(layout);
             for (Spec f : fields) {
                 if (f.type == FieldType.HANDLE) {
@@ -122,7 +122,7 @@ class SchemaChangeModelTest {
         for (int i = 0; i < n; i++) {
             fields.add(randomField(random, "f" + i, random.nextInt(4) == 0));
         }
-        return Drawn.of(NAME, fields, random.nextBoolean() ? Layout.SOA : Layout.AOS);
+        return Drawn.of(NAME, fields, random.nextBoolean() ? RecordLayout.SOA : RecordLayout.AOS);
     }
 
     /** B: some of A's fields dropped, new ones added, the order shuffled, the layout drawn again. */
@@ -139,7 +139,7 @@ class SchemaChangeModelTest {
             fields.add(randomField(random, "g" + i, random.nextBoolean()));
         }
         Collections.shuffle(fields, new java.util.Random(random.nextLong()));
-        return Drawn.of(NAME, fields, random.nextBoolean() ? Layout.SOA : Layout.AOS);
+        return Drawn.of(NAME, fields, random.nextBoolean() ? RecordLayout.SOA : RecordLayout.AOS);
     }
 
     // -------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import static dev.bulkdata.storage.StorageFuzzTest.check;
  * {@link StorageFuzzTest}).
  *
  * <p>Each component table's rows are predicted exactly: a {@link SparseSetModel} (key = the
- * entity's slot index, in row order, by the same swap-and-pop), the owner generation and the
+ * entity's slot, in row order, by the same swap-and-pop), the owner generation and the
  * field bits of every row. From it the model predicts {@code contains}, every value, {@code size()}
  * (stale rows included), the sweep of {@code removeDead()} (downwards), the takeover of a stale
  * row by {@code add}, {@code defragment}'s swaps (insertion sort by slot, within a budget, no-op
@@ -118,7 +118,7 @@ final class ComponentModel implements AutoCloseable {
     ComponentModel(Choices rng) {
         this.rng = rng;
         int config = rng.nextInt(CONFIGS);
-        Schema entitySchema = TestSchemas.narrow(Layout.SOA);
+        Schema entitySchema = TestSchemas.narrow(RecordLayout.SOA);
         entities = switch (config % 3) {
             case 0 -> BulkTable.builder(entitySchema).handleLayout(HandleLayout.of(6, 2)).build();
             case 1 -> BulkTable.builder(entitySchema).reuseOrder(ReuseOrder.LIFO).handleLayout(HandleLayout.of(8, 1))
@@ -127,11 +127,11 @@ final class ComponentModel implements AutoCloseable {
         };
         entityImpl = (AbstractTable) entities;
         layout = entities.handleLayout();
-        other = BulkTable.of(TestSchemas.narrow(Layout.AOS));
+        other = BulkTable.of(TestSchemas.narrow(RecordLayout.AOS));
         otherHandle = other.add();
         int n = 2 + config / 3;
-        Schema[] schemas = {TestSchemas.particles(Layout.SOA), TestSchemas.mixed(Layout.AOS),
-                TestSchemas.narrow(Layout.SOA)};
+        Schema[] schemas = {TestSchemas.particles(RecordLayout.SOA), TestSchemas.mixed(RecordLayout.AOS),
+                TestSchemas.narrow(RecordLayout.SOA)};
         comps = new Comp[n];
         for (int i = 0; i < n; i++) {
             comps[i] = new Comp(entities, schemas[i], schemas[(i + 1) % schemas.length]);
@@ -168,7 +168,7 @@ final class ComponentModel implements AutoCloseable {
     // Handles
 
     private int slot(long entity) {
-        return (int) layout.index(entity);
+        return (int) layout.slot(entity);
     }
 
     private int generation(long entity) {
@@ -176,7 +176,7 @@ final class ComponentModel implements AutoCloseable {
     }
 
     private long ownerOf(Comp c, int row) {
-        return layout.pack(entityImpl.index.tag(), c.owner.get(row), c.rows.keyAt(row));
+        return layout.pack(entityImpl.slots.tag(), c.owner.get(row), c.rows.keyAt(row));
     }
 
     /** The model's {@code contains}: a live entity whose slot's row was added for it. */
@@ -194,7 +194,7 @@ final class ComponentModel implements AutoCloseable {
             case 0 -> issued.isEmpty() ? Handles.NULL : issued.get(rng.nextInt(issued.size()));
             case 1 -> Handles.NULL;
             case 2 -> otherHandle;
-            case 3 -> (live.isEmpty() ? layout.pack(entityImpl.index.tag(), 0, 1) : live.get(rng.nextInt(live.size())))
+            case 3 -> (live.isEmpty() ? layout.pack(entityImpl.slots.tag(), 0, 1) : live.get(rng.nextInt(live.size())))
                     ^ (1L << rng.nextInt(Long.SIZE));
             default -> live.isEmpty() ? Handles.NULL : live.get(rng.nextInt(live.size()));
         };

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.internal.format.FileLayout;
+import dev.bulkdata.storage.internal.format.FileFormat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -65,29 +65,29 @@ final class SnapshotBytes {
      * to bytes too short or inconsistent to find the sections in.
      */
     static byte[] reseal(byte[] bytes) {
-        if (bytes.length < FileLayout.HEADER_BYTES) {
+        if (bytes.length < FileFormat.HEADER_BYTES) {
             return bytes;
         }
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
-        long metaLength = b.getLong(FileLayout.AT_META_LENGTH);
-        long blocksOffset = b.getLong(FileLayout.AT_BLOCKS_OFFSET);
-        long blocks = Integer.toUnsignedLong(b.getInt(FileLayout.AT_BLOCK_COUNT));
-        int stride = FileLayout.BLOCK_STRIDE;
+        long metaLength = b.getLong(FileFormat.AT_META_LENGTH);
+        long blocksOffset = b.getLong(FileFormat.AT_BLOCKS_OFFSET);
+        long blocks = Integer.toUnsignedLong(b.getInt(FileFormat.AT_BLOCK_COUNT));
+        int stride = FileFormat.BLOCK_STRIDE;
         long trailer = blocksOffset + blocks * stride;
-        if (metaLength < 0 || FileLayout.HEADER_BYTES + metaLength > bytes.length || blocksOffset < 0
+        if (metaLength < 0 || FileFormat.HEADER_BYTES + metaLength > bytes.length || blocksOffset < 0
                 || trailer + 4 * blocks + 4 > bytes.length || blocksOffset > bytes.length) {
             return bytes;
         }
-        b.putInt(FileLayout.AT_META_CRC, FileLayout.crc32c(bytes, FileLayout.HEADER_BYTES, (int) metaLength));
-        b.putInt(FileLayout.AT_HEADER_CRC, 0);
-        b.putInt(FileLayout.AT_HEADER_CRC, FileLayout.crc32c(bytes, 0, FileLayout.HEADER_BYTES));
+        b.putInt(FileFormat.AT_META_CRC, FileFormat.crc32c(bytes, FileFormat.HEADER_BYTES, (int) metaLength));
+        b.putInt(FileFormat.AT_HEADER_CRC, 0);
+        b.putInt(FileFormat.AT_HEADER_CRC, FileFormat.crc32c(bytes, 0, FileFormat.HEADER_BYTES));
         // The block CRCs cover the block's bytes only, not the padding to the stride.
         int blockBytes = blockBytes(bytes, metaLength);
         for (int i = 0; i < blocks; i++) {
-            int crc = FileLayout.crc32c(bytes, (int) (blocksOffset + (long) i * stride), blockBytes);
+            int crc = FileFormat.crc32c(bytes, (int) (blocksOffset + (long) i * stride), blockBytes);
             b.putInt((int) (trailer + 4L * i), crc);
         }
-        b.putInt((int) (trailer + 4 * blocks), FileLayout.crc32c(bytes, (int) trailer, (int) (4 * blocks)));
+        b.putInt((int) (trailer + 4 * blocks), FileFormat.crc32c(bytes, (int) trailer, (int) (4 * blocks)));
         return bytes;
     }
 
@@ -95,7 +95,7 @@ final class SnapshotBytes {
     private static int blockBytes(byte[] bytes, long metaLength) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
         try {
-            b.position(FileLayout.HEADER_BYTES + FileLayout.FIXED_METADATA);
+            b.position(FileFormat.HEADER_BYTES + FileFormat.FIXED_METADATA);
             int nameLength = Short.toUnsignedInt(b.getShort());
             b.position(b.position() + nameLength);
             int fields = Short.toUnsignedInt(b.getShort());
@@ -111,9 +111,9 @@ final class SnapshotBytes {
             b.getInt();
             b.getInt();
             int blockBytes = b.getInt();
-            return blockBytes > 0 && blockBytes <= FileLayout.BLOCK_STRIDE ? blockBytes : FileLayout.BLOCK_STRIDE;
+            return blockBytes > 0 && blockBytes <= FileFormat.BLOCK_STRIDE ? blockBytes : FileFormat.BLOCK_STRIDE;
         } catch (RuntimeException e) {
-            return FileLayout.BLOCK_STRIDE;
+            return FileFormat.BLOCK_STRIDE;
         }
     }
 }

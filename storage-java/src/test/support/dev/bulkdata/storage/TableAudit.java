@@ -5,8 +5,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The audits of the tables' storage, for tests: every invariant of a table, a component table
- * or a sparse set checked against one another, each ending in the slot index's audit
- * ({@link SlotIndexAudit}). They live beside the tests, not in the library: they read the
+ * or a sparse set checked against one another, each ending in the slot map's audit
+ * ({@link SlotMapAudit}). They live beside the tests, not in the library: they read the
  * engine's package-private state and are never on a table's path. O(capacity) each.
  */
 final class TableAudit {
@@ -28,14 +28,14 @@ final class TableAudit {
 
     /** The free slots of a table in the order takes will use them. O(holes). */
     static int[] freeSlots(Table table) {
-        return SlotIndexAudit.freeSlots(((AbstractTable) table).index);
+        return SlotMapAudit.freeSlots(((AbstractTable) table).slots);
     }
 
     /** The blocks, the index and the counters of a bulk table. */
     private static void check(BulkTableImpl t) {
         t.ensureOpen();
-        SlotIndex index = t.index;
-        int limit = index.limit;
+        SlotMap slotMap = t.slots;
+        int limit = slotMap.limit;
         int live = 0;
         for (int i = 0; i < t.blockCount; i++) {
             BulkChunk c = t.chunks[i];
@@ -43,7 +43,7 @@ final class TableAudit {
             for (int s = 0; s < t.slotsPerBlock; s++) {
                 int slot = i * t.slotsPerBlock + s;
                 boolean bit = c.isLiveUnchecked(s);
-                int meta = slot < limit ? index.logicalMeta(slot) : 0;
+                int meta = slot < limit ? slotMap.logicalMeta(slot) : 0;
                 check(bit == SlotMeta.isLive(meta), "live bit and meta disagree at slot " + slot);
                 if (bit) {
                     blockLive++;
@@ -58,7 +58,7 @@ final class TableAudit {
                     + blockLive);
             live += blockLive;
         }
-        SlotIndexAudit.checkInvariants(index, live, t.size);
+        SlotMapAudit.checkInvariants(slotMap, live, t.size);
     }
 
     /** Whether every stored byte of {@code slot} is zero. */
@@ -76,12 +76,12 @@ final class TableAudit {
     /** The sparse index, the back-links, the rows, the free list and the counters of a packed table. */
     private static void check(PackedTableImpl t) {
         t.ensureOpen();
-        SlotIndex index = t.index;
+        SlotMap slotMap = t.slots;
         int size = t.size;
         check(t.rows.size() == size, "rows hold " + t.rows.size() + " but size is " + size);
         int live = 0;
-        for (int slot = 1; slot < index.limit; slot++) {
-            if (SlotMeta.isLive(index.logicalMeta(slot))) {
+        for (int slot = 1; slot < slotMap.limit; slot++) {
+            if (SlotMeta.isLive(slotMap.logicalMeta(slot))) {
                 live++;
                 int row = t.row(slot);
                 check(row >= 0 && row < size, "live slot " + slot + " names row " + row + " of " + size);
@@ -91,13 +91,13 @@ final class TableAudit {
         }
         for (int row = 0; row < size; row++) {
             int slot = t.back.get(row);
-            check(slot > 0 && slot < index.limit && SlotMeta.isLive(index.logicalMeta(slot)) && t.row(slot) == row,
+            check(slot > 0 && slot < slotMap.limit && SlotMeta.isLive(slotMap.logicalMeta(slot)) && t.row(slot) == row,
                     "row " + row + " links back to slot " + slot + ", which does not name it");
         }
         check(t.rows.tailIsZero(), "a row past size " + size + " holds data");
         check(t.rows.chunkCount() == (size + t.recordMask) >>> t.recordShift, "chunk count " + t.rows.chunkCount()
                 + " for size " + size);
-        SlotIndexAudit.checkInvariants(index, live, size);
+        SlotMapAudit.checkInvariants(slotMap, live, size);
     }
 
     /**
@@ -149,6 +149,6 @@ final class TableAudit {
     }
 
     static void check(boolean condition, String message) {
-        SlotIndexAudit.check(condition, message);
+        SlotMapAudit.check(condition, message);
     }
 }

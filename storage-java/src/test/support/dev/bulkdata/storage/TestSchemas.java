@@ -10,7 +10,7 @@ final class TestSchemas {
     }
 
     /** The standard 32-byte record: 8 floats, 512 slots per block. */
-    static Schema particles(Layout layout) {
+    static Schema particles(RecordLayout layout) {
         return Schema.builder("particles").layout(layout)
                 .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
                 .build();
@@ -20,7 +20,7 @@ final class TestSchemas {
      * One field of every type, in an order that makes AOS pad (byte before long), and an
      * unused tail that forces several blocks quickly: 8 slots per block.
      */
-    static Schema mixed(Layout layout) {
+    static Schema mixed(RecordLayout layout) {
         return Schema.builder("mixed").layout(layout)
                 .add(FieldType.BYTE, "b")
                 .add(FieldType.LONG, "l")
@@ -36,7 +36,7 @@ final class TestSchemas {
     }
 
     /** Only narrow fields: the free-list link needs a hidden column. */
-    static Schema narrow(Layout layout) {
+    static Schema narrow(RecordLayout layout) {
         return Schema.builder("narrow").layout(layout)
                 .add(FieldType.BYTE, "a")
                 .add(FieldType.CHAR, "c")

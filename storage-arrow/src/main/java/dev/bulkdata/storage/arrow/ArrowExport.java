@@ -33,13 +33,13 @@ import java.util.List;
  * int64 with the same metadata naming this table. Column names are the field names; the
  * stream's struct is named after the table (metadata {@code bulkdata.table}).
  *
- * <p><b>What is copied.</b> The columns of a {@link dev.bulkdata.storage.Layout#SOA SOA} table
+ * <p><b>What is copied.</b> The columns of a {@link dev.bulkdata.storage.RecordLayout#SOA SOA} table
  * other than booleans are never copied: an array's data buffer is the address of the field's
  * column in the block ({@link dev.bulkdata.storage.Chunk#column}). Copied per array, into
  * memory the stream owns: the live bitmap of a chunk with holes (one bit per slot, shared by
  * the columns: 64 bytes for a chunk of 512 slots), a {@code BOOLEAN} column (packed to bits:
  * 1 bit per slot), the handle column (8 bytes per slot) and, in an
- * {@link dev.bulkdata.storage.Layout#AOS AOS} table, every column (its values are a record
+ * {@link dev.bulkdata.storage.RecordLayout#AOS AOS} table, every column (its values are a record
  * apart in the block: the field's width per slot). {@link ArrowStream#bytesCopied()} counts
  * them.
  *

@@ -6,7 +6,7 @@ import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.Table;
 
 import java.lang.foreign.Arena;
@@ -103,7 +103,7 @@ public final class ArrowStream implements AutoCloseable {
         this.handles = export.handleColumn() != null;
         this.columns = fields.length + (handles ? 1 : 0);
         this.slots = table.schema().slotsPerBlock();
-        this.aos = table.schema().layout() == Layout.AOS;
+        this.aos = table.schema().layout() == RecordLayout.AOS;
         this.id = IDS.incrementAndGet();
         // Batch layout: header (id, index), parent buffers, parent children pointers, child
         // structs, child buffer pointers, validity, then the copied columns, 64-byte aligned.

@@ -7,7 +7,7 @@ import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
@@ -104,7 +104,7 @@ class ArrowExportTest {
 
     @ParameterizedTest
     @CsvSource({"SOA, false", "SOA, true", "AOS, false", "AOS, true"})
-    void everyTypeRoundTrips(Layout layout, boolean packed) throws Throwable {
+    void everyTypeRoundTrips(RecordLayout layout, boolean packed) throws Throwable {
         Random random = random("everyTypeRoundTrips " + layout + " " + packed);
         try (Table t = Tables.open(Tables.everyType(layout), packed); Arena arena = Arena.ofConfined()) {
             Tables.fill(t, 3000, 30, random);
@@ -121,7 +121,7 @@ class ArrowExportTest {
     @Test
     void soaColumnsAreTheBlocksMemory() throws Throwable {
         Random random = random("soaColumnsAreTheBlocksMemory");
-        Schema schema = Tables.everyType(Layout.SOA);
+        Schema schema = Tables.everyType(RecordLayout.SOA);
         try (Table t = BulkTable.of(schema); Arena arena = Arena.ofConfined()) {
             Tables.fill(t, 5000, 10, random);
             List<Field> fields = schema.fields();
@@ -198,8 +198,8 @@ class ArrowExportTest {
 
     @Test
     void fieldSelectionAndBadInput() throws Throwable {
-        Schema schema = Tables.everyType(Layout.SOA);
-        Schema other = Tables.everyType(Layout.SOA);
+        Schema schema = Tables.everyType(RecordLayout.SOA);
+        Schema other = Tables.everyType(RecordLayout.SOA);
         try (Table t = BulkTable.of(schema); Arena arena = Arena.ofConfined()) {
             Tables.fill(t, 700, 20, random("fieldSelectionAndBadInput"));
             ArrowExport export = ArrowExport.of(t).fields(schema.doubleField("d"), schema.byteField("b"))
@@ -312,7 +312,7 @@ class ArrowExportTest {
     @Test
     void releasesInAnyOrderOnceEach() throws Throwable {
         Random random = random("releasesInAnyOrderOnceEach");
-        Schema schema = Tables.everyType(Layout.SOA);
+        Schema schema = Tables.everyType(RecordLayout.SOA);
         for (int round = 0; round < 30; round++) {
             try (Table t = BulkTable.of(schema); Arena arena = Arena.ofShared()) {
                 Tables.fill(t, 512 * 4, 20, random);

@@ -3,7 +3,7 @@ package dev.bulkdata.storage.arrow;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
@@ -15,7 +15,7 @@ final class Tables {
     private Tables() {
     }
 
-    static Schema everyType(Layout layout) {
+    static Schema everyType(RecordLayout layout) {
         return Schema.builder("every").layout(layout)
                 .add(FieldType.BYTE, "b").add(FieldType.SHORT, "s").add(FieldType.CHAR, "c")
                 .add(FieldType.INT, "i").add(FieldType.LONG, "l").add(FieldType.FLOAT, "f")

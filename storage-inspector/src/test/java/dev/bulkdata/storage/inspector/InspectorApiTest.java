@@ -71,7 +71,7 @@ class InspectorApiTest {
         assertEquals((double) world.particles.stats().nativeBytes(), p.get("bytes"));
         assertEquals((double) world.particles.handleLayout().tag(world.ring[0]), p.get("tag"));
         assertEquals(20.0, at(p, "handleLayout", "generationBits"));
-        assertEquals(32.0, at(p, "handleLayout", "indexBits"));
+        assertEquals(32.0, at(p, "handleLayout", "slotBits"));
         assertEquals("SOA", at(p, "schema", "layout"));
         assertEquals(20.0, at(p, "schema", "recordBytes"));
         assertEquals(List.of("x", "y", "vx", "vy", "age"),
@@ -97,7 +97,7 @@ class InspectorApiTest {
         int perChunk = world.particleSchema.slotsPerBlock();
         Map<String, Object> first = get("/api/chunks?table=particles");
         List<List<Double>> chunks = at(first, "chunks");
-        long lastSlot = world.particles.handleLayout().index(world.ring[1_999]);
+        long lastSlot = world.particles.handleLayout().slot(world.ring[1_999]);
         assertEquals(lastSlot / perChunk + 1, chunks.size());
         assertEquals((double) perChunk, chunks.get(1).get(0));            // a full chunk
         double total = chunks.stream().mapToDouble(c -> c.get(0)).sum();
@@ -106,7 +106,7 @@ class InspectorApiTest {
 
         int version = ((Double) first.get("version")).intValue();
         world.particles.set(world.ring[perChunk * 2 + 3], world.x, 42f);   // a write in chunk 2 only
-        assertEquals(2, world.particles.handleLayout().index(world.ring[perChunk * 2 + 3]) / perChunk);
+        assertEquals(2, world.particles.handleLayout().slot(world.ring[perChunk * 2 + 3]) / perChunk);
         Map<String, Object> second = get("/api/chunks?table=particles&since=" + version);
         List<List<Double>> after = at(second, "chunks");
         for (int i = 0; i < after.size(); i++) {
@@ -131,7 +131,7 @@ class InspectorApiTest {
         Map<String, Object> r = get("/api/records?table=particles&chunk=0&from=0&limit=3");
         List<Map<String, Object>> records = at(r, "records");
         assertEquals(3, records.size());
-        double first = world.particles.handleLayout().index(world.ring[0]);
+        double first = world.particles.handleLayout().slot(world.ring[0]);
         assertEquals(List.of(first, first + 2, first + 3), records.stream().map(m -> m.get("slot")).toList(),
                 "the hole is skipped");
         assertEquals(Long.toString(world.ring[2]), records.get(1).get("handle"));

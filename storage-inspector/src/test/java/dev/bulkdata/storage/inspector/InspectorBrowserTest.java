@@ -180,7 +180,7 @@ class InspectorBrowserTest {
         assertEquals("20,000", text("#tables tbody tr:nth-child(1) td:nth-child(3)"));
 
         waitUpTo(20).until(b -> b.findElements(By.cssSelector("#chunk-map .chunk")).size()
-                == (int) (world.particles.handleLayout().index(world.ring[world.ring.length - 1])
+                == (int) (world.particles.handleLayout().slot(world.ring[world.ring.length - 1])
                 / world.particleSchema.slotsPerBlock() + 1));
         waitUpTo(20).until(b -> !b.findElements(By.cssSelector("#chunk-map .chunk.changed")).isEmpty());
         waitUpTo(20).until(b -> b.findElements(By.cssSelector("#records tr")).size() > 10);

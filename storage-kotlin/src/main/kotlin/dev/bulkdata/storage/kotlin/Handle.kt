@@ -29,7 +29,7 @@ public value class Handle<out D : TableDef<*>>(public val raw: Long) {
     public val isNull: Boolean get() = raw == Handles.NULL
 
     /**
-     * The readable form `name#index@generation` (`particles#42@3`) from the open table that owns
+     * The readable form `name#slot@generation` (`particles#42@3`) from the open table that owns
      * the handle's tag, `tag7#42@3` if no open table owns it, `null` for the null handle.
      * Allocates a string; not for hot paths.
      */

@@ -4,7 +4,7 @@ import dev.bulkdata.storage.BulkTable
 import dev.bulkdata.storage.MappedTable
 import dev.bulkdata.storage.PackedTable
 import dev.bulkdata.storage.Schema
-import dev.bulkdata.storage.SnapshotException
+import dev.bulkdata.storage.StorageFileException
 import dev.bulkdata.storage.Snapshots
 import dev.bulkdata.storage.Table
 import dev.bulkdata.storage.TableBuilder
@@ -29,7 +29,7 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
  * Declares a table: its name, options and columns, in the style of an Exposed table object.
  *
  * ```
- * object Particles : TableDef<Particles>("particles", { layout = Layout.SOA }) {
+ * object Particles : TableDef<Particles>("particles", { layout = RecordLayout.SOA }) {
  *     @JvmField val X = float("x")
  *     @JvmField val VX = float("vx")
  *     @JvmField val AGE = int("age")
@@ -91,7 +91,7 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /** The chosen record layout; runs the options block on first use (throws [IllegalArgumentException] as [schema]). */
     @get:JvmName("layout")
-    public val layout: dev.bulkdata.storage.Layout get() = settings().layout
+    public val layout: dev.bulkdata.storage.RecordLayout get() = settings().layout
 
     /** The chosen table kind; runs the options block on first use (throws [IllegalArgumentException] as [schema]). */
     @get:JvmName("kind")
@@ -159,7 +159,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * created if absent, else reopened at its last checkpoint with every handle valid. Give the
      * declaration a fixed [TableOptions.tag].
      *
-     * @throws dev.bulkdata.storage.SnapshotException if the file is no such table's, damaged,
+     * @throws dev.bulkdata.storage.StorageFileException if the file is no such table's, damaged,
      *   of another kind, schema or options, its tag is taken, or it is open (`LOCKED`)
      * @throws java.io.IOException if the file cannot be opened, read or written
      * @throws IllegalArgumentException if the declaration or an option is invalid
@@ -173,7 +173,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * its kind, and its schema or one that loads under it; handles from before the save are valid
      * when it loads under its own tag.
      *
-     * @throws SnapshotException if the file is not a valid snapshot, holds another kind or a
+     * @throws StorageFileException if the file is not a valid snapshot, holds another kind or a
      *   schema that does not load under this one (`KIND_MISMATCH`, `SCHEMA_MISMATCH`), or its
      *   tag is taken (`TAG_CONFLICT`)
      * @throws java.io.IOException if reading fails
@@ -190,7 +190,7 @@ public abstract class TableDef<D : TableDef<D>>(
      * entities of [entities]: the entity table it was saved with, or that table loaded from a
      * snapshot made at the same point (see the core `Snapshots.loadComponents`).
      *
-     * @throws SnapshotException if the file is not a component table's snapshot, holds another
+     * @throws StorageFileException if the file is not a component table's snapshot, holds another
      *   schema (`SCHEMA_MISMATCH`) or does not fit [entities] (`ENTITY_MISMATCH`)
      * @throws java.io.IOException if reading fails
      */

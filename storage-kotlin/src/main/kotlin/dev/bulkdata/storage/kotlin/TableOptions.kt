@@ -2,7 +2,7 @@ package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.CheckpointFallback
 import dev.bulkdata.storage.HandleLayout
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.ReuseOrder
 
 /** Which core table a [TableDef] opens. */
@@ -22,7 +22,7 @@ public enum class TableKind {
 }
 
 /**
- * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = Layout.AOS })`.
+ * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = RecordLayout.AOS })`.
  * Every option has the core's default. The block runs when the declaration is first used
  * ([TableDef.open], [TableDef.schema]), never while the declaration object is constructed;
  * invalid values, and any exception the block throws, are reported there as an
@@ -32,8 +32,8 @@ public enum class TableKind {
  */
 @TableDsl
 public class TableOptions internal constructor() {
-    /** How records are arranged in a block: [Layout.SOA] (default) or [Layout.AOS]. */
-    public var layout: Layout = Layout.SOA
+    /** How records are arranged in a block: [RecordLayout.SOA] (default) or [RecordLayout.AOS]. */
+    public var layout: RecordLayout = RecordLayout.SOA
 
     /** The table kind; [TableKind.BULK] by default. */
     public var kind: TableKind = TableKind.BULK
@@ -53,9 +53,9 @@ public class TableOptions internal constructor() {
         private set
 
     /**
-     * How handles split into index, generation and epoch bits; `null` (the default) lets the core
+     * How handles split into slot, generation and epoch bits; `null` (the default) lets the core
      * builder choose: [HandleLayout.DEFAULT] without a [maxCapacity], else
-     * `HandleLayout.forCapacity(maxCapacity)`, which gives the index bits the table cannot use to
+     * `HandleLayout.forCapacity(maxCapacity)`, which gives the slot bits the table cannot use to
      * generations and epochs (docs/tables-and-handles.md, "Generation budget").
      */
     public var handleLayout: HandleLayout? = null
@@ -95,12 +95,12 @@ public class TableOptions internal constructor() {
     public var checkpointFallback: CheckpointFallback = CheckpointFallback.AFTER_CRASH
 
     /**
-     * Sets [handleLayout] to `HandleLayout.of(indexBits, generationBits)`.
+     * Sets [handleLayout] to `HandleLayout.of(slotBits, generationBits)`.
      *
      * @throws IllegalArgumentException if the bits do not fit (the message gives the limits);
      *   [TableDef.open] reports it with the table's name
      */
-    public fun handleLayout(indexBits: Int, generationBits: Int) {
-        handleLayout = HandleLayout.of(indexBits, generationBits)
+    public fun handleLayout(slotBits: Int, generationBits: Int) {
+        handleLayout = HandleLayout.of(slotBits, generationBits)
     }
 }

@@ -38,7 +38,7 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     @RawMemoryApi
     public val core: Chunk get() = chunk
 
-    /** This chunk's position in the table, from 0. */
+    /** The chunk's number: its block's position in the table, from 0 (the core [Chunk.index]). */
     public fun index(): Int = chunk.index()
 
     /** The number of slots in this chunk (the schema's slots per block). */

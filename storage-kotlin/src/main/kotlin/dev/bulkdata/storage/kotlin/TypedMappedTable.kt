@@ -33,7 +33,7 @@ public class TypedMappedTable<D : TableDef<D>> internal constructor(
      * table mapped with [TableOptions.blockChecksums] (the core `MappedTable.verify`). Returns
      * the number of blocks checked.
      *
-     * @throws dev.bulkdata.storage.SnapshotException (`CHECKSUM`) naming the first damaged block
+     * @throws dev.bulkdata.storage.StorageFileException (`CHECKSUM`) naming the first damaged block
      * @throws java.io.IOException if reading the file fails
      * @throws IllegalStateException if the table is closed or has no block checksums
      */

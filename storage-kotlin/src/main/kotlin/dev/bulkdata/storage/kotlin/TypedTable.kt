@@ -198,7 +198,7 @@ public sealed class TypedTable<D : TableDef<D>>(
     /** Frees the table's native memory and tag. Idempotent. */
     override fun close(): Unit = core.close()
 
-    /** Formats [handle] as `name#index@generation` with this table's name; `null` for the null handle. */
+    /** Formats [handle] as `name#slot@generation` with this table's name; `null` for the null handle. */
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin;
 
-import dev.bulkdata.storage.SnapshotException;
+import dev.bulkdata.storage.StorageFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,18 +18,18 @@ import static org.junit.jupiter.api.Assertions.fail;
  * no checked exception unless it says {@code @Throws}, and javac rejects a {@code catch} of a
  * checked exception that the call cannot throw: this class compiles only while {@code load},
  * {@code loadComponents}, {@code open(file)}, both {@code save}s and {@code checkpoint} declare
- * {@link IOException} (of which {@link SnapshotException} is one), and while {@code open()}
+ * {@link IOException} (of which {@link StorageFileException} is one), and while {@code open()}
  * of an in-memory table declares none (it is called outside any {@code try}).
  */
 class CheckedExceptionsFromJavaTest {
     @Test
-    void loadOfABadFile_isCaughtAsASnapshotException(@TempDir Path dir) throws IOException {
+    void loadOfABadFile_isCaughtAsAStorageFileException(@TempDir Path dir) throws IOException {
         Path bad = Files.writeString(dir.resolve("bad.bulk"), "not a snapshot");
         try {
             Bullets.INSTANCE.load(bad).close();
             fail("loaded a file that is no snapshot");
-        } catch (SnapshotException e) {
-            assertEquals(SnapshotException.Reason.NOT_A_SNAPSHOT, e.reason());
+        } catch (StorageFileException e) {
+            assertEquals(StorageFileException.Reason.NOT_A_SNAPSHOT, e.reason());
             assertTrue(e.getMessage().contains(bad.toString()), e.getMessage());
         }
         try {
@@ -43,14 +43,14 @@ class CheckedExceptionsFromJavaTest {
     }
 
     @Test
-    void loadComponentsOfABadFile_isCaughtAsASnapshotException(@TempDir Path dir) throws IOException {
+    void loadComponentsOfABadFile_isCaughtAsAStorageFileException(@TempDir Path dir) throws IOException {
         Path bad = Files.writeString(dir.resolve("bad-components.bulk"), "not a snapshot either");
         try (TypedTable<Particles> entities = Particles.openTable()) {
             try {
                 Position.INSTANCE.loadComponents(bad, entities).close();
                 fail("loaded a file that is no snapshot");
-            } catch (SnapshotException e) {
-                assertEquals(SnapshotException.Reason.NOT_A_SNAPSHOT, e.reason());
+            } catch (StorageFileException e) {
+                assertEquals(StorageFileException.Reason.NOT_A_SNAPSHOT, e.reason());
             }
         }
     }
@@ -77,14 +77,14 @@ class CheckedExceptionsFromJavaTest {
     }
 
     @Test
-    void openOfABadMappedFile_isCaughtAsASnapshotException_andOpenAndCheckpointDeclareIOException(@TempDir Path dir)
+    void openOfABadMappedFile_isCaughtAsAStorageFileException_andOpenAndCheckpointDeclareIOException(@TempDir Path dir)
             throws IOException {
         Path bad = Files.writeString(dir.resolve("bad-mapped.bulk"), "not a mapped table's file, and long enough"
                 + " not to be taken for an empty one".repeat(200));
         try {
             MappedShips.INSTANCE.open(bad).close();
             fail("opened a file that is no mapped table's file");
-        } catch (SnapshotException e) {
+        } catch (StorageFileException e) {
             assertTrue(e.getMessage().contains(bad.toString()), e.getMessage());
         }
         Path good = dir.resolve("mapped.bulk");

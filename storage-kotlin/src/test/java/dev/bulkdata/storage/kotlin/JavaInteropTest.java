@@ -9,7 +9,7 @@ import dev.bulkdata.storage.InvalidHandleException;
 import dev.bulkdata.storage.IntField;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.SnapshotException;
+import dev.bulkdata.storage.StorageFileException;
 import dev.bulkdata.storage.Snapshots;
 import dev.bulkdata.storage.Table;
 import org.junit.jupiter.api.Test;
@@ -220,8 +220,8 @@ class JavaInteropTest {
             assertEquals("bullets", loaded.name());
         }
         Schema other = Schema.builder("bullets").add(FieldType.FLOAT, "x").add(FieldType.LONG, "damage").build();
-        SnapshotException e = assertThrows(SnapshotException.class, () -> Snapshots.load(file, other));
-        assertEquals(SnapshotException.Reason.SCHEMA_MISMATCH, e.reason());
+        StorageFileException e = assertThrows(StorageFileException.class, () -> Snapshots.load(file, other));
+        assertEquals(StorageFileException.Reason.SCHEMA_MISMATCH, e.reason());
         assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("damage:INT, expected damage:LONG"),
                 e.getMessage());
 

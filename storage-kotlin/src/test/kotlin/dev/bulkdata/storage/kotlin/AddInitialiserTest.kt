@@ -39,7 +39,7 @@ private fun <D : TableDef<D>> failingAddLeavesTableAsItWas(def: D, column: IntCo
         handlesAfter shouldBe handlesBefore
         // the next add takes the slot the undone one had, under a newer generation
         val next = table.add()
-        table.core.handleLayout().index(next.raw) shouldBe table.core.handleLayout().index(tried!!.raw)
+        table.core.handleLayout().slot(next.raw) shouldBe table.core.handleLayout().slot(tried!!.raw)
         (next.raw == tried!!.raw) shouldBe false
         table[next, column] shouldBe 0
     }

@@ -57,7 +57,7 @@ class ChangeVersionsTest : FunSpec({
             val chunks = HashSet<Int>()
             table.forEach(age, v0) {
                 records++
-                chunks.add(table.core.handleLayout().index(it.handle.raw).toInt() / Particles.schema.slotsPerBlock())
+                chunks.add(table.core.handleLayout().slot(it.handle.raw).toInt() / Particles.schema.slotsPerBlock())
             }
             chunks shouldBe setOf(0, 2)
             records shouldBe (Particles.schema.slotsPerBlock() - 1) + (Particles.schema.slotsPerBlock() - 1)

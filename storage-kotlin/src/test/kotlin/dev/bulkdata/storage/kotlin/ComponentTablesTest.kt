@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.InvalidHandleException
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.collections.shouldContainExactly
@@ -177,7 +177,7 @@ class ComponentTablesTest : FunSpec({
         Bullets.open().use { bullets ->
             Velocity.openComponents(bullets).use { velocities ->
                 velocities.core.schema() shouldBe Velocity.schema
-                velocities.core.schema().layout() shouldBe Layout.AOS
+                velocities.core.schema().layout() shouldBe RecordLayout.AOS
                 velocities.core.entities() shouldBe bullets.core
             }
         }

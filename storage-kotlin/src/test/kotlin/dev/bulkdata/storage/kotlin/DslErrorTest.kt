@@ -56,7 +56,7 @@ object LateColumn : TableDef<LateColumn>("late") {
 }
 
 object SmallHandles : TableDef<SmallHandles>("small", {
-    handleLayout(indexBits = 4, generationBits = 2)
+    handleLayout(slotBits = 4, generationBits = 2)
     reuseOrder = ReuseOrder.LIFO
 }) {
     val x = float("x")
@@ -111,7 +111,7 @@ class DslErrorTest : FunSpec({
 
     test("an option that throws inside the options block: handleLayout(0, 5)") {
         val e = opensFailTwice { BadHandleLayout }
-        e.message shouldContain "table 'bits': its options block threw IllegalArgumentException: indexBits=0"
+        e.message shouldContain "table 'bits': its options block threw IllegalArgumentException: slotBits=0"
         e.message shouldContain "TableDef(\"bits\", { ... })"
         e.cause.shouldBeInstanceOf<IllegalArgumentException>()
         // the object itself is initialised and usable for what does not need its options
@@ -160,14 +160,14 @@ class DslErrorTest : FunSpec({
             val h = List(10) { table.add() }
             table.remove(h[7])
             table.remove(h[2])
-            val slots = List(2) { table.core.handleLayout().index(table.add().raw) }
+            val slots = List(2) { table.core.handleLayout().slot(table.add().raw) }
             slots shouldBe listOf(3L, 8L)
         }
     }
 
     test("handle layout, reuse order and capacity options reach the core") {
         SmallHandles.open().use { table ->
-            table.core.handleLayout().indexBits() shouldBe 4
+            table.core.handleLayout().slotBits() shouldBe 4
             table.core.handleLayout().generationBits() shouldBe 2
             (table.core as dev.bulkdata.storage.BulkTable).reuseOrder() shouldBe ReuseOrder.LIFO
             val ids = List(15) { table.add() }

@@ -1,10 +1,10 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.ReuseOrder
 
 /** The test table: one column of every primitive type. Also used by the Java interop test. */
-object Particles : TableDef<Particles>("particles", { layout = Layout.SOA }) {
+object Particles : TableDef<Particles>("particles", { layout = RecordLayout.SOA }) {
     @JvmField val X = float("x")
     @JvmField val VX = float("vx")
     @JvmField val AGE = int("age")
@@ -23,7 +23,7 @@ typealias ParticleId = Handle<Particles>
 
 /** A second table, AOS with LIFO reuse, so handles and columns of two tables can be mixed up. */
 object Sounds : TableDef<Sounds>("sounds", {
-    layout = Layout.AOS
+    layout = RecordLayout.AOS
     reuseOrder = ReuseOrder.LIFO
 }) {
     @JvmField val VOLUME = float("volume")
@@ -46,7 +46,7 @@ object Position : TableDef<Position>("position") {
     @JvmField val Y = float("y")
 }
 
-object Velocity : TableDef<Velocity>("velocity", { layout = Layout.AOS }) {
+object Velocity : TableDef<Velocity>("velocity", { layout = RecordLayout.AOS }) {
     @JvmField val DX = float("dx")
     @JvmField val DY = float("dy")
 }

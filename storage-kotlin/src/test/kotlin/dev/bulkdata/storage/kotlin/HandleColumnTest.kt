@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.FieldType
-import dev.bulkdata.storage.SnapshotException
+import dev.bulkdata.storage.StorageFileException
 import dev.bulkdata.storage.Snapshots
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
@@ -170,7 +170,7 @@ class HandleColumnTest {
                 }
                 assertEquals(1, voices.removeDead())
             }
-            assertThrows(SnapshotException::class.java) { Clips.loadComponents(voicesFile, clips) }
+            assertThrows(StorageFileException::class.java) { Clips.loadComponents(voicesFile, clips) }
         }
     }
 
@@ -183,8 +183,8 @@ class HandleColumnTest {
             t.add()
             Snapshots.save(t, file)
         }
-        val e = assertThrows(SnapshotException::class.java) { Left.load(file) }
-        assertEquals(SnapshotException.Reason.SCHEMA_MISMATCH, e.reason())
+        val e = assertThrows(StorageFileException::class.java) { Left.load(file) }
+        assertEquals(StorageFileException.Reason.SCHEMA_MISMATCH, e.reason())
         assertTrue(e.message!!.contains("right:HANDLE(elsewhere), expected right:HANDLE(right)"), e.message)
         assertFalse(e.message!!.isBlank())
     }

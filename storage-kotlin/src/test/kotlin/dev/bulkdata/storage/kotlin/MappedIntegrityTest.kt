@@ -2,7 +2,7 @@ package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.CheckpointFallback
 import dev.bulkdata.storage.OpenedCheckpoint
-import dev.bulkdata.storage.SnapshotException
+import dev.bulkdata.storage.StorageFileException
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
@@ -36,8 +36,8 @@ class MappedIntegrityTest : FunSpec({
             ships.openedCheckpoint.state() shouldBe OpenedCheckpoint.State.CLOSED
             ships.verify() shouldBe ships.core.stats().blocks()
         }
-        shouldThrow<SnapshotException> { PlainShips.open(file) }.reason() shouldBe
-            SnapshotException.Reason.SCHEMA_MISMATCH
+        shouldThrow<StorageFileException> { PlainShips.open(file) }.reason() shouldBe
+            StorageFileException.Reason.SCHEMA_MISMATCH
         // Tear the older header slot: a fallback, which NEVER refuses and the default allows.
         FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE).use { c ->
             val h = ByteBuffer.allocate(8192).order(java.nio.ByteOrder.nativeOrder())

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.SnapshotException
+import dev.bulkdata.storage.StorageFileException
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
@@ -36,7 +36,7 @@ class MappedTableTest : FunSpec({
             ships.size shouldBe 999
             ships[kept[0], MappedShips.HULL] shouldBe -1
             ships[kept[500], MappedShips.X] shouldBe ships[kept[500], MappedShips.HULL].toFloat()
-            shouldThrow<SnapshotException> { MappedShips.open(file) }.reason() shouldBe SnapshotException.Reason.LOCKED
+            shouldThrow<StorageFileException> { MappedShips.open(file) }.reason() shouldBe StorageFileException.Reason.LOCKED
         }
         Files.delete(file)
     }
@@ -45,8 +45,8 @@ class MappedTableTest : FunSpec({
         val file = Files.createTempFile("dense", ".bulk").also { Files.delete(it) }
         val h = MappedDenseShips.open(file).use { it.add { r -> r[MappedDenseShips.X] = 3f } }
         MappedDenseShips.open(file).use { it[h, MappedDenseShips.X] shouldBe 3f }
-        shouldThrow<SnapshotException> { MappedShips.open(file) }.reason() shouldBe
-            SnapshotException.Reason.KIND_MISMATCH
+        shouldThrow<StorageFileException> { MappedShips.open(file) }.reason() shouldBe
+            StorageFileException.Reason.KIND_MISMATCH
         Files.delete(file)
     }
 

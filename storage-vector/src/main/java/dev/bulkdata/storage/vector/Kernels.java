@@ -6,7 +6,7 @@ import dev.bulkdata.storage.DoubleField;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.LongField;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
@@ -59,8 +59,8 @@ import java.util.Optional;
  * {@code lessThan} only read (through the read-only {@link Chunk#column(Field)}) and stamp
  * nothing.
  *
- * <p><b>Layouts.</b> The vectorised path runs on {@link Layout#SOA} tables, whose columns are
- * contiguous. On an {@link Layout#AOS} table a field's values are 1 stride apart and the Vector
+ * <p><b>Layouts.</b> The vectorised path runs on {@link RecordLayout#SOA} tables, whose columns are
+ * contiguous. On an {@link RecordLayout#AOS} table a field's values are 1 stride apart and the Vector
  * API cannot load them from native memory in one go, so the kernels run the scalar loop there:
  * same results, the speed of per-slot access ({@link Chunk#get(int, FloatField)} and friends).
  *
@@ -242,7 +242,7 @@ public final class Kernels {
 
     /** Values of the field are contiguous in its chunks' columns (SOA). */
     static boolean contiguous(Field field) {
-        return field.schema().layout() == Layout.SOA;
+        return field.schema().layout() == RecordLayout.SOA;
     }
 
     static void check(Chunk chunk, Field field) {

@@ -6,7 +6,7 @@ import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.Table;
@@ -20,11 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Semantics at the edges: empty chunks, NaN and signed zeros, and every error leaving the table as it was. */
 class KernelsEdgeTest {
-    static Schema schema(Layout layout) {
+    static Schema schema(RecordLayout layout) {
         return Schema.builder("edge").layout(layout).add(FieldType.FLOAT, "x", "y").add(FieldType.INT, "n").build();
     }
 
-    static Table table(Layout layout, float... xs) {
+    static Table table(RecordLayout layout, float... xs) {
         Schema schema = schema(layout);
         Table table = BulkTable.of(schema);
         for (float x : xs) {
@@ -42,8 +42,8 @@ class KernelsEdgeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void minAndMaxFollowMathMinAndMax(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void minAndMaxFollowMathMinAndMax(RecordLayout layout) {
         try (Table t = table(layout, 0.0f, -0.0f, 3f)) {
             assertEquals(-0.0f, min(t));                        // -0.0 below 0.0, bit for bit
             assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(min(t)));
@@ -60,8 +60,8 @@ class KernelsEdgeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void emptyTablesAndChunksGiveTheIdentities(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void emptyTablesAndChunksGiveTheIdentities(RecordLayout layout) {
         try (Table t = table(layout, 1f, 2f, 3f)) {
             FloatField x = t.schema().floatField("x");
             IntField n = t.schema().intField("n");
@@ -99,8 +99,8 @@ class KernelsEdgeTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Layout.class)
-    void badInputThrowsAndChangesNothing(Layout layout) {
+    @EnumSource(RecordLayout.class)
+    void badInputThrowsAndChangesNothing(RecordLayout layout) {
         try (Table t = table(layout, 1f, -1f, 2f); Table other = table(layout, 5f)) {
             FloatField x = t.schema().floatField("x");
             FloatField foreign = other.schema().floatField("x");
@@ -137,7 +137,7 @@ class KernelsEdgeTest {
 
     @Test
     void aPackedTableIsWrittenUpToItsLastRowOnly() {
-        Schema schema = schema(Layout.SOA);
+        Schema schema = schema(RecordLayout.SOA);
         FloatField x = schema.floatField("x");
         try (PackedTable t = PackedTable.of(schema)) {
             for (int i = 0; i < schema.slotsPerBlock() + 5; i++) {  // a full chunk and 5 rows

@@ -7,7 +7,7 @@ import dev.bulkdata.storage.DoubleField;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.FloatField;
 import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.LongField;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Schema;
@@ -61,7 +61,7 @@ class KernelsModelTest {
             this.seed = seed;
             random = new SplittableRandom(seed);
             int padding = new int[] {0, 0, 20, 60, 200, 1000}[random.nextInt(6)];
-            Layout layout = random.nextBoolean() ? Layout.SOA : Layout.AOS;
+            RecordLayout layout = random.nextBoolean() ? RecordLayout.SOA : RecordLayout.AOS;
             Schema.Builder b = Schema.builder("model").layout(layout)
                     .add(FieldType.FLOAT, "f", "g").add(FieldType.DOUBLE, "d").add(FieldType.INT, "i")
                     .add(FieldType.LONG, "l");

@@ -45,7 +45,7 @@ abstract sealed class Inspected permits TableView, ComponentView {
 
     abstract void record(Json j, Registry links, long handle);
 
-    /** Parses a handle as a number or as this table's {@code name#index@generation}. */
+    /** Parses a handle as a number or as this table's {@code name#slot@generation}. */
     abstract long parseHandle(String text);
 
     /** Writes the schema's members (inside an open object). */

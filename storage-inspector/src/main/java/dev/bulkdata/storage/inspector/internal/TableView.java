@@ -83,8 +83,8 @@ final class TableView extends Inspected {
                 .key("bytes").value(s.nativeBytes());
         HandleLayout layout = table.handleLayout();
         j.key("handleLayout").object().key("tagBits").value(HandleLayout.TAG_BITS)
-                .key("generationBits").value(layout.generationBits()).key("indexBits").value(layout.indexBits())
-                .key("maxGeneration").value(layout.maxGeneration()).key("maxIndex").value(layout.maxIndex())
+                .key("generationBits").value(layout.generationBits()).key("slotBits").value(layout.slotBits())
+                .key("maxGeneration").value(layout.maxGeneration()).key("maxSlot").value(layout.maxSlot())
                 .endObject();
         learnTag();
         if (tag >= 0) {
@@ -194,12 +194,12 @@ final class TableView extends Inspected {
                 return Long.parseLong(text.strip());
             } catch (NumberFormatException e) {
                 throw new BadRequest("'" + text + "' is not a handle: give it as a number or as " + name
-                        + "#index@generation");
+                        + "#slot@generation");
             }
         }
         if (at < hash || !text.substring(0, hash).equals(name)) {
             throw new BadRequest("'" + text + "' is not a handle of table '" + name + "' (" + name
-                    + "#index@generation)");
+                    + "#slot@generation)");
         }
         learnTag();
         if (tag < 0) {
@@ -207,9 +207,9 @@ final class TableView extends Inspected {
                     + " as a number");
         }
         try {
-            long index = Long.parseLong(text.substring(hash + 1, at));
+            long slot = Long.parseLong(text.substring(hash + 1, at));
             int generation = Integer.parseInt(text.substring(at + 1));
-            return table.handleLayout().pack(tag, generation, index);
+            return table.handleLayout().pack(tag, generation, slot);
         } catch (IllegalArgumentException e) {
             throw new BadRequest("'" + text + "' is not a handle of table '" + name + "': " + e.getMessage());
         }

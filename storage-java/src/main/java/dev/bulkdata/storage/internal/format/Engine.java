@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.SnapshotException;
+import dev.bulkdata.storage.StorageFileException;
 import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
@@ -31,5 +31,5 @@ public interface Engine {
     int link(Schema schema, java.lang.foreign.MemorySegment block, int position);
 
     /** {@return the exception that reports why {@code source} cannot be read or opened} */
-    SnapshotException failure(String source, SnapshotException.Reason reason, String what, Throwable cause);
+    StorageFileException failure(String source, StorageFileException.Reason reason, String what, Throwable cause);
 }

@@ -5,11 +5,11 @@ import dev.bulkdata.storage.HandleLayout;
 import dev.bulkdata.storage.OpenedCheckpoint;
 import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.memory.MappedFile;
 import dev.bulkdata.storage.internal.tags.TagLease;
-import dev.bulkdata.storage.internal.format.FileLayout.Header;
+import dev.bulkdata.storage.internal.format.FileFormat.Header;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -29,7 +29,7 @@ import java.util.Arrays;
 import java.util.function.Supplier;
 import java.util.zip.CRC32C;
 
-import static dev.bulkdata.storage.internal.format.FileLayout.*;
+import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
  * Opens a mapped table's file ({@code docs/format.md}, sections 11 and 12): creates it with a
@@ -123,13 +123,13 @@ public final class MappedOpen {
         long fileSize = channel.size();
         ByteBuffer page = ByteBuffer.allocate((int) DATA_START);
         int got = r.readSome(page); // a new channel's position is 0
-        SnapshotException[] failures = new SnapshotException[2];
+        StorageFileException[] failures = new StorageFileException[2];
         Slot[] slots = new Slot[2];
         long[] sealed = {-1, -1}; // the sequence of a header whose CRC matches, even if it fails later checks
         for (int s = 0; s < 2; s++) {
             try {
                 slots[s] = slot(r, page, s, got, fileSize, sealed);
-            } catch (SnapshotException e) {
+            } catch (StorageFileException e) {
                 failures[s] = e;
             }
         }
@@ -230,7 +230,7 @@ public final class MappedOpen {
     }
 
     /** {@return the message of a failure, without the file's name and the reason around it} */
-    private static String detail(SnapshotException e) {
+    private static String detail(StorageFileException e) {
         String m = e.getMessage();
         String prefix = "snapshot " + e.source() + ": ";
         String suffix = " (" + e.reason() + ")";
@@ -273,7 +273,7 @@ public final class MappedOpen {
 
     /** Checks header slot {@code s} and its lengths against the file. */
     private static Slot slot(SnapshotReader r, ByteBuffer page, int s, int got, long fileSize, long[] sealed)
-            throws SnapshotException {
+            throws StorageFileException {
         int at = s * SLOT_B;
         ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
         int present = Math.max(0, Math.min(HEADER_BYTES, got - at));
@@ -556,7 +556,7 @@ public final class MappedOpen {
 
     /** Checks every block of the checkpoint against its CRC32C. */
     private static void checkBlocks(SnapshotReader r, MappedFile file, int[] crcs, Metadata m)
-            throws SnapshotException {
+            throws StorageFileException {
         CRC32C crc = new CRC32C();
         for (int b = 0; b < crcs.length; b++) {
             crc.reset();
@@ -573,7 +573,7 @@ public final class MappedOpen {
      * last of them.
      */
     private static long checkSpace(SnapshotReader r, Header header, long[] regionOffsets, int[] regionBlocks,
-                                   long[] areas, long fileSize) throws SnapshotException {
+                                   long[] areas, long fileSize) throws StorageFileException {
         int regions = regionOffsets.length;
         long[][] spans = new long[regions + 2][];
         long blocks = 0;
@@ -641,7 +641,7 @@ public final class MappedOpen {
 
     /** A reopened table keeps its options: the builder must ask for the same. */
     private static void checkOptions(SnapshotReader r, Metadata m, Expected e, boolean checksums)
-            throws SnapshotException {
+            throws StorageFileException {
         TableState s = m.state();
         String difference = null;
         boolean fixed = s.tag() >= HandleLayout.MIN_FIXED_TAG;
@@ -651,9 +651,9 @@ public final class MappedOpen {
                     + " HandleLayout.forCapacity)";
         } else if (e.kind == KIND_BULK && s.reuse() != e.reuse) {
             difference = "its reuse order is " + s.reuse() + ", the builder's " + e.reuse;
-        } else if (s.maxSlot() != Math.min(e.handles.maxIndex(), e.maxCapacity)) {
+        } else if (s.maxSlot() != Math.min(e.handles.maxSlot(), e.maxCapacity)) {
             difference = "its capacity limit is " + s.maxSlot() + " slots, the builder's "
-                    + Math.min(e.handles.maxIndex(), e.maxCapacity);
+                    + Math.min(e.handles.maxSlot(), e.maxCapacity);
         } else if (fixed && e.tag == 0) {
             difference = "it was created with the fixed tag " + s.tag() + " and the builder names no tag; give it"
                     + " tag(" + s.tag() + ")";
@@ -672,7 +672,7 @@ public final class MappedOpen {
 
     /** Writes a BulkTable's saved free list into the link words of its free slots (and the header's, slot 0). */
     private static void writeLinks(SnapshotReader r, StoredTable table, Metadata m, int[] list, MappedStore store)
-            throws SnapshotException {
+            throws StorageFileException {
         int spb = m.state().schema().slotsPerBlock();
         int previous = 0;
         for (int slot : list) {

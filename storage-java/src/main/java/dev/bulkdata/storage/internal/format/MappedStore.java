@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.OpenedCheckpoint;
-import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.memory.MappedFile;
 
 import java.io.IOException;
@@ -14,7 +14,7 @@ import java.nio.channels.FileChannel;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 
-import static dev.bulkdata.storage.internal.format.FileLayout.*;
+import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
  * A mapped table's file and the state of its checkpoints; makes the checkpoints
@@ -33,7 +33,7 @@ public final class MappedStore {
     long sequence;
     final long[] areaOffset = new long[2];
     final long[] areaCapacity = new long[2];
-    /** Whether the file keeps a CRC32C per block ({@link FileLayout#FLAG_BLOCK_CRCS}). */
+    /** Whether the file keeps a CRC32C per block ({@link FileFormat#FLAG_BLOCK_CRCS}). */
     public final boolean checksums;
     /** Each block's CRC32C as of the last checkpoint, for the first {@link #known} blocks. */
     int[] crcs = new int[0];
@@ -205,7 +205,7 @@ public final class MappedStore {
      *
      * @return the number of blocks checked
      */
-    public int verify() throws SnapshotException {
+    public int verify() throws StorageFileException {
         MemorySegment[] segments = table.segments();
         CRC32C crc = new CRC32C();
         int checked = 0;

@@ -7,13 +7,13 @@ import java.util.Arrays;
 
 /**
  * Meta words read from a file (a snapshot's or a mapped table's metadata), in pages of the
- * slot index's size (4,096 slots), so that a BulkTable's index can take the pages as they are;
+ * slot map's page size (4,096 slots), so that a BulkTable's slot map can take the pages as they are;
  * and the words' encoding ({@code docs/format.md}, section 7), which the engine's
  * {@code SlotMeta} shares.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MetaWords {
-    /** Slots per page: 4,096, a 16 KiB page of meta words, as in the slot index. */
+    /** Slots per page: 4,096, a 16 KiB page of meta words, as in the slot map. */
     public static final int PAGE_SHIFT = 12;
     static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
     /** Bit 0: the slot holds a record. */
@@ -38,7 +38,7 @@ public final class MetaWords {
         return length;
     }
 
-    /** {@return the pages of 4,096 words each (the last one too), for the slot index to adopt} */
+    /** {@return the pages of 4,096 words each (the last one too), for the slot map to adopt} */
     public int[][] pages() {
         return pages;
     }

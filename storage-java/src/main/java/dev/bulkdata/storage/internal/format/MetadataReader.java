@@ -4,12 +4,12 @@ import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.FieldType;
 import dev.bulkdata.storage.HandleField;
 import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.Layout;
+import dev.bulkdata.storage.RecordLayout;
 import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.SnapshotException.Reason;
-import dev.bulkdata.storage.internal.format.FileLayout.Header;
+import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.internal.format.FileFormat.Header;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -18,12 +18,12 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 
-import static dev.bulkdata.storage.internal.format.FileLayout.*;
+import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
  * Parses and checks a metadata section on its own ({@code docs/format.md}, section 10, checks
  * 3 to 5): a table's fixed fields, schema and slot sections, or a component table's rows
- * against its entity table. Every failure is a {@link SnapshotException} of the reader's source.
+ * against its entity table. Every failure is a {@link StorageFileException} of the reader's source.
  */
 final class MetadataReader {
     private final SnapshotReader r;
@@ -42,7 +42,7 @@ final class MetadataReader {
      * sections). Its state holds the expected schema if the file holds the same, else the
      * file's, and the metadata the {@link SchemaChange} to the expected one.
      */
-    Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws SnapshotException {
+    Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws StorageFileException {
         try {
             TableState s = fixedFields(b, header, expected);
             checkSlotSections(b, header.kind(), s, more);
@@ -67,10 +67,10 @@ final class MetadataReader {
     }
 
     /** Reads the fixed fields and the schema, each checked on its own and against the others. */
-    private TableState fixedFields(ByteBuffer b, Header header, Schema expected) throws SnapshotException {
+    private TableState fixedFields(ByteBuffer b, Header header, Schema expected) throws StorageFileException {
         long identity = b.getLong();
         int tag = Short.toUnsignedInt(b.getShort());
-        int indexBits = b.get();
+        int slotBits = b.get();
         int generationBits = b.get();
         int reuseCode = b.get();
         int layoutCode = b.get();
@@ -89,7 +89,7 @@ final class MetadataReader {
         if (tag < 1 || tag > HandleLayout.MAX_TAG) {
             throw r.fail(Reason.MALFORMED, "tag " + tag + " is outside [1, " + HandleLayout.MAX_TAG + "]");
         }
-        HandleLayout handles = handles(indexBits, generationBits, epochWord >>> SnapshotWriter.EPOCH_BITS_SHIFT);
+        HandleLayout handles = handles(slotBits, generationBits, epochWord >>> SnapshotWriter.EPOCH_BITS_SHIFT);
         if (reuseCode < 0 || reuseCode >= REUSE_CODES.size() || layoutCode < 0 || layoutCode > 1) {
             throw r.fail(Reason.MALFORMED, "reuse order " + reuseCode + " or layout " + layoutCode + " is unknown");
         }
@@ -103,8 +103,8 @@ final class MetadataReader {
                     + " the next add looks first, a slot in [1, limit]; the file has " + reuseCursor + " and "
                     + reuseEnd + " (limit " + limit + ")");
         }
-        Schema schema = matched(schema(b, Layout.values()[layoutCode], header.formatVersion()), expected);
-        int largest = Math.min(handles.maxIndex(), maxSlot);
+        Schema schema = matched(schema(b, RecordLayout.values()[layoutCode], header.formatVersion()), expected);
+        int largest = Math.min(handles.maxSlot(), maxSlot);
         if (maxSlot < 1 || floor < 0 || floor > handles.maxGeneration() || limit < 0
                 || limit > largest + 1L || entries != (limit > 0 ? limit + 1 : entries == 2 ? 2 : 0)) {
             throw r.fail(Reason.MALFORMED, "max slot " + maxSlot + ", floor " + floor + ", limit " + limit
@@ -117,16 +117,16 @@ final class MetadataReader {
                 retired, freeLength, freeTail, entries, reuseCursor, reuseEnd, epoch);
     }
 
-    private HandleLayout handles(int indexBits, int generationBits, int epochBits) throws SnapshotException {
+    private HandleLayout handles(int slotBits, int generationBits, int epochBits) throws StorageFileException {
         try {
-            return HandleLayout.of(indexBits, generationBits, epochBits);
+            return HandleLayout.of(slotBits, generationBits, epochBits);
         } catch (IllegalArgumentException e) {
             throw r.fail(Reason.MALFORMED, "handle layout: " + e.getMessage());
         }
     }
 
     /** Checks that the slot sections are as long as the counters say. */
-    private void checkSlotSections(ByteBuffer b, byte kind, TableState s, boolean more) throws SnapshotException {
+    private void checkSlotSections(ByteBuffer b, byte kind, TableState s, boolean more) throws StorageFileException {
         int size = s.size();
         long need = 4L * s.entryCount() + (kind == KIND_PACKED ? 4L * s.entryCount() + 4L * Math.max(0, size) : 0);
         if (size < 0 || size > Math.max(0, s.limit() - 1) || (more ? b.remaining() < need : b.remaining() != need)) {
@@ -136,7 +136,7 @@ final class MetadataReader {
     }
 
     /** Checks that FIFO's and LIFO's range a clear freed, if any, is a range of opened slots. */
-    private void checkClearedRange(TableState s) throws SnapshotException {
+    private void checkClearedRange(TableState s) throws StorageFileException {
         int from = s.reuseCursor();
         int end = s.reuseEnd();
         if (s.reuse() != ReuseOrder.SWEEP && !(from == 0 && end == 0) && !(from >= 1 && from <= end && end <= s.limit())) {
@@ -158,7 +158,7 @@ final class MetadataReader {
      * (BulkTable) turned into live words while it is in cache (a large mapped table's open is
      * mostly this loop).
      */
-    private Counts metaWords(IntBuffer words, MetaWords metas, byte kind, TableState s) throws SnapshotException {
+    private Counts metaWords(IntBuffer words, MetaWords metas, byte kind, TableState s) throws StorageFileException {
         int floor = s.floor();
         int spb = s.schema().slotsPerBlock();
         int opened = Math.min(s.limit(), s.entryCount());
@@ -221,7 +221,7 @@ final class MetadataReader {
      * Checks slot 0, the entry past limit and a clear's range on their own, then the counters
      * against the counts of the meta words. {@return the free slots in a clear's range}
      */
-    private int checkCounts(MetaWords metas, TableState s, Counts c) throws SnapshotException {
+    private int checkCounts(MetaWords metas, TableState s, Counts c) throws StorageFileException {
         int maxGeneration = s.handles().maxGeneration();
         if (s.entryCount() > 0 && metas.get(0) != 0) {
             throw badMeta(0, metas.get(0), s);
@@ -265,7 +265,7 @@ final class MetadataReader {
 
     /** Checks that each of a PackedTable's rows links back to a live slot that names it. */
     private void checkBackLinks(TableState s, MetaWords metas, int[] payloads, int[] backLinks)
-            throws SnapshotException {
+            throws StorageFileException {
         for (int row = 0; row < s.size(); row++) {
             int slot = backLinks[row];
             if (slot <= 0 || slot >= s.limit() || !MetaWords.isLive(metas.get(slot)) || payloads[slot] != row) {
@@ -276,7 +276,7 @@ final class MetadataReader {
     }
 
     /** Checks the header's block count against the blocks the counters need and allow. */
-    private void checkBlockCount(Header header, TableState s) throws SnapshotException {
+    private void checkBlockCount(Header header, TableState s) throws StorageFileException {
         int spb = s.schema().slotsPerBlock();
         long neededBlocks;
         long maxBlocks;
@@ -293,7 +293,7 @@ final class MetadataReader {
         }
     }
 
-    private SnapshotException badMeta(int slot, int meta, TableState s) {
+    private StorageFileException badMeta(int slot, int meta, TableState s) {
         return r.fail(Reason.MALFORMED, "slot " + slot + "'s meta word 0x" + Integer.toHexString(meta)
                 + " is not a valid state for floor " + s.floor() + " and " + s.handles());
     }
@@ -306,22 +306,22 @@ final class MetadataReader {
     }
 
     Components components(ByteBuffer b, Header header, Schema expected, StoredTable entities)
-            throws SnapshotException {
+            throws StorageFileException {
         try {
             long identity = b.getLong();
             int tag = Short.toUnsignedInt(b.getShort());
-            int indexBits = b.get();
+            int slotBits = b.get();
             int generationBits = b.get();
             int epochBits = b.get();
             int layoutCode = b.get();
             b.getShort();
             int rows = b.getInt();
             b.getInt();
-            HandleLayout handles = handles(indexBits, generationBits, epochBits);
+            HandleLayout handles = handles(slotBits, generationBits, epochBits);
             if (layoutCode < 0 || layoutCode > 1) {
                 throw r.fail(Reason.MALFORMED, "layout " + layoutCode + " is unknown");
             }
-            Schema schema = matched(schema(b, Layout.values()[layoutCode], header.formatVersion()), expected);
+            Schema schema = matched(schema(b, RecordLayout.values()[layoutCode], header.formatVersion()), expected);
             if (rows < 0 || b.remaining() != 8L * rows) {
                 throw r.fail(Reason.MALFORMED, "row count " + rows + " does not fit the row sections ("
                         + b.remaining() + " bytes)");
@@ -344,7 +344,7 @@ final class MetadataReader {
 
     /** {@return by how much the entity table's generations moved since the rows were saved} */
     private int entityShift(StoredTable.Entities e, long identity, int tag, HandleLayout handles)
-            throws SnapshotException {
+            throws StorageFileException {
         String owner = "table '" + e.name() + "'";
         int shift;
         if (identity == e.identity()) {
@@ -366,7 +366,7 @@ final class MetadataReader {
 
     /** Checks that each row's entity is one the entity table has reached; moves the owners by {@code shift}. */
     private void checkOwners(StoredTable entities, StoredTable.Entities e, HandleLayout handles, int[] keys,
-                             int[] owners, int shift) throws SnapshotException {
+                             int[] owners, int shift) throws StorageFileException {
         String owner = "table '" + e.name() + "'";
         int limit = e.limit();
         BitSet seen = new BitSet();
@@ -375,7 +375,7 @@ final class MetadataReader {
             int stamp = owners[row];
             int generation = stamp & handles.maxGeneration();
             int epoch = stamp >>> handles.generationBits();
-            if (key <= 0 || key > handles.maxIndex() || seen.get(key) || epoch > handles.maxEpoch()) {
+            if (key <= 0 || key > handles.maxSlot() || seen.get(key) || epoch > handles.maxEpoch()) {
                 throw r.fail(Reason.MALFORMED, "row " + row + "'s entity (slot " + key + ", generation "
                         + generation + ") is not a valid, distinct entity of " + handles);
             }
@@ -409,12 +409,12 @@ final class MetadataReader {
      * {@return the schema the table is read with: {@code expected} if the file holds the same,
      * else the file's (the blocks' layout), with {@link #change} set to the expected one}
      */
-    private Schema matched(Schema file, Schema expected) throws SnapshotException {
+    private Schema matched(Schema file, Schema expected) throws StorageFileException {
         change = SchemaChange.of(r, file, expected, exact);
         return expected != null && change == null ? expected : file;
     }
 
-    private Schema schema(ByteBuffer b, Layout layout, int formatVersion) throws SnapshotException {
+    private Schema schema(ByteBuffer b, RecordLayout layout, int formatVersion) throws StorageFileException {
         String name = string(b, Short.toUnsignedInt(b.getShort()), StandardCharsets.UTF_8);
         int count = Short.toUnsignedInt(b.getShort());
         if (count == 0 || count * 10L > b.remaining()) {

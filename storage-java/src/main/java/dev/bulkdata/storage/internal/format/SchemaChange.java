@@ -3,8 +3,8 @@ package dev.bulkdata.storage.internal.format;
 import dev.bulkdata.storage.Field;
 import dev.bulkdata.storage.HandleField;
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.StorageFileException.Reason;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -70,10 +70,10 @@ final class SchemaChange {
      * @param exact whether any difference is refused
      * @return null if the two are the same (name, layout, fields in order, their types and
      *     targets) or nothing is expected; else the change that reads the file under {@code expected}
-     * @throws SnapshotException {@code SCHEMA_MISMATCH} if the table's name differs, a field
+     * @throws StorageFileException {@code SCHEMA_MISMATCH} if the table's name differs, a field
      *     of both changed its type or target, or {@code exact} and anything differs
      */
-    static SchemaChange of(SnapshotReader r, Schema file, Schema expected, boolean exact) throws SnapshotException {
+    static SchemaChange of(SnapshotReader r, Schema file, Schema expected, boolean exact) throws StorageFileException {
         if (expected == null) {
             return null;
         }

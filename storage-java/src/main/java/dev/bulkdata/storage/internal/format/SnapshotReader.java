@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.internal.format;
 
 import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 
@@ -18,7 +18,7 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 import java.util.zip.CRC32C;
 
-import static dev.bulkdata.storage.internal.format.FileLayout.*;
+import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
  * Reads one snapshot from a channel ({@code docs/format.md}, sections 3 to 10 and 13, in the
@@ -55,7 +55,7 @@ public final class SnapshotReader {
      *
      * @param fileSize the source's size in bytes, or -1 for a stream of unknown length
      * @param expected the schema the caller expects, or null to take the file's
-     * @param kind the kind the caller expects ({@link FileLayout#KIND_BULK}, {@link FileLayout#KIND_PACKED})
+     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED})
      *     or 0 for either
      * @param newTag whether to load the table under a new automatic tag
      * @param exact whether the file must hold {@code expected} exactly; else a schema with added,
@@ -173,19 +173,19 @@ public final class SnapshotReader {
         targets.ensure(change.blocksFor(end));
     }
 
-    SnapshotException fail(Reason reason, String what) {
+    StorageFileException fail(Reason reason, String what) {
         return engine.failure(source, reason, what, null);
     }
 
     /**
      * Checks what every header shares, in this order: magic, length, byte order, format
-     * version, flags ({@link FileLayout#FLAG_MAPPED}, and optionally
-     * {@link FileLayout#FLAG_BLOCK_CRCS}, for a mapped table's file, none for a snapshot), CRC.
+     * version, flags ({@link FileFormat#FLAG_MAPPED}, and optionally
+     * {@link FileFormat#FLAG_BLOCK_CRCS}, for a mapped table's file, none for a snapshot), CRC.
      * Leaves {@code h} in native byte order.
      *
      * @return the format version
      */
-    int checkHeader(ByteBuffer h, int got, boolean mapped) throws SnapshotException {
+    int checkHeader(ByteBuffer h, int got, boolean mapped) throws StorageFileException {
         byte[] magic = Arrays.copyOf(h.array(), Math.min(got, MAGIC.length));
         if (!Arrays.equals(magic, Arrays.copyOf(MAGIC, magic.length))) {
             throw fail(Reason.NOT_A_SNAPSHOT, "it does not start with the bulkdata snapshot magic");

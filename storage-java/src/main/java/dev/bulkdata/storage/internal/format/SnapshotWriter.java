@@ -15,7 +15,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
 
-import static dev.bulkdata.storage.internal.format.FileLayout.*;
+import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
  * Writes snapshots ({@code docs/format.md}, sections 3 to 10): the header, the metadata, the
@@ -53,7 +53,7 @@ public final class SnapshotWriter {
         long metaLength = FIXED_COMPONENT_METADATA + schemaBytes(schema) + 8L * rows;
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength)).order(ByteOrder.nativeOrder());
         meta.putLong(entities.identity()).putShort((short) entities.tag())
-                .put((byte) handles.indexBits()).put((byte) handles.generationBits())
+                .put((byte) handles.slotBits()).put((byte) handles.generationBits())
                 .put((byte) handles.epochBits()).put((byte) schema.layout().ordinal()).putShort((short) 0)
                 .putInt(rows).putInt(0);
         putSchema(meta, schema);
@@ -80,7 +80,7 @@ public final class SnapshotWriter {
                 + (packed ? 4L * entries + 4L * s.size() : 0);
         ByteBuffer meta = ByteBuffer.allocate(Math.toIntExact(metaLength + extra)).order(ByteOrder.nativeOrder());
         meta.putLong(s.identity()).putShort((short) s.tag())
-                .put((byte) s.handles().indexBits()).put((byte) s.handles().generationBits())
+                .put((byte) s.handles().slotBits()).put((byte) s.handles().generationBits())
                 .put((byte) (packed ? 0 : REUSE_CODES.indexOf(s.reuse())))
                 .put((byte) schema.layout().ordinal())
                 .putShort((short) (s.handles().epochBits() << EPOCH_BITS_SHIFT | s.epoch()))

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.SnapshotException;
-import dev.bulkdata.storage.SnapshotException.Reason;
+import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
@@ -20,7 +20,7 @@ final class TableRestore {
      * Registers the tag of a table being restored: its own, or with {@code newTag} a new
      * automatic one whose floor may exceed the file's (every slot then moves up by the difference).
      */
-    static TagLease lease(SnapshotReader r, Metadata m, boolean newTag, String hint) throws SnapshotException {
+    static TagLease lease(SnapshotReader r, Metadata m, boolean newTag, String hint) throws StorageFileException {
         TableState s = m.state();
         try {
             if (newTag) {
@@ -41,15 +41,15 @@ final class TableRestore {
     }
 
     /**
-     * Checks the free list against the metadata, then restores the index and the records of
+     * Checks the free list against the metadata, then restores the slot map and the records of
      * {@code table}, whose blocks hold the file's; every generation moves up by {@code shift}.
      */
     static void restore(SnapshotReader r, StoredTable table, Metadata m, TagLease lease, int shift)
-            throws SnapshotException {
+            throws StorageFileException {
         TableState s = m.state();
         // Free list: in the link words of a BulkTable's dead records, the header's in slot 0;
         // in a PackedTable's payloads.
-        int[] list = s.kind() == FileLayout.KIND_BULK ? walkFreeList(r, m, table::link)
+        int[] list = s.kind() == FileFormat.KIND_BULK ? walkFreeList(r, m, table::link)
                 : walkFreeList(r, m, slot -> m.payloads()[slot]);
         MetaWords metas = m.metas();
         int peak = m.peak();
@@ -76,7 +76,7 @@ final class TableRestore {
      *
      * @return the list's slots, head to tail
      */
-    private static int[] walkFreeList(SnapshotReader r, Metadata m, IntUnaryOperator link) throws SnapshotException {
+    private static int[] walkFreeList(SnapshotReader r, Metadata m, IntUnaryOperator link) throws StorageFileException {
         TableState s = m.state();
         int limit = s.limit();
         int length = s.freeLength();

@@ -11,9 +11,9 @@ import dev.bulkdata.storage.Schema;
  * metadata ({@code docs/format.md}, section 5, under the same name), besides {@code kind},
  * which the header holds.
  *
- * @param kind {@link FileLayout#KIND_BULK} or {@link FileLayout#KIND_PACKED}
+ * @param kind {@link FileFormat#KIND_BULK} or {@link FileFormat#KIND_PACKED}
  * @param reuse the reuse order (a PackedTable's is FIFO)
- * @param maxSlot the largest slot index the table may open
+ * @param maxSlot the largest slot the table may open
  * @param floor the generation a never-opened slot starts at
  * @param limit slots {@code [0, limit)} are opened
  * @param freeLength the free slots in the list

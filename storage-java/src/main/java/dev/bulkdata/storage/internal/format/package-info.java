@@ -1,6 +1,6 @@
 /**
  * The file format: snapshots and mapped tables' files, specified in {@code docs/format.md}.
- * {@code FileLayout} holds the byte layout's constants; {@code SnapshotWriter},
+ * {@code FileFormat} holds the byte layout's constants; {@code SnapshotWriter},
  * {@code SnapshotReader} (with {@code MetadataReader} and {@code TableRestore}) write and read
  * snapshots; {@code MappedOpen} opens a mapped table's file and {@code MappedStore} makes its
  * checkpoints.

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * directory is ever copied (doubling). Pages are made either in order ({@link #ensure}: every
  * page up to an element) or one at a time where they are needed ({@link #ensurePage}: a sparse
  * array, with absent pages reading as the fill value through {@link #getOrFill}). Used wherever
- * the core keeps one or two ints per slot, row or key: the slot index's entries, a packed
+ * the core keeps one or two ints per slot, row or key: the slot map's entries, a packed
  * table's back-links, a sparse set's sparse and dense pages, a component table's owner
  * generations.
  *

@@ -3,7 +3,7 @@ package dev.bulkdata.storage.internal.tags;
 /**
  * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its
  * slots start at (the tag's floor, see {@link TagRegistry}), and what the table has handed out
- * so far (generations, slot indices and its epoch), which {@link TagRegistry#release} turns into the next table's floor.
+ * so far (generations, slots and its epoch), which {@link TagRegistry#release} turns into the next table's floor.
  *
  * <p>The table records every handle it makes with {@link #issued(int, int)}. The lease is
  * shared with the table's cleaner (not the table itself), so that a table dropped without
@@ -26,8 +26,8 @@ public final class TagLease {
     public final long identity;
     /** The largest generation in a handle the table made; -1 before the first. */
     int peakGeneration = -1;
-    /** The largest slot index in a handle the table made; 0 before the first. */
-    long peakIndex;
+    /** The largest slot in a handle the table made; 0 before the first. */
+    long peakSlot;
     /** The table's epoch, the highest it reached (epochs only rise); 0 before the first change of epoch. */
     int epoch;
     /** Set by {@link TagRegistry#release}. */
@@ -51,18 +51,18 @@ public final class TagLease {
     }
 
     /**
-     * Records that the table made a handle with this generation and slot index. O(1): two
+     * Records that the table made a handle with this generation and slot. O(1): two
      * compares, and a store only when a peak rises.
      *
      * @param generation the handle's generation
-     * @param index the handle's slot index
+     * @param slot the handle's slot
      */
-    public void issued(int generation, int index) {
+    public void issued(int generation, int slot) {
         if (generation > peakGeneration) {
             peakGeneration = generation;
         }
-        if (index > peakIndex) {
-            peakIndex = index;
+        if (slot > peakSlot) {
+            peakSlot = slot;
         }
     }
 }

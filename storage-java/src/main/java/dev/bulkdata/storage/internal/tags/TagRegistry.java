@@ -16,12 +16,12 @@ import dev.bulkdata.storage.HandleLayout;
  * The registry prevents it with a <em>generation floor</em> per tag:
  * <ul>
  * <li>while a table is open, its {@link TagLease} records the largest generation and the
- *     largest slot index it has handed out in a handle;
+ *     largest slot it has handed out in a handle;
  * <li>when the tag is released, the registry folds them into {@code bound[tag]}: an upper
- *     bound of the low 52 bits ({@code generation << indexBits | index}) of every handle ever
+ *     bound of the low 52 bits ({@code generation << slotBits | slot}) of every handle ever
  *     made under the tag, whatever the layout;
- * <li>a new table under the tag, with {@code indexBits} index bits, starts every slot at
- *     generation {@code (bound >>> indexBits) + 1}. An old handle, read in the new layout,
+ * <li>a new table under the tag, with {@code slotBits} slot bits, starts every slot at
+ *     generation {@code (bound >>> slotBits) + 1}. An old handle, read in the new layout,
  *     either has bits outside that layout (rejected as forged) or a generation below the
  *     floor, which no slot of the new table ever has: it is rejected.
  * </ul>
@@ -246,7 +246,7 @@ public final class TagRegistry {
 
     /** The first generation above every handle within {@code bound} (-1: none), read in {@code layout}. */
     private static long floor(long bound, HandleLayout layout) {
-        return bound < 0 ? 0 : (bound >>> layout.indexBits()) + 1;
+        return bound < 0 ? 0 : (bound >>> layout.slotBits()) + 1;
     }
 
     /**
@@ -262,12 +262,12 @@ public final class TagRegistry {
         lease.released = true;
         HandleLayout layout = LAYOUTS[tag];
         if (lease.peakGeneration >= 0 && layout != null) {
-            long index = lease.peakIndex;
-            long indexBound = index == 0 ? 0 : (Long.highestOneBit(index) << 1) - 1;
+            long slot = lease.peakSlot;
+            long slotBound = slot == 0 ? 0 : (Long.highestOneBit(slot) << 1) - 1;
             // A table that moved to later epochs made handles with its epoch above the generation:
             // the bound covers them (every epoch up to the last, with any generation below it).
             long generations = ((long) lease.epoch << layout.generationBits()) | lease.peakGeneration;
-            long bound = (generations << layout.indexBits()) | indexBound;
+            long bound = (generations << layout.slotBits()) | slotBound;
             if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity) {
                 OTHERS[tag] = BOUNDS[tag];
                 MAKERS[tag] = lease.identity;

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin.docs
 
 import dev.bulkdata.storage.InvalidHandleException
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
@@ -20,7 +20,7 @@ import java.nio.file.Path
 
 // doc:begin README.md
 object Particles : TableDef<Particles>("particles", {
-    layout = Layout.SOA                  // or AOS
+    layout = RecordLayout.SOA            // or AOS
     reuseOrder = ReuseOrder.SWEEP        // hole reuse order (the default); PACKED tables take none
 }) {
     @JvmField val X = float("x")         // typed columns: FloatColumn<Particles>

@@ -122,7 +122,7 @@ function renderDetail() {
   $('handle-layout').textContent = hl
     ? 'tag ' + hl.tagBits + ' bits' + (table.tag === null ? ' (not known until a record lives)' : ' = ' + table.tag)
       + ', generation ' + hl.generationBits + ' bits (up to ' + fmt(hl.maxGeneration) + '), index '
-      + hl.indexBits + ' bits (up to ' + fmt(hl.maxIndex) + ')'
+      + hl.slotBits + ' bits (up to ' + fmt(hl.maxSlot) + ')'
     : 'keyed by the handles of ' + table.entities;
 }
 

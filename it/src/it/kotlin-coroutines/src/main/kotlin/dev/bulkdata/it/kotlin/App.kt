@@ -1,6 +1,6 @@
 package dev.bulkdata.it.kotlin
 
-import dev.bulkdata.storage.Layout
+import dev.bulkdata.storage.RecordLayout
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.chunkFlow
@@ -9,7 +9,7 @@ import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.runBlocking
 
 object Particles : TableDef<Particles>("kt-particles", {
-    layout = Layout.SOA
+    layout = RecordLayout.SOA
 }) {
     @JvmField val X = float("x")
     @JvmField val VX = float("vx")

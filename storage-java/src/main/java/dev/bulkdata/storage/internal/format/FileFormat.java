@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The byte layout of both files, as constants: the header a snapshot and a mapped table's
+ * The file format of both storage files (snapshots, mapped tables' files), as constants: the header a snapshot and a mapped table's
  * header slots share, the fixed metadata's length, the table kinds and reuse codes, and the
  * mapped file's header slots and commit records. Specified in {@code docs/format.md}, which
  * {@code FileFormatSpecTest} holds against these values: a change here is a change there.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
-public final class FileLayout {
+public final class FileFormat {
     public static final byte[] MAGIC = {(byte) 0x89, 'B', 'U', 'L', 'K', '\r', '\n', 0x1A};
     /** The format version this library writes, and the newest it reads (it reads 1 too). */
     public static final int FORMAT_VERSION = 2;
@@ -75,7 +75,7 @@ public final class FileLayout {
 
     static final byte ORDER_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? (byte) 'L' : (byte) 'B';
 
-    private FileLayout() {
+    private FileFormat() {
     }
 
     /** What a header says, checked against itself and the file's size. */

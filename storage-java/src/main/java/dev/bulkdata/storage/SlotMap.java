@@ -55,8 +55,8 @@ import java.lang.foreign.ValueLayout;
  * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
  * many threads while nothing changes.
  */
-final class SlotIndex extends SlotEntries {
-    /** Where a free slot (and the header, slot 0) keeps the index of the next free slot in the list's saved form. */
+final class SlotMap extends SlotEntries {
+    /** Where a free slot (and the header, slot 0) keeps the number of the next free slot in the list's saved form. */
     interface Links {
         int link(int slot);
 
@@ -92,7 +92,7 @@ final class SlotIndex extends SlotEntries {
      */
     int top;
     final int maxGeneration;
-    /** The largest slot index this index may open (layout and maxCapacity). */
+    /** The largest slot this map may open (layout and maxCapacity). */
     final int maxSlot;
     /** The generation a never-opened slot starts at (see {@link TagRegistry}). */
     final int floor;
@@ -140,7 +140,7 @@ final class SlotIndex extends SlotEntries {
      * @param links where free slots keep their links, or null to keep them in a payload int
      *     beside each meta word (which the kind may use for live slots: {@link #payload(int)})
      */
-    SlotIndex(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
+    SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
         super(links == null);
         this.name = name;
         this.layout = layout;
@@ -148,7 +148,7 @@ final class SlotIndex extends SlotEntries {
         this.tagOnly = HandleLayout.tagBits(tag);
         this.tagBits = tagOnly;
         this.maxEpoch = layout.maxEpoch();
-        this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
+        this.maxSlot = Math.min(layout.maxSlot(), maxCapacity);
         this.floor = floor;
         this.top = floor;
         this.links = links != null ? links : payloadLinks();
@@ -161,16 +161,16 @@ final class SlotIndex extends SlotEntries {
     // Handles
 
     /**
-     * The one validity check of a handle: tag and stray bits, index, then the slot's meta word
+     * The one validity check of a handle: tag and stray bits, slot, then the slot's meta word
      * against {@code generation << 1 | LIVE}. One branch on the fast path.
      *
      * @return the handle's slot if it refers to a live slot, else -1
      */
     int find(long handle) {
         HandleLayout l = layout;
-        long index = l.index(handle);
-        if (l.tableBits(handle) == tagBits && index < settled) {
-            int slot = (int) index;
+        long s = l.slot(handle);
+        if (l.tableBits(handle) == tagBits && s < settled) {
+            int slot = (int) s;
             int expected = l.generationAt(handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
             MemorySegment r = range;
             int meta = r != null ? r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift)
@@ -190,9 +190,9 @@ final class SlotIndex extends SlotEntries {
      */
     int findPayload(long handle) {
         HandleLayout l = layout;
-        long index = l.index(handle);
-        if (l.tableBits(handle) == tagBits && index < settled) {
-            int slot = (int) index;
+        long s = l.slot(handle);
+        if (l.tableBits(handle) == tagBits && s < settled) {
+            int slot = (int) s;
             int expected = l.generationAt(handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
             MemorySegment r = range;
             if (r != null) {
@@ -233,11 +233,11 @@ final class SlotIndex extends SlotEntries {
 
     /**
      * Moves the entries into one range ({@link SlotEntries#reserveRange}) for every slot the
-     * index may open. Called once, on a new index, before any slot is opened.
+     * map may open. Called once, on a new map, before any slot is opened.
      */
     void reserveRange(BlockArena arena) {
         if (limit != 0 || range != null) {
-            throw new IllegalStateException("the index of '" + name + "' already has entries");
+            throw new IllegalStateException("the slot map of '" + name + "' already has entries");
         }
         reserveRange(arena, (long) maxSlot + 2); // slot limit's entry too, which a snapshot reads
     }
@@ -285,7 +285,7 @@ final class SlotIndex extends SlotEntries {
      */
     private void settle(int slot) {
         if (slot != settled) {
-            throw new IllegalStateException("the index of '" + name + "' took pending slot " + slot
+            throw new IllegalStateException("the slot map of '" + name + "' took pending slot " + slot
                     + " before slot " + settled);
         }
         setMeta(slot, SlotMeta.free(pendingGeneration));
@@ -338,7 +338,7 @@ final class SlotIndex extends SlotEntries {
      * {@link #reused}. The caller reserved it.
      *
      * @throws IllegalStateException if the free list names a slot that is not free (a broken
-     *     index); nothing changes
+     *     map); nothing changes
      */
     int take() {
         tookReopened = false;
@@ -371,7 +371,7 @@ final class SlotIndex extends SlotEntries {
     }
 
     /**
-     * Opens {@code count} fresh slots at once, live, for a batch add into an index with no
+     * Opens {@code count} fresh slots at once, live, for a batch add into a map with no
      * holes ({@link #holes()} 0), and writes their handles to {@code out[at, at + count)}: what
      * {@code count} calls of {@link #take()} and {@link #activate} would do, in one pass over
      * the meta words. The caller reserved them.
@@ -380,7 +380,7 @@ final class SlotIndex extends SlotEntries {
      */
     int openRun(int count, long[] out, int at) {
         if (holes() != 0) {
-            throw new IllegalStateException("the index of '" + name + "' has holes to reuse first");
+            throw new IllegalStateException("the slot map of '" + name + "' has holes to reuse first");
         }
         if (limit == 0) {
             limit = 1;
@@ -402,7 +402,7 @@ final class SlotIndex extends SlotEntries {
     }
 
     /**
-     * Takes, at once and live, the first {@code min(count, limit - 1)} slots of an index whose
+     * Takes, at once and live, the first {@code min(count, limit - 1)} slots of a map whose
      * every opened slot is free and none retired, and which takes them from slot 1 up (after a
      * clear: SWEEP's cursor at slot 1, or FIFO's and LIFO's reopen range holding them all), in the
      * order {@link #take()} would, and writes their handles to {@code out} from {@code at}.
@@ -602,7 +602,7 @@ final class SlotIndex extends SlotEntries {
         top = Math.max(floor, SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }
 
-    /** Sets {@link #top} from the entries, for a restored index: one pass over them. */
+    /** Sets {@link #top} from the entries, for a restored map: one pass over them. */
     void restoreTop() {
         top = Math.max(Math.max(floor, topGeneration(limit)), SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }

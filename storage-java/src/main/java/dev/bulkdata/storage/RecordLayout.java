@@ -1,8 +1,9 @@
 package dev.bulkdata.storage;
 
 /**
- * How the records of a table are arranged inside each 16 KiB block. Both layouts behave the
- * same through the table API; they differ in which loops are fast.
+ * A table's record layout: how its records are arranged inside each 16 KiB block (not to be
+ * confused with the {@link HandleLayout}, the bit split of a handle). Both record layouts behave
+ * the same through the table API; they differ in which loops are fast.
  *
  * <pre>
  *  SOA (one column per field, per block)      AOS (records of one stride)
@@ -13,7 +14,7 @@ package dev.bulkdata.storage;
  *  +---------------------------------+        +---------------------------------+
  * </pre>
  */
-public enum Layout {
+public enum RecordLayout {
     /**
      * Structure of arrays (the default): inside each block every field has its own contiguous
      * column, handed out zero-copy by {@link Chunk#column(Field)}. Best when loops touch a few

@@ -11,13 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A {@link SlotIndex} on its own, for its unit and model tests: under a tag registered for it,
+ * A {@link SlotMap} on its own, for its unit and model tests: under a tag registered for it,
  * its entries in heap pages ({@link Entries#HEAP}) or in a range reserved in a
- * {@link BlockArena} ({@link SlotIndex#reserveRange}, {@link Entries#RANGE}), and its free-list
+ * {@link BlockArena} ({@link SlotMap#reserveRange}, {@link Entries#RANGE}), and its free-list
  * links either beside each meta word (stride 2, as a {@link PackedTable}'s) or in an array here
  * (stride 1, as a {@link BulkTable}'s links in its dead records). Closing releases the tag.
  */
-final class SlotIndexFixture implements AutoCloseable {
+final class SlotMapFixture implements AutoCloseable {
     /** Where the index keeps its entries. */
     enum Entries {
         HEAP, RANGE
@@ -31,24 +31,24 @@ final class SlotIndexFixture implements AutoCloseable {
     private final BlockArena arena;
     /** Stride 1: each slot's link; null at stride 2 (links in the payloads). */
     private int[] links;
-    final SlotIndex index;
+    final SlotMap slots;
 
     /**
      * @param payloads stride 2 (meta word and payload per slot, links in the payloads) if true,
      *     stride 1 (links here) if false
      * @param floor the generation never-opened slots start at; -1 for the tag's own floor
      */
-    SlotIndexFixture(Entries entries, HandleLayout layout, int floor, int maxCapacity, ReuseOrder order,
+    SlotMapFixture(Entries entries, HandleLayout layout, int floor, int maxCapacity, ReuseOrder order,
                      boolean payloads) {
         if (entries == Entries.RANGE) {
             assumeTrue(AddressSpace.AVAILABLE, "reserved ranges need Linux and native access (this suite has it)");
         }
         this.layout = layout;
         this.payloads = payloads;
-        this.lease = TagRegistry.register("slot-index-test", layout);
+        this.lease = TagRegistry.register("slot-map-test", layout);
         this.arena = entries == Entries.RANGE ? new BlockArena(this, lease) : null;
         this.links = payloads ? null : new int[16];
-        SlotIndex.Links arrayLinks = payloads ? null : new SlotIndex.Links() {
+        SlotMap.Links arrayLinks = payloads ? null : new SlotMap.Links() {
             @Override
             public int link(int slot) {
                 return slot < links.length ? links[slot] : 0;
@@ -62,22 +62,22 @@ final class SlotIndexFixture implements AutoCloseable {
                 links[slot] = next;
             }
         };
-        this.index = new SlotIndex("slot-index-test", layout, lease.tag, floor < 0 ? lease.floor : floor, maxCapacity,
+        this.slots = new SlotMap("slot-map-test", layout, lease.tag, floor < 0 ? lease.floor : floor, maxCapacity,
                 order, arrayLinks);
         if (arena != null) {
-            index.reserveRange(arena);
+            slots.reserveRange(arena);
         }
-        assertEquals(entries == Entries.RANGE, inRange(index), "where the entries are");
+        assertEquals(entries == Entries.RANGE, inRange(slots), "where the entries are");
     }
 
     /** {@return slot {@code slot}'s free-list link, where the index keeps it} */
     int link(int slot) {
-        return links == null ? index.payload(slot) : slot < links.length ? links[slot] : 0;
+        return links == null ? slots.payload(slot) : slot < links.length ? links[slot] : 0;
     }
 
     /** {@return whether the index keeps its entries in a reserved range ({@link SlotEntries#range})} */
-    static boolean inRange(SlotIndex index) {
-        return index.range != null;
+    static boolean inRange(SlotMap slots) {
+        return slots.range != null;
     }
 
     @Override

@@ -3,18 +3,18 @@ package dev.bulkdata.storage;
 import java.io.IOException;
 
 /**
- * A snapshot could not be loaded (see {@link Snapshots}), or a mapped table's file could not be
- * opened ({@link TableBuilder#mapped}): the file is not such a file, is
+ * A storage file could not be read: a snapshot could not be loaded (see {@link Snapshots}), or a
+ * mapped table's file could not be opened ({@link TableBuilder#mapped}): the file is not such a file, is
  * damaged, was written by a newer version or on a machine of the other byte order, does not
  * hold the expected schema, options or kind, or its table cannot take its tag, or it is in use. The message names the
  * file (or the channel's source name) and what is wrong; {@link #reason()} says which of these
  * it is. When it is thrown, nothing of the load is left: no table, no native memory, no tag,
  * no open file.
  */
-public final class SnapshotException extends IOException {
+public final class StorageFileException extends IOException {
     private static final long serialVersionUID = 1L;
 
-    /** What is wrong with a snapshot. */
+    /** What is wrong with the file. */
     public enum Reason {
         /** The file ends before the end its header announces. */
         TRUNCATED,
@@ -57,18 +57,18 @@ public final class SnapshotException extends IOException {
     private final String source;
     private final Reason reason;
 
-    SnapshotException(String source, Reason reason, String what) {
+    StorageFileException(String source, Reason reason, String what) {
         super("snapshot " + source + ": " + what + " (" + reason + ")");
         this.source = source;
         this.reason = reason;
     }
 
-    SnapshotException(String source, Reason reason, String what, Throwable cause) {
+    StorageFileException(String source, Reason reason, String what, Throwable cause) {
         this(source, reason, what);
         initCause(cause);
     }
 
-    /** {@return the file or source name the snapshot was read from} */
+    /** {@return the file or source name the storage file was read from} */
     public String source() {
         return source;
     }

@@ -3,26 +3,26 @@ package dev.bulkdata.storage;
 import java.util.BitSet;
 
 /**
- * The audit of a {@link SlotIndex}, for tests and the tables' audits ({@link TableAudit}):
+ * The audit of a {@link SlotMap}, for tests and the tables' audits ({@link TableAudit}):
  * the free slots in take order, and every invariant of the meta words, the counters and the
  * free-slot sources checked against one another. O(slots) each.
  */
-final class SlotIndexAudit {
-    private SlotIndexAudit() {
+final class SlotMapAudit {
+    private SlotMapAudit() {
     }
 
     /** The free slots in the order takes will use them: the list from head to tail and the reopen range. O(holes). */
-    static int[] freeSlots(SlotIndex index) {
-        int length = index.listLength();
-        int reopened = index.reopen.free;
+    static int[] freeSlots(SlotMap slotMap) {
+        int length = slotMap.listLength();
+        int reopened = slotMap.reopen.free;
         int[] slots = new int[length + reopened];
-        int at = index.fifo ? reopened : 0;
+        int at = slotMap.fifo ? reopened : 0;
         for (int i = 0; i < length; i++) {
-            slots[at + i] = index.listAt(i, i == 0 ? 0 : slots[at + i - 1]);
+            slots[at + i] = slotMap.listAt(i, i == 0 ? 0 : slots[at + i - 1]);
         }
-        at = index.fifo ? 0 : length;
-        for (int slot = index.reopen.from; at < slots.length && slot < index.reopen.end; slot++) {
-            if (!SlotMeta.isRetired(index.logicalMeta(slot))) {
+        at = slotMap.fifo ? 0 : length;
+        for (int slot = slotMap.reopen.from; at < slots.length && slot < slotMap.reopen.end; slot++) {
+            if (!SlotMeta.isRetired(slotMap.logicalMeta(slot))) {
                 slots[at++] = slot;
             }
         }
@@ -36,45 +36,45 @@ final class SlotIndexAudit {
      *
      * @throws AssertionError naming the first broken invariant
      */
-    static void checkInvariants(SlotIndex index, int live, int size) {
+    static void checkInvariants(SlotMap slotMap, int live, int size) {
         int liveSlots = 0;
         int retiredSlots = 0;
-        for (int slot = 1; slot < index.limit; slot++) {
-            int meta = index.logicalMeta(slot);
-            check(SlotMeta.generation(meta) <= index.maxGeneration, "generation beyond layout at slot " + slot);
-            check(SlotMeta.generation(meta) >= index.floor, "generation below the tag's floor at slot " + slot);
+        for (int slot = 1; slot < slotMap.limit; slot++) {
+            int meta = slotMap.logicalMeta(slot);
+            check(SlotMeta.generation(meta) <= slotMap.maxGeneration, "generation beyond layout at slot " + slot);
+            check(SlotMeta.generation(meta) >= slotMap.floor, "generation below the tag's floor at slot " + slot);
             check(!(SlotMeta.isLive(meta) && SlotMeta.isRetired(meta)), "live slot " + slot + " is retired");
             liveSlots += SlotMeta.isLive(meta) ? 1 : 0;
             if (SlotMeta.isRetired(meta)) {
                 retiredSlots++;
-                check(SlotMeta.generation(meta) == index.maxGeneration, "retired slot " + slot + " below max generation");
+                check(SlotMeta.generation(meta) == slotMap.maxGeneration, "retired slot " + slot + " below max generation");
             }
         }
         check(liveSlots == live, "meta words say " + liveSlots + " live slots, the kind counts " + live);
         check(live == size, "size " + size + " but " + live + " live slots");
-        check(retiredSlots == index.retired, "retired " + index.retired + " but " + retiredSlots + " retired slots");
+        check(retiredSlots == slotMap.retired, "retired " + slotMap.retired + " but " + retiredSlots + " retired slots");
         int reopened = 0;
-        for (int slot = index.reopen.from; slot < index.reopen.end; slot++) {
-            check(!SlotMeta.isLive(index.logicalMeta(slot)), "live slot " + slot + " in the reopen range");
-            reopened += SlotMeta.isRetired(index.logicalMeta(slot)) ? 0 : 1;
+        for (int slot = slotMap.reopen.from; slot < slotMap.reopen.end; slot++) {
+            check(!SlotMeta.isLive(slotMap.logicalMeta(slot)), "live slot " + slot + " in the reopen range");
+            reopened += SlotMeta.isRetired(slotMap.logicalMeta(slot)) ? 0 : 1;
         }
-        check(reopened == index.reopen.free, "the reopen range counts " + index.reopen.free + " free slots, holds " + reopened);
-        int[] free = freeSlots(index);
+        check(reopened == slotMap.reopen.free, "the reopen range counts " + slotMap.reopen.free + " free slots, holds " + reopened);
+        int[] free = freeSlots(slotMap);
         BitSet seen = new BitSet();
         for (int slot : free) {
-            check(index.isFree(slot), "free list holds slot " + slot + ", which is not free");
+            check(slotMap.isFree(slot), "free list holds slot " + slot + ", which is not free");
             check(!seen.get(slot), "free list holds slot " + slot + " twice");
             seen.set(slot);
         }
-        int length = index.listLength();
-        int listTail = length == 0 ? 0 : free[index.fifo ? free.length - 1 : length - 1];
-        int tail = index.tail();
+        int length = slotMap.listLength();
+        int listTail = length == 0 ? 0 : free[slotMap.fifo ? free.length - 1 : length - 1];
+        int tail = slotMap.tail();
         check(listTail == tail, "free list tail is " + tail + ", the list ends at " + listTail);
-        if (index.sweepOrder) {
-            checkInvariants(index.freeBits);
-            check(index.reopen.from == index.reopen.end, "a SWEEP index has a reopen range");
+        if (slotMap.sweepOrder) {
+            checkInvariants(slotMap.freeBits);
+            check(slotMap.reopen.from == slotMap.reopen.end, "a SWEEP slotMap has a reopen range");
         }
-        int opened = Math.max(0, index.limit - 1);
+        int opened = Math.max(0, slotMap.limit - 1);
         check(free.length + live + retiredSlots == opened, "holes " + free.length + " + live " + live
                 + " + retired " + retiredSlots + " != opened slots " + opened);
     }

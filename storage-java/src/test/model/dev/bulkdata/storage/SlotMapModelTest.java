@@ -1,6 +1,6 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.SlotIndexFixture.Entries;
+import dev.bulkdata.storage.SlotMapFixture.Entries;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,20 +18,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Seeded model test of {@link SlotIndex} on its own: random adds (one by one, and batches the
- * way a table's {@code addAll} takes them: {@link SlotIndex#reopenRun}, {@link SlotIndex#openRun},
- * then {@link SlotIndex#take()}), removes, cancelled adds ({@link SlotIndex#undoTake}), clears
- * ({@link SlotIndex#releaseAllLive()}), saved links ({@link SlotIndex#writeLinks()}) and lookups
+ * Seeded model test of {@link SlotMap} on its own: random adds (one by one, and batches the
+ * way a table's {@code addAll} takes them: {@link SlotMap#reopenRun}, {@link SlotMap#openRun},
+ * then {@link SlotMap#take()}), removes, cancelled adds ({@link SlotMap#undoTake}), clears
+ * ({@link SlotMap#releaseAllLive()}), saved links ({@link SlotMap#writeLinks()}) and lookups
  * of live, stale and forged handles, against a model that keeps each slot's generation and
  * state and each reuse order's free slots in the simplest form: FIFO and LIFO a deque and the
  * clear's slots in slot order, SWEEP a sorted set and a cursor. After every step the counts
  * must match; after every step (every eighth once past 512 slots), so must every slot's meta
- * word and the free slots in take order, and {@link SlotIndexAudit#checkInvariants(SlotIndex, int, int)} must pass. Every
+ * word and the free slots in take order, and {@link SlotMapAudit#checkInvariants(SlotMap, int, int)} must pass. Every
  * reuse order, with the entries in heap pages and in a reserved range, at stride 1 and 2, with
  * 2 generation bits (slots retire within a few reuses; a capacity of 200 fills) and with 12 (a
  * capacity past one page of 4,096 slots).
  */
-class SlotIndexModelTest {
+class SlotMapModelTest {
     private static final int STEPS = 1_500;
 
     static Stream<Arguments> configs() {
@@ -52,12 +52,12 @@ class SlotIndexModelTest {
     @MethodSource("configs")
     void randomOperations_matchTheModel(ReuseOrder order, Entries entries, int stride, int generationBits) {
         String name = order + "-" + entries + "-stride" + stride + "-gen" + generationBits;
-        long seed = Seeds.seed("SlotIndexModelTest " + name, 0x51D7_1DE8L + name.hashCode());
+        long seed = Seeds.seed("SlotMapModelTest " + name, 0x51D7_1DE8L + name.hashCode());
         SplittableRandom random = new SplittableRandom(seed);
         HandleLayout layout = HandleLayout.of(16, generationBits);
         int maxCapacity = generationBits == 2 ? 200 : 6_000;
         int floor = Math.min(layout.maxGeneration(), random.nextInt(3));
-        try (SlotIndexFixture fixture = new SlotIndexFixture(entries, layout, floor, maxCapacity, order, stride == 2)) {
+        try (SlotMapFixture fixture = new SlotMapFixture(entries, layout, floor, maxCapacity, order, stride == 2)) {
             Model model = new Model(fixture, order, floor, maxCapacity, random);
             int step = 0;
             try {
@@ -78,8 +78,8 @@ class SlotIndexModelTest {
         private static final byte LIVE = 2;
         private static final byte RETIRED = 3;
 
-        final SlotIndexFixture fixture;
-        final SlotIndex index;
+        final SlotMapFixture fixture;
+        final SlotMap slotMap;
         final HandleLayout layout;
         final ReuseOrder order;
         final int floor;
@@ -110,13 +110,13 @@ class SlotIndexModelTest {
         int lastCursorBefore;
         boolean lastFromSweep;
 
-        Model(SlotIndexFixture fixture, ReuseOrder order, int floor, int maxCapacity, SplittableRandom random) {
+        Model(SlotMapFixture fixture, ReuseOrder order, int floor, int maxCapacity, SplittableRandom random) {
             this.fixture = fixture;
-            this.index = fixture.index;
+            this.slotMap = fixture.slots;
             this.layout = fixture.layout;
             this.order = order;
             this.floor = floor;
-            this.maxSlot = Math.min(layout.maxIndex(), maxCapacity);
+            this.maxSlot = Math.min(layout.maxSlot(), maxCapacity);
             this.maxGeneration = layout.maxGeneration();
             this.random = random;
             this.payloads = fixture.payloads;
@@ -157,7 +157,7 @@ class SlotIndexModelTest {
             return slots.stream().mapToInt(Integer::intValue).toArray();
         }
 
-        /** The list that {@link SlotIndex#writeLinks()} saves: without a clear's slots. */
+        /** The list that {@link SlotMap#writeLinks()} saves: without a clear's slots. */
         int[] listOrder() {
             if (order == ReuseOrder.SWEEP) {
                 return takeOrder();
@@ -213,20 +213,20 @@ class SlotIndexModelTest {
 
         void add() {
             if (holeCount() + fresh() < 1) {
-                assertThrows(CapacityExceededException.class, () -> index.reserve(1, live.size()));
+                assertThrows(CapacityExceededException.class, () -> slotMap.reserve(1, live.size()));
                 return;
             }
-            long highest = index.reserve(1, live.size());
+            long highest = slotMap.reserve(1, live.size());
             assertEquals(holeCount() > 0 ? -1 : (limit == 0 ? 1 : limit), highest, "reserve's highest slot");
             int limitBefore = limit;
             int cursorBefore = cursor;
             boolean fromSweep = order != ReuseOrder.SWEEP && !swept.isEmpty()
                     && (order == ReuseOrder.FIFO || list.isEmpty());
             int expected = modelTake();
-            int slot = index.take();
+            int slot = slotMap.take();
             assertEquals(expected, slot, "the slot taken");
-            assertEquals(limit == limitBefore, index.reused, "reused: the slot was opened before");
-            long handle = index.activate(slot);
+            assertEquals(limit == limitBefore, slotMap.reused, "reused: the slot was opened before");
+            long handle = slotMap.activate(slot);
             assertEquals(handle(slot, generation[slot]), handle, "the handle");
             madeLive(slot);
             lastSlot = slot;
@@ -273,7 +273,7 @@ class SlotIndexModelTest {
                 // a row number, or now and then the word of a live slot at the last generation,
                 // which a clear must leave as it is
                 int value = random.nextInt(8) == 0 ? SlotMeta.live(maxGeneration) : random.nextInt(1 << 20);
-                index.setPayload(slot, value);
+                slotMap.setPayload(slot, value);
                 payload[slot] = value;
             }
         }
@@ -283,8 +283,8 @@ class SlotIndexModelTest {
                 return;
             }
             int slot = live.remove(random.nextInt(live.size()));
-            index.markDead(slot);
-            index.release(slot);
+            slotMap.markDead(slot);
+            slotMap.release(slot);
             freed(slot);
         }
 
@@ -308,13 +308,13 @@ class SlotIndexModelTest {
         void cancel(int added) {
             int slot = live.remove(live.size() - 1);
             assertEquals(added, slot, "the last add's slot");
-            index.markDead(slot);
+            slotMap.markDead(slot);
             if (generation[slot] == maxGeneration) {
-                index.release(slot);
+                slotMap.release(slot);
                 freed(slot);
                 return;
             }
-            index.undoTake(slot, lastLimitBefore);
+            slotMap.undoTake(slot, lastLimitBefore);
             generation[slot]++;
             state[slot] = FREE;
             if (limit > lastLimitBefore) {
@@ -334,27 +334,27 @@ class SlotIndexModelTest {
         void batchAdd() {
             int count = 1 + (random.nextInt(4) == 0 ? random.nextInt(2_000) : random.nextInt(40));
             if (holeCount() + fresh() < count) {
-                int[] before = SlotIndexAudit.freeSlots(index);
-                assertThrows(CapacityExceededException.class, () -> index.reserve(count, live.size()));
-                assertArrayEquals(before, SlotIndexAudit.freeSlots(index), "a refused reserve changes nothing");
+                int[] before = SlotMapAudit.freeSlots(slotMap);
+                assertThrows(CapacityExceededException.class, () -> slotMap.reserve(count, live.size()));
+                assertArrayEquals(before, SlotMapAudit.freeSlots(slotMap), "a refused reserve changes nothing");
                 return;
             }
-            index.reserve(count, live.size());
+            slotMap.reserve(count, live.size());
             long[] out = new long[count + 3];
             int at = 2;
             int end = at + count;
             if (count >= 2) {
-                if (live.isEmpty() && index.holes() != 0) {
+                if (live.isEmpty() && slotMap.holes() != 0) {
                     at += reopen(count, out, at);
                 }
-                if (at < end && index.holes() == 0) {
+                if (at < end && slotMap.holes() == 0) {
                     int n = end - at;
-                    int first = index.openRun(n, out, at);
+                    int first = slotMap.openRun(n, out, at);
                     assertEquals(limit == 0 ? 1 : limit, first, "openRun's first slot");
                     for (int k = 0; k < n; k++) {
                         int slot = modelTake();
                         assertEquals(handle(slot, generation[slot]), out[at + k], "openRun's handle " + k);
-                        assertEquals(false, index.reused, "openRun opens fresh slots");
+                        assertEquals(false, slotMap.reused, "openRun opens fresh slots");
                         madeLive(slot);
                     }
                     at = end;
@@ -362,23 +362,23 @@ class SlotIndexModelTest {
             }
             for (; at < end; at++) {
                 int slot = modelTake();
-                assertEquals(slot, index.take(), "the slot taken");
-                out[at] = index.activate(slot);
+                assertEquals(slot, slotMap.take(), "the slot taken");
+                out[at] = slotMap.activate(slot);
                 assertEquals(handle(slot, generation[slot]), out[at], "the handle");
                 madeLive(slot);
             }
             assertEquals(0, out[0] | out[1] | out[end], "nothing written outside the batch");
         }
 
-        /** {@link SlotIndex#reopenRun}, checked against the model: slots 1 up when every opened slot is free and the takes would go from slot 1 up. */
+        /** {@link SlotMap#reopenRun}, checked against the model: slots 1 up when every opened slot is free and the takes would go from slot 1 up. */
         int reopen(int count, long[] out, int at) {
             boolean applies = live.isEmpty() && retired == 0 && opened() > 0
                     && (order == ReuseOrder.SWEEP ? cursor <= 1 : list.isEmpty() && swept.size() == opened());
-            int[] before = SlotIndexAudit.freeSlots(index);
-            int taken = index.reopenRun(count, out, at);
+            int[] before = SlotMapAudit.freeSlots(slotMap);
+            int taken = slotMap.reopenRun(count, out, at);
             if (!applies) {
                 assertEquals(0, taken, "reopenRun in a state it does not apply to");
-                assertArrayEquals(before, SlotIndexAudit.freeSlots(index), "reopenRun changed nothing");
+                assertArrayEquals(before, SlotMapAudit.freeSlots(slotMap), "reopenRun changed nothing");
                 return 0;
             }
             assertEquals(Math.min(count, opened()), taken, "the slots reopenRun takes");
@@ -388,7 +388,7 @@ class SlotIndexModelTest {
                 assertEquals(handle(slot, generation[slot]), out[at + k], "reopenRun's handle " + k);
                 madeLive(slot);
             }
-            assertEquals(true, index.reused, "reopenRun takes slots opened before");
+            assertEquals(true, slotMap.reused, "reopenRun takes slots opened before");
             return taken;
         }
 
@@ -402,13 +402,13 @@ class SlotIndexModelTest {
             if (holeCount() == 0) {
                 return;
             }
-            int[] before = SlotIndexAudit.freeSlots(index);
-            assertThrows(IllegalStateException.class, () -> index.openRun(1, new long[1], 0));
-            assertArrayEquals(before, SlotIndexAudit.freeSlots(index), "a refused openRun changes nothing");
+            int[] before = SlotMapAudit.freeSlots(slotMap);
+            assertThrows(IllegalStateException.class, () -> slotMap.openRun(1, new long[1], 0));
+            assertArrayEquals(before, SlotMapAudit.freeSlots(slotMap), "a refused openRun changes nothing");
         }
 
         void clear() {
-            index.releaseAllLive();
+            slotMap.releaseAllLive();
             for (int slot : live) {
                 if (generation[slot] == maxGeneration) {
                     state[slot] = RETIRED;
@@ -430,7 +430,7 @@ class SlotIndexModelTest {
             cursor = 1;
             if (payloads) {
                 for (int slot = 1; slot < limit; slot++) {
-                    assertEquals(payload[slot], index.payload(slot), "a clear leaves slot " + slot + "'s payload as it was");
+                    assertEquals(payload[slot], slotMap.payload(slot), "a clear leaves slot " + slot + "'s payload as it was");
                 }
             }
         }
@@ -442,7 +442,7 @@ class SlotIndexModelTest {
          * slots as a clear does. The free slots are then every opened one in slot order.
          */
         void reset() {
-            int top = index.top;
+            int top = slotMap.top;
             for (int slot = 1; slot <= Math.max(1, limit) && slot < generation.length; slot++) {
                 if (state[slot] != NEVER || slot == limit) {
                     assertTrue(generation[slot] <= top, "top " + top + " below slot " + slot + "'s generation "
@@ -450,7 +450,7 @@ class SlotIndexModelTest {
                 }
             }
             if (top < maxGeneration && retired == 0) {
-                index.resetAll();
+                slotMap.resetAll();
                 for (int slot = 1; slot < limit; slot++) {
                     generation[slot] = top + 1;
                     state[slot] = FREE;
@@ -464,7 +464,7 @@ class SlotIndexModelTest {
                 }
                 cursor = 1;
             } else {
-                index.resetAll();
+                slotMap.resetAll();
                 for (int slot : live) {
                     if (generation[slot] == maxGeneration) {
                         state[slot] = RETIRED;
@@ -487,16 +487,16 @@ class SlotIndexModelTest {
             }
             if (payloads) {
                 for (int slot = 1; slot < limit; slot++) {
-                    assertEquals(payload[slot], index.payload(slot), "a reset leaves slot " + slot + "'s payload as it was");
+                    assertEquals(payload[slot], slotMap.payload(slot), "a reset leaves slot " + slot + "'s payload as it was");
                 }
             }
         }
 
         /** The saved form: the header's link names the head, each slot's the next, the last's the header. */
         void writeLinks() {
-            index.writeLinks();
+            slotMap.writeLinks();
             int[] listed = listOrder();
-            assertArrayEquals(listed, index.listedSlots(), "the listed slots");
+            assertArrayEquals(listed, slotMap.listedSlots(), "the listed slots");
             if (listed.length == 0) {
                 return;
             }
@@ -518,9 +518,9 @@ class SlotIndexModelTest {
                 int gen = pick == 1 ? random.nextInt(maxGeneration + 1)
                         : pick == 2 ? Math.max(0, generation[slot] - 1) : generation[slot];
                 handle = handle(slot, gen);
-                if (pick == 3 && layout.indexBits() + layout.generationBits() < HandleLayout.TAG_SHIFT) {
-                    handle |= 1L << (layout.indexBits() + layout.generationBits()
-                            + random.nextInt(HandleLayout.TAG_SHIFT - layout.indexBits() - layout.generationBits()));
+                if (pick == 3 && layout.slotBits() + layout.generationBits() < HandleLayout.TAG_SHIFT) {
+                    handle |= 1L << (layout.slotBits() + layout.generationBits()
+                            + random.nextInt(HandleLayout.TAG_SHIFT - layout.slotBits() - layout.generationBits()));
                 }
                 if (pick == 4) {
                     handle = Handles.NULL;
@@ -533,15 +533,15 @@ class SlotIndexModelTest {
         }
 
         void lookup(long handle) {
-            int slot = (int) layout.index(handle);
+            int slot = (int) layout.slot(handle);
             int gen = layout.generation(handle);
             boolean ours = handle != Handles.NULL && !layout.hasStrayBits(handle)
                     && layout.tag(handle) == fixture.lease.tag;
             boolean isLive = ours && slot > 0 && slot < limit && state[slot] == LIVE && generation[slot] == gen;
             String text = layout.format("model", handle);
-            assertEquals(isLive ? slot : -1, index.find(handle), "find(" + text + ")");
+            assertEquals(isLive ? slot : -1, slotMap.find(handle), "find(" + text + ")");
             if (payloads) {
-                assertEquals(isLive ? payload[slot] : -1, index.findPayload(handle), "findPayload(" + text + ")");
+                assertEquals(isLive ? payload[slot] : -1, slotMap.findPayload(handle), "findPayload(" + text + ")");
             }
             if (isLive) {
                 return;
@@ -560,28 +560,28 @@ class SlotIndexModelTest {
             } else {
                 expected = InvalidHandleException.Reason.FORGED;
             }
-            assertEquals(expected, SlotRejections.rejection(index, handle, null).reason(), "rejection of " + text);
+            assertEquals(expected, SlotRejections.rejection(slotMap, handle, null).reason(), "rejection of " + text);
         }
 
         /** Compares the counts; with {@code everything}, also every slot, the free slots in order and the audit. */
         void check(boolean everything) {
-            assertEquals(limit, index.limit, "limit");
-            assertEquals(retired, index.retired, "retired");
-            assertEquals(holeCount(), index.holes(), "holes");
-            assertEquals(fresh(), index.freshSlots(), "fresh slots");
+            assertEquals(limit, slotMap.limit, "limit");
+            assertEquals(retired, slotMap.retired, "retired");
+            assertEquals(holeCount(), slotMap.holes(), "holes");
+            assertEquals(fresh(), slotMap.freshSlots(), "fresh slots");
             if (!everything) {
                 return;
             }
-            assertArrayEquals(takeOrder(), SlotIndexAudit.freeSlots(index), "the free slots in take order");
+            assertArrayEquals(takeOrder(), SlotMapAudit.freeSlots(slotMap), "the free slots in take order");
             int[] listed = listOrder();
-            assertEquals(listed.length == 0 ? 0 : listed[listed.length - 1], index.tail(), "the list's tail");
+            assertEquals(listed.length == 0 ? 0 : listed[listed.length - 1], slotMap.tail(), "the list's tail");
             for (int slot = 1; slot < limit; slot++) {
-                int meta = index.logicalMeta(slot);
+                int meta = slotMap.logicalMeta(slot);
                 assertEquals(generation[slot], SlotMeta.generation(meta), "generation of slot " + slot);
                 assertEquals(state[slot] == LIVE, SlotMeta.isLive(meta), "live bit of slot " + slot);
                 assertEquals(state[slot] == RETIRED, SlotMeta.isRetired(meta), "retired bit of slot " + slot);
             }
-            SlotIndexAudit.checkInvariants(index, live.size(), live.size());
+            SlotMapAudit.checkInvariants(slotMap, live.size(), live.size());
         }
     }
 }
