@@ -24,14 +24,14 @@ import static org.junit.jupiter.api.Assertions.fail;
  * may and may not do.
  */
 class RecordInitTest {
-    private static Table table(boolean packed, Layout layout) {
+    private static Table table(boolean packed, RecordLayout layout) {
         Schema schema = TestSchemas.particles(layout);
         return packed ? PackedTable.of(schema) : BulkTable.of(schema);
     }
 
     @ParameterizedTest
     @CsvSource({"false, SOA", "false, AOS", "true, SOA", "true, AOS"})
-    void randomBatchesAndRemovals_matchTheModel(boolean packed, Layout layout) {
+    void randomBatchesAndRemovals_matchTheModel(boolean packed, RecordLayout layout) {
         long seed = Seeds.seed("RecordInitTest", (packed ? 2 : 0) + layout.ordinal());
         try (Table t = table(packed, layout)) {
             FloatField x = t.schema().floatField("px");
@@ -75,7 +75,7 @@ class RecordInitTest {
     @ParameterizedTest
     @CsvSource({"false", "true"})
     void aFailingInit_keepsTheRecordsBeforeIt_andTakesBackTheRest(boolean packed) {
-        try (Table t = table(packed, Layout.SOA)) {
+        try (Table t = table(packed, RecordLayout.SOA)) {
             FloatField x = t.schema().floatField("px");
             long before = t.add();
             int count = 2 * t.schema().slotsPerBlock() + 5;
@@ -104,7 +104,7 @@ class RecordInitTest {
     @ParameterizedTest
     @CsvSource({"false", "true"})
     void insideInit_structuralChangesThrow_andQueuedOnesApplyAfter(boolean packed) {
-        try (Table t = table(packed, Layout.SOA)) {
+        try (Table t = table(packed, RecordLayout.SOA)) {
             FloatField x = t.schema().floatField("px");
             long old = t.add();
             long[] out = new long[3];
@@ -133,7 +133,7 @@ class RecordInitTest {
     @ParameterizedTest
     @CsvSource({"false", "true"})
     void badArguments_changeNothing(boolean packed) {
-        try (Table t = table(packed, Layout.SOA)) {
+        try (Table t = table(packed, RecordLayout.SOA)) {
             long[] out = new long[4];
             assertThrows(IllegalArgumentException.class, () -> t.addAll(out, 0, 4, null));
             assertThrows(IndexOutOfBoundsException.class, () -> t.addAll(out, 2, 5, (c, s, i) -> { }));
