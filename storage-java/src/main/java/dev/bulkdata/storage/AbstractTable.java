@@ -216,8 +216,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     // Structure, shared by every kind
 
     /**
-     * Finishes removing a slot whose meta word is no longer live: drops its record, then the
-     * slot map advances or retires its generation and frees the slot.
+     * Finishes removing a slot (its meta word live or already marked dead): drops its record,
+     * then the slot map advances or retires its generation and frees the slot.
      */
     final void releaseDead(int slot) {
         removals++;
@@ -380,9 +380,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     public final void remove(long handle) {
         long me = beginChange("remove from");
         try {
-            int slot = slotOf(handle);
-            slots.markDead(slot);
-            releaseDead(slot);
+            // No markDead first: release writes the slot's meta word once, free or retired.
+            releaseDead(slotOf(handle));
         } catch (Throwable t) {
             throw guard.abortChange(me, t, false);
         }

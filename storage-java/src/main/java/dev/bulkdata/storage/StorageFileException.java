@@ -58,7 +58,7 @@ public final class StorageFileException extends IOException {
     private final Reason reason;
 
     StorageFileException(String source, Reason reason, String what) {
-        super("snapshot " + source + ": " + what + " (" + reason + ")");
+        super("storage file " + source + ": " + what + " (" + reason + ")");
         this.source = source;
         this.reason = reason;
     }

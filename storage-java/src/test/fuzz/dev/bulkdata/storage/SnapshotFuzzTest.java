@@ -74,7 +74,7 @@ class SnapshotFuzzTest {
         try {
             table = SnapshotBytes.load(file, (mode & 4) != 0 ? SEED_SCHEMA : null, options);
         } catch (StorageFileException e) {
-            if (!e.getMessage().startsWith("snapshot bytes: ") || e.reason() == null) {
+            if (!e.getMessage().startsWith("storage file bytes: ") || e.reason() == null) {
                 throw new AssertionError("unclear message: " + e.getMessage(), e);
             }
             return;
@@ -123,7 +123,7 @@ class SnapshotFuzzTest {
             c = Snapshots.loadComponents(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(file)),
                     "bytes", entities, expected);
         } catch (StorageFileException e) {
-            if (!e.getMessage().startsWith("snapshot bytes: ") || e.reason() == null) {
+            if (!e.getMessage().startsWith("storage file bytes: ") || e.reason() == null) {
                 throw new AssertionError("unclear message: " + e.getMessage(), e);
             }
             return;

@@ -232,7 +232,7 @@ public final class MappedOpen {
     /** {@return the message of a failure, without the file's name and the reason around it} */
     private static String detail(StorageFileException e) {
         String m = e.getMessage();
-        String prefix = "snapshot " + e.source() + ": ";
+        String prefix = "storage file " + e.source() + ": ";
         String suffix = " (" + e.reason() + ")";
         return m.substring(m.startsWith(prefix) ? prefix.length() : 0,
                 m.endsWith(suffix) ? m.length() - suffix.length() : m.length());
