@@ -111,16 +111,15 @@ public final class GameLoop {
         try (BulkTable bullets = BulkTable.builder(BULLETS).handleLayout(HandleLayout.of(20, 21, 11)).build()) {
             out.line("%8s %8s %7s %8s %10s", "frame", "live", "blocks", "retired", "native");
             for (int frame = 1; frame <= p.frames(); frame++) {
-                // Fire: outside any pass, so added at once.
-                bullets.addAll(fired);
-                for (long h : fired) {
+                // Fire: outside any pass, so added at once, each bullet written through its chunk.
+                bullets.addAll(fired, 0, fired.length, (chunk, slot, i) -> {
                     double angle = random.nextDouble(2 * Math.PI);
                     float speed = (float) random.nextDouble(50, 400);
-                    bullets.set(h, VX, speed * (float) Math.cos(angle));
-                    bullets.set(h, VY, speed * (float) Math.sin(angle));
-                    bullets.set(h, LIFE, random.nextInt(30, 120));
-                    bullets.set(h, BURST, random.nextInt(8) == 0 ? 1 : 0);
-                }
+                    chunk.set(slot, VX, speed * (float) Math.cos(angle));
+                    chunk.set(slot, VY, speed * (float) Math.sin(angle));
+                    chunk.set(slot, LIFE, random.nextInt(30, 120));
+                    chunk.set(slot, BURST, random.nextInt(8) == 0 ? 1 : 0);
+                });
                 spawned += fired.length;
                 // Move, age, expire and burst, on several threads; the changes apply when the pass ends.
                 int before = bullets.size();
