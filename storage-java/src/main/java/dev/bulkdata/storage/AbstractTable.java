@@ -12,33 +12,19 @@ import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * What every table kind shares: name, schema, tag, the native arena, the open/closed state,
- * the iteration guard that makes structural changes fail fast while chunks are being visited,
- * the writer claim, and the operations of {@link Table} written once over two parts that each
- * kind provides:
- * <ul>
- * <li>a {@link SlotMap} (the slots handles name: meta words, free list, retirement,
- *     rejection), which the kind creates with its link storage;
- * <li>its records: a handle resolves to a slot in the slot map, then to a <em>record index</em>
- *     by the kind's rule ({@link #recordOf}: a BulkTable's slot, a PackedTable's row); record
- *     {@code r} lives in {@code segments[r >>> recordShift]} at position {@code r & recordMask}
- *     (both kinds put {@link Schema#slotsPerBlock()} records in a block), so the typed
- *     accessors by handle are written once for both kinds (generated for every field type, at
- *     the end of this file).
- * </ul>
- * The kind's hooks are about records only: make room, activate a slot, drop a record, undo
- * an add's growth, clear, forget them on close, chunks for iteration, and the audit; what is
- * data (where free slots keep their links, how many blocks the kind holds) the kind passes in
- * or keeps in fields here.
+ * What every table kind shares: name, schema, tag, the native arena, the open/closed state, the
+ * {@link AccessGuard} (writer claim and iteration guard), and the operations of {@link Table}
+ * written once over two parts each kind provides: a {@link SlotMap} (made with the kind's link
+ * storage), and its records. A handle resolves to a slot, then to a record index by the kind's
+ * rule ({@link #recordOf}); record {@code r} lies in {@code segments[r >>> recordShift]} at
+ * {@code r & recordMask} in both kinds, so the typed accessors by handle (generated, at the end)
+ * are written once. The kind's hooks are about records only; data (link storage, block count)
+ * the kind passes in or keeps in fields here.
  *
- * <p>Every structural change (add, remove, clear, cancelAdd, defragment) runs between
- * {@link #beginChange} and {@link AccessGuard#endChange}; iterations open and close in
- * {@link AccessGuard} too, which holds the writer claim and the iteration guard. A change that
- * overlapped another thread's, or failed with an internal exception that only a broken
- * structure explains, marks the table <em>corrupt</em> ({@link #poison}): {@code limit} drops
- * to 0, so every access by handle takes the slow path, which throws
- * {@link IllegalStateException}, as do every chunk and every later change; only
- * {@code close()} still works.
+ * <p>Every structural change runs between {@link #beginChange} and {@link AccessGuard#endChange}.
+ * A change that overlapped another thread's, or failed in a way only a broken structure
+ * explains, marks the table corrupt ({@link #poison}): every later call but {@code close()}
+ * throws {@link IllegalStateException}. ARCHITECTURE.md, "Structural operations" and "Threads".
  */
 abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
@@ -47,18 +33,13 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
     /**
-     * The address space holding the blocks of records {@code [0, regionRecords)}, block
-     * {@code b} at byte {@code b << BlockArena.BLOCK_SHIFT}, or null ({@code regionRecords} 0):
-     * a lookup reads such a record from this one segment, without loading its block's segment.
-     * Set by the kind when its first block is allocated ({@link #adoptRegion}).
+     * The address space of the blocks of records {@code [0, regionRecords)}, block {@code b} at
+     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one
+     * segment without loading its block's. Set with the first block ({@link #adoptRegion}).
      */
     MemorySegment region;
     int regionRecords;
-    /**
-     * Whether {@link #region} holds every record the table can have: then a lookup tests this
-     * one flag, the same for every call, which C2 moves out of a caller's loop, instead of
-     * comparing each record with {@link #regionRecords}.
-     */
+    /** Whether {@link #region} holds every record: one flag C2 hoists out of a loop, instead of a compare per record. */
     boolean regionHoldsAll;
     /** Record index to segment and position: both kinds put {@code slotsPerBlock} records in a block. */
     final int recordShift;
@@ -77,15 +58,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final AccessGuard guard = new AccessGuard(this);
     /** Live records. */
     int size;
-    /**
-     * Counts record removals (remove, removeAll, cancelAdd, clear, reset): a {@link Group}
-     * that saw the same count at its last sweep holds no row of a removed entity.
-     */
+    /** Record removals (any kind): a {@link Group} that saw the same count at its last sweep has no stale row. */
     long removals;
-    /**
-     * The blocks the table holds (what {@link TableStats#blocks()} reports and a snapshot
-     * writes), spares set aside not counted; the kind keeps it current.
-     */
+    /** The blocks {@link TableStats#blocks()} reports and a snapshot writes, spares not counted; kept by the kind. */
     int blockCount;
     /** Set once by {@link #close()}; never cleared. */
     boolean closed;
@@ -94,9 +69,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** What {@link #poison} detected, for messages. */
     private String corruption;
     /**
-     * The handle returned by the last structural change if it was {@link #add()}, else 0; with
-     * what {@link #cancelAdd} needs to undo it: {@code limit} before (the kind remembers its
-     * block count before, {@link #unreserve}).
+     * The handle of the last structural change if it was {@link #add()}, else 0; with
+     * {@link #lastAddLimit}, what {@link #cancelAdd} needs (the kind keeps its block count, {@link #unreserve}).
      */
     private long lastAdd;
     /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
@@ -107,9 +81,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
     /**
-     * A table loaded from a snapshot under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the
-     * identity and tag the snapshot held and by how much the load moved every generation up, for
-     * {@link Snapshots#remap} and component snapshots; 0, 0, 0 for any other table.
+     * For a table loaded under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the snapshot's
+     * identity and tag and the generation shift of the load, for {@link Snapshots#remap}; else 0.
      */
     long savedIdentity;
     int savedTag;
@@ -160,11 +133,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** Forgets the records (every later chunk access sees none); called once by {@link #close()}, after the slot map forgot its slots. */
     abstract void onClose();
 
-    /**
-     * Removes every record, every slot's generation advanced ({@link SlotMap#releaseAllLive})
-     * or, for a reset, set above every handle made ({@link SlotMap#resetAll}); the caller
-     * holds the writer mark.
-     */
+    /** Removes every record (the slot map's {@code releaseAllLive}, or {@code resetAll} for a reset); under the writer mark. */
     abstract void clearRecords(boolean reset);
 
     /** @return the slot of {@code handle} if it is live in this table, else -1 */
@@ -173,10 +142,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Makes room for {@code count} more records, so that {@code count} activations cannot fail:
-     * record storage for every slot up to {@code highestSlot} (a BulkTable's blocks; -1 if no
-     * fresh slot is needed) or for {@code count} more rows (a PackedTable's). Remembers the
-     * {@link #blockCount} before, for {@link #unreserve}.
+     * Makes room so that {@code count} activations cannot fail: blocks for every slot up to
+     * {@code highestSlot} (BulkTable; -1: no fresh slot) or {@code count} more rows (PackedTable).
+     * Remembers the block count before, for {@link #unreserve}.
      *
      * @throws CapacityExceededException if memory runs out; no record is added
      */
@@ -186,29 +154,25 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     abstract long activate(int slot);
 
     /**
-     * Adds the first records of a batch at once where the kind can ({@link #addAll}): makes
-     * live and counts in as many as it can of the {@code to - from} records reserved, writing
-     * their handles to {@code handlesOut} from {@code from}, and returns the index after the
-     * last one written; the rest are added one by one. By default none.
+     * Adds the first records of a reserved batch at once where the kind can, writing their
+     * handles from {@code from}; returns the index after the last one (the rest go one by one).
+     * By default none.
      */
     int addRun(long[] handlesOut, int from, int to) {
         return from;
     }
 
     /**
-     * Drops the record of a slot whose meta word is no longer live (a bulk table clears the
-     * record's live bit; a packed table moves its last row into the gap) and counts it out of
-     * {@code size}. No record byte needs zeroing: {@link #activate} zeroes a reused record.
-     * The slot's meta word is left to the caller.
+     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last
+     * row moves into the gap) and counts it out of {@code size}. No byte is zeroed ({@link #activate}
+     * zeroes a reused record); the meta word is the caller's.
      */
     abstract void dropRecord(int slot);
 
     /**
-     * Undoes what the last {@link #reserveRecords} made, after {@link #undoAdd} gave
-     * {@code slot} back ({@link SlotMap#undoTake}): sets aside, as zeroed spares, the blocks
-     * it allocated ({@link BlockArena#setAside}), and restores the kind's invariant for
-     * records of never-opened slots (a BulkTable zeroes the record if the slot is now past
-     * the slot map's limit).
+     * Undoes the last {@link #reserveRecords} after {@link #undoAdd} gave {@code slot} back: its
+     * blocks become zeroed spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of
+     * a slot now past the limit, as never-opened slots' records must be.
      */
     abstract void unreserve(int slot);
 
@@ -230,10 +194,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         lease.issued(handles.generation(handle), handles.intSlot(handle));
     }
 
-    /**
-     * {@link #issue} for the handles {@link #addRun} wrote to {@code out[from, to)}, whose
-     * slots ascend: the lease hears the run's highest generation and its last slot once.
-     */
+    /** {@link #issue} for an ascending run of handles: the lease hears its highest generation and last slot once. */
     private void issueRun(long[] out, int from, int to) {
         if (from == to) {
             return;

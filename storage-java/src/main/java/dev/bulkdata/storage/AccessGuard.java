@@ -5,33 +5,14 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * A table's two guards against use at the wrong time: the iteration guard, which makes
- * structural changes fail fast while chunks are being visited and chunks fail once their
- * iteration ended, and the writer claim, which makes a structural change that overlaps another
- * thread's fail instead of corrupting the table. One per {@link AbstractTable}; the table's
- * lifecycle (open, closed, corrupt) stays in the table, which ends both guards for good
- * ({@link #end()}) when it closes or is found corrupt.
- *
- * <p><b>Iterations</b>: a counter of open iterations, changed atomically so that several
- * threads may each open an iteration at once; structural operations read it and throw
- * {@link ConcurrentModificationException} while it is non-zero. It is also what makes a chunk
- * valid: every chunk access checks that the counter is positive ({@link #checkChunkAccess()}),
- * so a chunk kept after the last iteration ended throws instead of reaching a slot whose
- * record may have changed since. {@link #end()} sets the counter to {@link #ENDED}, far below
- * zero, so that it never becomes positive again. Iterations may also hold the table open
- * ({@link #hold}): while one does, the table refuses to close ({@link #checkNotHeld()}).
- *
- * <p><b>Writer claim</b>: every structural change (add, remove, clear, cancelAdd, defragment)
- * runs between {@link #beginChange} and {@link #endChange}, over the writer word
- * ({@code threadId << 1}, bit 0 set while a change runs). The writer thread's own changes use
- * opaque reads and writes only; another thread takes the table over in {@link #claim} (a
- * compare-and-set, then a short wait for the previous writer's last stores), so a change that
- * starts while another thread's runs throws {@link ConcurrentModificationException} and
- * changes nothing. If the word is found changed at the end (another writer, or a concurrent
- * {@code close()}), or a change fails with an internal exception that only a broken structure
- * explains, the table is marked corrupt ({@link AbstractTable#poison}). Field reads and writes
- * are not claimed: one racing a structural change on another thread is a data race the table
- * does not detect.
+ * A table's two guards against use at the wrong time: the iteration guard (a counter of open
+ * iterations, changed atomically: structural changes throw {@link ConcurrentModificationException}
+ * while it is non-zero, and a chunk is valid only while it is positive) and the writer claim (a
+ * structural change that overlaps another thread's throws instead of corrupting the table, or,
+ * if detected only at its end, marks the table corrupt). {@link #end()} ends both for good when
+ * the table closes or is found corrupt. Iterations may also hold the table open ({@link #hold}).
+ * Field reads and writes are not claimed: one racing a structural change is an undetected data
+ * race. ARCHITECTURE.md, "Errors and chunk validity" and "Threads" (the writer word's protocol).
  */
 final class AccessGuard {
     private static final VarHandle OPEN_ITERATIONS;
@@ -71,15 +52,11 @@ final class AccessGuard {
      */
     @SuppressWarnings("unused") // accessed through WRITER
     private long writer;
-    /**
-     * The name of the thread whose id is in {@code writer}, for messages; no reference to the
-     * thread itself, so a table never keeps a finished thread's objects reachable.
-     */
+    /** The name of the thread in {@code writer}, for messages; not the thread, which would stay reachable. */
     private String writerName;
     /**
-     * The iterations that hold the table open ({@link ChunkIteration#holding}), with what
-     * holds them. Guarded by {@code this}: an iteration may be closed on another thread than
-     * the table's writer. Null until the first hold.
+     * The iterations holding the table open ({@link ChunkIteration#holding}) and what holds them;
+     * guarded by {@code this}, as one may close on another thread. Null until the first hold.
      */
     private java.util.IdentityHashMap<ChunkIteration, String> holders;
 
@@ -97,15 +74,12 @@ final class AccessGuard {
     // Writer claim
 
     /**
-     * Starts a structural change: checks that the table is open, that no iteration is open and
-     * that no other thread is inside a change, then marks this thread's change as running.
-     * Every change ends with {@link #endChange} or, if it throws, {@link #abortChange}.
+     * Starts a structural change: checks that the table is open, no iteration is open and no
+     * other thread is inside a change, then marks this thread's change running. It ends with
+     * {@link #endChange} or, if it throws, {@link #abortChange}. The writer thread's own changes
+     * cost opaque reads and writes of {@code writer} and no fence; another thread goes through
+     * {@link #claim}.
      *
-     * <p>The writer thread's own changes cost two opaque reads and two opaque writes of
-     * {@code writer} and no fence; another thread takes the table over in {@link #claim}.
-     * The caller ({@link AbstractTable#beginChange}) forgets the last add.
-     *
-     * @param operation what the caller is about to do, for the message
      * @return this change's writer word ({@code threadId << 1 | CHANGING}), for {@link #endChange}
      * @throws IllegalStateException if the table is closed or corrupt
      * @throws ConcurrentModificationException if an iteration is open or another thread is
@@ -140,11 +114,10 @@ final class AccessGuard {
     }
 
     /**
-     * Takes the table over for this thread ({@code idle}, its idle writer word) from the
-     * writer word {@code seen}: one compare-and-set that succeeds only if no change of the
-     * previous writer is visible, then a wait of {@link #HANDOFF_NANOS} so that the previous
-     * writer's last stores, if it is still running, have landed, and a check that they did not
-     * take the table back. Costs a few microseconds once per hand-over between threads.
+     * Takes the table over from writer word {@code seen}: a compare-and-set that succeeds only if
+     * no change of the previous writer is visible, then a wait of {@link #HANDOFF_NANOS} for that
+     * writer's last stores to land, and a check that they did not take the table back. A few
+     * microseconds once per hand-over between threads.
      */
     private void claim(long seen, long idle, String operation) {
         if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
@@ -198,13 +171,12 @@ final class AccessGuard {
     }
 
     /**
-     * Ends a structural change that threw {@code failure}, returning what to throw: the failure
-     * itself, unless another thread changed the table meanwhile (then a
-     * {@link ConcurrentModificationException}, the table corrupt, the failure suppressed) or the
-     * failure is an internal error that only a broken structure explains, such as a
-     * {@link NullPointerException} or {@link ArrayIndexOutOfBoundsException} (then the table is
-     * corrupt too; with {@code fromCallback}, a {@link NullPointerException} may come from user
-     * code the change called, a {@link RecordOrder}, and is not taken for a broken structure).
+     * Ends a change that threw {@code failure} and returns what to throw: the failure itself,
+     * unless another thread changed the table meanwhile ({@link ConcurrentModificationException},
+     * the failure suppressed) or it is an internal error only a broken structure explains
+     * ({@link NullPointerException}, {@link ArrayIndexOutOfBoundsException}, ...): then the table
+     * is corrupt. With {@code fromCallback}, a {@link NullPointerException} may be user code's (a
+     * {@link RecordOrder}) and does not count.
      */
     RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
         if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
@@ -244,9 +216,8 @@ final class AccessGuard {
     // Iterations
 
     /**
-     * Checks that chunks of this table may be used now: an iteration is open (so the structure
-     * cannot change under the chunk) and the table is open. One plain read of the iteration
-     * counter on the fast path.
+     * Checks that chunks may be used now: an iteration is open (the structure cannot change under
+     * the chunk) and the table is open. One plain read on the fast path.
      *
      * @throws IllegalStateException otherwise, naming the reason
      */
@@ -257,9 +228,8 @@ final class AccessGuard {
     }
 
     /**
-     * {@link #checkChunkAccess()} again, on a slow path that may have raced a {@code close()} on
-     * another thread (a misuse): a volatile read, so that a close whose effects this thread met
-     * is reported as the closed table, not as what the effect looked like (a hole).
+     * {@link #checkChunkAccess()} with a volatile read, on a slow path that may have raced a
+     * {@code close()}: a close whose effects this thread met is reported as such, not as a hole.
      *
      * @throws IllegalStateException if the chunks may not be used now
      */

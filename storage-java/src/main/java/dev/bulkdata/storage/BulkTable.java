@@ -4,32 +4,18 @@ import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
  * A table with stable slots (an "array with holes"): a record's slot never changes while it
- * lives, removing leaves a hole, and adding reuses holes before growing. Lookup by handle is
- * one shift, one mask and a generation compare.
+ * lives, removing leaves a hole, and adding reuses holes (in the {@link ReuseOrder}) before
+ * growing. Lookup by handle is one shift, one mask and a generation compare.
  *
- * <pre>{@code
- * try (BulkTable particles = BulkTable.builder(schema).build()) {
- *     long h = particles.add();
- *     particles.set(h, T, 1.5f);
- *     float t = particles.get(h, T);
- *     particles.remove(h);          // h is now stale: particles.contains(h) == false
- * }
- * }</pre>
+ * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a
+ * block every {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks + live
+ * records), holes skipped 64 at a time. Memory: {@link Schema#slotBytes()} natively per slot plus
+ * 4 bytes of generation and 1 bit of live bitmap.
  *
- * <h2>Costs</h2>
- * add, remove, contains, get and set by handle: O(1), no allocation (add allocates a block
- * once every {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks +
- * live records); holes are skipped 64 at a time. Memory: {@link Schema#slotBytes()} of native
- * memory per slot plus 4 bytes of generation and 1 bit of live bitmap on the heap.
- *
- * <h2>Generations and retirement</h2>
- * Each slot has a generation, advanced by every removal. A slot removed at the layout's
- * {@link HandleLayout#maxGeneration()} is retired, not reused: an old handle can never refer
- * to a later record, however many times slots are reused. Only in a layout with epoch bits
- * does an emptied table ({@link #clear()}, {@link #reset()}) move to its next epoch and start
- * every slot's generations over, retired ones too (see {@link HandleLayout}).
- *
- * <p>Threads and errors: see {@link Table}.
+ * <p><b>Generations.</b> Each slot's generation advances with every removal; a slot removed at
+ * {@link HandleLayout#maxGeneration()} is retired, never reused, so an old handle never refers to
+ * a later record. Only a layout with epoch bits lets an emptied table start every slot's
+ * generations over. Guide: docs/tables-and-handles.md. Threads and errors: see {@link Table}.
  */
 public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBulkTable {
 

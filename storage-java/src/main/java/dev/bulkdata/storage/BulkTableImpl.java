@@ -7,32 +7,17 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * The {@link BulkTable}: a record lives in its slot, for good. Slot {@code i} is position
- * {@code i & recordMask} of block {@code i >>> recordShift}.
+ * The {@link BulkTable}: a record lives in its slot, for good; slot {@code i} is position
+ * {@code i & recordMask} of block {@code i >>> recordShift}, a {@link BulkChunk} per block (the
+ * chunk directory doubles, the only thing ever copied; a block set aside by cancelAdd is kept
+ * as a spare past {@code blockCount}).
  *
- * <pre>
- *  handle ──► SlotMap.find ──► slot i ──► segments[i &gt;&gt;&gt; shift], position i &amp; mask
- *
- *  chunks (directory, doubles when full; the only thing ever copied)
- *  +------+------+------+------+------+
- *  |  c0  |  c1  |  c2  | spare| null |     blockCount = 3 (a spare: set aside by cancelAdd)
- *  +--|---+--|---+--|---+------+------+
- *     v      v      v
- *  BulkChunk: the block's native segment + its live bitmap and live count
- * </pre>
- *
- * <p>The free list's saved form keeps each free slot's link in the 4-byte link word of its own,
- * dead record ({@link Schema#link()}; {@link RecordLinks}), written when a snapshot is taken;
- * a slot costs 4 bytes of meta in the slot map and 1 bit of bitmap beside its record (and 4
- * bytes in the slot map's ring while it is a hole). Removing and clearing write no record bytes: a dead
- * slot keeps its old bytes until an add zeroes them ({@link #activate}: the add that reuses the
- * slot, or one that zeroes the slot's empty 64-slot group, {@link #cleanGroups}). Invariants:
- * a slot's live bit equals its meta word's; every slot never opened (at or past the slot map's
- * {@code limit}) is all zero.
- *
- * <p>Closing drops the blocks and the slot map forgets its slots, so every later access by handle
- * falls to the slow path, which reports the closed table, and every chunk access fails its
- * iteration check; freed memory is never reached.
+ * <p>A free slot's saved link lives in the link word of its own dead record ({@link RecordLinks}),
+ * written when a snapshot is taken. Removing and clearing write no record byte: a dead slot keeps
+ * its bytes until an add zeroes them ({@link #activate}, or a whole empty 64-slot group,
+ * {@link #cleanGroups}). Invariants: a slot's live bit equals its meta word's; every slot never
+ * opened (at or past {@code limit}) is all zero. After close every access by handle takes the
+ * slow path, which reports the closed table.
  */
 sealed class BulkTableImpl extends AbstractTable implements BulkTable permits MappedBulkTableImpl {
     private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];

@@ -3,33 +3,17 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * The change versions of one table: the table's version counter and, per chunk, a structural
- * version and one version per field, in one flat heap array. The one home of the stamping and
- * comparing rules (ARCHITECTURE.md, Change versions).
+ * The change versions of one table: the version counter and, per chunk, a structural version
+ * and one per field, in one flat heap array ({@code c * stride + 1 + f}, {@code stride = fields
+ * + 1}). The one home of the stamping and comparing rules; what stamps what, and the window of
+ * exact comparison: ARCHITECTURE.md, "Change versions".
  *
- * <pre>
- *  stamps: [ chunk 0: structure | field 0 | field 1 | ... ][ chunk 1: structure | field 0 | ... ] ...
- *           index of chunk c, field f: c * stride + 1 + f        stride = fields + 1
- * </pre>
- *
- * <p>Every write through the table's API stamps the entries it touched with {@link #current};
- * {@link #mark()} returns {@code current} and moves it on, so later writes compare newer.
- * Before the first mark every stamp is 1, the first {@code current}, so stamping is skipped
- * until then (one load and branch per write; see {@link #marked}) and the stamps are not even
- * made (the first mark makes them). A
- * stamp is written only when it differs from {@code current} (a load and a rarely taken
- * store), so a loop writing one chunk stores its stamp once and threads writing neighbouring
- * chunks do not fight over a cache line.
- *
- * <p>Versions are {@code int}s compared by signed difference, as Unity's change versions are.
- * To keep that exact, every 2^29 marks the stamps older than {@link #WINDOW} marks are raised to
- * {@code current - WINDOW} ({@link #clamp()}: O(chunks x fields), once per 2^29 marks); a
- * stamp is then never more than 1.5 x 2^30 behind {@code current}, and a version from the last
- * {@code WINDOW} marks compares exactly with every stamp. A version outside that window (older,
- * or never returned by {@code mark}) counts every chunk as changed.
- *
- * <p>A component table's chunks share {@link #unused} versions: stamps land in one row that is
- * never read, and queries throw.
+ * <p>Until the first {@link #mark()} the stamps are not made and stamping is skipped (one load
+ * and branch per write, {@link #marked}). A stamp is stored only when it differs from
+ * {@link #current}, so threads writing neighbouring chunks do not fight over a cache line.
+ * Versions are {@code int}s compared by signed difference (as Unity's); every 2^29 marks
+ * {@link #clamp()} raises stamps older than {@link #WINDOW} marks, so a version from the last
+ * {@code WINDOW} marks compares exactly, and an older one counts every chunk as changed.
  *
  * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may
  * be written by many threads at once (each writes {@code current}, so the race is benign).

@@ -6,40 +6,17 @@ import java.lang.foreign.MemorySegment;
  * One block of a table seen during an iteration: a fixed run of {@link #slotCount()} slots,
  * some live, some holes. Visit the live slots 64 at a time with {@link #liveBits(int)}, or run
  * by run with {@link #nextLive(int)} and {@link #nextHole(int)}; read and write their fields by
- * slot, and hand whole columns to loops or native code with {@link #column(Field)} (for
- * reading) and {@link #writableColumn(Field)} (for writing, which stamps the field's change
- * version: {@link #changedSince(Field, int)}).
- *
- * <pre>{@code
- * MemorySegment px = chunk.writableColumn(PX);        // once per chunk, outside the loop
- * MemorySegment vx = chunk.column(VX);
- * int n = chunk.slotCount();
- * if (chunk.liveCount() == n) {                        // no hole: one loop from 0
- *     for (int s = 0; s < n; s++) {
- *         px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * dt);
- *     }
- * } else {
- *     for (int w = 0, words = chunk.liveWordCount(); w < words; w++) {
- *         for (long live = chunk.liveBits(w); live != 0; live &= live - 1) {   // 64 slots at a time
- *             int s = (w << 6) + Long.numberOfTrailingZeros(live);
- *             px.setAtIndex(F, s, px.getAtIndex(F, s) + vx.getAtIndex(F, s) * dt);
- *         }
- *     }
- * }
- * // F = ValueLayout.JAVA_FLOAT_UNALIGNED
- * }</pre>
- *
- * <p>This is the loop shape to write over columns: a chunk without holes is one loop from 0,
- * the JIT's best case; read and write with the {@code _UNALIGNED} layouts. Slot accessors check
- * the slot and its live bit on every access; {@link #nextLive(int)}/{@link #nextHole(int)} give
- * runs of live slots. Guide: docs/iteration-and-change-versions.md, "Passes over a table".
+ * slot, and hand whole columns to loops or native code with {@link #column(Field)} (reading)
+ * and {@link #writableColumn(Field)} (writing, which stamps the field's change version:
+ * {@link #changedSince(Field, int)}). A chunk without holes is best walked as one loop from 0,
+ * with the {@code _UNALIGNED} value layouts. Guide: docs/iteration-and-change-versions.md,
+ * "Passes over a table" (the loop shape).
  *
  * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type, by slot
- * and typed field ({@code chunk.set(s, X, chunk.get(s, X) + 1f)}): O(1), allocation-free; they
- * throw {@link IndexOutOfBoundsException} for a slot outside the chunk,
+ * and typed field: O(1), allocation-free, checking the slot and its live bit on every access;
+ * they throw {@link IndexOutOfBoundsException} for a slot outside the chunk,
  * {@link IllegalArgumentException} for a hole or a field of another schema, and
- * {@link IllegalStateException} once the chunk is no longer valid. {@code codegen/Generate.java}
- * writes them into this file for every field type, from one template.
+ * {@link IllegalStateException} once the chunk is no longer valid.
  *
  * <p><b>Validity and threads</b>: a chunk may be used only while an iteration of its table is
  * open; afterwards every accessor throws {@link IllegalStateException} (keep handles, not
@@ -56,22 +33,16 @@ public interface Chunk {
     /** {@return the number of slots in this chunk (the schema's slots per block)} */
     int slotCount();
 
-    /**
-     * Returns the schema of the chunk's table: the fields its typed accessors and
-     * {@link #column(Field)} accept, and the layout of {@link #records()}.
-     *
-     * @return the schema of the chunk's table
-     */
+    /** {@return the schema of the chunk's table: the fields its accessors accept, the layout of {@link #records()}} */
     Schema schema();
 
     /** {@return the number of live records in this chunk; O(1)} */
     int liveCount();
 
     /**
-     * Returns whether it holds a live record.
+     * {@return whether {@code slot} holds a live record}
      *
      * @param slot a slot of this chunk
-     * @return whether it holds a live record
      * @throws IndexOutOfBoundsException if {@code slot} is not in {@code [0, slotCount())}
      */
     boolean isLive(int slot);
@@ -109,10 +80,9 @@ public interface Chunk {
     long liveBits(int word);
 
     /**
-     * Returns the handle of the record in that slot.
+     * {@return the handle of the record in {@code slot}}
      *
      * @param slot a live slot of this chunk
-     * @return the handle of the record in that slot
      * @throws IllegalArgumentException if the slot is a hole
      */
     long handle(int slot);

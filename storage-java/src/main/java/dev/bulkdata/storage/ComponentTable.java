@@ -10,47 +10,33 @@ import java.util.Objects;
 
 /**
  * Optional per-entity data: at most one component record per entity of an entity table (a
- * {@link BulkTable} or a {@link PackedTable}), kept in dense rows so that loops over the
- * components touch no holes (the {@code ProximityStorage} of "Relational Data and Sparse Sets"). Keyed by the entity's
- * handle; the component's fields are read and written by entity handle, or by dense row in
- * loops and {@link Join}s.
+ * {@link BulkTable} or a {@link PackedTable}), keyed by the entity's handle, kept in dense rows
+ * so that loops over the components touch no holes. Fields are read and written by entity
+ * handle, or by dense row in loops and {@link Join}s. A {@link SparseSet} maps the entity's slot
+ * to a row; removal is swap-and-pop. add, contains, remove, get and set by entity are O(1) and
+ * allocate nothing.
  *
- * <pre>{@code
- * try (ComponentTable velocity = ComponentTable.of(entities, velocitySchema)) {
- *     velocity.add(player);                     // all fields zero
- *     velocity.set(player, VX, 2f);
- *     if (velocity.contains(enemy)) { ... }
- *     velocity.remove(player);                  // the last row moves into player's row
- * }
- * }</pre>
+ * <p>A component never outlives its entity: every access by entity checks that the handle is
+ * live in the entity table and matches the row's owner generation. Removing an entity leaves
+ * its component <em>stale</em> (invisible to {@link #contains}, loops and joins) until its
+ * slot's next {@link #add}, {@link #removeDead()} or {@link #clear()}; {@link #size()} counts it
+ * until then. Guide: docs/relations.md, "Component tables and joins".
  *
- * <p>A {@link SparseSet} maps the entity's slot to a dense row in 16 KiB native blocks; removal
- * is swap-and-pop. Every access by entity asks the entity table whether the handle is live, then
- * checks the row's owner generation, so a component never outlives its entity: removing an
- * entity leaves its component <em>stale</em> (invisible to {@link #contains}, loops and joins)
- * until its slot's next {@link #add}, {@link #removeDead()} or {@link #clear()}; {@link #size()}
- * counts it until then. add, contains, remove, get and set by entity are O(1) and allocate
- * nothing. A {@link Group} keeps a frequent join's rows in order at the front of its members.
- * Guide: docs/relations.md.
+ * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity,
+ * and one {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1),
+ * allocation-free. By entity they throw {@link InvalidHandleException} for a null, stale,
+ * foreign or forged handle, {@link IllegalArgumentException} if the entity has no component here
+ * or the field is of another schema, {@link IllegalStateException} if this table or the entity
+ * table is closed; by row, {@link IndexOutOfBoundsException} for a row out of range,
+ * {@link IllegalArgumentException} for a field of another schema, {@link IllegalStateException}
+ * if this table is closed.
  *
- * <p id="typed"><b>Typed access.</b> One {@code get} and one {@code set} per field type read and write a component's field, by
- * entity ({@code get(entity, X)}, {@code set(entity, X, v)}) or by dense row as a {@link Join}
- * hands them out ({@code getAt(row, X)}, {@code setAt(row, X, v)}). All are O(1) and
- * allocation-free. By entity, they throw {@link InvalidHandleException} if the entity handle is
- * null, stale, foreign or forged, {@link IllegalArgumentException} if the entity has no
- * component here or the field belongs to another schema, and {@link IllegalStateException} if
- * this table or the entity table is closed; by row, {@link IndexOutOfBoundsException} if the
- * row is out of range, {@link IllegalArgumentException} for a field of another schema and
- * {@link IllegalStateException} if this table is closed. {@code codegen/Generate.java} writes
- * them into this file for every field type, from one template.
- *
- * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead}, {@code clear},
- * {@code close}) and no other thread using the table meanwhile; fields of distinct components
- * may be read and written from many threads. While {@link #forEach}, {@link #forEachChunk} or a
- * {@link Join} over this table runs, structural changes throw
- * {@link ConcurrentModificationException}: queue them with {@link #removeLater} and
- * {@link #addLater}, applied when the last loop ends. Every method that throws leaves the table exactly
- * as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
+ * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove},
+ * {@code removeDead}, {@code clear}, {@code close}), no other thread using the table meanwhile;
+ * fields of distinct components may be read and written from many threads. During a loop or
+ * {@link Join} over this table structural changes throw {@link ConcurrentModificationException}
+ * (queue them: {@link #removeLater}, {@link #addLater}). Every method that throws leaves the
+ * table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code contains} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
@@ -202,10 +188,9 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * The number of component rows, including stale ones (of removed entities) not yet swept
-     * out by {@link #add}, {@link #removeDead()} or {@link #forEachChunk}. O(1).
+     * {@return the number of rows, including stale components not yet swept out by
+     * {@link #add}, {@link #removeDead()} or {@link #forEachChunk}; O(1)}
      *
-     * @return the number of rows
      * @throws IllegalStateException if this table is closed
      */
     public int size() {
@@ -217,10 +202,9 @@ public final class ComponentTable implements AutoCloseable {
     // Structure
 
     /**
-     * Gives an entity a component, all fields zero. If the entity's slot still holds the stale
-     * component of a removed entity, that row is taken over and zeroed. In a {@link Group}, the
-     * rows then move so that the group stays packed (O(members)): the row returned is where the
-     * component is after that. O(1).
+     * Gives an entity a component, all fields zero, taking over and zeroing the stale row of a
+     * removed entity in the same slot if there is one. O(1); in a {@link Group} the rows then move
+     * to keep the group packed (O(members)), and the row returned is where the component ends up.
      *
      * @param entity a live handle of the entity table without a component here
      * @return the component's dense row, valid until the next structural change of this table
@@ -302,8 +286,8 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Removes every stale component (whose entity was removed from the entity table).
-     * O(size), one entity lookup per row.
+     * Removes every stale component (of an entity removed from the entity table). O(size), one
+     * entity lookup per row.
      *
      * @return how many components were removed
      * @throws ConcurrentModificationException if a loop or join over this table is running
@@ -324,9 +308,8 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Removes every component, as {@link #clear()} does: a component table has no handles of
-     * its own, so its reset is its clear; it exists so that the entity table and its components
-     * are emptied by the same name. O(size); memory is kept for reuse.
+     * {@link #clear()}, under the entity tables' name for it: a component table has no handles
+     * of its own to purge.
      *
      * @throws ConcurrentModificationException if a loop or join over this table is running
      * @throws IllegalStateException if this table is closed
@@ -353,13 +336,12 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Moves rows toward entity order (ascending slot of the owner), so that loops and
-     * joins over several component tables walk their rows in the same order as the entity
-     * table, making at most {@code maxSwaps} swaps of neighbouring rows; call it again to
-     * continue. After a complete pass, calls return 0 at once until a component is added or
-     * removed. The algorithm is {@link PackedTable#defragment}'s budgeted insertion sort: O(n +
-     * I) comparisons and I swaps for n rows with I inversions, no allocation. No entity handle
-     * is affected; dense rows change.
+     * Moves rows toward entity order (ascending owner slot), so that loops and joins over
+     * several component tables walk memory in the entity table's order, making at most
+     * {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a complete pass,
+     * calls return 0 at once until a component is added or removed. The budgeted insertion sort of
+     * {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no
+     * allocation. Entity handles are unaffected; dense rows change.
      *
      * @param maxSwaps the most swaps this call may make, {@code >= 0}
      * @return the number of swaps made
@@ -415,8 +397,8 @@ public final class ComponentTable implements AutoCloseable {
     // Loops
 
     /**
-     * The entity that owns a dense row: a handle of the entity table, which is stale if the
-     * entity was removed and the row not yet swept out. O(1).
+     * The entity that owns a dense row: a handle of the entity table, stale if the entity was
+     * removed and the row not yet swept out. O(1).
      *
      * @param row a row, {@code 0 <= row < size()}
      * @return the owner's handle
@@ -430,9 +412,9 @@ public final class ComponentTable implements AutoCloseable {
 
     /**
      * Visits every component whose entity is live, in row order. O(size), one entity lookup per
-     * row; allocates nothing. Structural changes of this table from the visitor throw
-     * {@link ConcurrentModificationException}; removing entities from the entity table is
-     * allowed (a component whose entity is removed before its turn is skipped).
+     * row; allocation-free. Structural changes of this table from the visitor throw
+     * {@link ConcurrentModificationException}; removing entities is allowed (a component whose
+     * entity is removed before its turn is skipped).
      *
      * @param visitor receives each live entity and its row
      * @throws IllegalStateException if this table is closed
@@ -454,11 +436,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Visits the components block by block: rows {@code 0..size()-1} in {@link Chunk}s whose
-     * live slots are a prefix ({@code [0, liveCount())}), with columns for bulk loops, and
-     * {@link Chunk#handle(int)} giving each row's owner entity. Stale components are swept out
-     * first ({@link #removeDead()}), so every visited row has a live owner. O(size); allocates
-     * nothing once the chunk views exist.
+     * Visits the rows block by block as {@link Chunk}s whose live slots are a prefix
+     * ({@code [0, liveCount())}), {@link Chunk#handle(int)} giving each row's owner. Stale
+     * components are swept out first ({@link #removeDead()}). O(size); allocation-free once the
+     * chunk views exist.
      *
      * @param visitor receives each chunk
      * @throws ConcurrentModificationException if a loop or join over this table is running
@@ -498,10 +479,9 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Sets the rows of a restored table: row {@code r} belongs to the entity in slot
-     * {@code keys[r]} at generation {@code owners[r]}; its record is in the blocks already.
-     * The keys are distinct and valid (checked by the reader). Not sorted (the order a
-     * defragment pass reached is not saved).
+     * Sets the rows of a restored table: row {@code r} belongs to slot {@code keys[r]} at
+     * generation {@code owners[r]} (checked by the reader); the records are in the blocks. Not
+     * sorted: a defragment's progress is not saved.
      */
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
@@ -519,20 +499,15 @@ public final class ComponentTable implements AutoCloseable {
     // Lookups, shared with Join
 
     /**
-     * The owner generation of a row, unchecked: with the entity table's epoch above it
-     * ({@link HandleLayout#stamp}), so that a component of an entity from an earlier epoch
-     * never matches an entity of a later one.
+     * The owner generation of a row, unchecked, with the entity table's epoch above it
+     * ({@link HandleLayout#stamp}) so that an entity of a later epoch never matches.
      */
     int generation(int row) {
         return generations.get(row);
     }
 
 
-    /**
-     * The row of a live entity's component, without throwing.
-     *
-     * @return the row, or -1 if the handle is not a live entity or has no component here
-     */
+    /** The row of a live entity's component, or -1; never throws. */
     private int find(long entity) {
         if (!entities.contains(entity)) {
             return -1;
@@ -541,10 +516,7 @@ public final class ComponentTable implements AutoCloseable {
         return row >= 0 && generation(row) == entities.handles.stamp(entity) ? row : -1;
     }
 
-    /**
-     * Exchanges two rows on both sides (set, records, owner generations), both below
-     * {@link #size()}, unchecked: for the defragment sort and the {@link Group}.
-     */
+    /** Exchanges two rows below {@link #size()} on all sides, unchecked: for defragment and {@link Group}. */
     void swap(int a, int b) {
         if (a == b) {
             return;
@@ -596,13 +568,12 @@ public final class ComponentTable implements AutoCloseable {
     // Changes queued during a loop
 
     /**
-     * Removes an entity's component once no loop over this table (or a member of its group) runs:
-     * inside {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group} pass,
-     * where {@link #remove} throws, the removal is queued and the component stays, readable and
-     * visited, until the loop ends; then the queue is applied, removals first, in the order
-     * queued (a component queued twice is removed once). With no loop running it is
-     * {@link #remove}. The entity and its component are checked now. O(1) amortized under the
-     * queue's lock; allocates the queue's entry.
+     * Removes an entity's component once no loop over this table (or a member of its group)
+     * runs: inside {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group}
+     * pass, where {@link #remove} throws, the removal is queued and the component stays visible
+     * until the loop ends; then the queue is applied, removals first, in the order queued (twice
+     * queued, removed once). With no loop running it is {@link #remove}. The entity and its
+     * component are checked now. O(1) amortized under the queue's lock; allocates an entry.
      *
      * @param entity a live handle of the entity table that has a component here
      * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
@@ -621,13 +592,12 @@ public final class ComponentTable implements AutoCloseable {
 
     /**
      * Gives an entity a component once no loop over this table (or a member of its group) runs,
-     * {@code init} then writing its fields ({@code set(entity, X, v)}): inside a loop, where
-     * {@link #add} throws, the add is queued and applied when the loop ends, after the queued
-     * removals, in the order queued; an entity removed, or given the component, meanwhile is
-     * skipped. With no loop running it is {@link #add} followed by {@code init}. If {@code init}
-     * throws, the component is removed again and the exception thrown (the adds after it stay
-     * queued). The entity is checked now. O(1) amortized under the queue's lock; allocates the
-     * queue's entry.
+     * then has {@code init} write its fields. Inside a loop, where {@link #add} throws, the add is
+     * queued and applied when the loop ends, after the queued removals, in the order queued; an
+     * entity removed, or given the component, meanwhile is skipped. With no loop running it is
+     * {@link #add} then {@code init}. If {@code init} throws, the component is removed again and
+     * the exception thrown (later queued adds stay queued). The entity is checked now. Costs as
+     * {@link #removeLater}.
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
@@ -686,11 +656,7 @@ public final class ComponentTable implements AutoCloseable {
         return set.openJoins() != 0;
     }
 
-    /**
-     * Applies the changes queued during loops, if no loop runs any more over this table (or a
-     * member of its group, whose queues it applies too): called when a loop, join or group pass
-     * ends.
-     */
+    /** When a loop, join or group pass ends: applies the queues of this table (or its group) if no loop runs any more. */
     void applyQueuedIfIdle() {
         if (group != null) {
             group.applyQueuedIfIdle();

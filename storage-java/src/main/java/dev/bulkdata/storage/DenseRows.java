@@ -8,38 +8,20 @@ import java.util.Arrays;
 
 /**
  * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the
- * start of the first block, with no holes. Used by {@link PackedTable} and the component table.
+ * start of the first block, row {@code r} in block {@code r >>> shift} at slot {@code r & mask}
+ * (a field addressed as in {@link BulkChunk}). Used by {@link PackedTable} and the component
+ * table.
  *
- * <pre>
- *  row r ──► block r &gt;&gt;&gt; shift, slot-in-block r &amp; mask   (rowsPerBlock = schema.slotsPerBlock())
+ * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held
+ * records once and keep their bytes (removing and clearing write nothing); every byte of every
+ * row at or after {@code used} in an allocated block is zero. So {@link #addRow()} zeroes a row
+ * below {@code used} and hands out one at {@code used} without writing it. Blocks never move and
+ * are freed only with the arena: a row address stays valid, though its record may be moved by
+ * {@link #removeRow} or {@link #swapRows}.
  *
- *  blocks (directory doubles when full; blocks themselves never move)
- *  +---------------------+---------------------+-----------+------+
- *  | b0: rows 0..R-1     | b1: rows R..2R-1    | b2: 2R..  | null |
- *  |      full           |      full           | size-2R   |      |
- *  +---------------------+---------------------+-----------+------+
- *                                                    ^ rows [size, used) keep stale bytes,
- *                                                      rows [used, end of block) are zero
- * </pre>
- *
- * <p>Field addressing is the one of {@link BulkChunk}: a field's value for slot {@code s} of a
- * block is at {@code field.blockOffset + s * field.slotStride}, in {@link RecordLayout#SOA} and {@link RecordLayout#AOS}
- * alike.
- *
- * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [0, size)} hold
- * records; rows {@code [size, used)} held records once and keep their bytes (removing and
- * clearing write nothing); every byte of every row at or after {@code used} in an allocated
- * block is zero. {@link #addRow()} zeroes a row below {@code used} and hands out a row at
- * {@code used} without writing it. Blocks are only ever
- * appended, never freed before the arena closes: a row address is valid until the arena
- * closes, though the record in it may be moved by {@link #removeRow} or {@link #swapRows}.
- *
- * <p>Costs: {@link #addRow()} O(1), allocating a block every {@code rowsPerBlock} rows;
- * {@link #removeRow}, {@link #swapRows}: O(number of fields); get/set O(1). Nothing here
- * allocates except a new block (and the directory doubling).
- *
- * <p>Unchecked: row indices and fields are trusted (the owning table checked them). Threads:
- * structure changes on the owner's writer thread only.
+ * <p>Costs: {@link #addRow()} O(1), a block every {@code rowsPerBlock} rows; {@link #removeRow},
+ * {@link #swapRows}: O(fields). Unchecked: rows and fields are trusted (the owner checked them).
+ * Structure changes on the owner's writer thread only.
  */
 final class DenseRows {
     private static final MemorySegment[] NO_BLOCKS = new MemorySegment[0];

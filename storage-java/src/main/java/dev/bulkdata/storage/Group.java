@@ -6,69 +6,33 @@ import java.util.ConcurrentModificationException;
 
 /**
  * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s
- * packed at the front of all of them, in the same order: rows {@code 0..size()-1} of every
- * member belong to the same entities, row {@code r} of each to the same one. A pass over a
- * frequent join then walks the members' rows in lockstep, in memory order, with no per-entity
- * lookup: {@link #forEachRun} hands out runs of rows that lie in one block of every member,
- * for counted loops over columns; {@link #forEach} hands out each entity and its row.
+ * packed at the front of all of them, in the same order: row {@code r < size()} of every member
+ * belongs to the same entity. A pass over a frequent join then walks the members' rows in
+ * lockstep, in memory order, with no per-entity lookup: {@link #forEachRun} hands out runs of
+ * rows that lie in one block of every member, for counted loops over columns; {@link #forEach}
+ * hands out each entity and its row. In a run loop keep the first slots in {@code long}
+ * variables: {@code slot + i} then cannot overflow and the segments' bounds checks leave the loop.
  *
- * <pre>{@code
- * Group moving = Group.of(positions, velocities);      // once; kept up to date by add and remove
- * moving.forEachRun(run -> {                           // every frame
- *     Chunk p = run.chunk(0), v = run.chunk(1);
- *     MemorySegment px = p.writableColumn(X), vx = v.column(DX);
- *     long ps = run.slot(0), vs = run.slot(1);          // long: see below
- *     for (int i = 0, n = run.count(); i < n; i++) {
- *         px.setAtIndex(F, ps + i, px.getAtIndex(F, ps + i) + vx.getAtIndex(F, vs + i) * dt);
- *     }
- * });
- * // F = ValueLayout.JAVA_FLOAT_UNALIGNED
- * }</pre>
+ * <p>The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and
+ * {@code defragment} keep the group, at O(members) row swaps per change; the row {@code add}
+ * returns is the row after them. Every pass first sweeps out the stale rows of entities removed
+ * from the entity table, only if one was removed since the last sweep. A table belongs to at
+ * most one group. Guide: docs/relations.md, "Groups: a frequent join kept in order".
  *
- * <p>Keep the first slots in {@code long} variables: then {@code ps + i} is a {@code long}
- * that cannot overflow, the JIT sees each index as the loop counter plus an invariant, and the
- * segments' bounds checks leave the loop (it is the chunk loop of {@link Chunk}). With
- * {@code int} slots, {@code ps + i} might overflow as far as the JIT knows, so every access
- * keeps its check: about twice the time per entity. Slicing each column to the run
- * ({@code asSlice}) and looping from 0 comes close, but allocates the slices.
+ * <p><b>Costs.</b> {@link #of}: O(smallest member × members). {@link #forEachRun}: the sweep
+ * (O(1) if no entity was removed, else O(size() × members)) plus one visit per run, about
+ * {@code size() / rowsPerBlock} of the member with the fewest plus one per block boundary of the
+ * others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
  *
- * <h2>How it stays packed</h2>
- * The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and
- * {@code defragment} keep the group (EnTT's "owning group"): when an entity gets the last of
- * the members' components, its row in every member is swapped with row {@code size()}, and the
- * group grows by one; when it loses one (remove, or the sweep of a removed entity's stale
- * component), its row in every member is swapped with the group's last row and the group
- * shrinks by one, before the member's own swap-and-pop. Each is O(members) row swaps, a
- * few field copies each; no other cost is added to the members' operations. Row numbers that
- * {@code add} returns are the component's row after this reordering. A member's
- * {@code defragment} sorts the group's rows by entity slot in every member at once, then its
- * own rows after the group. A table belongs to at most one group at a time.
- *
- * <h2>Removed entities</h2>
- * Removing an entity from the entity table does not reach its components (see
- * {@link ComponentTable}): the group may hold its stale rows. Every pass first sweeps them out
- * (removes the stale components from every member, as {@link ComponentTable#removeDead()}
- * does, but over the group's rows only), and only if an entity of the entity table was removed
- * since the last sweep (a count kept by the entity table): O(1) when none was, O(size() ×
- * members) otherwise. The passes themselves do no lookup per row.
- *
- * <h2>Costs</h2>
- * {@link #of}: O(smallest member × members). {@link #forEachRun}: O(1) plus the sweep, plus
- * one visit per run; runs break at every member's block boundary, so a pass makes about
- * {@code size() / rowsPerBlock} visits (rows per block of the member with the fewest), plus
- * one per boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither
- * allocates. Memory: a few fields; the rows are the members' own.
- *
- * <h2>Threads and errors</h2>
- * As the members: one writer for structure, and a pass counts as a loop over every member, so
- * while one runs the members' structural changes throw {@link ConcurrentModificationException}
- * and change nothing. Because the sweep changes structure, starting a pass while a loop or join
- * over a member runs throws {@link ConcurrentModificationException} too. A group object runs
- * one pass at a time (its {@link Run} is its own); field writes from a pass are the caller's
- * to split among threads. A refused call (a bad argument, a closed table, a running loop)
- * leaves the group and its members as they were; a visitor that throws ends its pass, which
- * keeps the writes made so far and the sweep done before it. After {@link #close()}, or once a member or the entity table is closed, the passes,
- * {@link #size()} and {@link #contains} throw {@link IllegalStateException}.
+ * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a
+ * loop over every member, so during one their structural changes throw
+ * {@link ConcurrentModificationException} and change nothing; starting a pass (whose sweep
+ * changes structure) during a loop or join over a member throws it too. A group runs one pass at
+ * a time (its {@link Run} is reused); splitting field writes among threads is the caller's. A
+ * refused call leaves the group and members as they were; a visitor that throws ends its pass,
+ * keeping the writes and the sweep done so far. After {@link #close()}, or once a member or the
+ * entity table is closed, the passes, {@link #size()} and {@link #contains} throw
+ * {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
     /** Receives one entity of a {@link Group#forEach} pass. */

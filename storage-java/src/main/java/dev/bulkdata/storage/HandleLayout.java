@@ -14,18 +14,11 @@ package dev.bulkdata.storage;
  *
  * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
  * the low 52 bits with {@link #of(int, int)}: fewer slot bits bound the table's size, fewer
- * generation bits make slots retire sooner.
- *
- * <p><b>Epoch.</b> A layout may give some of the bits between the generation and the tag to the
- * table's <em>epoch</em> ({@link #of(int, int, int)}); the bits left over are zero in every
- * valid handle. A table's epoch moves on only when the table is empty ({@code clear()} or
- * {@code reset()}), and a handle is valid only in its epoch, so epoch bits let an emptied table
- * start its slots' generations over instead of retiring them: a table emptied and refilled
- * every frame keeps its slots for {@code 2^(epochBits + generationBits)} frames (the exact
- * budget is in {@code docs/tables-and-handles.md}, "Generation budget"). {@link #DEFAULT} has
- * no epoch bits; a table builder given a {@code maxCapacity} and no layout uses
- * {@link #forCapacity(int)}, which gives the slot bits the table cannot use to generations
- * and epochs.
+ * generation bits make slots retire sooner. {@link #of(int, int, int)} gives some of the bits
+ * left to the table's <em>epoch</em>, which moves on only when the table is emptied; a handle is
+ * valid only in its epoch, so an emptied table starts its generations over instead of retiring
+ * slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md,
+ * "Generation budget".
  *
  * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
  * Instances are immutable and thread-safe.
@@ -45,21 +38,14 @@ public final class HandleLayout {
     public static final int MIN_FIXED_TAG = 0xF00;
     /** Largest number of slot bits: the slot is an unsigned 32-bit field. */
     public static final int MAX_SLOT_BITS = 32;
-    /**
-     * Largest number of generation bits: a slot's generation is kept in 30 bits of its
-     * metadata word, beside the live and retired bits.
-     */
+    /** Largest number of generation bits: a slot's meta word keeps 30, beside its live and retired bits. */
     public static final int MAX_GENERATION_BITS = 30;
-    /**
-     * Largest slot any table hands out, whatever the layout: slots are Java
-     * {@code int}s, so a table holds at most {@code 2^31 - 2} records.
-     */
+    /** Largest slot of any layout: slots are Java {@code int}s, so a table holds at most {@code 2^31 - 2} records. */
     public static final int MAX_SLOT = Integer.MAX_VALUE - 1;
 
     /**
-     * Largest number of epoch bits: a table's file keeps its epoch in 11 bits. A slot's
-     * generation and the epoch together must also fit the 32 bits a {@code ComponentTable}
-     * keeps of its owner ({@code generationBits + epochBits <= 32}).
+     * Largest number of epoch bits: a table's file keeps its epoch in 11 bits; also
+     * {@code generationBits + epochBits <= 32}, what a {@code ComponentTable} keeps of an owner.
      */
     public static final int MAX_EPOCH_BITS = 11;
 
@@ -98,12 +84,9 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits:
-     * for a table emptied with {@code clear()} or {@code reset()} over and over (a table
-     * refilled every frame), which then keeps its slots for
+     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a
+     * table emptied over and over (refilled every frame) then keeps its slots for
      * {@code 2^(epochBits + generationBits)} emptyings instead of {@code 2^generationBits}.
-     * {@code HandleLayout.of(20, 21, 11)} holds up to 1,048,575 records and runs for
-     * {@code 2^32} frames ({@code docs/tables-and-handles.md}, "Generation budget").
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
@@ -136,16 +119,12 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout a table builder uses when it is given a {@code maxCapacity} and no
-     * layout ({@code TableBuilder.maxCapacity(int)}): the fewest slot bits that hold slot
-     * {@code maxCapacity}, and the slot bits the table cannot use given to generations and
-     * epochs, generations first: {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
+     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the
+     * fewest slot bits that hold slot {@code maxCapacity}, the rest given to generations (up to
+     * 30), then epochs: {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
      * {@code generationBits = min(30, 52 - slotBits)},
-     * {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}. Up to
-     * 1,048,575 records that is 20 slot, 30 generation and 2 epoch bits: a slot is reused
-     * {@code 2^30} times by removals, and a table emptied every frame keeps its slots for
-     * {@code 2^2 * (2^30 - floor)} emptyings ({@code docs/tables-and-handles.md}, "Generation
-     * budget"). {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
+     * {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
+     * {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
      *
      * @param maxCapacity the table's largest number of slots, at least 1
      * @return the layout
@@ -180,10 +159,7 @@ public final class HandleLayout {
         return (int) Math.min(slotMask, MAX_SLOT);
     }
 
-    /**
-     * {@return the number of bits of the table's epoch}: 0 unless given to
-     * {@link #of(int, int, int)}; 0 in the {@link #DEFAULT} layout
-     */
+    /** {@return the number of bits of the table's epoch; 0 in {@link #DEFAULT}} */
     public int epochBits() {
         return epochBits;
     }

@@ -4,35 +4,22 @@ import java.util.Arrays;
 
 /**
  * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or
- * {@link SparseSet}s, exactly once, handing over its dense row in each (the smallest-set driver of the
- * article "Relational Data and Sparse Sets"). Make the join once and run it every frame; running it allocates
- * nothing.
+ * {@link SparseSet}s, exactly once, handing over its dense row in each. Make the join once and
+ * run it every frame; running it allocates nothing. Guide: docs/relations.md, "Component tables
+ * and joins".
  *
- * <pre>{@code
- * Join moving = Join.of(position, velocity);
- * moving.forEach((entity, rows) -> position.setAt(rows[0], PX,
- *         position.getAt(rows[0], PX) + velocity.getAt(rows[1], VX) * dt));
- * }</pre>
+ * <p><b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting
+ * order) and probes every other member's sparse array for each key; for component tables the
+ * entity must also be live and own every row (its owner generation), so stale components are
+ * never joined. O(smallest size × members) lookups, each O(1); nothing allocated per entity (the
+ * {@code rows} array is the join's own, refilled before each visit).
  *
- * <h2>Algorithm and cost</h2>
- * Each run picks the member with the fewest rows (the <em>driver</em>) and walks its dense rows
- * in order; for each row's key it probes every other member's sparse array. A key is visited
- * when every probe finds it. For component tables the entity must also be live and every row
- * must belong to that very entity (its stored owner generation), so stale components are never
- * joined. Cost: O(min size × number of members) lookups, each O(1); nothing is allocated per
- * visited entity (the {@code rows} array is the join's own, refilled before each visit).
- * Visiting order is the driver's row order.
- *
- * <h2>Rules</h2>
- * While a run is in progress, structural changes of any member (insert, remove, add, clear,
- * removeDead) throw {@link java.util.ConcurrentModificationException} and change nothing (queue
- * them with {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}, applied when
- * the run ends);
- * field writes are fine, and so is removing entities from the entity table (an entity removed
- * before its turn is skipped). The {@code rows} array is valid only during the visit: copy what
- * you keep. A join object is not thread-safe (one run at a time, as its {@code rows} array is
- * its own); separate join objects over the same members may run on several threads at once
- * while nobody changes the members' structure.
+ * <p><b>Rules.</b> During a run, structural changes of any member throw
+ * {@link java.util.ConcurrentModificationException} and change nothing (queue them with
+ * {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}); field writes are fine,
+ * and so is removing entities (one removed before its turn is skipped). The {@code rows} array
+ * is valid only during the visit. A join object runs one run at a time; separate join objects
+ * over the same members may run on several threads while nobody changes the members' structure.
  */
 public final class Join {
     /** Receives one entity (or key) of a {@link Join}. */

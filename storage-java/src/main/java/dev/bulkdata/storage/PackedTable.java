@@ -6,57 +6,34 @@ import dev.bulkdata.storage.internal.format.FileFormat;
  * A table whose records are always packed: the live records occupy dense rows
  * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
  * (every chunk is full except the last). Handles stay valid while their records move: a handle
- * names a slot of a sparse slot map, and the slot knows its record's current row (the {@code handle_map} of the
- * article "Game Engine Containers - handle_map").
+ * names a slot, and the slot knows its record's current row (the {@code handle_map} of the
+ * article "Game Engine Containers - handle_map"). Guide: docs/tables-and-handles.md,
+ * "PackedTable: dense rows".
  *
- * <pre>{@code
- * try (PackedTable sounds = PackedTable.of(schema)) {
- *     long h = sounds.add();
- *     sounds.set(h, VOLUME, 0.5f);
- *     sounds.remove(h);             // the last row moves into h's row; every other handle still works
- * }
- * }</pre>
+ * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a
+ * block every {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the
+ * last record into the removed one's row (swap-and-pop): O(fields). Iteration: O(live records).
+ * Memory per record: {@link Schema#slotBytes()} natively plus 12 bytes of slot entry and
+ * back-link.
  *
- * <h2>Costs</h2>
- * add, remove, contains, get and set by handle: O(1), no allocation (add allocates a block
- * once every {@code slotsPerBlock} records, and a sparse page once every 4096 slots). Remove
- * copies the last record into the removed one's row (swap-and-pop): O(number of fields).
- * Iteration: O(live records), no holes to skip. Memory per record: {@link Schema#slotBytes()}
- * of native memory, plus 4 bytes of back-link (row to slot) and 8 bytes of sparse entry (slot
- * to generation and row) on the heap; a 32-byte record takes 44 bytes.
- *
- * <h2>Handles, generations and errors</h2>
- * Exactly as {@link BulkTable}: same {@link HandleLayout}, tag, per-slot generation, retirement
- * at the last generation, and the same {@link InvalidHandleException} reasons and messages (the
- * "slot" of a handle is its sparse slot; slot 0 is the free-list header). Freed slots are reused
- * first in, first out. {@link TableStats#holes()} is always 0; retired slots are counted in
- * {@link TableStats#retired()}. The row of a record is not stable: keep handles, not
- * (chunk, slot) positions, across adds and removes.
- *
- * <h2>Defragment</h2>
- * {@link #defragment(long, RecordOrder)} sorts the rows toward a caller's order a budget of
- * swaps at a time, for traversals that want neighbours together.
- *
- * <p>Threads and errors: see {@link Table}; {@code defragment} is a structural change.
+ * <p><b>Handles and errors</b> exactly as {@link BulkTable} (the "slot" of a handle is its slot
+ * in the slot map); freed slots are reused first in, first out; {@link TableStats#holes()} is
+ * always 0. A record's row is not stable: keep handles, not (chunk, slot) positions, across adds
+ * and removes. Threads and errors: see {@link Table}; {@code defragment} is a structural change.
  */
 public sealed interface PackedTable extends Table permits PackedTableImpl, MappedPackedTable {
 
     /**
      * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring
-     * rows, and returns how many it made. Call it again to continue: each call runs an
-     * insertion sort from the first row, so the sorted prefix costs one comparison per row
-     * and the swaps resume where the last call stopped. A call that gets through every row
-     * completes a pass; after that, calls with the same {@code order} instance return 0 at
-     * once until the table is fragmented again, by {@code add}, {@code addAll}, {@code remove},
-     * {@code removeAll}, {@code clear} or {@link #markFragmented()}. Writes through {@code set}
-     * or chunks do not count (the table cannot know which fields {@code order} reads): after
-     * changing them, call {@link #markFragmented()}.
+     * rows, and returns how many it made; call it again to continue (the sorted prefix costs one
+     * comparison per row). After a call that gets through every row, calls with the same
+     * {@code order} instance return 0 at once until the table is fragmented again by a
+     * structural change or {@link #markFragmented()}; writes of fields do not count (call
+     * {@link #markFragmented()} after changing what {@code order} reads).
      *
-     * <p>Cost: insertion sort, chosen for "mostly sorted, few unique keys" inputs (it is
-     * stable and adaptive): O(n + I) comparisons and I swaps for n rows with I inversions, so
-     * O(n) on a sorted table and O(n^2) in the worst case (reversed order). A swap exchanges
-     * two rows' bytes and updates two back-links and two sparse entries; it allocates nothing.
-     * No handle is ever invalidated: every handle reads its own record after every call.
+     * <p>A stable, adaptive insertion sort: O(n + I) comparisons and I swaps for n rows with I
+     * inversions (O(n^2) at worst); allocation-free. Every handle reads its own record after
+     * every call.
      *
      * @param order the wanted order of records; see {@link RecordOrder} for its rules
      * @param maxSwaps the most swaps this call may make, {@code >= 0}; with 0 the call only

@@ -7,29 +7,12 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
  * The {@link PackedTable}: the slot map keeps, beside each slot's meta word, the row of its
- * record (the payload of a stride-2 {@link SlotMap} entry), over {@link DenseRows} where the
- * records live, with a back-link per row.
- *
- * <pre>
- *  handle ──► SlotMap.findPayload ──► row r ──► segments[r &gt;&gt;&gt; shift], position r &amp; mask
- *
- *  slot map entries:    [ meta: R | generation | L ][ row if live, free-list link if free ]
- *
- *  dense rows (16 KiB blocks)              back-links (PagedInts, one page per block)
- *   row 0 | row 1 | ... | row size-1        back[r] = the slot whose record is in row r
- * </pre>
- *
- * <p>Invariants: for every live slot {@code s}, {@code back[row(s)] == s} and
- * {@code row(s) < size}; for every row {@code r < size}, slot {@code back[r]} is live and its
- * entry names {@code r}; rows never used are zero ({@link DenseRows}). Free slots are in the
- * slot map's free list (FIFO, header in slot 0's entry), retired slots nowhere.
- *
- * <p>Removal is swap-and-pop: the last row's record moves into the removed row, and its slot's
- * entry and the back-link follow. {@link #defragment} is an insertion sort by adjacent swaps,
- * restarted from row 0 by every call and skipped entirely while {@code fragmented} is clear.
- *
- * <p>Closing forgets the slots and the rows, so every later access by handle falls to the slow
- * path, which reports the closed table.
+ * record (a stride-2 {@link SlotMap} entry), over {@link DenseRows}, with a back-link per row.
+ * Invariants: for every live slot {@code s}, {@code back[row(s)] == s} and {@code row(s) < size};
+ * for every row {@code r < size}, slot {@code back[r]} is live and names {@code r}; free slots
+ * are in the slot map's FIFO list, retired ones nowhere. Removal is swap-and-pop, the moved
+ * record's entry and back-link following; {@link #defragment} restarts its insertion sort from
+ * row 0 each call and is skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;

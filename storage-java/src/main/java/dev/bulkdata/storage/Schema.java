@@ -13,36 +13,14 @@ import java.util.regex.Pattern;
 
 /**
  * The shape of a table's records: a table name, ordered named primitive fields and a
- * {@link RecordLayout}. Building a schema fixes where every field lives inside a 16 KiB block and how
- * many records a block holds.
- *
- * <pre>{@code
- * Schema particles = Schema.builder("particles")
- *         .add(FieldType.FLOAT, "t", "px", "py", "pz", "vx", "vy", "vz", "pad")
- *         .build();                                   // SOA, 32-byte records, 512 per block
- * FloatField t = particles.floatField("t");
- * }</pre>
- *
- * The typed lookups, one per field type ({@code floatField(name)}, {@code intField(name)}, ...),
- * are written into this file for every field type from one template by
- * {@code codegen/Generate.java}.
- *
- * <h2>Block layout</h2>
- * Slots per block is the largest power of two whose slots fit in {@value #BLOCK_BYTES} bytes,
- * so a slot splits into block and slot-in-block by shift and mask. A block's segment is
- * exactly {@code slotsPerBlock() * slotBytes()} bytes ({@link #blockBytes()}): the tail that a
- * power-of-two slot count cannot use is never allocated.
- * <ul>
- * <li>{@link RecordLayout#SOA}: one column per field; columns are ordered by width, widest first, so
- *     every column starts aligned to its own width.
- * <li>{@link RecordLayout#AOS}: records laid out in declaration order with C alignment (each field
- *     aligned to its width, the stride a multiple of the widest field).
- * </ul>
- *
- * <h2>The free-list word</h2>
- * A snapshot saves a table's free list in its holes: each hole's successor in 4 of its bytes,
- * those of the first field of 4 or more bytes. A schema whose fields are all narrower gets a
- * hidden 4-byte column for it, counted in {@link #slotBytes()}.
+ * {@link RecordLayout}. Building a schema fixes where every field lives inside a block and how
+ * many records a block holds: the largest power of two of slots that fits in
+ * {@value #BLOCK_BYTES} bytes, and only those slots' bytes are allocated ({@link #blockBytes()}).
+ * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width;
+ * {@link RecordLayout#AOS} lays records out in declaration order with C alignment. A schema
+ * whose fields are all narrower than 4 bytes gets a hidden 4-byte column for the free-list
+ * links a snapshot saves, counted in {@link #slotBytes()}. Guide: docs/tables-and-handles.md,
+ * "Blocks and slots"; the exact layout: docs/format.md.
  *
  * <p>Immutable and thread-safe; one schema may back any number of tables.
  */
@@ -173,8 +151,7 @@ public final class Schema {
      * Starts a schema.
      *
      * @param tableName the name of tables built from it: a letter or {@code _}, then letters,
-     *     digits, {@code _ . -}; at most 64 characters. It appears in handle text
-     *     ({@code particles#42@3}) and error messages.
+     *     digits, {@code _ . -}; at most 64 characters. It appears in handle text and messages.
      * @return a builder with layout {@link RecordLayout#SOA} and no fields
      * @throws IllegalArgumentException if the name is not valid
      */
@@ -225,82 +202,55 @@ public final class Schema {
     // The typed field lookups (floatField(name), ...), one per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/Schema.java by codegen/Generate.java: edit the template, not these lines
-    /**
-     * {@return the {@code byte} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code byte}.
-     */
+    /** {@return the {@code byte} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public ByteField byteField(String fieldName) {
         return typed(fieldName, ByteField.class, FieldType.BYTE);
     }
 
-    /**
-     * {@return the {@code short} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code short}.
-     */
+    /** {@return the {@code short} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public ShortField shortField(String fieldName) {
         return typed(fieldName, ShortField.class, FieldType.SHORT);
     }
 
-    /**
-     * {@return the {@code char} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code char}.
-     */
+    /** {@return the {@code char} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public CharField charField(String fieldName) {
         return typed(fieldName, CharField.class, FieldType.CHAR);
     }
 
-    /**
-     * {@return the {@code int} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not an {@code int}.
-     */
+    /** {@return the {@code int} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public IntField intField(String fieldName) {
         return typed(fieldName, IntField.class, FieldType.INT);
     }
 
-    /**
-     * {@return the {@code long} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code long}.
-     */
+    /** {@return the {@code long} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public LongField longField(String fieldName) {
         return typed(fieldName, LongField.class, FieldType.LONG);
     }
 
-    /**
-     * {@return the {@code float} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code float}.
-     */
+    /** {@return the {@code float} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public FloatField floatField(String fieldName) {
         return typed(fieldName, FloatField.class, FieldType.FLOAT);
     }
 
-    /**
-     * {@return the {@code double} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code double}.
-     */
+    /** {@return the {@code double} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public DoubleField doubleField(String fieldName) {
         return typed(fieldName, DoubleField.class, FieldType.DOUBLE);
     }
 
-    /**
-     * {@return the {@code boolean} field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a {@code boolean}.
-     */
+    /** {@return the {@code boolean} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public BooleanField booleanField(String fieldName) {
         return typed(fieldName, BooleanField.class, FieldType.BOOLEAN);
     }
 
-    /**
-     * {@return the handle field named {@code fieldName}}; O(1). Throws
-     * {@link IllegalArgumentException} if there is none or it is not a handle.
-     */
+    /** {@return the handle field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public HandleField handleField(String fieldName) {
         return typed(fieldName, HandleField.class, FieldType.HANDLE);
@@ -342,10 +292,8 @@ public final class Schema {
     }
 
     /**
-     * {@return the value, as the bits a record stores (a float's or double's raw bits, a
-     * boolean's 0 or 1), that a record saved without {@code f} gets when a snapshot or mapped
-     * file of an earlier schema is loaded under this one; 0 unless {@link Builder#loadDefault}
-     * declared it}
+     * {@return the bits a record stored (a float's raw bits, a boolean's 0 or 1) that a file of
+     * an earlier schema without {@code f} loads with; 0 unless {@link Builder#loadDefault} said}
      */
     long loadDefaultBits(Field f) {
         return loadDefaults[f.index()];
@@ -378,10 +326,7 @@ public final class Schema {
                 + " to look the field up)");
     }
 
-    /**
-     * Zeroes every stored byte of the {@code count} slots from {@code from} in {@code block}:
-     * an AOS run as one fill, an SOA run as one fill per column.
-     */
+    /** Zeroes the {@code count} slots from {@code from}: one fill (AOS) or one per column (SOA). */
     void wipeRun(MemorySegment block, int from, int count) {
         if (layout == RecordLayout.AOS) {
             block.asSlice((long) from * slotBytes, (long) count * slotBytes).fill((byte) 0);
@@ -392,10 +337,7 @@ public final class Schema {
         }
     }
 
-    /**
-     * Zeroes every stored byte of {@code slot} in {@code block}: an AOS record as one run of
-     * long stores, an SOA record with one store per column (no call per field).
-     */
+    /** Zeroes one slot: long stores over an AOS record, one store per SOA column, no call per field. */
     void wipe(MemorySegment block, int slot) {
         if (layout == RecordLayout.AOS) {
             long start = (long) slot * slotBytes;
@@ -500,16 +442,9 @@ public final class Schema {
 
         /**
          * Adds a field holding handles of the table named {@code targetTable}
-         * ({@link FieldType#HANDLE}, a {@code long}; see {@link HandleField}). The name is what
-         * a snapshot records for {@link Snapshots#remap} and {@link Snapshots#danglingReferences};
-         * the table need not exist yet, and may be this schema's own table.
-         *
-         * <pre>{@code
-         * Schema voices = Schema.builder("voices")
-         *         .add(FieldType.FLOAT, "volume")
-         *         .addHandle("sound", "sounds")       // handles of table "sounds"
-         *         .build();
-         * }</pre>
+         * ({@link FieldType#HANDLE}, a {@code long}; see {@link HandleField}). A snapshot records
+         * the name for {@link Snapshots#remap} and {@link Snapshots#danglingReferences}; the table
+         * need not exist yet, and may be this schema's own.
          *
          * @param fieldName the field's name, as in {@link #add}
          * @param targetTable the name of the table whose handles the field holds, a valid table
@@ -560,21 +495,12 @@ public final class Schema {
         }
 
         /**
-         * Declares the value that records saved without the field get when a snapshot or a
-         * mapped table's file of an earlier schema is loaded under this one
-         * ({@link Snapshots#load}, {@link TableBuilder#mapped}): a field added in a new version
-         * of a program. Without it they get zero. Records added later start at zero as always;
-         * a load whose file has the field keeps the file's values. For a field of type
-         * {@code BYTE}, {@code SHORT}, {@code CHAR}, {@code INT}, {@code LONG}, or a whole
-         * number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE} field added to a saved
-         * table always loads as the null handle.
-         *
-         * <pre>{@code
-         * Schema v2 = Schema.builder("particles")
-         *         .add(FieldType.FLOAT, "x", "y", "health")
-         *         .loadDefault("health", 100)          // v1's particles load with health 100
-         *         .build();
-         * }</pre>
+         * Declares the value that records saved without the field get when a file of an earlier
+         * schema is loaded under this one ({@link Snapshots#load}, {@link TableBuilder#mapped});
+         * without it they get zero. Records added later start at zero; a file that has the field
+         * keeps its values. For {@code BYTE}, {@code SHORT}, {@code CHAR}, {@code INT},
+         * {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE}
+         * field always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
          *
          * @param fieldName a field added before
          * @param value the value, which the field's type must hold exactly

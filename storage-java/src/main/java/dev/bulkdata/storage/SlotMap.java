@@ -9,54 +9,25 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word}
- * (live, retired, generation), the sources of free slots, the open limit and retirement
- * (why it refuses: {@link SlotRejections}). A {@link BulkTable} keeps its record in its slot; a
- * {@link PackedTable} keeps, beside each slot's meta word, the row its record is in. A handle
- * resolves to a slot here, by one route ({@link #find(long)}), then to a record by the kind's
- * rule. The entries (a meta word per slot, and a payload beside it for a PackedTable) and the
- * passes over all of them are {@link SlotEntries}, this class's superclass.
+ * (live, retired, generation), the free slots, the open limit and retirement (refusals:
+ * {@link SlotRejections}). A handle resolves to a slot here by one route ({@link #find(long)}),
+ * then to a record by the kind's rule (a BulkTable's slot, a PackedTable's row in the entry's
+ * payload). The entries and the passes over them are {@link SlotEntries}.
  *
- * <p><b>Slots</b>: {@code [1, limit)} have been opened; slot 0 is the header of the list's
- * saved form, opened with the first slot and never handed out, so every handle of slot 0, the
- * null handle among them, is invalid. A never-opened slot starts at the tag's {@link #floor}
- * (see {@link TagRegistry}) or at the generation a cancelled add left in its meta word,
- * whichever is higher. Removing advances a slot's generation; at the layout's last generation
- * the slot is retired instead.
- *
- * <p><b>Free slots</b> come from three sources, each a final class of its own held in a final
- * field: {@link ReuseOrder#SWEEP} keeps them in {@link FreeBits} and a take returns the first
- * free slot at or after {@link #cursor} (the slot after the last take's), wrapping to slot 1;
- * {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO} keep them in a {@link FreeRing}
- * (FIFO reuses the hole freed longest ago, which spreads generations over all holes; LIFO the
- * hole freed last, while it is warm in cache) and, after a clear, in a {@link ReopenRange}.
- * Neither reads the free records, and a hole's record bytes belong to nobody: writing them
- * through a column view cannot disturb the list. A take still checks that the slot it takes
- * is free (its meta word). <b>Saved form</b>: a snapshot saves the list as links
- * ({@link #writeLinks()} writes each listed slot's successor into its {@link Links link}: a
- * BulkTable's 4-byte link word in the dead record, a PackedTable's entry payload; slot 0's
- * link names the head), and a restore reads the list back from them.
- *
- * <p><b>Clear</b>: {@link #releaseAllLive()} frees every live slot at once in one pass over
- * the meta words, without linking them: SWEEP adds every opened slot to its bits and starts
- * the cursor at slot 1; FIFO and LIFO empty the ring and reopen {@code [1, limit)}, whose
- * slots were freed before any later removal, so a FIFO take uses them before the ring and a
- * LIFO take after it. <b>Reset</b>: {@link #resetAll()} frees them the same way without writing
- * any word: every opened slot becomes <em>pending</em> ({@link #settled}), free at one
- * generation above the highest the table handed out; lookups stop below the pending slots, and
- * a take writes each one's word as it reaches it, in slot order. <b>Epochs</b>: where either would
- * retire a slot and the layout has an epoch left, the table moves to its next epoch
- * ({@link #tagBits}) and every opened slot starts again at the floor, pending.
- *
- * <p><b>Reused records</b>: a slot freed by a removal or a clear keeps its old record bytes
- * (nothing is wiped on removal); {@link #take()} says, in {@link #reused}, whether the slot it
- * returns was opened before, so that the kind zeroes that record before handing it out. A
- * never-opened slot's record is zero already.
+ * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out,
+ * so every handle of slot 0 (the null handle too) is invalid. A never-opened slot starts at
+ * the tag's {@link #floor} or at the generation a cancelled add left in its word, whichever is
+ * higher. Free slots ({@link FreeBits} for SWEEP, else {@link FreeRing} and a clear's
+ * {@link ReopenRange}) are never read from the free records, so writes to a hole's bytes cannot
+ * disturb them; a take still checks the slot's meta word. {@link #take()} reports in
+ * {@link #reused} a slot opened before, whose old bytes the kind must zero.
  *
  * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
- * many threads while nothing changes.
+ * many threads while nothing changes. ARCHITECTURE.md, "The free list" and "Structural
+ * operations" (clear, reset's pending slots, epochs).
  */
 final class SlotMap extends SlotEntries {
-    /** Where a free slot (and the header, slot 0) keeps the number of the next free slot in the list's saved form. */
+    /** Where a free slot (and the header, slot 0) keeps the next free slot of the list's saved form. */
     interface Links {
         int link(int slot);
 
@@ -68,27 +39,20 @@ final class SlotMap extends SlotEntries {
     /** The table's name, for messages. */
     final String name;
     final HandleLayout layout;
-    /**
-     * The table's tag and epoch, shifted to where handles hold them: what every valid handle has
-     * above its generation. Changes only with the epoch, when the table is empty.
-     */
+    /** Tag and epoch, shifted to where handles hold them; changes only with the epoch, when the table is empty. */
     long tagBits;
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
     /**
-     * The table's epoch, 0 to {@link HandleLayout#maxEpoch()}: a handle is valid only in the
-     * epoch it was made in. It moves on when a clear or reset would otherwise retire slots
-     * (clear: a live slot at the last generation; reset: any opened slot there), and every
-     * opened slot then starts again at {@link #floor}.
+     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a
+     * clear or reset would retire slots; every opened slot then restarts at {@link #floor}.
      */
     int epoch;
     final int maxEpoch;
     /**
-     * At least the highest generation of any slot's meta word in this epoch (opened slots, the
-     * pending ones at {@link #pendingGeneration}, and slot {@code limit}'s, which a cancelled add
-     * may have left): what {@link #resetAll()} gives every slot one above, without reading them.
-     * Raised where a generation rises (a removal's advance, a cancelled add's, a clear's), set
-     * by a reset and an epoch change, computed from the entries on a restore.
+     * At least the highest generation in any meta word this epoch (slot {@code limit}'s
+     * included, which a cancelled add may have left): {@link #resetAll()} frees every slot one
+     * above it without reading them. Raised where a generation rises, recomputed on restore.
      */
     int top;
     final int maxGeneration;
@@ -98,7 +62,7 @@ final class SlotMap extends SlotEntries {
     final int floor;
     private final Links links;
     final boolean fifo;
-    /** {@link ReuseOrder#SWEEP}: the free slots are in {@link #freeBits}, taken from {@link #cursor} on. */
+    /** {@link ReuseOrder#SWEEP}: free slots in {@link #freeBits}, taken from {@link #cursor} on. */
     final boolean sweepOrder;
     /** {@link ReuseOrder#SWEEP}'s free slots; empty in the other orders. */
     final FreeBits freeBits;
@@ -112,22 +76,17 @@ final class SlotMap extends SlotEntries {
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
     /**
-     * Slots {@code [0, settled)} hold their own meta words; slots {@code [settled, limit)} are
-     * <em>pending</em>: a reset freed them without writing their words, and each is free at
-     * {@link #pendingGeneration} whatever its word holds ({@link #logicalMeta}). The bound
-     * {@link #find(long)} checks, so a pending slot's word is never read as a handle's. A take
-     * reaches the pending slots in slot order from {@code settled} up and writes each one's word
-     * ({@link #settle(int)}); equal to {@code limit} when none is pending.
+     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing
+     * their words, each is free at {@link #pendingGeneration} ({@link #logicalMeta}).
+     * {@link #find(long)} checks this bound, so a pending word is never read as a handle's; takes
+     * reach pending slots in slot order and write their words ({@link #settle(int)}).
      */
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
     int pendingGeneration;
     /** Slots retired at the last generation. */
     int retired;
-    /**
-     * {@link ReuseOrder#SWEEP}: the slot the next take looks at first, the one after the slot
-     * the last take returned (fresh or not); takes go up from it and wrap at the end.
-     */
+    /** SWEEP: the slot after the one the last take returned; the next take looks from here, wrapping. */
     int cursor = 1;
     /** The cursor before the last {@link #take()}, for {@link #undoTake}. */
     private int cursorBefore = 1;
@@ -161,8 +120,8 @@ final class SlotMap extends SlotEntries {
     // Handles
 
     /**
-     * The one validity check of a handle: tag and stray bits, slot, then the slot's meta word
-     * against {@code generation << 1 | LIVE}. One branch on the fast path.
+     * The one validity check of a handle (tag and stray bits, slot bound, meta word against
+     * {@code generation << 1 | LIVE}); one branch on the fast path.
      *
      * @return the handle's slot if it refers to a live slot, else -1
      */
@@ -182,12 +141,7 @@ final class SlotMap extends SlotEntries {
         return -1;
     }
 
-    /**
-     * {@link #find(long)} for stride 2: the live slot's payload (a packed table's row), read
-     * from the same entry as the meta word.
-     *
-     * @return the payload if the handle refers to a live slot, else -1
-     */
+    /** {@link #find(long)} for stride 2, returning the payload (a packed table's row) read with the meta word, or -1. */
     int findPayload(long handle) {
         HandleLayout l = layout;
         long s = l.slot(handle);
@@ -231,10 +185,7 @@ final class SlotMap extends SlotEntries {
         return handle(slot, SlotMeta.generation(meta(slot)));
     }
 
-    /**
-     * Moves the entries into one range ({@link SlotEntries#reserveRange}) for every slot the
-     * map may open. Called once, on a new map, before any slot is opened.
-     */
+    /** Moves the entries into one range ({@link SlotEntries#reserveRange}); once, before any slot is opened. */
     void reserveRange(BlockArena arena) {
         if (limit != 0 || range != null) {
             throw new IllegalStateException("the slot map of '" + name + "' already has entries");
@@ -278,11 +229,7 @@ final class SlotMap extends SlotEntries {
         return limit - settled;
     }
 
-    /**
-     * Writes the meta word of pending {@code slot}, the first one ({@link #settled}), as free at
-     * {@link #pendingGeneration}, and moves the bound past it. The payload stays as it was, as a
-     * clear leaves a freed slot's.
-     */
+    /** Writes the first pending slot's word as free at {@link #pendingGeneration}; its payload stays. */
     private void settle(int slot) {
         if (slot != settled) {
             throw new IllegalStateException("the slot map of '" + name + "' took pending slot " + slot
@@ -311,11 +258,10 @@ final class SlotMap extends SlotEntries {
     // Taking and releasing slots
 
     /**
-     * Checks that {@code count} more slots can be taken and makes entries for the fresh ones, so
-     * that {@code count} calls of {@link #take()} cannot fail.
+     * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots).
      *
-     * @return the highest slot those takes may open (header included), or -1 if the free list
-     *     covers them all: the kind makes record storage up to it
+     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind
+     *     makes record storage up to it
      * @throws CapacityExceededException if they do not all fit; nothing changes
      */
     long reserve(int count, int size) {
@@ -333,12 +279,10 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes a free slot (from the reopen range and the list, in reuse order), or opens a fresh one if
-     * there is none; its meta word has the live bit clear and its current generation. Sets
-     * {@link #reused}. The caller reserved it.
+     * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear.
+     * Sets {@link #reused}. The caller reserved it.
      *
-     * @throws IllegalStateException if the free list names a slot that is not free (a broken
-     *     map); nothing changes
+     * @throws IllegalStateException if the free list names a slot that is not free; nothing changes
      */
     int take() {
         tookReopened = false;
@@ -371,10 +315,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Opens {@code count} fresh slots at once, live, for a batch add into a map with no
-     * holes ({@link #holes()} 0), and writes their handles to {@code out[at, at + count)}: what
-     * {@code count} calls of {@link #take()} and {@link #activate} would do, in one pass over
-     * the meta words. The caller reserved them.
+     * Opens {@code count} fresh slots live, in a map with no holes, writing their handles to
+     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller
+     * reserved them.
      *
      * @return the first slot opened
      */
@@ -402,14 +345,11 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes, at once and live, the first {@code min(count, limit - 1)} slots of a map whose
-     * every opened slot is free and none retired, and which takes them from slot 1 up (after a
-     * clear: SWEEP's cursor at slot 1, or FIFO's and LIFO's reopen range holding them all), in the
-     * order {@link #take()} would, and writes their handles to {@code out} from {@code at}.
-     * Does nothing, and returns 0, in any other state (a table emptied by removals, whose
-     * slots are in the list).
+     * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a
+     * map just cleared or reset (every opened slot free, none retired, taken from slot 1 up),
+     * writing their handles from {@code out[at]}. In any other state does nothing.
      *
-     * @return the slots taken, from slot 1
+     * @return the slots taken, from slot 1; 0 if none
      */
     int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
@@ -464,18 +404,14 @@ final class SlotMap extends SlotEntries {
         return slot;
     }
 
-    /**
-     * Moves a dead slot to its next generation, so that every handle to its last record is
-     * stale, and frees it; a slot already at the layout's last generation is retired instead:
-     * it keeps that generation and is never handed out again.
-     */
+    /** Advances a dead slot's generation and frees it, or retires it at the last generation. */
     void release(int slot) {
         if (retireOrAdvance(slot)) {
             push(slot);
         }
     }
 
-    /** @return whether the slot may be reused (false if it was retired) */
+    /** {@return whether the slot may be reused (false: retired)} */
     boolean retireOrAdvance(int slot) {
         int generation = SlotMeta.generation(meta(slot));
         if (generation == maxGeneration) {
@@ -493,10 +429,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Undoes the {@link #take()} of a dead slot: its generation advances (the handle made for
-     * it stays stale), and it goes back where take found it: the head of the free list (or its place in the bits, or the reopen range), or the
-     * never-opened slots if {@code limit} was {@code limitBefore} then (for a cancelled add). The caller checked that
-     * the generation is not the last.
+     * Undoes the {@link #take()} of a dead slot: its generation advances (its handle stays
+     * stale) and it goes back where take found it, or to the never-opened slots if
+     * {@code limit} was {@code limitBefore}. The caller checked the generation is not the last.
      */
     void undoTake(int slot, int limitBefore) {
         int generation = SlotMeta.generation(meta(slot)) + 1;
@@ -516,9 +451,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Frees every live slot at once, for a table's clear: each advances its generation (or
-     * retires at the last), and every opened slot that is not retired becomes free, in the
-     * reopen range (SWEEP: in the bits), in slot order; the ring empties. One pass over the meta words, no link written.
+     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in
+     * one pass over the words; every opened slot not retired is then free, in slot order.
      */
     void releaseAllLive() {
         int retiring = advanceAllLive(settled, maxGeneration);     // a pending slot is free already
@@ -532,16 +466,10 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Frees every slot at once, for a table's reset, without writing any slot's word: every opened
-     * slot becomes pending ({@link #settled}), free at one generation above every generation the
-     * table has handed out in this epoch ({@link #top}), so every handle from before is stale and
-     * {@link #find(long)} rejects it by the bound alone; the free sources then hold every opened
-     * slot in slot order (the reopen range; SWEEP: the pending slots), the ring and the bits
-     * empty. If that generation is past the last, the table moves to its next epoch instead and
-     * every opened slot is pending at {@link #floor}, retired ones too. O(1) in FIFO and LIFO,
-     * one word per 4,096 opened slots (and one per word of free bits) in SWEEP. With no epoch left
-     * it writes the pending words and does what {@link #releaseAllLive()} does (live slots at
-     * the last generation retire): one pass over the words.
+     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past
+     * the last generation, at {@link #floor} in the next epoch), so every earlier handle fails
+     * {@link #find(long)}'s bound. O(1) in FIFO and LIFO, a word per 4,096 slots in SWEEP. With
+     * no epoch left, it writes the pending words and does what {@link #releaseAllLive()} does.
      */
     void resetAll() {
         if (top < maxGeneration && retired == 0) {
@@ -562,11 +490,7 @@ final class SlotMap extends SlotEntries {
         settled = Math.min(1, limit);
     }
 
-    /**
-     * Writes the word of every pending slot (free at {@link #pendingGeneration}; payloads stay
-     * as they are), so that no slot is pending: for a reset with no epoch left, whose pass then
-     * reads every word. The caller rebuilds the free sources.
-     */
+    /** Writes every pending slot's word (payloads stay), for a reset with no epoch left. */
     private void settleAll() {
         int free = SlotMeta.free(pendingGeneration);
         for (int slot = settled; slot < limit; slot++) {
@@ -589,11 +513,7 @@ final class SlotMap extends SlotEntries {
         }
     }
 
-    /**
-     * Moves the empty table to its next epoch: every handle made before no longer has the
-     * table's epoch, so every opened slot, retired ones too, starts again at {@link #floor}:
-     * pending ({@link #pend}), no word written.
-     */
+    /** Moves the empty table to its next epoch: every opened slot, retired ones too, pending at {@link #floor}. */
     private void nextEpoch() {
         epoch++;
         tagBits = tagOnly | layout.epochBitsOf(epoch);
@@ -607,10 +527,7 @@ final class SlotMap extends SlotEntries {
         top = Math.max(Math.max(floor, topGeneration(limit)), SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }
 
-    /**
-     * The free list after a clear's or reset's pass: every opened slot not retired is free (the
-     * pending ones too: SWEEP takes them after its bits, see {@link #takeBit()}).
-     */
+    /** Rebuilds the free sources after a clear's or reset's pass: every opened slot not retired is free. */
     private void freeAllAfterPass() {
         ring.clear();
         if (sweepOrder) {
@@ -630,10 +547,9 @@ final class SlotMap extends SlotEntries {
     // The free list
 
     /**
-     * Takes the head of the ring.
+     * {@return the ring's head, taken, or 0 if empty}
      *
-     * @return a free slot, or 0 if the ring is empty
-     * @throws IllegalStateException if the ring names a slot that is not free; nothing changes
+     * @throws IllegalStateException if it names a slot that is not free; nothing changes
      */
     private int pop() {
         FreeRing r = ring;
@@ -679,9 +595,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}: in the bits, which
-     * hold only slots below {@link #settled}, or the pending slots above them; the cursor never
-     * passes the first pending slot, so a take reaches the pending slots in order. There is one.
+     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below
+     * {@link #settled}) or the pending slots; the cursor never passes the first pending slot, so
+     * takes reach them in order. There is one.
      */
     private int nextFree(int from) {
         if (settled == limit) {
@@ -697,10 +613,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * SWEEP, after a clear or reset: every opened slot but the header, the retired ones and the
-     * pending ones (which {@link #takeBit()} reaches after the bits) is in the bits, the cursor at
-     * slot 1. A reset leaves every slot pending: the bits are emptied by their summary, one word
-     * per 4,096 slots.
+     * SWEEP after a clear or reset: the bits hold every opened slot below {@link #settled} but
+     * the header and retired ones, the cursor at 1; after a reset the bits empty by their
+     * summary, a word per 4,096 slots.
      */
     private void freeAllOpened() {
         cursor = 1;
@@ -718,19 +633,12 @@ final class SlotMap extends SlotEntries {
         }
     }
 
-    /**
-     * {@return what a snapshot saves as its reuse cursor}: the start of a clear's reopen range, or for
-     * {@link ReuseOrder#SWEEP} the cursor of its bits, so that a restored table takes
-     * the slots a saved one would have
-     */
+    /** {@return the reuse cursor a snapshot saves (reopen start; SWEEP: the cursor), so a restore takes the same slots} */
     int reuseCursor() {
         return sweepOrder ? cursor : reopen.from;
     }
 
-    /**
-     * {@return the last slot of the list, or 0 if it is empty}: the head's predecessor in the
-     * list order, which {@link ReuseOrder#SWEEP} does not keep (for a snapshot and the audit).
-     */
+    /** {@return the list's last slot, or 0 if empty} SWEEP computes it (for a snapshot and the audit). */
     int tail() {
         int length = listLength();
         if (!sweepOrder || length == 0) {
@@ -745,9 +653,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Writes the list into the links (each slot's link names the next, the last's the header,
-     * the header's the head), the form a snapshot saves. O(list length); a link already right
-     * is only read, so that a table saved twice dirties nothing the second time.
+     * Writes the list into the links (each slot's link names the next, the last's the header, the
+     * header's the head), as a snapshot saves it. O(list length); a right link is only read, so a
+     * second save dirties nothing.
      */
     void writeLinks() {
         int length = listLength();
@@ -764,19 +672,12 @@ final class SlotMap extends SlotEntries {
         }
     }
 
-    /**
-     * {@return the list's slot at position {@code i} (0: the head), given {@code before}, the
-     * slot at {@code i - 1} (ignored for the head)}: O(1) from the ring, a scan up from
-     * {@code before} in {@link ReuseOrder#SWEEP}
-     */
+    /** {@return the list's slot at {@code i} (0: head), given the one at {@code i - 1}}; a scan in SWEEP. */
     int listAt(int i, int before) {
         return sweepOrder ? nextFree(i == 0 ? cursor : before + 1) : ring.get(i);
     }
 
-    /**
-     * {@inheritDoc} A pending slot's word is saved as the word it stands for
-     * ({@link #logicalMeta}); its payload as it is (a freed slot's, as after a clear).
-     */
+    /** {@inheritDoc} A pending slot's word is saved as the word it stands for; its payload as it is. */
     @Override
     void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
         int at = out.position();

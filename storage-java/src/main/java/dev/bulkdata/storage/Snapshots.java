@@ -20,14 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * ({@link HandleField}) are checked with {@link #danglingReferences} and, after a load under a
  * new tag, mended with {@link #remap}.
  *
- * <pre>{@code
- * Snapshots.save(particles, Path.of("particles.bulk"));
- * try (BulkTable loaded = Snapshots.load(Path.of("particles.bulk"), BulkTable.class, schema)) {
- *     loaded.get(h, PX);          // h, kept from before the save, is valid here
- * }
- * }</pre>
- *
- * A loaded table is exactly the saved one: size, iteration order, records, every slot's
+ * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's
  * generation, retired slots, free list (the next {@code add()} returns what it would have),
  * reuse order, layout, capacity limit, tag and schema. It loads under its own tag, so every saved
  * handle stays valid, if no open table holds the tag and no other table used it in this process;

@@ -6,42 +6,26 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * Links keys (entity slots, or the slot part of a table's handles) to at most one
- * dense row each, so that a store of optional per-entity data can keep its rows packed (seed
- * 002's sparse set). Rows are {@code 0..size()-1} with no holes; {@link #keyAt(int)} names the
- * key that owns a row, {@link #indexOf(int)} the row a key owns.
+ * Links keys (entity slots, or the slot part of a table's handles) to at most one dense row
+ * each, so that a store of optional per-entity data can keep its rows packed. Rows are
+ * {@code 0..size()-1} with no holes; {@link #keyAt(int)} names the key that owns a row,
+ * {@link #indexOf(int)} the row a key owns. Invariant: for every row {@code r < size},
+ * {@code indexOf(keyAt(r)) == r}; every other key is absent. Pages of 4096 {@code int}s on the
+ * heap never move; only their directories double. ARCHITECTURE.md, "Relations".
  *
- * <pre>
- *  key k ──► sparse page k &gt;&gt;&gt; 12, entry k &amp; 4095 ──► row r   (ABSENT = -1 if k has no row)
- *  row r ──► dense page r &gt;&gt;&gt; 12, entry r &amp; 4095 ──► key k
+ * <p><b>Costs.</b> {@link #insert}, {@link #remove}, {@link #contains}, {@link #indexOf},
+ * {@link #keyAt}: O(1), allocation-free but for a new 16 KiB page (once per 4096 keys or rows)
+ * and a directory doubling. {@link #clear()}: O(size). Memory: 4 bytes per dense row, plus 4 per
+ * key of every sparse page in use (a page covers 4096 consecutive keys).
  *
- *  sparse directory: [ null | page(keys 4096..8191) | null | ... ]   pages made on first insert
- *  dense directory:  [ page(rows 0..4095) | page(rows 4096..) | ... ] rows [0, size) used
- * </pre>
+ * <p><b>Errors.</b> A key outside {@code [0, MAX_KEY]}, inserting a key that is present and
+ * removing one that is absent throw {@link IllegalArgumentException} naming the key; the set is
+ * unchanged. {@code contains} and {@code indexOf} accept any {@code int}.
  *
- * <p>Invariants: for every row {@code r < size}, {@code indexOf(keyAt(r)) == r}; every other
- * key's sparse entry is {@code -1} (or its page does not exist). Pages never move and are
- * never freed; only the two directories (arrays of page references) are copied, by doubling.
- *
- * <h2>Costs</h2>
- * {@link #insert}, {@link #remove}, {@link #contains}, {@link #indexOf}, {@link #keyAt}: O(1),
- * allocation-free except for a new page (16 KiB, once per 4096 keys or rows) and a directory
- * doubling. {@link #clear()}: O(size). Memory: 4 bytes per dense row, plus 4 bytes per key of
- * every sparse page in use (a page covers 4096 consecutive keys, so a set over keys
- * {@code 0..n} spends 4 bytes per key in that range; keys far apart each cost a 16 KiB page).
- * On the heap, as plain {@code int[]} pages: the set holds indices, not records, and the
- * records live in native blocks ({@link ComponentTable}).
- *
- * <h2>Errors</h2>
- * A key outside {@code [0, MAX_KEY]}, inserting a key that is present and removing one that is
- * absent throw {@link IllegalArgumentException} naming the key; the set is unchanged.
- * {@code contains} and {@code indexOf} accept any {@code int}.
- *
- * <h2>Threads</h2>
- * Not thread-safe for changes: one writer, and no readers while it writes. Reads (and joins)
- * from many threads are fine while nobody writes. While a {@link Join} over this set is running,
- * {@code insert}, {@code remove} and {@code clear} throw {@link ConcurrentModificationException}
- * and change nothing.
+ * <p><b>Threads.</b> One writer and no readers while it writes; reads (and joins) from many
+ * threads while nobody writes. While a {@link Join} over this set runs, {@code insert},
+ * {@code remove} and {@code clear} throw {@link ConcurrentModificationException} and change
+ * nothing.
  */
 public final class SparseSet {
     /** The largest key: {@link HandleLayout#MAX_SLOT}, the largest slot of a handle. */

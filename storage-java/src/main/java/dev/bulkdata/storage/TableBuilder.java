@@ -38,11 +38,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets how handles split into slot, generation and epoch bits. Default: without a
-     * {@link #maxCapacity(int) maxCapacity}, {@link HandleLayout#DEFAULT}; with one,
-     * {@link HandleLayout#forCapacity(int) HandleLayout.forCapacity(maxCapacity)}, which gives the
-     * slot bits the table cannot use to generations and epochs. A layout set here is used
-     * whatever the cap ({@code handleLayout(HandleLayout.DEFAULT)} keeps the default layout).
+     * Sets how handles split into slot, generation and epoch bits, whatever the cap. Default:
+     * {@link HandleLayout#DEFAULT}, or with a {@link #maxCapacity(int) maxCapacity}
+     * {@link HandleLayout#forCapacity(int) HandleLayout.forCapacity(maxCapacity)}.
      *
      * @param layout the handle layout
      * @return this builder
@@ -60,10 +58,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
      * Caps the slot space: the table never uses more than {@code slots} slots (live, free and
      * retired together); an add beyond it throws {@link CapacityExceededException}. Without a
      * cap the limit is the handle layout's {@link HandleLayout#maxSlot()}. Unless a layout is
-     * set ({@link #handleLayout}), the cap also chooses it: {@link HandleLayout#forCapacity(int)},
-     * the fewest slot bits that hold the cap, the rest generations and epochs (up to 1,048,575
-     * slots: 20 slot, 30 generation and 2 epoch bits, so a table emptied every frame keeps its
-     * slots for about {@code 2^32} frames instead of {@code 2^20}).
+     * set ({@link #handleLayout}), the cap also chooses it ({@link HandleLayout#forCapacity(int)}),
+     * giving the unused slot bits to generations and epochs.
      *
      * @param slots the largest number of slots, at least 1
      * @return this builder
@@ -78,15 +74,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Caps the native memory of the table's blocks at {@code bytes}, on top of the process-wide
-     * budget ({@link MemoryBudget}) that every table counts against. A block counts from the
-     * moment the table first takes it until the table closes (a block given back by
-     * {@link Table#cancelAdd(long)} stays counted: the table keeps it for its next growth).
-     * An add, {@code addAll} or load that would pass either budget throws
-     * {@link CapacityExceededException} naming the table, the budget and the bytes in use, and
-     * leaves the table exactly as it was; a batch is refused as a whole. Default: no cap of the
-     * table's own. Tables mapped from a file ({@link #mapped(Path)}) ignore it: their blocks are
-     * the file's pages, not anonymous memory, and count against no budget.
+     * Caps the native memory of the table's blocks, on top of the process-wide
+     * {@link MemoryBudget}. A block counts from when the table first takes it until the table
+     * closes (one given back by {@link Table#cancelAdd(long)} stays counted). An add,
+     * {@code addAll} or load that would pass either budget throws
+     * {@link CapacityExceededException} and leaves the table as it was; a batch is refused as a
+     * whole. Mapped tables ({@link #mapped(Path)}) count against no budget. Default: no cap.
      *
      * @param bytes the most bytes of blocks the table may hold, at least 1
      *     ({@link Long#MAX_VALUE}: no cap of its own)
@@ -103,12 +96,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Gives the table a fixed tag instead of an automatic one, so that its handles carry the
-     * same tag in every run of the program: what a table saved with {@link Snapshots} needs to
-     * be loaded under its own tag while other tables are open (automatic tags are handed out
-     * from 1 up, fixed ones never). The table still gets a new identity: its slots start above
-     * every generation earlier tables under the tag handed out in this process, so their handles
-     * stay rejected.
+     * Gives the table a fixed tag, so its handles carry the same tag in every run: what a saved
+     * table needs to load under its own tag while other tables are open (automatic tags never
+     * take a fixed one). Handles of earlier tables under the tag in this process stay rejected.
      *
      * @param tag {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
      * @return this builder
@@ -122,9 +112,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Sets whether {@link #mapped(Path)} may open a file at the checkpoint before its newest
-     * one; default {@link CheckpointFallback#AFTER_CRASH} (after a crash during a checkpoint,
-     * never past a damaged one). {@link CheckpointFallback#NEVER} makes any fallback an
-     * error. Tables in memory ignore it.
+     * one; default {@link CheckpointFallback#AFTER_CRASH}. Tables in memory ignore it.
      *
      * @param fallback when to fall back
      * @return this builder
@@ -140,15 +128,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default
-     * off. A reopened file keeps what it was created with: the builder must ask for the same
-     * ({@link StorageFileException} {@code SCHEMA_MISMATCH} otherwise). With checksums, each
-     * {@link MappedTable#checkpoint()} computes the checksums of the blocks changed since the last
-     * one (by the change versions, which such a table keeps from its open on, as if
-     * {@link Table#markVersion()} had been called: a set by handle then pays the stamp), opening
-     * a file that its last {@code close()} wrote checks every block (O(bytes): it reads the
-     * whole file), and {@link MappedTable#verify()} checks the blocks unchanged since the last
-     * checkpoint. A damaged block throws {@link StorageFileException} ({@code CHECKSUM}) naming
-     * it. Tables in memory ignore it.
+     * off. A reopened file needs the setting it was created with ({@link StorageFileException}
+     * {@code SCHEMA_MISMATCH} otherwise). Checksums are computed at each
+     * {@link MappedTable#checkpoint()} for the blocks changed (such a table keeps change versions
+     * from its open on, so a set by handle pays the stamp), checked on opening a cleanly closed
+     * file (O(bytes)) and by {@link MappedTable#verify()}; a damaged block throws
+     * {@link StorageFileException} ({@code CHECKSUM}). Tables in memory ignore it.
      *
      * @param on whether blocks carry checksums
      * @return this builder
@@ -160,10 +145,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Sets whether {@link #mapped(Path)} reopens only a file of exactly this builder's schema;
-     * default off: a file whose schema differs in fields added, dropped or reordered, or in its
-     * layout, is migrated to this schema (see {@link #mapped(Path)}, "Schema changes"). With it
-     * on, any difference throws {@link StorageFileException} ({@code SCHEMA_MISMATCH}) and the file
-     * stays as it was. Tables in memory ignore it.
+     * default off (a changed schema is migrated). With it on, any difference throws
+     * {@link StorageFileException} ({@code SCHEMA_MISMATCH}) and the file stays as it was.
+     * Tables in memory ignore it.
      *
      * @param on whether the schema must match exactly
      * @return this builder
@@ -186,18 +170,16 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     public abstract T build();
 
     /**
-     * Opens a table whose blocks are regions of {@code file}, mapped into memory, so the table
-     * may be larger than the heap and than free memory: a {@link MappedTable} of this builder's
-     * kind. An absent or empty file is created with a new table of this builder's options;
-     * otherwise the table of its last completed {@link MappedTable#checkpoint() checkpoint}
-     * reopens with every live record, generation, free slot, identity and tag, so handles from
-     * before stay valid (give it a fixed {@link #tag(int)}; a file reopens only with the tag rule
-     * it was created with). A schema that changed as {@link Snapshots} allows migrates the file
-     * (written anew beside it and renamed over it; O(slots x fields)). After a crash the file
-     * reopens to exactly the last checkpoint's structure; record values written since may or may
-     * not be there, never torn. The file is locked while the table is open. Opening reads the
-     * metadata, never the blocks: O(slots). Guide: docs/saving-and-mapped-tables.md, "Mapped
-     * tables".
+     * Opens a table whose blocks are regions of {@code file} mapped into memory (so it may be
+     * larger than the heap and free memory): a {@link MappedTable} of this builder's kind. An
+     * absent or empty file is created; otherwise the table of its last completed
+     * {@link MappedTable#checkpoint() checkpoint} reopens with every record, generation, free
+     * slot, identity and tag, so handles from before stay valid (give it a fixed
+     * {@link #tag(int)}). A schema changed as {@link Snapshots} allows migrates the file
+     * (rewritten beside it and renamed over it; O(slots x fields)). After a crash the file
+     * reopens to exactly the last checkpoint's structure; values written since may or may not
+     * be there, never torn. The file is locked while open. Opening reads the metadata, never
+     * the blocks: O(slots). Guide: docs/saving-and-mapped-tables.md, "Mapped tables".
      *
      * @param file the table's file
      * @return the open table

@@ -24,11 +24,7 @@
  * distinct records may be read and written from many threads at once, which is how chunks are
  * processed in parallel (the guide "Errors and threads" has the rules).
  *
- * <p>The package-private classes are the engine: {@code AbstractTable} (every operation
- * written once over a slot map and a table kind), {@code SlotMap} (handles to slots,
- * generations, free slots), the two kinds ({@code BulkTableImpl}, {@code PackedTableImpl})
- * and their chunks. Non-exported packages under {@code dev.bulkdata.storage.internal} hold
- * what the engine uses and a user never names (native memory, tag registry, flight recorder
- * events, the file format). The repository's ARCHITECTURE.md maps them for maintainers.
+ * <p>The package-private classes and the non-exported {@code dev.bulkdata.storage.internal}
+ * packages are the engine; the repository's ARCHITECTURE.md maps them for maintainers.
  */
 package dev.bulkdata.storage;

@@ -6,11 +6,10 @@ import java.lang.foreign.ValueLayout
 
 /**
  * The values of one `byte` column of one chunk, for reading: `view[slot]`, from
- * [TypedChunk.view], taken once per chunk before the loop over [TypedChunk.forEachLive]'s slots.
- * No check per access but the chunk's bounds ([IndexOutOfBoundsException]): a hole reads whatever
- * its bytes are, and a view kept past its pass reads the slot's current bytes until the table
- * closes. `get` is inline, so the loop compiles to the loop over the raw column. Guide:
- * docs/kotlin.md, "Coroutines per chunk".
+ * [TypedChunk.view], taken once per chunk before the loop. No check per access but the chunk's
+ * bounds ([IndexOutOfBoundsException]): a hole reads whatever its bytes are, a view kept past its
+ * pass reads the slot's current bytes until the table closes. Inline, so the loop compiles to the
+ * loop over the raw column. Guide: docs/kotlin.md, "Coroutines per chunk".
  *
  * @param D the table declaration
  */
@@ -18,19 +17,17 @@ import java.lang.foreign.ValueLayout
 public value class ByteView<D : TableDef<D>> @PublishedApi internal constructor(
     @PublishedApi internal val segment: MemorySegment,
 ) {
-    /** The number of slots: the chunk's [TypedChunk.slotCount]. */
+    /** The number of slots, the chunk's [TypedChunk.slotCount]. */
     public val size: Int get() = (segment.byteSize() / ValueLayout.JAVA_BYTE.byteSize()).toInt()
 
-    /** The value in [slot] (a live slot: a hole has no defined value). Inline: see [ByteView]. */
+    /** The value in [slot] (a hole's is undefined). */
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun get(slot: Int): Byte = segment.getAtIndex(ValueLayout.JAVA_BYTE, slot.toLong())
 }
 
 /**
- * The values of one `byte` column of one chunk, for reading and writing: `view[slot]` and
- * `view[slot] = value`, from [TypedChunk.writableView], which stamps the column's change version
- * in the chunk when it is taken (take it only in the chunks you write). Otherwise as [ByteView];
- * writing a hole is harmless (the add that reuses the slot zeroes it).
+ * [ByteView] for writing too (`view[slot] = value`), from [TypedChunk.writableView], which stamps
+ * the column's change version when taken. Writing a hole is harmless (a reusing add zeroes it).
  *
  * @param D the table declaration
  */
@@ -38,14 +35,14 @@ public value class ByteView<D : TableDef<D>> @PublishedApi internal constructor(
 public value class WritableByteView<D : TableDef<D>> @PublishedApi internal constructor(
     @PublishedApi internal val segment: MemorySegment,
 ) {
-    /** The number of slots: the chunk's [TypedChunk.slotCount]. */
+    /** The number of slots, the chunk's [TypedChunk.slotCount]. */
     public val size: Int get() = (segment.byteSize() / ValueLayout.JAVA_BYTE.byteSize()).toInt()
 
-    /** The value in [slot] (a live slot: a hole has no defined value). Inline: see [ByteView]. */
+    /** The value in [slot] (a hole's is undefined). */
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun get(slot: Int): Byte = segment.getAtIndex(ValueLayout.JAVA_BYTE, slot.toLong())
 
-    /** Writes [value] into [slot]. Inline: see [ByteView]. */
+    /** Writes [value] into [slot]. */
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun set(slot: Int, value: Byte) {
         segment.setAtIndex(ValueLayout.JAVA_BYTE, slot.toLong(), value)

@@ -21,27 +21,15 @@ import java.lang.foreign.MemorySegment
 import java.util.concurrent.atomic.AtomicInteger
 
 /**
- * Processes the table chunk by chunk (16 KiB blocks) in at most [parallelism] coroutines at once
- * and returns when every chunk is done (structured concurrency).
- *
- * ```
- * fun move(chunk: TypedChunk<Particles>, dt: Float) {  // one chunk, a function of its own
- *     val x = chunk.writableView(X)                     // once per chunk: stamps X's version
- *     val vx = chunk.view(VX)
- *     chunk.forEachLive { s -> x[s] += vx[s] * dt }     // no hole: one loop from 0
- * }
- * table.processChunks(Dispatchers.Default, parallelism = 4) { chunk -> move(chunk, dt) }
- * ```
- *
- * Each chunk is a [TypedChunk] of the table's declaration; the loop above (views taken once per
- * chunk, [TypedChunk.forEachLive], in a function of its own) is the fast one. `min(parallelism,
- * chunks)` workers on [dispatcher] ([Dispatchers.Unconfined] included) each take the next chunk
- * when done with one, so each chunk is processed by one coroutine; a pass allocates the workers
- * and a byte per chunk, nothing per chunk or record beyond that ([block] is inlined into each
- * worker). Cancelling the caller cancels the workers; an exception from one chunk cancels the
- * others and is rethrown. An iteration is open for the whole call: an add, remove or clear
- * throws [java.util.ConcurrentModificationException] (queue them with [TypedChunk.removeLater]
- * and [TypedChunk.addLater]). Guide: docs/kotlin.md, "Coroutines per chunk".
+ * Processes the table chunk by chunk in at most [parallelism] coroutines at once and returns
+ * when every chunk is done (structured concurrency). `min(parallelism, chunks)` workers on
+ * [dispatcher] ([Dispatchers.Unconfined] included) each take the next chunk when done with one,
+ * so each chunk is processed by one coroutine; a pass allocates the workers and a byte per chunk
+ * ([block] is inlined into each worker). Cancelling the caller cancels the workers; an exception
+ * from one chunk cancels the others and is rethrown. An iteration is open for the whole call: an
+ * add, remove or clear throws [java.util.ConcurrentModificationException] (queue them with
+ * [TypedChunk.removeLater] and [TypedChunk.addLater]). The fast loop over a chunk's views:
+ * docs/kotlin.md, "Coroutines per chunk".
  *
  * @param dispatcher where the chunk coroutines run; [Dispatchers.Default] by default
  * @param parallelism the most chunks processed at once, at least 1
@@ -56,14 +44,7 @@ public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     crossinline block: suspend (TypedChunk<D>) -> Unit,
 ): Unit = core.processQueue(null, 0, dispatcher, parallelism) { queue -> queue.drain { block(TypedChunk(it)) } }
 
-/**
- * [processChunks][TypedTable.processChunks] for a core [Table] (a table built with the Java
- * API; [TypedTable.processChunks] runs on it): the same contract, with the core [Chunk], whose
- * accessors take the core fields.
- *
- * @throws IllegalArgumentException if [parallelism] is less than 1
- * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
- */
+/** [processChunks][TypedTable.processChunks] for a core [Table] (built with the Java API), with the core [Chunk]; same contract. */
 public suspend inline fun Table.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
     parallelism: Int = Runtime.getRuntime().availableProcessors(),
@@ -74,9 +55,7 @@ public suspend inline fun Table.processChunks(
  * [processChunks][TypedTable.processChunks] over the chunks changed after [since] (from
  * [TypedTable.markVersion]) as [changes] looks for, tested when the call starts; same contract.
  *
- * @throws IllegalArgumentException if [parallelism] is less than 1 or [changes] names columns of
- *   another declaration
- * @throws IllegalStateException if the table is closed or its memory cannot be shared across threads
+ * @throws IllegalArgumentException also if [changes] names columns of another declaration
  */
 public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     changes: ChangeFilter,
@@ -86,10 +65,7 @@ public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     crossinline block: suspend (TypedChunk<D>) -> Unit,
 ): Unit = core.processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(TypedChunk(it)) } }
 
-/**
- * [processChunks][TypedTable.processChunks] with a change filter for a core [Table], with the
- * core [Chunk]; same contract.
- */
+/** [processChunks][TypedTable.processChunks] with a change filter for a core [Table], with the core [Chunk]. */
 public suspend inline fun Table.processChunks(
     changes: ChangeFilter,
     since: Int,
@@ -99,9 +75,8 @@ public suspend inline fun Table.processChunks(
 ): Unit = processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
 /**
- * The chunks of one processChunks pass, handed out in order, each once, to whichever worker
- * asks first. Which chunks are selected is decided when the pass starts, before any runs (a
- * chunk's writes do not select another): one byte per chunk.
+ * The chunks of one pass, handed out in order, each once, to whichever worker asks first. The
+ * selection is fixed when the pass starts (a chunk's writes do not select another).
  */
 @PublishedApi
 internal class ChunkQueue(private val iteration: ChunkIteration) {
@@ -125,10 +100,7 @@ internal class ChunkQueue(private val iteration: ChunkIteration) {
     }
 }
 
-/**
- * Runs [block] on the chunks this worker takes from the queue until none is left, checking
- * before each that the worker is not cancelled (chunks not yet started never start).
- */
+/** Runs [block] on the chunks this worker takes until none is left; a cancelled worker starts no more. */
 @PublishedApi
 internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
     while (true) {
@@ -137,11 +109,7 @@ internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
     }
 }
 
-/**
- * The body of every processChunks: opens the pass's iteration, checks its memory, runs
- * `min(parallelism, chunks)` copies of [worker] (the caller's block inlined in its loop, so
- * nothing per chunk) on [dispatcher], each draining the one [ChunkQueue]; closes the iteration.
- */
+/** The body of every processChunks: `min(parallelism, chunks)` [worker]s draining one [ChunkQueue] in an iteration. */
 @PublishedApi
 @JvmSynthetic
 internal suspend fun Table.processQueue(
@@ -185,13 +153,11 @@ private fun Table.closedDuringPass(e: Throwable): Throwable {
  * order and closes the iteration when the collection ends; until then add, remove and clear
  * throw [java.util.ConcurrentModificationException], and a chunk is valid only meanwhile (map
  * chunks to values before `toList`, `first`, ...). Operators that hand chunks over through a
- * channel (`buffer`, `conflate`, `flowOn` with another dispatcher, `produceIn`, `collectLatest`,
- * `channelFlow`, ...) are refused when the flow is collected; the list of what keeps the
- * guarantee is in docs/kotlin.md, "Coroutines per chunk". Each chunk is a boxed [TypedChunk].
+ * channel (`buffer`, `conflate`, `flowOn` with another dispatcher, ...) are refused; the list is
+ * in docs/kotlin.md, "Coroutines per chunk". Each chunk is a boxed [TypedChunk].
  *
  * @throws IllegalStateException (when collected) if the table is closed, or if the flow is
- *   collected inside a producer coroutine (see above); the message names the table and says
- *   what to do instead
+ *   collected inside a producer coroutine; the message says what to do instead
  */
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = core.chunkFlow().map { TypedChunk(it) }
 
@@ -203,7 +169,6 @@ public fun Table.chunkFlow(): Flow<Chunk> = chunksOf { iterate() }
  * looks for, each tested when the flow reaches it; same contract.
  *
  * @throws IllegalArgumentException (when collected) if [changes] names columns of another declaration
- * @throws IllegalStateException (when collected) as [chunkFlow]
  */
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(changes: ChangeFilter, since: Int): Flow<TypedChunk<D>> =
     core.chunkFlow(changes, since).map { TypedChunk(it) }
@@ -250,9 +215,9 @@ private val SCOPE_COROUTINE: Class<*>? =
     }
 
 /**
- * Whether code whose coroutine has this [Job] runs in the body of a producer coroutine, where
- * every channel-backed operator collects its upstream: the Job is a [ProducerScope], or a scope
- * coroutine (found by name: internal to kotlinx.coroutines) its parent suspends in, up to one.
+ * Whether this [Job]'s code runs in a producer coroutine's body, where channel-backed operators
+ * collect their upstream: a [ProducerScope], or reached through scope coroutines (found by name:
+ * internal to kotlinx.coroutines).
  */
 @OptIn(ExperimentalCoroutinesApi::class)
 @JvmSynthetic
@@ -269,12 +234,7 @@ internal fun Job?.inProducerBody(): Boolean {
 /** A thread that never runs: a segment is accessible by it only if it is not confined. */
 private val NO_OWNER: Thread = Thread.ofVirtual().unstarted {}
 
-/**
- * Throws unless [segment] may be accessed from any thread (a shared, global or automatic
- * arena's memory).
- *
- * @throws IllegalStateException naming the table and what to do instead
- */
+/** Throws [IllegalStateException] unless [segment] may be accessed from any thread (not confined). */
 @JvmSynthetic
 internal fun requireShareable(table: String, segment: MemorySegment) {
     check(segment.isAccessibleBy(NO_OWNER)) {

@@ -7,15 +7,10 @@ import dev.bulkdata.storage.HandleField
 /**
  * A column declared in a [TableDef] body (`@JvmField val X = float("x")`), typed by its table
  * [D] and by its value type, so `table[handle, column]` and `chunk[slot, column]` only compile
- * for a column of the table's own declaration. The core [Field] behind it exists once the
- * declaration's schema is built (the first [TableDef.schema] or [TableDef.open] call): [field].
- *
- * **Java** sees a `@JvmField` column as a static field of the declaration, typed by table
- * (`FloatColumn<Particles>`), which a [TypedTable] takes directly (`table.get(h, Particles.X)`);
- * `field()` is the core field, for chunks and the rest of the core API. The properties below
- * read as `table()`, `name()`, `type()` and `field()` from Java.
- *
- * Immutable once built and thread-safe.
+ * for a column of the table's own declaration. The core [Field] behind it, [field], exists once
+ * the declaration's schema is built. Java sees a `@JvmField` column as a static field typed by
+ * table (`FloatColumn<Particles>`), which a [TypedTable] takes directly. Immutable once built
+ * and thread-safe.
  *
  * @param D the declaring table
  * @param F the core field type
@@ -32,9 +27,8 @@ public sealed class Column<D : TableDef<D>, F : Field>(
     public val type: FieldType,
 ) {
     /**
-     * The bound core field; null until the schema is built. Written once, under the
-     * declaration's lock, before the declaration publishes its schema (a volatile write), so a
-     * reader that sees null falls back to that volatile read.
+     * Null until the schema is built. Written once under the declaration's lock before its
+     * volatile publication of the schema; a reader that sees null falls back to that read.
      */
     private var built: F? = null
 
@@ -46,11 +40,9 @@ public sealed class Column<D : TableDef<D>, F : Field>(
     }
 
     /**
-     * The core field of this column, for the core API (a core `Table`, `Chunk`, `ComponentTable`
-     * or `Schema`). O(1).
+     * The core field of this column, for the core API. O(1).
      *
-     * @throws IllegalArgumentException if the declaration's schema cannot be built (the
-     *   message says why and how to fix it)
+     * @throws IllegalArgumentException if the declaration's schema cannot be built
      */
     @get:JvmName("field")
     public val field: F
@@ -65,11 +57,8 @@ public sealed class Column<D : TableDef<D>, F : Field>(
 
 /**
  * A column of table [D] holding handles of table [T], declared with [TableDef.handle]
- * (`@JvmField val SOUND = handle<Sounds>("sound")`): read and written as `Handle<T>`, so a
- * handle of another table does not compile as its value; a new record holds [T]'s
- * [TableDef.NULL]. Its core field is a `HandleField` whose target is [T]'s name, which
- * snapshots record (the core `Snapshots.remap` and `Snapshots.danglingReferences`). Java reads
- * and writes `long` handles through it.
+ * (`@JvmField val SOUND = handle<Sounds>("sound")`): read and written as `Handle<T>`; a new
+ * record holds [T]'s [TableDef.NULL]. Its core field is a `HandleField` targeting [T]'s name.
  *
  * @param D the declaring table
  * @param T the table whose handles the column holds
@@ -80,8 +69,7 @@ public class HandleColumn<D : TableDef<D>, T : TableDef<T>> internal constructor
     private val targetType: Class<T>,
 ) : Column<D, HandleField>(table, name, FieldType.HANDLE) {
     /**
-     * The declaration of the table whose handles this column holds, an `object`; found (and
-     * initialised, if it was not yet) on first use.
+     * The declaration of the table whose handles this column holds, found (and initialised) on first use.
      *
      * @throws IllegalArgumentException if [T] is not an `object` declaration
      */

@@ -18,18 +18,11 @@ public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
 
 /**
  * The receiver of [TypedTable.forEach]'s action: typed access to the visited record (`it`, a
- * [Visited]) straight from its chunk, and to any other record by handle.
- *
- * ```
- * table.forEach { it[Particles.X] += it[Particles.VX] * dt }   // `it`: the visited record
- * table.forEach { if (it[Particles.T] < 0f) expired += it.handle.raw }
- * table.forEach { other[Particles.X] = it[Particles.X] }       // another record, by handle
- * ```
- *
- * For each column type, `visited[column]` and `= value` read and write the visited record in
- * its chunk; `handle[column]` and `this[handle, column]` (and `= value`) look a handle up as
- * [TypedTable]'s do. Used only inside its action: kept past the call, visited-record access
- * throws [IllegalStateException].
+ * [Visited]) straight from its chunk, and to any other record by handle. For each column type,
+ * `visited[column]` and `= value` read and write the visited record in its chunk;
+ * `handle[column]` and `this[handle, column]` (and `= value`) look a handle up as [TypedTable]'s
+ * do. Used only inside its action: kept past the call, visited-record access throws
+ * [IllegalStateException].
  *
  * @param D the table declaration
  */

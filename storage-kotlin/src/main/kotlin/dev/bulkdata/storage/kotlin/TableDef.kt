@@ -26,30 +26,16 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
 }
 
 /**
- * Declares a table: its name, options and columns, in the style of an Exposed table object.
+ * Declares a table: its name, options and columns, in the style of an Exposed table object
+ * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`).
+ * Columns are declared in the object body, in record order, with [byte], [short], [char], [int],
+ * [long], [float], [double], [boolean] and [handle] (handles of another table).
  *
- * ```
- * object Particles : TableDef<Particles>("particles", { layout = RecordLayout.SOA }) {
- *     @JvmField val X = float("x")
- *     @JvmField val VX = float("vx")
- *     @JvmField val AGE = int("age")
- * }
- * typealias ParticleId = Handle<Particles>
- *
- * Particles.open().use { table ->
- *     val id: ParticleId = table.add { it[Particles.VX] = 1f }
- * }
- * ```
- *
- * Columns are declared in the object body, in record order, with [byte], [short], [char],
- * [int], [long], [float], [double], [boolean] and [handle] (handles of another table).
  * Constructing the object records them and runs nothing that can fail; the options block runs
  * and the core [Schema] is built on first use ([open], [schema], a column's [Column.field]),
  * where every mistake throws an [IllegalArgumentException] naming the table and the fix, on
  * every call (so do not call them in the object body). Java reads the `@JvmField` columns as
- * static fields typed by table; a declaration meant for Java adds
- * `@JvmStatic fun openTable(): TypedTable<Particles> = open()`. Thread-safe once constructed.
- * Guide: docs/kotlin.md.
+ * static fields typed by table. Thread-safe once constructed. Guide: docs/kotlin.md.
  *
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
@@ -148,20 +134,17 @@ public abstract class TableDef<D : TableDef<D>>(
      * checked exception, so Java opens an in-memory table without `try`.
      *
      * @throws IllegalArgumentException if the declaration or an option is invalid
-     * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
+     * @throws IllegalStateException if all automatic table tags are in use by open tables
      * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what `open(file)` throws
      */
     @Suppress("UNCHECKED_CAST")
     public fun open(): TypedTable<D> = typedTableOf(this as D, openCore())
 
     /**
-     * Opens the table of this declaration mapped from [file] (the core `TableBuilder.mapped`):
-     * created if absent, else reopened at its last checkpoint with every handle valid. Give the
-     * declaration a fixed [TableOptions.tag].
+     * Opens the table of this declaration mapped from [file] (`TableBuilder.mapped`, which says
+     * what it throws): created if absent, else reopened at its last checkpoint with every handle
+     * valid. Give the declaration a fixed [TableOptions.tag].
      *
-     * @throws dev.bulkdata.storage.StorageFileException if the file is no such table's, damaged,
-     *   of another kind, schema or options, its tag is taken, or it is open (`LOCKED`)
-     * @throws java.io.IOException if the file cannot be opened, read or written
      * @throws IllegalArgumentException if the declaration or an option is invalid
      */
     @Suppress("UNCHECKED_CAST")
@@ -169,14 +152,9 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun open(file: Path): TypedMappedTable<D> = TypedMappedTable(this as D, resolved().mapper(file))
 
     /**
-     * Loads a table of this declaration saved with [TypedTable.save] (the core `Snapshots.load`):
-     * its kind, and its schema or one that loads under it; handles from before the save are valid
-     * when it loads under its own tag.
-     *
-     * @throws StorageFileException if the file is not a valid snapshot, holds another kind or a
-     *   schema that does not load under this one (`KIND_MISMATCH`, `SCHEMA_MISMATCH`), or its
-     *   tag is taken (`TAG_CONFLICT`)
-     * @throws java.io.IOException if reading fails
+     * Loads a table of this declaration saved with [TypedTable.save] (`Snapshots.load` with this
+     * declaration's kind and schema, which says what it throws); handles from before the save are
+     * valid when it loads under its own tag.
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
@@ -186,13 +164,9 @@ public abstract class TableDef<D : TableDef<D>>(
     }
 
     /**
-     * Loads a component table of this declaration saved with [TypedComponentTable.save] for the
-     * entities of [entities]: the entity table it was saved with, or that table loaded from a
-     * snapshot made at the same point (see the core `Snapshots.loadComponents`).
-     *
-     * @throws StorageFileException if the file is not a component table's snapshot, holds another
-     *   schema (`SCHEMA_MISMATCH`) or does not fit [entities] (`ENTITY_MISMATCH`)
-     * @throws java.io.IOException if reading fails
+     * Loads a component table of this declaration saved with [TypedComponentTable.save] for
+     * [entities], the entity table it was saved with or that table loaded from a snapshot of the
+     * same point (`Snapshots.loadComponents`, which says what it throws).
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
@@ -208,14 +182,11 @@ public abstract class TableDef<D : TableDef<D>>(
     }
 
     /**
-     * Opens a component table of this declaration for the entities of [entities]: at most one
-     * record of these columns per entity, keyed by the entity's handle (the core
-     * `ComponentTable`). The records take this declaration's [layout]; the other table options
-     * (kind, reuse order, handle layout, capacity) concern tables that hand out handles of their
-     * own and are not used. Close it (`use { }`) to free its memory; closing [entities] does not.
+     * Opens a component table of this declaration for [entities] (the core `ComponentTable.of`):
+     * at most one record of these columns per entity. Of the options only [layout] applies. Close
+     * it (`use { }`) to free its memory; closing [entities] does not.
      *
      * @throws IllegalArgumentException if the declaration is invalid, as for [open]
-     * @throws IllegalStateException if [entities] is closed or all 3,839 automatic table tags are in use
      */
     @Suppress("UNCHECKED_CAST")
     public fun <E : TableDef<E>> openComponents(entities: TypedTable<E>): TypedComponentTable<E, D> =

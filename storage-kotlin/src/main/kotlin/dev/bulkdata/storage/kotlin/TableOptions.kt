@@ -7,28 +7,23 @@ import dev.bulkdata.storage.ReuseOrder
 
 /** Which core table a [TableDef] opens. */
 public enum class TableKind {
-    /**
-     * A `dev.bulkdata.storage.BulkTable`: records never move, removal leaves a hole that a later
-     * add reuses in [TableOptions.reuseOrder].
-     */
+    /** A `dev.bulkdata.storage.BulkTable`: records never move; a hole is reused in [TableOptions.reuseOrder]. */
     BULK,
 
     /**
-     * A `dev.bulkdata.storage.PackedTable`: live records stay contiguous (removal moves the
-     * last record into the hole), so iteration touches no holes; handles stay valid through
-     * moves. Has no free-list order: setting [TableOptions.reuseOrder] is an error.
+     * A `dev.bulkdata.storage.PackedTable`: live records stay contiguous, handles valid through
+     * moves. Setting [TableOptions.reuseOrder] is an error.
      */
     PACKED,
 }
 
 /**
  * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = RecordLayout.AOS })`.
- * Every option has the core's default. The block runs when the declaration is first used
- * ([TableDef.open], [TableDef.schema]), never while the declaration object is constructed;
+ * Each option is the core `TableBuilder`'s of that name, with its default. The block runs when
+ * the declaration is first used ([TableDef.open], [TableDef.schema]), never during construction;
  * invalid values, and any exception the block throws, are reported there as an
- * [IllegalArgumentException] that names the table and says how to fix it.
- *
- * Not thread-safe; the declaration runs it under its lock and then only reads it.
+ * [IllegalArgumentException] naming the table. Not thread-safe; the declaration runs it under
+ * its lock and then only reads it.
  */
 @TableDsl
 public class TableOptions internal constructor() {
@@ -38,10 +33,7 @@ public class TableOptions internal constructor() {
     /** The table kind; [TableKind.BULK] by default. */
     public var kind: TableKind = TableKind.BULK
 
-    /**
-     * The order in which holes are reused (the free-list order); [ReuseOrder.SWEEP] by default.
-     * Only for [TableKind.BULK] tables.
-     */
+    /** The order in which holes are reused; [ReuseOrder.SWEEP] by default. [TableKind.BULK] only. */
     public var reuseOrder: ReuseOrder = ReuseOrder.SWEEP
         set(value) {
             field = value
@@ -53,10 +45,8 @@ public class TableOptions internal constructor() {
         private set
 
     /**
-     * How handles split into slot, generation and epoch bits; `null` (the default) lets the core
-     * builder choose: [HandleLayout.DEFAULT] without a [maxCapacity], else
-     * `HandleLayout.forCapacity(maxCapacity)`, which gives the slot bits the table cannot use to
-     * generations and epochs (docs/tables-and-handles.md, "Generation budget").
+     * How handles split into slot, generation and epoch bits; `null` (the default): the core
+     * builder's choice, `HandleLayout.forCapacity(maxCapacity)` with a [maxCapacity].
      */
     public var handleLayout: HandleLayout? = null
 
@@ -65,41 +55,29 @@ public class TableOptions internal constructor() {
 
     /**
      * A fixed tag, [HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG], for a table that is
-     * saved and loaded ([TypedTable.save], [TableDef.load]): automatic tags never take it, so a
-     * saved table finds its tag free in a new run. 0 (the default) takes an automatic tag.
+     * saved and loaded: automatic tags never take it. 0 (the default): an automatic tag.
      */
     public var tag: Int = 0
 
     /**
-     * A file to map the table from: [TableDef.open] then opens the table whose blocks are
-     * regions of this file (created if absent, else reopened at its last checkpoint; the core
-     * `TableBuilder.mapped`), and [TypedMappedTable.checkpoint] makes its writes durable. `null` (the
-     * default): a table in memory. [TableDef.open] with a path maps another file.
+     * A file to map the table from (`TableBuilder.mapped`): [TableDef.open] then creates it or
+     * reopens it at its last checkpoint. `null` (the default): a table in memory.
      */
     public var file: java.nio.file.Path? = null
 
     /**
-     * Whether a mapped file made for this table keeps a CRC32C per block (the core
-     * `TableBuilder.blockChecksums`): written at [TypedMappedTable.checkpoint], checked when a file
-     * closed cleanly is opened and by [TypedMappedTable.verify]. `false` by default; a reopened file
-     * must be opened with what it was created with.
+     * Whether a mapped file made for this table keeps a CRC32C per block
+     * (`TableBuilder.blockChecksums`); `false` by default. Reopen a file with what it was made with.
      */
     public var blockChecksums: Boolean = false
 
     /**
-     * Whether opening a mapped file may take the checkpoint before its newest one (the core
-     * `TableBuilder.checkpointFallback`): [CheckpointFallback.AFTER_CRASH] by default,
-     * [CheckpointFallback.NEVER] makes any fallback an error. [TypedMappedTable.openedCheckpoint]
-     * says which checkpoint was opened.
+     * Whether opening a mapped file may take its previous checkpoint (`TableBuilder.checkpointFallback`);
+     * [CheckpointFallback.AFTER_CRASH] by default.
      */
     public var checkpointFallback: CheckpointFallback = CheckpointFallback.AFTER_CRASH
 
-    /**
-     * Sets [handleLayout] to `HandleLayout.of(slotBits, generationBits)`.
-     *
-     * @throws IllegalArgumentException if the bits do not fit (the message gives the limits);
-     *   [TableDef.open] reports it with the table's name
-     */
+    /** Sets [handleLayout] to `HandleLayout.of(slotBits, generationBits)`; throws as that does. */
     public fun handleLayout(slotBits: Int, generationBits: Int) {
         handleLayout = HandleLayout.of(slotBits, generationBits)
     }

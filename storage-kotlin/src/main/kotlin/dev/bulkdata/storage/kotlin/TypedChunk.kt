@@ -7,26 +7,15 @@ import java.lang.foreign.MemorySegment
  * One chunk (16 KiB block) of a table declared by [D], as [TypedTable.forEachChunk],
  * [TypedTable.useChunks], [processChunks] and [chunkFlow] hand it out: the core [Chunk] typed by
  * its table, so `chunk[slot, column]` compiles only for a column of [D] and [handle] gives a
- * `Handle<D>`. A value class: at run time the core chunk, every call the core call (boxed where
- * it is a generic type argument, as in [chunkFlow]).
+ * `Handle<D>`. A value class: at run time the core chunk (boxed where it is a generic type
+ * argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name: its costs,
+ * errors and thread rules are that method's.
  *
- * ```
- * fun move(chunk: TypedChunk<Particles>, dt: Float) {  // a function of its own
- *     val x = chunk.writableView(Particles.X)           // once per chunk, before the loop
- *     val vx = chunk.view(Particles.VX)
- *     chunk.forEachLive { s -> x[s] += vx[s] * dt }     // the fast loop: no check per access
- *     val first = chunk.nextLive(0)                     // slot access, checked every time:
- *     if (first >= 0) chunk[first, Particles.X] = 0f    // a hole throws
- * }
- * table.forEachChunk { move(it, dt) }
- * ```
- *
- * `chunk[slot, column]` and `= value` (each column type) are the core `Chunk.get`/`set`: O(1),
- * [IndexOutOfBoundsException] outside the chunk, [IllegalArgumentException] for a hole; a write
- * stamps the column's change version. Valid only while its pass is open, then every method
- * throws [IllegalStateException]: keep handles, not chunks. Distinct slots may be used from many
- * threads at once. Raw memory ([column], [records], [core]) needs [RawMemoryApi]. Guide:
- * docs/kotlin.md, "Coroutines per chunk".
+ * `chunk[slot, column]` and `= value` (each column type) check every access; the fast loop is
+ * over views taken once per chunk ([view], [writableView], [forEachLive]). A chunk is valid only
+ * while its pass is open, then every method throws [IllegalStateException]: keep handles, not
+ * chunks. Distinct slots may be used from many threads at once. Raw memory ([column], [records],
+ * [core]) needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines per chunk".
  *
  * @param D the table declaration
  */

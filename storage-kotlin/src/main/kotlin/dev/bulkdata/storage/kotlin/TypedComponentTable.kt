@@ -19,20 +19,12 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
  * one component per entity, keyed by the entity's `Handle<E>` (the core [ComponentTable] typed
  * at both ends). Obtain it from [TableDef.openComponents]; close it with [close] or `use { }`.
  *
- * ```
- * Velocity.openComponents(ships).use { velocities ->
- *     velocities.add(ship)                        // all fields zero
- *     velocities[ship, Velocity.DX] = 2f
- *     if (ship in velocities) { ... }
- *     velocities.forEach { entity, row -> velocities[row, Velocity.DX] *= 0.9f }
- * }
- * ```
- *
  * Removing an entity from its table leaves its component stale: not `in` the table, skipped by
  * loops and joins, its row kept until the slot is reused, [removeDead] or [clear].
  * `components[entity, column]` and `= value` (each column type) are the core `get`/`set` by
- * entity, `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Threads
- * and errors as the core [ComponentTable]. Guide: docs/kotlin.md, "Components and joins".
+ * entity, `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each
+ * member is the core `ComponentTable` method of its name: its costs, errors and thread rules are
+ * that method's. Guide: docs/kotlin.md, "Components and joins".
  *
  * @param E the entity table's declaration
  * @param C the component declaration
@@ -58,33 +50,22 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     }
 
     /**
-     * Saves this component table to a file (the core `Snapshots.save`); save its entity table at
-     * the same point, and [TableDef.loadComponents] gives it back for the loaded one.
-     *
-     * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
-     * @throws IllegalStateException if the table is closed
+     * Saves this component table to a file (`Snapshots.save`); save its entity table at the same
+     * point, and [TableDef.loadComponents] gives it back for the loaded one.
      */
     @Throws(java.io.IOException::class)
     public fun save(path: java.nio.file.Path) {
         dev.bulkdata.storage.Snapshots.save(core, path)
     }
 
-    /** The number of components, stale ones included until they are swept. O(1); throws if closed. */
+    /** The number of components, stale ones included until they are swept. */
     @get:JvmName("size")
     public val size: Int get() = core.size()
 
     /** Whether [close] has been called. */
     public val isClosed: Boolean get() = core.isClosed
 
-    /**
-     * Gives [entity] a component, all fields zero. O(1).
-     *
-     * @throws dev.bulkdata.storage.InvalidHandleException if the entity handle is null, stale
-     *   or foreign
-     * @throws IllegalArgumentException if the entity already has a component here
-     * @throws java.util.ConcurrentModificationException if a loop or join over this table runs
-     * @throws IllegalStateException if this table or the entity table is closed
-     */
+    /** Gives [entity] a component, all fields zero. */
     public fun add(entity: Handle<E>) {
         core.add(entity.raw)
     }
@@ -92,28 +73,20 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** `entity in components`: whether [entity] is live and has a component here. O(1); never throws. */
     public operator fun contains(entity: Handle<E>): Boolean = core.contains(entity.raw)
 
-    /**
-     * Removes [entity]'s component; the last row moves into its row. O(fields).
-     *
-     * @throws dev.bulkdata.storage.InvalidHandleException if the entity handle is null, stale
-     *   or foreign (a removed entity's stale component goes with [removeDead])
-     * @throws IllegalArgumentException if the entity has no component here
-     * @throws java.util.ConcurrentModificationException if a loop or join over this table runs
-     * @throws IllegalStateException if this table or the entity table is closed
-     */
+    /** Removes [entity]'s component; the last row moves into its row. */
     public fun remove(entity: Handle<E>): Unit = core.remove(entity.raw)
 
-    /** Removes [entity]'s component once no loop or join over it runs (the core `ComponentTable.removeLater`). */
+    /** Removes [entity]'s component once no loop or join over it runs. */
     public fun removeLater(entity: Handle<E>): Unit = core.removeLater(entity.raw)
 
-    /** Gives [entity] a component once no loop or join over it runs, [init] writing its fields (the core `addLater`). */
+    /** Gives [entity] a component once no loop or join over it runs, [init] writing its fields. */
     public fun addLater(entity: Handle<E>, init: (Handle<E>) -> Unit): Unit =
         core.addLater(entity.raw) { init(Handle(it)) }
 
-    /** Removes every stale component and returns how many. O(size). Throws as [remove]. */
+    /** Removes every stale component and returns how many. */
     public fun removeDead(): Int = core.removeDead()
 
-    /** Removes every component. O(size). Throws as [remove] for a running loop or a closed table. */
+    /** Removes every component. */
     public fun clear(): Unit = core.clear()
 
     /** Removes every component: the same as [clear], by the name the entity table's reset has. */
@@ -121,11 +94,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
 
     /**
      * Moves rows toward entity order with at most [maxSwaps] swaps of neighbouring rows and returns
-     * the swaps made (the core `ComponentTable.defragment`), so joins walk memory in order.
-     *
-     * @throws IllegalArgumentException if [maxSwaps] is negative
-     * @throws java.util.ConcurrentModificationException if a loop or join over this table runs
-     * @throws IllegalStateException if this table is closed
+     * the swaps made, so joins walk memory in order.
      */
     public fun defragment(maxSwaps: Long): Long = core.defragment(maxSwaps)
 
@@ -136,8 +105,6 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
      * Calls [action] for every live entity's component in row order, with the entity and its [Row]:
      * `forEach { entity, row -> components[row, X] += 1f }`. Nothing allocated per component;
      * structural changes of this table from [action] throw (queue them).
-     *
-     * @throws IllegalStateException if this table is closed
      */
     public inline fun forEach(crossinline action: (entity: Handle<E>, row: Row<C>) -> Unit) {
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }

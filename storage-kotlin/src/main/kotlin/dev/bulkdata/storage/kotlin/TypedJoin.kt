@@ -5,18 +5,10 @@ import dev.bulkdata.storage.Join
 /**
  * A join of two component tables of the entities of [E]: visits every live entity that has a
  * component in both, once, with its [Row] in each (the core [Join] with typed rows). Make it
- * once with [join] and run it every frame.
- *
- * ```
- * val moving = join(positions, velocities)
- * moving.forEach { entity, p, v -> positions[p, Position.X] += velocities[v, Velocity.DX] * dt }
- * ```
- *
- * A run costs O(smallest table's rows × 2) lookups and follows the smallest table's row order;
- * stale components are never joined. While it runs, structural changes of either component
- * table throw [java.util.ConcurrentModificationException]; removing entities is allowed (an
- * entity removed before its turn is skipped). Not thread-safe: one run at a time per join
- * object.
+ * once with [join] and run it every frame. Costs, errors and threads are the core [Join]'s: a run
+ * follows the smallest table's row order, never joins a stale component, and refuses
+ * structural changes of its tables while it runs (removing entities is allowed). One run at a
+ * time per join object.
  *
  * @param E the entity table's declaration
  * @param A the first component declaration
@@ -61,13 +53,7 @@ public class TypedJoin3<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>, C : T
     @get:JvmName("core")
     public val core: Join = Join.of(a.core, b.core, c.core)
 
-    /**
-     * Runs the join: calls [action] with each entity that has all three components and its row
-     * in each table, and returns the number of visits. Inlined into one core visitor per call;
-     * nothing is allocated per entity.
-     *
-     * @throws IllegalStateException if a table is closed, or this join is already running
-     */
+    /** As [TypedJoin2.forEach], with the third row. */
     public inline fun forEach(
         crossinline action: (entity: Handle<E>, a: Row<A>, b: Row<B>, c: Row<C>) -> Unit,
     ): Int = core.forEach { entity, rows -> action(Handle(entity), Row(rows[0]), Row(rows[1]), Row(rows[2])) }
@@ -89,12 +75,7 @@ public fun <E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> join(
     b: TypedComponentTable<E, B>,
 ): TypedJoin2<E, A, B> = TypedJoin2(a, b)
 
-/**
- * The join of [a], [b] and [c]: the entities that have a component in all three (see
- * [TypedJoin3]).
- *
- * @throws IllegalArgumentException if the tables belong to different entity tables
- */
+/** The join of [a], [b] and [c], as [join] of two; throws [IllegalArgumentException] as it does. */
 public fun <E : TableDef<E>, A : TableDef<A>, B : TableDef<B>, C : TableDef<C>> join(
     a: TypedComponentTable<E, A>,
     b: TypedComponentTable<E, B>,

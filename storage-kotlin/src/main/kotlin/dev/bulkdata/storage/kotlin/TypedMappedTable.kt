@@ -16,27 +16,13 @@ public class TypedMappedTable<D : TableDef<D>> internal constructor(
     def: D,
     private val mapped: MappedTable,
 ) : TypedTable<D>(def, mapped) {
-    /**
-     * Makes everything written to this table before the call durable (the core
-     * `MappedTable.checkpoint`, which says what a crash keeps).
-     *
-     * @throws java.io.IOException if writing the file fails; it then holds the previous checkpoint
-     * @throws IllegalStateException if the table is closed
-     */
+    /** Makes everything written before the call durable (`MappedTable.checkpoint`, which says what a crash keeps). */
     @Throws(java.io.IOException::class)
     public fun checkpoint() {
         mapped.checkpoint()
     }
 
-    /**
-     * Checks the blocks unchanged since the last checkpoint against their checksums, for a
-     * table mapped with [TableOptions.blockChecksums] (the core `MappedTable.verify`). Returns
-     * the number of blocks checked.
-     *
-     * @throws dev.bulkdata.storage.StorageFileException (`CHECKSUM`) naming the first damaged block
-     * @throws java.io.IOException if reading the file fails
-     * @throws IllegalStateException if the table is closed or has no block checksums
-     */
+    /** Checks the blocks against their checksums and returns how many (`MappedTable.verify`). */
     @Throws(java.io.IOException::class)
     public fun verify(): Int = mapped.verify()
 

@@ -13,23 +13,13 @@ import java.nio.file.Path
  * An open table declared by [D], with typed handles and columns over the core [Table] ([core]).
  * Obtain it from [TableDef.open]; close it with [close] or `use { }`.
  *
- * ```
- * Particles.open().use { table ->
- *     val id = table.add { it[Particles.VX] = 1f }
- *     table[id, Particles.X] += table[id, Particles.VX]
- *     table.forEach { h -> h[Particles.X] = 0f }
- *     table.remove(id)
- *     check(id !in table)
- * }
- * ```
- *
- * `table[handle, column]` and `= value` exist for each column type, as the core `Table.get`/`set`
- * (and throw as they do); inside `add { }` and `forEach { }`, `it[column]` does the same for the
- * lambda's record. A handle or column of another declaration does not compile. Every method is
- * the core call plus nothing: handles are `long`s at run time, the lambdas are inlined, and add,
- * remove, contains, get, set, [forEach] and [forEachChunk] allocate nothing once compiled. Threads
- * and errors as the core [Table]. Java calls it with `long` handles and the declaration's static
- * columns; [core] is the core table for everything else. Guide: docs/kotlin.md.
+ * `table[handle, column]` and `= value` exist for each column type; inside `add { }` and
+ * `forEach { }`, `it[column]` does the same for the lambda's record. A handle or column of
+ * another declaration does not compile. Each member is the core call its KDoc names, plus
+ * nothing: its costs, errors and thread rules are that method's, and a member's KDoc says only
+ * what differs. Handles are `long`s at run time and the lambdas are inlined, so add, remove,
+ * contains, get, set, [forEach] and [forEachChunk] allocate nothing once compiled. Java calls it
+ * with `long` handles and the declaration's static columns. Guide: docs/kotlin.md.
  *
  * @param D the table declaration
  */
@@ -57,50 +47,36 @@ public sealed class TypedTable<D : TableDef<D>>(
 
 
     /**
-     * Saves this table to a file, replacing it (the core `Snapshots.save`): [TableDef.load]
-     * gives it back exactly, with every handle valid. Use a fixed [TableOptions.tag] for a table
-     * that is loaded in a later run.
-     *
-     * @throws java.io.IOException if writing fails; an earlier file at [path] is left as it was
-     * @throws IllegalStateException if the table is closed
+     * Saves this table to a file, replacing it (`Snapshots.save`): [TableDef.load] gives it back
+     * exactly, with every handle valid. Give a table loaded in a later run a fixed [TableOptions.tag].
      */
     @Throws(java.io.IOException::class)
     public fun save(path: Path) {
         Snapshots.save(core, path)
     }
 
-    /** The number of live records. O(1). Throws [IllegalStateException] if closed. */
+    /** The number of live records (`Table.size`). */
     @get:JvmName("size")
     public val size: Int get() = core.size()
 
-    /** Whether the table holds no record. O(1). Throws [IllegalStateException] if closed. */
+    /** Whether the table holds no record (`Table.isEmpty`). */
     public fun isEmpty(): Boolean = core.isEmpty
 
     /** Whether [close] has been called. */
     public val isClosed: Boolean get() = core.isClosed
 
-    /** Counts and memory of the table. O(1); all zero once the table is closed. */
+    /** Counts and memory of the table (`Table.stats`); all zero once the table is closed. */
     public fun stats(): TableStats = core.stats()
 
-    /**
-     * Adds a record with every field zero. O(1), allocation-free once its block exists.
-     *
-     * @throws dev.bulkdata.storage.CapacityExceededException if the table is full
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
-     */
+    /** Adds a record with every field zero (`Table.add`). */
     @JvmName("add")
     public fun add(): Handle<D> = Handle(core.add())
 
     /**
-     * Adds a record and initialises it: `table.add { it[X] = 1f; it[VX] = 2f }`, the lambda
-     * inlined, `it` the new handle. If [init] throws, the add is undone (the core
-     * `Table.cancelAdd`: the table as it was, unless [init] changed its structure) and [init]'s
-     * exception propagates, with a failure to undo suppressed in it.
-     *
-     * @throws dev.bulkdata.storage.CapacityExceededException if the table is full
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
+     * Adds a record and initialises it: `table.add { it[X] = 1f }`, the lambda inlined, `it` the
+     * new handle. If [init] throws, the add is undone (`Table.cancelAdd`: the table as it was,
+     * unless [init] changed its structure) and [init]'s exception propagates, with a failure to
+     * undo suppressed in it.
      */
     @JvmSynthetic
     public inline fun add(init: TypedTable<D>.(Handle<D>) -> Unit): Handle<D> {
@@ -119,20 +95,9 @@ public sealed class TypedTable<D : TableDef<D>>(
     }
 
     /**
-     * Adds `to - from` records and has [init] write each one through its chunk: the core
-     * `Table.addAll(handlesOut, from, to, init)`, a block's worth at a time, no handle looked up
-     * again. `this` is the new record's [TypedChunk], [init]'s arguments its slot and its
-     * position in [handlesOut], which holds its raw handle already (`Handle<D>(handlesOut[i])`):
-     * `table.addAll(ids) { slot, i -> this[slot, X] = xs[i] }`. Structural changes inside [init]
-     * throw; queue them ([addLater], [removeLater]). If [init] throws for record `i`, the records
-     * before it stay, that record and the rest of the call's are removed again, and the
-     * exception propagates.
-     *
-     * @throws IndexOutOfBoundsException if the range is not within [handlesOut]
-     * @throws dev.bulkdata.storage.CapacityExceededException if the table fills up; the records
-     *     of earlier blocks' worth stay
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
+     * `Table.addAll(handlesOut, from, to, init)`: adds records and has [init] write each one, with
+     * `this` the new record's [TypedChunk] and [init]'s arguments its slot and its position in
+     * [handlesOut], which holds its raw handle already: `addAll(ids) { s, i -> this[s, X] = xs[i] }`.
      */
     @JvmSynthetic
     public inline fun addAll(
@@ -142,57 +107,33 @@ public sealed class TypedTable<D : TableDef<D>>(
         crossinline init: TypedChunk<D>.(slot: Int, i: Int) -> Unit,
     ): Unit = core.addAll(handlesOut, from, to) { chunk, slot, i -> TypedChunk<D>(chunk).init(slot, i) }
 
-    /**
-     * Removes a record; every copy of its handle becomes stale. O(fields).
-     *
-     * @throws dev.bulkdata.storage.InvalidHandleException if the handle is null, stale or foreign
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
-     */
+    /** Removes a record; every copy of its handle becomes stale (`Table.remove`). */
     @JvmName("remove")
     public fun remove(handle: Handle<D>): Unit = core.remove(handle.raw)
 
-    /**
-     * Removes a record once no pass is open: inside a pass, where [remove] throws, queued until
-     * the last open pass ends; with none open, [remove]. The core `Table.removeLater`. O(1).
-     *
-     * @throws dev.bulkdata.storage.InvalidHandleException if the handle is not live
-     * @throws IllegalStateException if the table is closed
-     */
+    /** Removes a record once no pass is open; inside a pass, queued (`Table.removeLater`). */
     @JvmName("removeLater")
     public fun removeLater(handle: Handle<D>): Unit = core.removeLater(handle.raw)
 
     /**
-     * Adds a record once no pass is open, [init] writing its fields: inside a pass queued (no
-     * record, no handle, until the last open pass ends); with none open, `add(init)`. The core
-     * `Table.addLater`; from `processChunks`, [TypedChunk.addLater] orders by chunk.
-     *
-     * ```
-     * particles.forEach {
-     *     it[LIFE] -= DT
-     *     if (it[LIFE] <= 0f) {
-     *         it.removeLater()
-     *         particles.addLater { h -> this[h, LIFE] = 2f }
-     *     }
-     * }                                   // applied here: removals, then adds
-     * ```
-     *
-     * @throws IllegalStateException if the table is closed
+     * Adds a record once no pass is open, [init] writing its fields; inside a pass, queued until
+     * the last open pass ends (`Table.addLater`). From `processChunks`, [TypedChunk.addLater]
+     * orders by chunk.
      */
     @JvmSynthetic
     public fun addLater(init: TypedTable<D>.(Handle<D>) -> Unit): Unit = core.addLater { init(Handle(it)) }
 
-    /** Applies what is queued now (see the core `Table.applyQueued`); only needed after an `init` threw. */
+    /** Applies what is queued now (`Table.applyQueued`); only needed after an `init` threw. */
     public fun applyQueued(): Int = core.applyQueued()
 
     /** `handle in table`: whether [handle] refers to a live record. O(1); never throws. */
     @JvmName("contains")
     public operator fun contains(handle: Handle<D>): Boolean = core.contains(handle.raw)
 
-    /** Removes every record; all handles become stale. O(capacity). Throws as `Table.clear`. */
+    /** Removes every record; all handles become stale (`Table.clear`, O(slots opened)). */
     public fun clear(): Unit = core.clear()
 
-    /** Removes every record at once, O(blocks): the core `Table.reset`, the purge of a table emptied every frame. */
+    /** Removes every record in O(blocks) (`Table.reset`), the purge of a table emptied every frame. */
     public fun reset(): Unit = core.reset()
 
     /** Frees the table's native memory and tag. Idempotent. */
@@ -348,11 +289,9 @@ public sealed class TypedTable<D : TableDef<D>>(
 
     /**
      * Calls [action] for every live record once, in chunk and slot order, `it` the visited record
-     * and `this` a [RecordScope]: `forEach { it[X] += it[VX] * dt }`, read and written straight
-     * from its chunk (`it.handle` when it must be referred to later). Inlined; nothing allocated
-     * per record. Structural changes during it throw: queue them ([removeLater], [addLater]).
-     *
-     * @throws IllegalStateException if the table is closed
+     * and `this` a [RecordScope]: `forEach { it[X] += it[VX] * dt }` reads and writes straight from
+     * its chunk (`it.handle` to refer to it later). Inlined; nothing allocated per record.
+     * Structural changes during it throw: queue them ([removeLater], [addLater]).
      */
     @JvmSynthetic
     public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
@@ -361,14 +300,7 @@ public sealed class TypedTable<D : TableDef<D>>(
      * [forEach] over the records of the chunks changed after [since] (from [markVersion]) as
      * [changes] looks for; a changed chunk's unchanged records are visited too.
      *
-     * ```
-     * val moved = changeFilter(Particles.X)          // once
-     * table.forEach(moved, seen) { upload(it.handle, it[Particles.X]) }
-     * seen = table.markVersion()
-     * ```
-     *
      * @throws IllegalArgumentException if [changes] names columns of another declaration
-     * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
     public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Visited<D>) -> Unit): Unit =
@@ -413,20 +345,17 @@ public sealed class TypedTable<D : TableDef<D>>(
     internal var passes: Int = 0
 
     /**
-     * Calls [action] for every chunk, in order, with an iteration open ([TypedChunk]). Inlined;
-     * nothing allocated per chunk; a chunk kept past the call throws [IllegalStateException].
-     *
-     * @throws IllegalStateException if the table is closed
+     * Calls [action] for every chunk, in order, with an iteration open. Inlined; nothing allocated
+     * per chunk; a chunk kept past the call throws [IllegalStateException].
      */
     @JvmSynthetic
     public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit): Unit = forEachChunkIn(core.iterate(), action)
 
     /**
      * [forEachChunk] over the chunks changed after [since] (from [markVersion]) as [changes]
-     * looks for; O(columns of the filter) per chunk, nothing per record.
+     * looks for.
      *
      * @throws IllegalArgumentException if [changes] names columns of another declaration
-     * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
     public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit): Unit =
@@ -445,19 +374,12 @@ public sealed class TypedTable<D : TableDef<D>>(
         }
     }
 
-    /**
-     * Returns the current change version and moves the counter on (the core `Table.markVersion`):
-     * give it to the next filtered pass to visit only the chunks changed since. O(1); writer thread.
-     *
-     * @throws IllegalStateException if the table is closed
-     */
+    /** Returns the current change version and moves the counter on (`Table.markVersion`). */
     public fun markVersion(): Int = core.markVersion()
 
     /**
      * Hands [block] the chunks as a lazy [Sequence] in an iteration closed when [block] returns.
      * Allocates the sequence and a box per chunk; [forEachChunk] allocates neither.
-     *
-     * @throws IllegalStateException if the table is closed
      */
     @JvmSynthetic
     public inline fun <R> useChunks(block: (Sequence<TypedChunk<D>>) -> R): R {
@@ -477,25 +399,20 @@ public sealed class TypedTable<D : TableDef<D>>(
 
     /**
      * Moves a PACKED table's rows toward [order] with at most [maxSwaps] swaps of neighbouring
-     * rows and returns how many it made (the core `PackedTable.defragment`; call it again, e.g.
-     * once a frame, to continue; keep [order] in a `val`). No handle changes. Allocates nothing.
+     * rows and returns how many it made (`PackedTable.defragment`; call again to continue; keep
+     * [order] in a `val`).
      *
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED` (a BULK
      *   table's records never move); the message names the table
-     * @throws IllegalArgumentException if [maxSwaps] is negative
-     * @throws java.util.ConcurrentModificationException if an iteration is open or [order]
-     *   adds, removes or clears (rows moved so far stay moved; every handle stays valid)
-     * @throws IllegalStateException if the table is closed
      */
     public fun defragment(maxSwaps: Long, order: TypedRecordOrder<D>): Long =
         packed("defragment").defragment(maxSwaps, order)
 
     /**
-     * Tells [defragment] that the rows may be out of order although no record was added or
-     * removed, e.g. after writing the fields the order reads (writes do not fragment the table). O(1).
+     * Tells [defragment] that the rows may be out of order although none was added or removed,
+     * e.g. after writing the fields the order reads (`PackedTable.markFragmented`).
      *
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED`
-     * @throws IllegalStateException if the table is closed
      */
     public fun markFragmented(): Unit = packed("markFragmented").markFragmented()
 

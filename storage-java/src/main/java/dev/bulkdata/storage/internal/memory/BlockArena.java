@@ -11,35 +11,22 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} that every block of the table comes
- * from, with a count of the bytes handed out. The blocks are native memory, or, once
- * {@link #mapFrom} made it the arena of a mapped table, 16 KiB-strided slices of regions of the
- * table's file mapped into the same arena ({@link MappedFile}). Where {@link AddressSpace}
- * reservations are available, the native blocks are the 16 KiB-strided slices of one range
- * reserved for every block the owner may hold ({@link #plan}, {@link #region()}), so that block
- * {@code b} lies at {@code b << BLOCK_SHIFT} of it. Blocks are never freed one by one; closing frees
- * them all at once (a shared arena's close costs a thread handshake, so it happens once per
- * table, never per block).
+ * The memory backend of one table: a shared {@link Arena} (shared so that chunks can be used on
+ * many threads) that every block comes from, with the bytes handed out. Blocks are native
+ * memory, slices of one reserved range where {@link AddressSpace} is available ({@link #plan}:
+ * block {@code b} at {@code b << BLOCK_SHIFT} of {@link #region()}), or, after {@link #mapFrom},
+ * slices of the table's mapped file. Never freed one by one: close frees all at once (a shared
+ * arena's close costs a thread handshake). Access after close throws from the FFM runtime,
+ * never crashes. A table dropped unclosed is closed by a cleaner, which also releases its tag.
  *
- * <p>The arena is shared so that chunk-parallel code on many threads (and coroutines that hop
- * threads) can touch the blocks. Access after close throws {@link IllegalStateException} from
- * the FFM runtime; it never crashes the JVM.
+ * <p><b>Budget.</b> Each native block counts against the owner's {@link #budget(long)} and
+ * {@link NativeBudget} from first hand-out to close. {@link #prepay} counts the blocks a change
+ * will take before it changes anything (or throws, counting nothing); {@link #allocateBlock}
+ * draws on that or pays itself. Mapped blocks count against neither. ARCHITECTURE.md, "Memory
+ * layout".
  *
- * <p>If the owner becomes unreachable without {@link #close()}, a cleaner closes the arena and
- * releases the owner's tag (with what the table handed out, from its {@link TagLease}), so a
- * forgotten table leaks neither native memory nor its tag.
- *
- * <p><b>Budget.</b> Every block of native memory counts, from the moment it is first handed out
- * until the arena closes, against the owner's own budget ({@link #budget(long)}) and the
- * process-wide one ({@link NativeBudget}), whether it lies in a reserved range (memory is taken
- * when the block is first touched, which is right after it is handed out: it is zeroed or
- * written) or was allocated on its own. The check comes first: {@link #prepay} counts the blocks
- * a change is about to take, or throws {@link CapacityExceededException} counting nothing, so
- * that the change can fail before it changes anything; {@link #allocateBlock} draws on what was
- * prepaid, or pays for its block itself. Blocks mapped from a file count against neither.
- *
- * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owning table's single-writer
- * rule; {@link #bytes()} may be read from the writer thread.
+ * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and
+ * {@link #close} follow the owner's single-writer rule; {@link #bytes()} is read on the writer.
  */
 public final class BlockArena {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -67,10 +54,8 @@ public final class BlockArena {
     /** The owner's own budget in bytes ({@link #budget(long)}); {@link Long#MAX_VALUE} for none. */
     private long budget = Long.MAX_VALUE;
     /**
-     * Bytes counted against the budgets: the blocks of native memory handed out (spares set
-     * aside included: their memory is still held) plus {@link #prepaid}. Given back to the
-     * process-wide budget when the arena closes. Written by the writer thread; read by the
-     * cleaner once the owner is unreachable or closed.
+     * Bytes counted against the budgets: native blocks handed out (spares too) plus
+     * {@link #prepaid}; given back on close. Volatile: the cleaner reads it on another thread.
      */
     private volatile long charged;
     /** Bytes counted by {@link #prepay} for blocks not handed out yet. */
@@ -79,8 +64,7 @@ public final class BlockArena {
     /**
      * Opens the arena of a new table.
      *
-     * @param owner the table; when it becomes unreachable, the arena is closed and the tag
-     *     released
+     * @param owner the table; when it becomes unreachable, the arena is closed and the tag released
      * @param lease the owner's tag lease, released on close
      */
     public BlockArena(Object owner, TagLease lease) {
@@ -91,8 +75,7 @@ public final class BlockArena {
     }
 
     /**
-     * Caps the native memory of the owner's blocks at {@code bytes}, besides the process-wide
-     * budget. Called once, before the first block.
+     * Caps the owner's native memory, besides the process-wide budget; once, before the first block.
      *
      * @param bytes the cap, {@link Long#MAX_VALUE} for none
      */
@@ -111,10 +94,9 @@ public final class BlockArena {
     }
 
     /**
-     * Counts {@code count} blocks that the owner is about to take, {@link Schema#blockBytes()}
-     * each, against its own budget and the process-wide one, so that the next
-     * {@link #allocateBlock} calls draw on them instead of checking; or throws, counting
-     * nothing. O(1). No effect on an arena that maps its blocks from a file.
+     * Counts blocks the owner is about to take against both budgets, so the next
+     * {@link #allocateBlock} calls draw on them, or throws counting nothing. O(1); no effect on a
+     * mapped arena.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -164,9 +146,8 @@ public final class BlockArena {
     private static final long MAX_RESERVATION = 1L << 36;
 
     /**
-     * Says how many blocks the owner may ever hold, so that its first block reserves address
-     * space for all of them at once ({@link AddressSpace}), capped at 64 GiB. Without a call, or
-     * where reservations are not available, blocks are allocated one by one.
+     * Says how many blocks the owner may ever hold, so its first block reserves address space
+     * for all of them (at most 64 GiB). Without it, or without reservations, blocks come one by one.
      *
      * @param blocks the most blocks the owner can hold
      */
@@ -174,11 +155,7 @@ public final class BlockArena {
         this.plannedBlocks = blocks;
     }
 
-    /**
-     * {@return the reserved range holding blocks {@code [0, regionBlocks())} at
-     * {@code block << BLOCK_SHIFT}, or null while there is none (before the first block, for a
-     * mapped table, or where reservations are not available)}
-     */
+    /** {@return the reserved range of blocks {@code [0, regionBlocks())}, or null (none yet, mapped, or unavailable)} */
     public MemorySegment region() {
         return region;
     }
@@ -194,11 +171,11 @@ public final class BlockArena {
     }
 
     /**
-     * Reserves {@code bytes} of address space in this arena for something other than blocks (a
-     * table's slot entries), zero where first read, unmapped when the arena closes.
+     * Reserves address space in this arena for something other than blocks (slot entries), zero
+     * where first read, unmapped on close.
      *
      * @param bytes the size
-     * @return the range, or null where reservations are not available or {@code bytes} exceeds 64 GiB
+     * @return the range, or null where reservations are not available or over 64 GiB
      */
     public MemorySegment reserve(long bytes) {
         return bytes > MAX_RESERVATION ? null : AddressSpace.reserve((bytes + 4095) & -4096L, arena);
@@ -213,10 +190,7 @@ public final class BlockArena {
         }
     }
 
-    /**
-     * Advises the region to use huge pages, once, when its first {@code blocks} blocks are
-     * large enough for them to pay: from then on the kernel may back the range with them.
-     */
+    /** Advises huge pages for the region once its first {@code blocks} blocks are large enough to gain. */
     private void adviseHugePages(long blocks) {
         if (!hugePagesAdvised && (blocks << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
             hugePagesAdvised = true;
@@ -240,9 +214,8 @@ public final class BlockArena {
     }
 
     /**
-     * Allocates one zeroed block of a table: {@link Schema#blockBytes()} bytes, aligned to
-     * {@link Schema#BLOCK_ALIGNMENT}. The one place where running out of native memory becomes
-     * a {@link CapacityExceededException}.
+     * Hands out the table's next zeroed block, {@link Schema#blockBytes()} bytes aligned to
+     * {@link Schema#BLOCK_ALIGNMENT}.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -286,18 +259,15 @@ public final class BlockArena {
     }
 
     /**
-     * Allocates the memory of the next {@code count} blocks at once, for {@link #allocateBlock}
-     * to hand out in order: a load that knows how many blocks follow pays one allocation (and
-     * one entry in the shared arena's list of memory to free) per batch instead of one per
-     * block. Blocks are never freed one by one, so sharing an allocation changes nothing else;
-     * each block still counts its {@link Schema#blockBytes()} (the padding that rounds a block
-     * up to 64 bytes between two of them, under 64 bytes per 16 KiB block, is not counted, so
-     * a loaded table reports the bytes of the table it was saved from). No effect on an arena
-     * that maps its blocks from a file.
+     * Allocates the next {@code count} blocks' memory at once, for {@link #allocateBlock} to
+     * hand out in order: a load pays one allocation (and one entry in the shared arena's free
+     * list) per batch. Each block still counts its {@link Schema#blockBytes()}, not the
+     * alignment padding between them, so a loaded table reports the bytes of the saved one. No
+     * effect on a mapped arena.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
-     * @param block the number in its table of the first of these blocks, for the message
+     * @param block the number of the first of these blocks, for the message
      * @param count the blocks that follow
      * @throws CapacityExceededException if native memory runs out or a budget would be exceeded
      * @throws IllegalStateException if blocks allocated ahead before are still unused
@@ -326,7 +296,7 @@ public final class BlockArena {
         return (schema.blockBytes() + Schema.BLOCK_ALIGNMENT - 1) & -Schema.BLOCK_ALIGNMENT;
     }
 
-    /** Zeroed native memory, aligned for blocks; the one place where running out of it becomes a {@link CapacityExceededException}. */
+    /** Zeroed, block-aligned native memory; the one place where running out becomes a {@link CapacityExceededException}. */
     private MemorySegment nativeMemory(long size, String table, String blocks) {
         try {
             return arena.allocate(size, Schema.BLOCK_ALIGNMENT);
@@ -337,9 +307,8 @@ public final class BlockArena {
     }
 
     /**
-     * Makes this arena's blocks come from a file: from now on {@link #allocateBlock} hands out
-     * the file's blocks, mapped into this arena, and closing the arena unmaps them and closes
-     * the file. Called once, before any block is allocated.
+     * Makes the blocks come from a file, mapped into this arena (closing unmaps them and closes
+     * the file); once, before any block.
      *
      * @param file the table's file, open and locked
      */
@@ -354,8 +323,7 @@ public final class BlockArena {
     }
 
     /**
-     * Stops counting {@code size} bytes of a segment the caller keeps as a spare (zeroed, for
-     * its next growth): an add that was cancelled gives back the block it allocated this way.
+     * Stops counting a spare segment the caller keeps zeroed for its next growth (a cancelled add's block).
      *
      * @param size bytes of the spare segment
      */
@@ -366,7 +334,7 @@ public final class BlockArena {
     /**
      * Counts a spare segment as in use again.
      *
-     * @param size bytes of the spare segment, as given to {@link #setAside(long)}
+     * @param size bytes of the spare, as given to {@link #setAside(long)}
      */
     public void takeBack(long size) {
         bytes += size;

@@ -5,47 +5,18 @@ import dev.bulkdata.storage.HandleLayout;
 
 /**
  * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table
- * is ever accepted by a later table, and remembers, for every open table, its name and handle
- * layout, so that a handle can be printed with the name of its table and a foreign handle can
- * be reported with the table it belongs to.
+ * is ever accepted by a later table, and remembers each open table's name and handle layout, to
+ * print a handle with its table's name and report a foreign handle's table.
  *
- * <h2>Tag reuse</h2>
- * There are only {@value HandleLayout#MAX_TAG} tags, so a program that opens and closes tables
- * reuses them. A handle of a closed table still carries its tag; if a later table under the
- * same tag could hand out the same bits, the old handle would read the new table's record.
- * The registry prevents it with a <em>generation floor</em> per tag:
- * <ul>
- * <li>while a table is open, its {@link TagLease} records the largest generation and the
- *     largest slot it has handed out in a handle;
- * <li>when the tag is released, the registry folds them into {@code bound[tag]}: an upper
- *     bound of the low 52 bits ({@code generation << slotBits | slot}) of every handle ever
- *     made under the tag, whatever the layout;
- * <li>a new table under the tag, with {@code slotBits} slot bits, starts every slot at
- *     generation {@code (bound >>> slotBits) + 1}. An old handle, read in the new layout,
- *     either has bits outside that layout (rejected as forged) or a generation below the
- *     floor, which no slot of the new table ever has: it is rejected.
- * </ul>
- * Each reuse raises the floor by what the closed tables used, so slots of later tables retire
- * sooner. A tag whose floor is above the new table's {@link HandleLayout#maxGeneration()} is
- * skipped; if no tag is free and usable, opening fails with {@link CapacityExceededException}.
- * Automatic tags (1 to {@link HandleLayout#MIN_FIXED_TAG}{@code - 1}) are handed out
- * round-robin, skipping tags in use, so a closed table's tag is reused as late as possible.
- *
- * <h2>Fixed tags and restored tables</h2>
- * Tags {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG} are never handed out
- * automatically: a table gets one only by asking for it ({@link #registerFixed}), so a program
- * that saves a table and loads it again finds its tag free. Every table also has an
- * <em>identity</em>, a random number made when it is first built and kept by its snapshots.
- * The registry remembers, per tag, the identity of the last table that made handles under it
- * ({@code MAKERS}) and a bound of the handles made before that identity's last run of tables
- * ({@code OTHERS}). A snapshot is loaded under its own tag ({@link #registerRestored}) only if
- * no open table holds the tag and every handle that tables of <em>other</em> identities made
- * under it in this process has a generation below the snapshot's floor, which no restored
- * slot is below: those handles can never match. Handles of the same identity (earlier lives
- * of the same table) are not checked: loading an older snapshot of a table after using a
- * newer one is a rollback, and handles made in between may name other records. Otherwise the
- * caller may load it under a new automatic tag ({@link #registerRenamed}) with a new identity,
- * whose slots it moves above that tag's floor.
+ * <p>A reused tag gets a <em>generation floor</em>: its tables' {@link TagLease}s fold what they
+ * handed out into {@code BOUNDS[tag]}, a bound of the low 52 bits of every handle made under it,
+ * and a new table's slots start above it, so an old handle either has stray bits or a
+ * generation no slot has. Automatic tags go round-robin (a closed table's tag is reused as late
+ * as possible), skipping tags in use or worn out for the layout. Fixed tags
+ * ({@link HandleLayout#MIN_FIXED_TAG} up) are taken only on request. A snapshot loads under its
+ * own tag ({@link #registerRestored}) only if no handle of another table <em>identity</em>
+ * ({@code MAKERS}, {@code OTHERS}) could match a restored slot; the same identity's are not
+ * checked (an older snapshot is a rollback). ARCHITECTURE.md, "Handles and tags".
  *
  * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call
  * the mutating methods; lookups happen on error paths and when formatting.
