@@ -9,10 +9,10 @@ import dev.bulkdata.storage.ComponentTable
  * handles instead). An `Int` at run time.
  *
  * @param C the component declaration
- * @property index the dense row, from 0
+ * @property value the dense row, from 0
  */
 @JvmInline
-public value class Row<C : TableDef<C>> @PublishedApi internal constructor(public val index: Int)
+public value class Row<C : TableDef<C>> @PublishedApi internal constructor(public val value: Int)
 
 /**
  * Optional records of the columns of [C] for the entities of a table declared by [E]: at most
@@ -118,80 +118,80 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     public operator fun set(entity: Handle<E>, column: ByteColumn<C>, value: Byte): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: ByteColumn<C>): Byte = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: ByteColumn<C>): Byte = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: ByteColumn<C>, value: Byte): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: ShortColumn<C>): Short = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: ShortColumn<C>, value: Short): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: ShortColumn<C>): Short = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: ShortColumn<C>): Short = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: ShortColumn<C>, value: Short): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: CharColumn<C>): Char = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: CharColumn<C>, value: Char): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: CharColumn<C>): Char = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: CharColumn<C>): Char = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: CharColumn<C>, value: Char): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: IntColumn<C>): Int = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: IntColumn<C>, value: Int): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: IntColumn<C>): Int = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: IntColumn<C>): Int = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: IntColumn<C>, value: Int): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: LongColumn<C>): Long = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: LongColumn<C>, value: Long): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: LongColumn<C>): Long = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: LongColumn<C>): Long = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: LongColumn<C>, value: Long): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: FloatColumn<C>): Float = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: FloatColumn<C>): Float = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: FloatColumn<C>): Float = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: DoubleColumn<C>): Double = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: DoubleColumn<C>, value: Double): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: DoubleColumn<C>): Double = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: DoubleColumn<C>): Double = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: DoubleColumn<C>, value: Double): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
 
     public operator fun get(entity: Handle<E>, column: BooleanColumn<C>): Boolean = core.get(entity.raw, column.field)
 
     public operator fun set(entity: Handle<E>, column: BooleanColumn<C>, value: Boolean): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: BooleanColumn<C>): Boolean = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: BooleanColumn<C>): Boolean = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: BooleanColumn<C>, value: Boolean): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
     // @end-generated
 
     /** `components[entity, column]` of a handle column: the handle of table [T] it holds. */
@@ -204,11 +204,11 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
 
     /** `components[row, column]` of a handle column. */
     public operator fun <T : TableDef<T>> get(row: Row<C>, column: HandleColumn<C, T>): Handle<T> =
-        Handle(core.getAt(row.index, column.field))
+        Handle(core.getAt(row.value, column.field))
 
     /** `components[row, column] = value` of a handle column. */
     public operator fun <T : TableDef<T>> set(row: Row<C>, column: HandleColumn<C, T>, value: Handle<T>): Unit =
-        core.setAt(row.index, column.field, value.raw)
+        core.setAt(row.value, column.field, value.raw)
 
     /** `TypedComponentTable(name of entities)`. */
     override fun toString(): String = "Typed$core"

@@ -4,8 +4,8 @@
     public operator fun set(entity: Handle<E>, column: FloatColumn<C>, value: Float): Unit =
         core.set(entity.raw, column.field, value)
 
-    public operator fun get(row: Row<C>, column: FloatColumn<C>): Float = core.getAt(row.index, column.field)
+    public operator fun get(row: Row<C>, column: FloatColumn<C>): Float = core.getAt(row.value, column.field)
 
     public operator fun set(row: Row<C>, column: FloatColumn<C>, value: Float): Unit =
-        core.setAt(row.index, column.field, value)
+        core.setAt(row.value, column.field, value)
     // @end
