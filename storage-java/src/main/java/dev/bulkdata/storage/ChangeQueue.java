@@ -7,38 +7,25 @@ import java.util.Comparator;
 import java.util.function.LongConsumer;
 
 /**
- * The changes queued while a pass over a table is open ({@link Table#removeLater},
- * {@link Table#addLater}, {@link Chunk#removeLater}, {@link Chunk#addLater}), applied by the
- * table when its last open pass ends ({@link AbstractTable#applyQueued}). One per table, made at
- * the first queued change and kept.
- *
- * <p>Removals are one bit per slot, set with an atomic OR, so any number of threads may queue
- * them at once, a record queued twice is removed once, and the order they are applied in is
- * the slots' whatever the order they were queued in. Adds are a list, appended under the
- * queue's lock, each with the chunk index it was queued from ({@link Integer#MAX_VALUE} for the
- * table's {@code addLater}); they are applied sorted by that index, in the order queued within
- * one index, so adds queued from the chunks of a parallel pass come out in the same order
- * whichever thread ran which chunk.
+ * A table's changes queued during a pass, applied when its last pass ends
+ * ({@link AbstractTable#applyQueued}); made at the first and kept. Removals are a bit per slot
+ * set by atomic OR (any thread, twice is once, applied in slot order). Adds are a list under the
+ * lock, each with its chunk index ({@link Integer#MAX_VALUE}: the table's), applied stably sorted
+ * by it, so a parallel pass's adds come out the same whichever thread ran which chunk.
  */
 final class ChangeQueue {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final Comparator<Add> BY_ORIGIN = Comparator.comparingInt(Add::origin);
 
-    /** One queued add: where it was queued from and what writes its fields. */
     record Add(int origin, LongConsumer init) {
     }
 
-    /**
-     * One bit per slot, set for a slot queued for removal. Sized to the table's opened slots
-     * when a pass begins ({@link #cover}), never while one is open (no slot opens then), so
-     * visitors never set a bit in an array being replaced.
-     */
+    /** Sized when a pass begins ({@link #cover}), never during one, so no bit is set in a replaced array. */
     private volatile long[] removals;
     /** Whether a removal may be queued: set at the first one, cleared by {@link #takeRemovals}. */
     private volatile boolean removalsQueued;
-    /** Queued adds, guarded by {@code this}. */
+    /** Guarded by {@code this}; {@link #addCount} is its size, read without the lock. */
     private final ArrayList<Add> adds = new ArrayList<>();
-    /** {@code adds.size()}, readable without the lock. */
     private volatile int addCount;
 
     /** A queue whose removal bits cover slots {@code [0, limit)}. */

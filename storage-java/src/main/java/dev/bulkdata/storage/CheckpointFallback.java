@@ -2,20 +2,15 @@ package dev.bulkdata.storage;
 
 /**
  * Whether a mapped table's file may open at the checkpoint before its newest one
- * ({@link TableBuilder#checkpointFallback(CheckpointFallback)}). A file keeps two checkpoints
- * (see {@link TableBuilder#mapped}); the newest is the one with the higher number. Opening tells
- * apart two reasons why the newest one cannot be used:
+ * ({@link TableBuilder#checkpointFallback(CheckpointFallback)}). Opening tells two reasons apart:
  * <ul>
- * <li><b>interrupted</b>: a crash during {@link MappedTable#checkpoint()} left that checkpoint's
- *     header torn; it never completed, so the one before is the file's last completed
- *     checkpoint (what the crash rule promises). A checkpoint interrupted before it began to
- *     write its header leaves no trace: the file simply opens at its newest completed one.</li>
- * <li><b>damaged</b>: the checkpoint completed (its commit record says so, or its header is
- *     intact) but its header or metadata no longer matches its CRC32C: the file was changed
- *     after the checkpoint was written, by something other than this library. A crash never
- *     causes this.</li>
+ * <li><b>interrupted</b>: a crash during {@link MappedTable#checkpoint()} tore its header; the one
+ *     before is the last completed checkpoint (a checkpoint that had not begun its header leaves
+ *     no trace).</li>
+ * <li><b>damaged</b>: the checkpoint completed but its header or metadata no longer matches its
+ *     CRC32C: something other than this library changed the file. A crash never causes this.</li>
  * </ul>
- * {@link MappedTable#openedCheckpoint()} says which checkpoint a table opened and why.
+ * {@link MappedTable#openedCheckpoint()} says which checkpoint opened and why.
  */
 public enum CheckpointFallback {
     /**

@@ -7,29 +7,23 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An open iteration over a table's chunks, from {@link Table#iterate()}, or over the chunks
- * that changed, from {@link Table#iterate(ChangeFilter, int)}. While any iteration
- * of a table is open, adding, removing and clearing fail fast with
- * {@link java.util.ConcurrentModificationException}. Close it to end the iteration; closing
- * twice does nothing.
- *
- * <p>The chunks may be handed to several threads (one chunk per task), which may then read and
- * write their records concurrently. The iteration itself is closed once, by one thread, after
- * all tasks are done. {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does all of this.
+ * An open iteration over a table's chunks ({@link Table#iterate()}) or changed chunks
+ * ({@link Table#iterate(ChangeFilter, int)}); while any is open, structural changes throw
+ * {@link java.util.ConcurrentModificationException}. Close it once, idempotently. Chunks may go
+ * to several threads, one per task; close the iteration on one thread after all tasks are done,
+ * as {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does.
  */
 public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable permits ChunkIteration.Holding {
     private final AbstractTable table;
     private final int count;
-    /** The filter of {@link Table#iterate(ChangeFilter, int)}, or null for every chunk. */
+    // null for every chunk
     private final ChangeFilter changes;
     private final int since;
     private boolean closed;
 
     /**
-     * An iteration over every chunk. Its signature does not name {@link ChangeFilter}: C2 does
-     * not inline a constructor whose signature names a class not loaded yet, and an
-     * iteration whose constructor is not inlined escapes (an allocation per unfiltered pass in
-     * a program that never made a filter).
+     * Its signature does not name {@link ChangeFilter}: C2 does not inline a constructor naming a
+     * class not loaded yet, and an iteration whose constructor is not inlined escapes.
      */
     ChunkIteration(AbstractTable table) {
         this.table = table;
@@ -38,7 +32,6 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         this.since = 0;
     }
 
-    /** An iteration over the chunks that pass {@code changes} after {@code since}. */
     ChunkIteration(AbstractTable table, ChangeFilter changes, int since) {
         this.table = table;
         this.count = table.chunkCount();
@@ -46,19 +39,14 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         this.since = since;
     }
 
-    /**
-     * {@return the number of the table's chunks, fixed when the iteration was opened: the range
-     * of {@link #chunk(int)}, selected or not}
-     */
+    /** {@return the table's chunk count when opened: the range of {@link #chunk(int)}, selected or not} */
     public int count() {
         return count;
     }
 
     /**
-     * Whether the chunk at {@code index} passes this iteration's change filter (always, for an
-     * unfiltered iteration): the iterator yields exactly these chunks; code that hands chunks
-     * out by index skips the others. The filter is tested when this is called, so a write made
-     * since the chunk was last tested counts. O(fields of the filter).
+     * Whether the chunk passes the change filter (always, unfiltered): the iterator yields exactly
+     * these. Tested at the call, so a later write counts. O(fields of the filter).
      *
      * @param index the chunk's number ({@link Chunk#index()}), {@code 0 <= index < count()}
      * @return whether the chunk is selected
@@ -91,7 +79,6 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     @Override
     public Iterator<Chunk> iterator() {
         return new Iterator<>() {
-            /** The next chunk to test (filtered) or to yield. */
             private int next;
 
             @Override
@@ -130,12 +117,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         }
     }
 
-    /**
-     * {@link Table#forEachChunk(Executor, int, ChunkVisitor)}: visits the chunks that
-     * {@code changes} selects after {@code since} (every chunk if it is null) on the calling
-     * thread and up to {@code parallelism - 1} tasks of {@code executor}, each chunk on one of
-     * them, with one iteration open for the whole pass; returns once no visitor runs.
-     */
+    /** {@link Table#forEachChunk(Executor, int, ChunkVisitor)}, every chunk if {@code changes} is null. */
     static void parallelPass(AbstractTable table, ChangeFilter changes, int since, Executor executor, int parallelism,
                              ChunkVisitor visitor) {
         if (executor == null || visitor == null) {
@@ -179,11 +161,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         table.endIteration();
     }
 
-    /**
-     * One parallel pass: its workers (the calling thread and the executor's tasks) take chunk
-     * indexes from a shared counter, so each chunk is visited by exactly one of them. A task
-     * that starts after the pass finished does nothing.
-     */
+    /** One parallel pass: workers share a chunk counter; a task starting after {@link #finish()} does nothing. */
     private static final class ParallelPass implements Runnable {
         private final AbstractTable table;
         private final ChangeFilter changes;
@@ -191,13 +169,10 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
         private final ChunkVisitor visitor;
         final int count;
         private final AtomicInteger next = new AtomicInteger();
-        /** Set by the first failure: no worker takes another chunk. */
+        // stopped: set by the first failure; the rest guarded by this
         volatile boolean stopped;
-        /** The first failure, the later ones suppressed in it; guarded by this. */
         private Throwable failure;
-        /** Workers inside {@link #run()}; guarded by this. */
         private int active;
-        /** Set by {@link #finish()}: no worker enters any more; guarded by this. */
         private boolean finished;
 
         ParallelPass(AbstractTable table, ChangeFilter changes, int since, ChunkVisitor visitor) {
@@ -291,14 +266,12 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     }
 
     /**
-     * Opens an iteration, as {@link Table#iterate()} or (if {@code changes} is not null)
-     * {@link Table#iterate(ChangeFilter, int)}, that also holds the table open until it is
-     * closed: meanwhile the table's {@link Table#close()} throws {@link IllegalStateException}
-     * naming {@code holder}, and changes nothing. For an iteration whose blocks are read by code
-     * the table cannot stop, as a foreign consumer of an Arrow export reads them through raw
-     * addresses: without the hold, {@code close()} would free that memory under it. O(1).
-     * Closing it releases the hold; close it on the thread that opened it, or after a
-     * happens-before edge from that thread.
+     * Opens an iteration, as {@link Table#iterate()} or, with {@code changes},
+     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile
+     * {@link Table#close()} throws {@link IllegalStateException} naming {@code holder} and changes
+     * nothing. For blocks read by code the table cannot stop (a foreign consumer of an Arrow
+     * export's raw addresses). O(1). Close it on the opening thread or after a happens-before
+     * edge from it.
      *
      * @param table a {@link BulkTable} or {@link PackedTable}
      * @param changes what counts as a change, or null for every chunk

@@ -1,19 +1,11 @@
 package dev.bulkdata.storage;
 
 /**
- * A named, typed field of a {@link Schema}. Field objects come from a schema
- * ({@link Schema#floatField(String)} and friends) and are the keys for reading and writing
- * values: {@code table.get(handle, T)}, {@code chunk.set(slot, PX, 1f)}. The type of the field
- * object fixes the Java type of the value, so a {@code FloatField} cannot be read as an
- * {@code int}; a field of another schema is rejected with {@link IllegalArgumentException}.
- *
- * <p>Inside a block a field's value for slot {@code s} lives at byte
- * {@code blockOffset + s * slotStride}: in {@link RecordLayout#SOA} {@code blockOffset} is the start
- * of the field's column and {@code slotStride} its width; in {@link RecordLayout#AOS}
- * {@code blockOffset} is the field's offset in the record and {@code slotStride} the record
- * stride. One formula serves both layouts.
- *
- * <p>Immutable and thread-safe. Fields compare by identity.
+ * A named, typed field of a {@link Schema} ({@link Schema#floatField(String)} and friends): the
+ * key for reading and writing values. Its class fixes the value's Java type; a field of another
+ * schema is rejected with {@link IllegalArgumentException}. Slot {@code s}'s value is at byte
+ * {@code blockOffset + s * slotStride} of a block, in both {@link RecordLayout}s. Immutable and
+ * thread-safe; fields compare by identity.
  */
 public abstract sealed class Field
         permits ByteField, ShortField, CharField, IntField, LongField, FloatField, DoubleField, BooleanField,
@@ -22,9 +14,8 @@ public abstract sealed class Field
     private final String name;
     private final FieldType type;
     private final int index;
-    /** Byte offset of slot 0's value inside a block. */
+    // a slot's value is at blockOffset + slot * slotStride inside a block
     final int blockOffset;
-    /** Bytes between the values of two neighbouring slots inside a block. */
     final int slotStride;
 
     Field(Schema schema, String name, FieldType type, int index, int blockOffset, int slotStride) {
@@ -78,11 +69,9 @@ public abstract sealed class Field
     }
 
     /**
-     * {@link #offset(int)} for a field {@code width} bytes wide, {@code width} a constant: the
-     * SOA case (stride equal to the width) scales the slot by that constant. A stride loaded
-     * from the field as the scale keeps C2 from optimising the address and range checks of a
-     * per-slot loop, which doubled the time of {@code forEach} with {@code chunk.get/set}
-     * (benchmarks/NOTES.md, "Per-slot access").
+     * {@link #offset(int)} for a constant {@code width}: the SOA case scales the slot by it. A
+     * stride loaded from the field as the scale keeps C2 from optimising a per-slot loop's address
+     * and range checks (benchmarks/NOTES.md, "Per-slot access").
      */
     final long offset(int slot, int width) {
         int stride = slotStride;

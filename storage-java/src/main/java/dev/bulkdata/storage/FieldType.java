@@ -2,10 +2,6 @@ package dev.bulkdata.storage;
 
 /**
  * The primitive types a {@link Field} can have, with their width in bytes.
- *
- * <p>{@code BOOLEAN} is stored as one byte holding {@code 0} or {@code 1}. {@code HANDLE} is
- * a {@code long} holding a handle of another table, named by the field ({@link HandleField};
- * declared with {@link Schema.Builder#addHandle}).
  */
 public enum FieldType {
     /** 1 byte, {@code byte}. */

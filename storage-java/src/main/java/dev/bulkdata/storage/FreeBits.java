@@ -3,24 +3,17 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * The free list of {@link ReuseOrder#SWEEP}: a set of free slots as bits, bit {@code s % 64}
- * of word {@code s / 64} set where slot {@code s} is free, with a summary bit per word of them
- * (bit {@code w % 64} of summary word {@code w / 64} set where word {@code w} is not 0), so
- * that {@link #next} skips 4,096 slots per summary word. {@link SlotMap} takes the first free
- * slot at or after its cursor, so holes are refilled in slot order whatever the order of the
- * removals. Empty until the first add, grown by doubling to cover the slots added, never
- * shrunk: 1 bit per slot, plus 1 per 64.
+ * The free list of {@link ReuseOrder#SWEEP}: a bit per free slot plus a summary bit per non-zero
+ * word, so {@link #next} skips 4,096 slots per summary word and holes refill in slot order
+ * whatever the removal order. Grown by doubling, never shrunk.
  */
 final class FreeBits {
     private static final long[] NO_BITS = new long[0];
 
-    /** The table's name, for messages. */
     private final String name;
-    /** Bit {@code s % 64} of word {@code s / 64}: slot {@code s} is free. */
     long[] bits = NO_BITS;
     /** Bit {@code w % 64} of word {@code w / 64}: {@code bits[w]} is not 0. */
     long[] summary = NO_BITS;
-    /** Free slots in the set. */
     int count;
 
     FreeBits(String name) {
@@ -56,9 +49,7 @@ final class FreeBits {
     }
 
     /**
-     * {@return the first slot of the set at or after {@code from}, wrapping to the first past
-     * the last}: the word of {@code from}, then the summary, at most one step per 4,096 slots.
-     * The set is not empty.
+     * {@return the first slot at or after {@code from}, wrapping}; the set is not empty.
      *
      * @throws IllegalStateException if it holds no slot although {@link #count} is not 0
      */
@@ -83,10 +74,7 @@ final class FreeBits {
         return (w << 6) | Long.numberOfTrailingZeros(word);
     }
 
-    /**
-     * Empties the set: only the words the summary names, so one step per 4,096 slots and one per
-     * word that held a slot (a reset).
-     */
+    /** Empties the set, visiting only the words the summary names (a reset). */
     void clear() {
         if (count == 0) {
             return;

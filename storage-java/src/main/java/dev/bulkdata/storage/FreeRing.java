@@ -1,32 +1,17 @@
 package dev.bulkdata.storage;
 
 /**
- * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in
- * list order, {@link #length} of them from {@code slots[first]}, in a ring whose size is a
- * power of two (empty until the first push, grown by doubling, never shrunk; 4 bytes per free
- * slot). FIFO pops the head and appends at the tail; LIFO pops and pushes at the head. Both
- * O(1), and neither reads the free records, so taking slots one after another is never a
- * chain of dependent cache misses.
- *
- * <pre>
- *  +----+----+----+----+----+----+----+----+
- *  |  . |  . | 17 |  4 |  9 |  . |  . |  . |      first = 2, length = 3, tail = 9
- *  +----+----+----+----+----+----+----+----+
- *            head           tail
- * </pre>
- *
- * <p>The ring only holds numbers: {@link SlotMap} checks that a slot it pops is free.
+ * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in a
+ * power-of-two ring grown by doubling. FIFO pops the head and appends at the tail; LIFO pops and
+ * pushes at the head; O(1) without reading free records, so successive takes are no chain of
+ * dependent cache misses. Only numbers: {@link SlotMap} checks a popped slot is free.
  */
 final class FreeRing {
     private static final int[] NO_SLOTS = new int[0];
 
-    /** The ring; its length is 0 or a power of two. */
     private int[] slots = NO_SLOTS;
-    /** Where the head is in {@link #slots}. */
     private int first;
-    /** Free slots in the list. */
     int length;
-    /** The last slot of the list, or 0 when it is empty. */
     private int tail;
 
     /** {@return the head of the list}: the list is not empty */

@@ -3,12 +3,9 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
- * Static helpers for handles whatever their table: null, tag and format. A handle's other parts
- * depend on its table's split: read them with its {@link Table#handleLayout()}
- * ({@code table.handleLayout().slot(h)}), which also packs handles.
- *
- * <p>A handle is a plain {@code long}: store it in arrays, send it over the network, compare it
- * with {@code ==}. {@link #NULL} ({@code 0L}) refers to nothing in any table.
+ * Static helpers for any table's handles: null, tag and format. A handle is a plain {@code long}
+ * (store, send, compare with {@code ==}); its other parts depend on its table's split, read with
+ * {@link Table#handleLayout()}. {@link #NULL} ({@code 0L}) refers to nothing in any table.
  */
 public final class Handles {
     /** The null handle: valid in no table. */

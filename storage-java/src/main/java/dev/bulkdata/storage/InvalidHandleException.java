@@ -1,11 +1,9 @@
 package dev.bulkdata.storage;
 
 /**
- * Thrown when a handle does not refer to a live record of the table it is used with. The
- * message names the table, the slot and both generations, or the table the handle belongs to.
- * {@link Table#contains(long)} is the check that never throws.
- *
- * <p>The call that throws leaves the table exactly as it was.
+ * Thrown when a handle does not refer to a live record of the table it is used with; the
+ * message names the table, slot and both generations, or the handle's table. The throwing call
+ * leaves the table as it was. {@link Table#contains(long)} is the check that never throws.
  */
 public final class InvalidHandleException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
@@ -26,21 +24,16 @@ public final class InvalidHandleException extends IllegalArgumentException {
          */
         FORGED,
         /**
-         * The handle's tag belonged to a table that is closed now. Either an open table holds
-         * the tag again (this table or another) and the handle's generation is below those the
-         * holder hands out, or no open table holds the tag and its last table is closed; either
-         * way no open table accepts it. A handle made up with such a tag is rejected the same
-         * way: nothing tells it from the closed table's own. A handle whose tag no table has
-         * held is {@link #FORGED}.
+         * The handle's tag belonged to a table now closed, and no open table accepts it: the tag
+         * is free, or held again (by this table or another) at generations above the handle's. A
+         * made-up handle with such a tag is indistinguishable; one whose tag no table has held is
+         * {@link #FORGED}.
          */
         CLOSED
     }
 
-    /** The rejected handle. */
     private final long handle;
-    /** Why it was rejected. */
     private final Reason reason;
-    /** Name of the table that rejected it. */
     private final String table;
 
     /**

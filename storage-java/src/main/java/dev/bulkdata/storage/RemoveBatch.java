@@ -3,10 +3,9 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * {@link Table#removeAll}'s batch, all or nothing, in two passes: the first checks every
- * handle and marks its slot dead (so that a handle given twice fails the second time), and on
- * a failure marks them live again and throws, naming the handle and its position; the second
- * releases the slots in slot order. Runs inside the table's structural change.
+ * {@link Table#removeAll}'s batch, all or nothing: a first pass checks every handle and marks it
+ * dead (undone on failure), the second releases the slots in slot order. Inside the table's
+ * structural change.
  */
 final class RemoveBatch {
     private final AbstractTable table;
@@ -25,8 +24,7 @@ final class RemoveBatch {
     void remove(long[] handles, int from, int to) {
         AbstractTable table = this.table;
         SlotMap slotMap = table.slots;
-        // Phase 1: validate every handle, clearing live states as we go so that a handle given
-        // twice fails the second time; on failure restore them and report.
+        // Phase 1: marking dead as we go makes a handle given twice fail the second time.
         for (int i = from; i < to; i++) {
             int slot = table.findSlot(handles[i]);
             if (slot < 0) {
@@ -35,8 +33,7 @@ final class RemoveBatch {
                     slotMap.markLive(table.handles.intSlot(handles[j]));
                 }
                 if (table.findSlot(handles[i]) >= 0) {
-                    // Valid once the earlier marks are undone: it repeats an earlier handle, and
-                    // removing a record twice is using a stale handle the second time.
+                    // valid once the marks are undone: a repeat of an earlier handle
                     throw new InvalidHandleException(table.name(), handles[i], InvalidHandleException.Reason.STALE,
                             "handles[" + i + "]: handle " + table.format(handles[i]) + " appears twice in the batch;"
                                     + " the second removal would use a stale handle; nothing was removed");
@@ -49,9 +46,7 @@ final class RemoveBatch {
             }
             slotMap.markDead(slot);
         }
-        // Phase 2: every slot is valid and distinct; release them in slot order, so that memory
-        // is touched in address order and FIFO reuse hands the slots out again in that order
-        // (SWEEP reuses in slot order whatever the release order).
+        // Phase 2: slot order, so memory is touched, and FIFO reuses, in address order.
         int count = to - from;
         int[] slots = scratch;
         if (slots.length < count) {

@@ -1,17 +1,12 @@
 package dev.bulkdata.storage;
 
 /**
- * What a clear frees in a {@link ReuseOrder#FIFO} or {@link ReuseOrder#LIFO} slot map: slots
- * {@code [from, end)}, each free or retired, none in the free list, {@link #free} of them free.
- * A clear makes it every opened slot, which costs one pass over the meta words and no link
- * written; takes then use it from {@code from} up (FIFO before the list, LIFO after it, as the
- * slots were freed before any later removal), and {@link SlotMap} skips the retired ones.
- * Empty ({@code [0, 0)}) until the first clear, and once every slot in it is taken.
+ * What a clear frees in a FIFO or LIFO slot map: slots {@code [from, end)}, each free or retired,
+ * none in the free list, so a clear writes no link. Takes use it from {@code from} up (FIFO
+ * before the list, LIFO after it: its slots were freed first), skipping retired ones.
  */
 final class ReopenRange {
-    /** The next slot a take looks at. */
     int from;
-    /** The end of the range, exclusive. */
     int end;
     /** Free (not retired) slots in {@code [from, end)}. */
     int free;

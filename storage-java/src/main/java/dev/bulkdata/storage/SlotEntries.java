@@ -9,22 +9,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Where a {@link SlotMap} keeps its entries, one per slot, and the passes over all of them:
- * the clear pass ({@link #advanceAllLive}), and the copies a snapshot saves and a restore sets.
- *
- * <pre>
- *  per slot:  [ meta ]            stride 1 (BulkTable)
- *             [ meta ][ payload ] stride 2 (PackedTable: the row, if live; a free slot's link)
- * </pre>
- *
- * <p>Memory per slot: 4 bytes (stride 1) or 8 bytes (stride 2), in one range reserved for every
- * slot the slot map may open ({@link SlotMap#reserveRange}; backed as it is touched, never
- * moved) or, where ranges are not available, in heap pages of 4,096 slots ({@link PagedInts},
- * whose pages never move either). One or the other holds them, never both.
- *
- * <p>The slot map is this class's one subclass, so that its lookup ({@link SlotMap#find}) reads
- * {@link #range} and {@link #pages} as fields of the slot map itself: no load more than when they
- * were declared there.
+ * A {@link SlotMap}'s entries and the passes over all of them (clear, snapshot, restore). Per
+ * slot a meta word (stride 1, BulkTable) or meta word and payload (stride 2, PackedTable: the
+ * row if live, else the free link), either in one reserved range for every slot the map may open
+ * (backed as touched, never moved) or, without ranges, in heap pages of 4,096 slots that never
+ * move. SlotMap is the one subclass so that {@link SlotMap#find} reads {@link #range} and
+ * {@link #pages} as its own fields: no extra load.
  */
 abstract sealed class SlotEntries permits SlotMap {
     /** Slots per page of entries: 4096, a 16 KiB page of meta words (32 KiB with payloads). */
@@ -33,28 +23,17 @@ abstract sealed class SlotEntries permits SlotMap {
     /** Whether an 8-byte read of an entry holds the meta word in its low half (little-endian). */
     private static final boolean META_LOW = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
-    /** log2 of the ints per entry: 0 (meta) or 1 (meta, payload). */
+    // log2 of the ints, and of the bytes, per entry
     final int strideShift;
-    /** log2 of the bytes per entry: 2 (meta) or 3 (meta, payload). */
     final int entryShift;
     private final PagedInts entries;
-    /**
-     * {@code entries}' page directory, read directly by {@link SlotMap#find} and
-     * {@link SlotMap#findPayload} (one dependent load fewer than through {@code entries});
-     * refreshed whenever entries grow. Slot {@code i}'s meta word is
-     * {@code pages[i >>> PAGE_SHIFT][(i & PAGE_MASK) << strideShift]}.
-     */
+    /** {@code entries}' directory, read directly by the lookups (one dependent load fewer); refreshed on growth. */
     int[][] pages;
-    /**
-     * The entries in one reserved range of the table's arena, slot {@code s}'s at byte
-     * {@code s << entryShift}; null while the entries are in {@link #pages}.
-     */
+    /** The entries' reserved range, slot {@code s} at byte {@code s << entryShift}; null with {@link #pages}. */
     MemorySegment range;
-    /** Whether the range was advised to use huge pages (once its entries pass 2 MiB). */
     private boolean rangeAdvised;
-    /** Slots retired by the running {@link #advanceAllLive} pass. */
+    // the running advanceAllLive pass's retired count and retired meta word
     private int passRetired;
-    /** The meta word the running {@link #advanceAllLive} pass gives a slot it retires. */
     private int retiredMeta;
 
     /** @param payloads whether each entry holds a payload int beside its meta word (stride 2) */
@@ -115,11 +94,7 @@ abstract sealed class SlotEntries permits SlotMap {
         };
     }
 
-    /**
-     * Moves the entries into one range reserved in {@code arena} for {@code slots} slots
-     * ({@link AddressSpace}), if reservations are available; otherwise they stay in heap pages.
-     * Only before any entry is made.
-     */
+    /** Moves the entries into a range reserved for {@code slots} slots, if available; before any entry is made. */
     final void reserveRange(BlockArena arena, long slots) {
         range = arena.reserve(slots << entryShift);
     }
@@ -140,15 +115,12 @@ abstract sealed class SlotEntries permits SlotMap {
     // ---------------------------------------------------------------------------------------
     // The restore pass
 
-    /** Ints {@link #topGeneration} copies out of a range at a time, into {@link #scratch}. */
     private static final int SCRATCH_INTS = 1 << 12;
-    /** Scratch for {@link #topGeneration}, made on first use. */
     private int[] scratch;
 
     /**
-     * {@return the highest generation in the meta words of slots {@code [1, limit)}, retired
-     * ones included; 0 if none}: a branch-free max over the words (payloads masked out); a
-     * range's words are first copied to a heap scratch a page at a time. For a restored slot map.
+     * {@return the highest generation of slots {@code [1, limit)}, retired included; 0 if none}:
+     * a branch-free max, payloads masked out, a range copied to scratch a page at a time.
      */
     final int topGeneration(int limit) {
         if (limit <= 1) {
@@ -177,11 +149,7 @@ abstract sealed class SlotEntries permits SlotMap {
 
     private static final int PAGE_INTS = 1 << PAGE_SHIFT;
 
-    /**
-     * The highest generation bits of the meta words among ints {@code [from, end)} of
-     * {@code ints}, which start at an entry; at stride 2 the meta words are the ints at even
-     * indices, and the payloads between them are masked to 0.
-     */
+    /** Highest generation bits among ints {@code [from, end)}; at stride 2 odd (payload) ints masked to 0. */
     private int maxGenerationBits(int[] ints, int from, int end) {
         int top = 0;
         if (strideShift == 0) {
@@ -196,16 +164,14 @@ abstract sealed class SlotEntries permits SlotMap {
         return top;
     }
 
-    /** The generation bits of a meta word, in place. */
     private static final int GENERATION_BITS = SlotMeta.GENERATION_MASK << SlotMeta.GENERATION_SHIFT;
 
     // ---------------------------------------------------------------------------------------
     // The clear pass
 
     /**
-     * Makes every live meta word of slots {@code [1, limit)} dead at its next generation, or
-     * retired at {@code maxGeneration}, in one pass over the entries; payloads and words that
-     * are not live stay as they are. Branch-free where no slot retires, so that C2 vectorises it.
+     * Makes every live slot of {@code [1, limit)} free at its next generation, or retired at
+     * {@code maxGeneration}; branch-free where no slot retires, so that C2 vectorises it.
      *
      * @return the slots retired
      */
@@ -257,12 +223,9 @@ abstract sealed class SlotEntries permits SlotMap {
     }
 
     /**
-     * {@link #advanceAllLive} on ints {@code [from, end)} of a page of the range, from byte
-     * {@code base}, in place: two ints per 8-byte read and write. With no slot at the last
-     * generation, a live meta word gains {@code advance} (its live bit is bit 0, and adding
-     * cannot carry out of it: a live word has bit 31, retired, clear); a payload, and a word
-     * that is not live, stays as it is. The header (slot 0) is never live, so the first page's
-     * pairs start at slot 0.
+     * {@link #advanceAllLive} on a range page from byte {@code base}, two ints per 8-byte access.
+     * Adding {@code advance} to a live word cannot carry (bit 31, retired, is clear); slot 0 is
+     * never live, so the first page's pairs start there.
      */
     private void releaseLive(MemorySegment r, long base, int from, int end, int maxLive, int advance) {
         int pairs = end >>> 1;
@@ -289,10 +252,7 @@ abstract sealed class SlotEntries permits SlotMap {
         }
     }
 
-    /**
-     * {@return whether one of the {@code pairs} pairs of ints from byte {@code base} of the
-     * range (and the int after them) holds {@code meta}}: branch-free, so that C2 vectorises it
-     */
+    /** {@return whether {@code pairs} int pairs from {@code base}, or the int after, hold {@code meta}}: branch-free for C2 */
     private static boolean holds(MemorySegment r, long base, int pairs, int meta) {
         long both = (meta & 0xFFFF_FFFFL) | (long) meta << 32;
         int found = 0;
@@ -326,16 +286,14 @@ abstract sealed class SlotEntries permits SlotMap {
     // Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
     /**
-     * Sets every restored entry at once, after the slot map's counters and list (StoredTables): the meta words (a BulkTable's
-     * heap pages are {@code metas}' pages, so opening a large mapped table copies its meta words
-     * once; a range takes a bulk copy per page) and, at stride 2, the payloads.
+     * Sets every restored entry: heap pages at stride 1 adopt {@code metas}' pages (one copy of a
+     * large mapped table's words); a range takes a bulk copy per page.
      */
     void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();
         int[][] made = metas.pages();
         if (range != null) {
-            // Advice first: the copy below is the range's first touch, so a large slot map gets
-            // huge pages from the start instead of a page fault per 4 KiB.
+            // advise before the first touch, so huge pages from the start
             ensureEntries(Math.max(0, length - 1));
             int[] page = strideShift == 1 ? new int[2 << PAGE_SHIFT] : null;
             for (int p = 0; p < made.length; p++) {
@@ -368,12 +326,7 @@ abstract sealed class SlotEntries permits SlotMap {
         }
     }
 
-    /**
-     * Writes the meta words (or, {@code payloads}, the payloads: stride 2 only) of slots
-     * {@code [0, count)} into {@code out} from its position, 0 for an entry never made
-     * ({@link PagedInts#putTo}; for a snapshot's metadata). From a range: one bulk copy of the
-     * meta words at stride 1, a bulk copy per page at stride 2.
-     */
+    /** Writes the meta words (or stride-2 payloads) of slots {@code [0, count)} to {@code out}, 0 where never made. */
     void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
         if (range == null) {
             entries.putTo(out, payloads ? 1 : 0, 1 << strideShift, count);

@@ -3,9 +3,8 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
- * Why a {@link SlotMap} refuses: the messages of a full table and of a handle that is not
- * live. Slow paths only: the slot map's checks ({@link SlotMap#find}, {@link SlotMap#reserve})
- * say yes or no, and these say why, reading the slot map's state after the fact.
+ * The messages of a full table and of a handle not live: slow paths that read the slot map's state
+ * after {@link SlotMap#find} or {@link SlotMap#reserve} said no.
  */
 final class SlotRejections {
     private SlotRejections() {

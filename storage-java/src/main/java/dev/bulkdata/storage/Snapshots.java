@@ -61,7 +61,6 @@ public final class Snapshots {
         saveTo(path, out -> write(t, out));
     }
 
-    /** Writes through {@code writer} into a temporary file beside {@code path}, then moves it into place. */
     private static void saveTo(Path path, ChannelWriter writer) throws IOException {
         Objects.requireNonNull(path, "path");
         Path temporary = path.resolveSibling(path.getFileName() + ".tmp-"
@@ -82,8 +81,7 @@ public final class Snapshots {
     }
 
     /**
-     * Writes a snapshot of a table to a channel, from its current position; the channel stays
-     * open.
+     * {@link #save(Table, Path)} to a channel, from its position; the channel stays open.
      *
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param out where to write
@@ -118,8 +116,7 @@ public final class Snapshots {
     }
 
     /**
-     * Writes a snapshot of a component table to a channel, from its current position; the
-     * channel stays open. See {@link #save(ComponentTable, Path)}.
+     * {@link #save(ComponentTable, Path)} to a channel, from its position; it stays open.
      *
      * @param components an open component table
      * @param out where to write
@@ -133,10 +130,10 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a component table saved with {@link #save(ComponentTable, Path)} for
-     * {@code entities}: the entity table it was saved with, or that table loaded from a snapshot
-     * of the same point or later. Every entity's component comes back in its row; one of an
-     * entity removed since is stale. O(rows + blocks); the schema may have changed as a table's.
+     * Loads a component table saved with {@link #save(ComponentTable, Path)} for {@code entities}:
+     * the entity table it was saved with, or that table loaded from a snapshot of the same point
+     * or later. Each component comes back in its row (stale for an entity removed since).
+     * O(rows + blocks); the schema may have changed as a table's.
      *
      * @param path the file
      * @param entities the entity table, open
@@ -177,8 +174,8 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a component table from a channel, from its current position; the channel stays open
-     * and is read up to the snapshot's end. See {@link #loadComponents(Path, Table, Schema, LoadOption...)}.
+     * {@link #loadComponents(Path, Table, Schema, LoadOption...)} from a channel, from its
+     * position, read up to the snapshot's end; it stays open.
      *
      * @param in the channel
      * @param source a name for the source, for messages
@@ -215,7 +212,7 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a table saved with {@link #save}, with the file's schema.
+     * {@link #load(Path, Class, Schema, LoadOption...)} of either kind, with the file's schema.
      *
      * @param path the file
      * @param options load options
@@ -228,15 +225,13 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a table saved with {@link #save}, checking its schema: the loaded table uses
-     * {@code expected} itself, so the caller's field objects work on it.
+     * {@link #load(Path, Class, Schema, LoadOption...)} of either kind.
      *
      * @param path the file
-     * @param expected the schema to load under: the file's, or an earlier version of it (see the class documentation)
+     * @param expected the schema to load under
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException if the file is not a valid snapshot, holds a schema that does not
-     *     load under {@code expected} ({@code SCHEMA_MISMATCH}) or its tag is taken
+     * @throws StorageFileException as {@link #load(Path, Class, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static Table load(Path path, Schema expected, LoadOption... options) throws IOException {
@@ -244,7 +239,8 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a table of a given kind saved with {@link #save}.
+     * Loads a table of a given kind saved with {@link #save}. With a schema, the loaded table uses
+     * {@code expected} itself, so the caller's field objects work on it.
      *
      * @param path the file
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
@@ -267,8 +263,8 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a table from a channel, from its current position; the channel stays open and is
-     * read up to the snapshot's end.
+     * {@link #load(Path, Class, Schema, LoadOption...)} from a channel, from its position, read up
+     * to the snapshot's end; it stays open.
      *
      * @param in the channel
      * @param source a name for the source, for messages
@@ -277,8 +273,7 @@ public final class Snapshots {
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws StorageFileException if the bytes are not a valid snapshot, hold another kind or
-     *     schema, or its tag is taken; no memory is held for a length the bytes do not back
+     * @throws StorageFileException as there; no memory is held for a length the bytes do not back
      * @throws IOException if reading fails
      */
     public static <T extends Table> T load(ReadableByteChannel in, String source, Class<T> kind, Schema expected,
@@ -290,13 +285,11 @@ public final class Snapshots {
     // References between tables: handle fields
 
     /**
-     * Rewrites the references to {@code loaded} in {@code referrer}'s handle fields after
-     * {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}): each value that
-     * names {@code loaded}'s saved tag gets its new tag and generation, so a reference valid in
-     * the saved table is valid in the loaded one and a stale one stays stale (one that cannot be
-     * moved becomes null). Does nothing for a table loaded under its own tag, or a pair already
-     * remapped. Run it before new references are written. O(live records of {@code referrer})
-     * per handle field aimed at {@code loaded}; holds {@code referrer}'s iteration guard.
+     * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value
+     * in {@code referrer}'s handle fields naming its saved tag the new tag and generation: valid
+     * stays valid, stale stays stale (unmovable becomes null). Does nothing under the own tag or
+     * for a pair already remapped; run it before new references are written. O(live records) per
+     * handle field aimed at {@code loaded}; holds {@code referrer}'s iteration guard.
      *
      * @param referrer the table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
@@ -329,9 +322,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #remap(Table, Table)} for the handle fields of a component table: every row, also
-     * those of removed entities not swept out yet; once per referrer and loaded table, as there.
-     * O(rows) per handle field aimed at {@code loaded}.
+     * {@link #remap(Table, Table)} for a component table: every row, also those of removed entities
+     * not swept out yet. O(rows) per handle field aimed at {@code loaded}.
      *
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
@@ -363,10 +355,9 @@ public final class Snapshots {
     }
 
     /**
-     * Counts the references in {@code referrer}'s handle fields that name no live record of the
-     * field's target among {@code targets} (stale, foreign, made up, or the target absent); null
-     * is never dangling. Run it after loading a set of tables, to find what a load broke.
-     * O(live records x handle fields); changes nothing.
+     * Counts values in {@code referrer}'s handle fields naming no live record of the field's target
+     * among {@code targets} (stale, foreign, made up, or target absent); null never dangles. Run it
+     * after loading a set of tables. O(live records x handle fields); changes nothing.
      *
      * @param referrer the table whose handle fields are checked, open
      * @param targets the open tables the fields may refer to, found by name (the first of a
@@ -394,9 +385,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #danglingReferences(Table, Table...)} for the handle fields of a component table:
-     * the components of live entities (a removed entity's component is invisible and not
-     * counted). O(rows × handle fields); changes nothing.
+     * {@link #danglingReferences(Table, Table...)} for a component table, over the components of
+     * live entities. O(rows × handle fields); changes nothing.
      *
      * @param referrer the component table whose handle fields are checked, open
      * @param targets the open tables the fields may refer to, found by name

@@ -3,13 +3,10 @@ package dev.bulkdata.storage;
 import java.io.IOException;
 
 /**
- * A storage file could not be read: a snapshot could not be loaded (see {@link Snapshots}), or a
- * mapped table's file could not be opened ({@link TableBuilder#mapped}): the file is not such a file, is
- * damaged, was written by a newer version or on a machine of the other byte order, does not
- * hold the expected schema, options or kind, or its table cannot take its tag, or it is in use. The message names the
- * file (or the channel's source name) and what is wrong; {@link #reason()} says which of these
- * it is. When it is thrown, nothing of the load is left: no table, no native memory, no tag,
- * no open file.
+ * A snapshot could not be loaded ({@link Snapshots}) or a mapped table's file opened
+ * ({@link TableBuilder#mapped}); the message names the file (or channel source) and what is
+ * wrong, {@link #reason()} which kind of fault. When thrown, nothing of the load is left: no
+ * table, native memory, tag or open file.
  */
 public final class StorageFileException extends IOException {
     private static final long serialVersionUID = 1L;

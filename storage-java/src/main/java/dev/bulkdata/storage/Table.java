@@ -67,9 +67,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     }
 
     /**
-     * Adds {@code to - from} records, all fields zero, writing their handles to
-     * {@code handlesOut[from..to)}. All or nothing: if they do not all fit, nothing is added.
-     * O(count).
+     * Adds {@code to - from} zeroed records, their handles to {@code handlesOut[from..to)}; all or
+     * nothing: if they do not all fit, nothing is added. O(count).
      *
      * @param handlesOut receives the new handles
      * @param from first index written
@@ -82,13 +81,11 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void addAll(long[] handlesOut, int from, int to);
 
     /**
-     * Adds records as {@link #addAll(long[], int, int)} and has {@code init} write each one's
-     * fields through its chunk, a block's worth at a time. During {@code init} an iteration is
-     * open: chunk access works, {@link #add()} and {@link #remove} throw, {@link #addLater} and
-     * {@link #removeLater} queue. O(count). If {@code init} throws for record {@code i}, the
-     * records before it stay added and written, the rest of the call's are removed again (their
-     * handles stale) and the exception is thrown. Guide: docs/tables-and-handles.md, "Holes and
-     * their reuse".
+     * {@link #addAll(long[], int, int)}, then {@code init} writes each record through its chunk,
+     * a block's worth at a time, inside an open iteration ({@link #add()}/{@link #remove} throw,
+     * {@code addLater}/{@code removeLater} queue). O(count). If {@code init} throws for record
+     * {@code i}, the records before it stay, the rest are removed again (handles stale) and the
+     * exception is thrown. Guide: docs/tables-and-handles.md, "Holes and their reuse".
      *
      * @param handlesOut receives the new handles in {@code [from, to)}
      * @param from first index to write
@@ -104,17 +101,14 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void addAll(long[] handlesOut, int from, int to, RecordInit init);
 
     /**
-     * Undoes the {@link #add()} that returned {@code handle}, for an initialisation that failed.
-     * If that add was the table's last structural change, the record is removed and the
-     * structure is exactly as before it: {@link #size()}, {@link #capacity()} and every count of
-     * {@link #stats()} are equal, and the next {@code add()} takes the same slot (a block the add
-     * allocated is kept as a zeroed spare, outside {@link TableStats#nativeBytes()}). The slot's
-     * generation still advances, so {@code handle} stays stale; at the slot's last generation the
-     * slot retires as by {@link #remove(long)} and the result is {@code false}.
-     *
-     * <p>Otherwise (another change came between) a live {@code handle} is removed as by
-     * {@link #remove(long)}, one not live here is ignored, and the result is {@code false}.
-     * O(fields).
+     * Undoes the {@link #add()} that returned {@code handle}, for a failed initialisation. If that
+     * add was the last structural change, the structure is exactly as before it ({@link #size()},
+     * {@link #capacity()}, every {@link #stats()} count; the next {@code add()} takes the same
+     * slot; an allocated block stays as a zeroed spare outside {@link TableStats#nativeBytes()}).
+     * The generation still advances, so {@code handle} is stale; at the slot's last generation it
+     * retires as by {@link #remove(long)} and the result is {@code false}. Otherwise a live
+     * {@code handle} is removed as by {@code remove}, one not live is ignored, and the result is
+     * {@code false}. O(fields).
      *
      * @param handle a handle this table's last add returned
      * @return whether the table's structure is now exactly what it was before that add
@@ -124,9 +118,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     boolean cancelAdd(long handle);
 
     /**
-     * Removes a record: its slot's generation advances (every copy of the handle becomes stale)
-     * and the slot joins the free list, or retires if its generation is used up. O(1): no record
-     * byte is written; a later add zeroes the record it hands out.
+     * Removes a record: the slot's generation advances (every copy of the handle is stale) and the
+     * slot is freed, or retires at its last generation. O(1), no record byte written.
      *
      * @param handle a live handle of this table
      * @throws InvalidHandleException if the handle is null, stale, foreign or forged
@@ -148,11 +141,9 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     }
 
     /**
-     * Removes the records of {@code handles[from..to)}. All or nothing: every handle is checked
-     * first (one given twice is stale the second time) and nothing is removed if one fails.
-     * Whatever their order, records are removed in slot order, so memory is touched, and freed
-     * slots later reused, in address order. Allocates nothing once a batch of that size was seen.
-     * O(k log k) for k handles.
+     * Removes the records of {@code handles[from..to)}, all or nothing: every handle is checked
+     * first (one given twice is stale the second time). Removed, and later reused, in slot order.
+     * Allocates nothing once a batch of that size was seen. O(k log k) for k handles.
      *
      * @param handles live handles of this table
      * @param from first index read
@@ -165,13 +156,11 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void removeAll(long[] handles, int from, int to);
 
     /**
-     * Removes a record once no pass over the table is open: the way to remove from inside
-     * {@link #forEach}, {@link #forEachChunk} or a loop over {@link #iterate()}, where
-     * {@link #remove} throws. While a pass is open the record stays live and visited until the
-     * last open pass ends, then the queue is applied ({@link #applyQueued()}); with no pass open
-     * it is {@link #remove}. The handle is checked now; a record queued twice is removed once;
-     * any thread of a pass may queue. O(1), allocation-free once the table's queue exists.
-     * Guide: docs/iteration-and-change-versions.md, "Changes during a pass".
+     * Removes a record once no pass is open: the way to remove inside a pass, where
+     * {@link #remove} throws. The record stays live and visited until the last open pass ends
+     * ({@link #applyQueued()}); with no pass open it is {@link #remove}. The handle is checked
+     * now; queued twice, removed once; any thread of a pass may queue. O(1), allocation-free once
+     * the queue exists. Guide: docs/iteration-and-change-versions.md, "Changes during a pass".
      *
      * @param handle a live handle of this table
      * @throws InvalidHandleException if the handle is not live in this table
@@ -181,12 +170,10 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void removeLater(long handle);
 
     /**
-     * Adds a record once no pass over the table is open and hands its handle to {@code init}:
-     * the way to add from inside a pass, where {@link #add()} throws. While a pass is open the
-     * add is queued and the record does not exist (not visited, not in {@link #size()}) until the
-     * last open pass ends; with no pass open it is added and {@code init} runs at once. If
-     * {@code init} throws, the record is taken back ({@link #cancelAdd}) and the exception
-     * thrown. For an order independent of threads in a parallel pass, use {@link Chunk#addLater}.
+     * Adds a record once no pass is open and hands its handle to {@code init}: the way to add
+     * inside a pass. Until the last open pass ends the record does not exist (not visited, not in
+     * {@link #size()}); with no pass open it is added at once. If {@code init} throws, the record
+     * is taken back ({@link #cancelAdd}). For a thread-independent order use {@link Chunk#addLater}.
      *
      * @param init writes the new record's fields; it may read and write this table and add or
      *     remove at once (no pass is open when it runs)
@@ -197,13 +184,11 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void addLater(java.util.function.LongConsumer init);
 
     /**
-     * Applies the changes queued by {@link #removeLater}, {@link #addLater} and
-     * {@link Chunk#removeLater}/{@link Chunk#addLater}; the end of the last open pass does this
-     * by itself, so call it only to apply what is left after an {@code init} threw. Order: every
-     * queued removal in slot order, as one structural change; then the adds queued through
-     * chunks in chunk order, then those queued through the table in the order queued. An
-     * {@code init} that throws stops the adds: its record is taken back, the later adds stay
-     * queued, and the exception is thrown. O(removals + adds + slots / 64).
+     * Applies what {@code removeLater}/{@code addLater} of the table and of {@link Chunk} queued;
+     * the last open pass's end does this, so call it only for what is left after an {@code init}
+     * threw. Order: all removals in slot order, as one structural change; then chunk-queued adds
+     * in chunk order; then table-queued adds as queued. A throwing {@code init} stops the adds:
+     * its record is taken back, later adds stay queued. O(removals + adds + slots / 64).
      *
      * @return the number of records removed and added
      * @throws java.util.ConcurrentModificationException if a pass is open, or another thread is
@@ -213,8 +198,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     int applyQueued();
 
     /**
-     * Whether a handle refers to a live record of this table. O(1); never throws for any
-     * handle value, including after {@link #close()} (then it answers {@code false}).
+     * Whether a handle is live in this table. O(1); never throws, {@code false} after close.
      *
      * @param handle any value
      * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
@@ -322,11 +306,9 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     int capacity();
 
     /**
-     * Removes every record: every handle handed out so far becomes stale; the blocks stay for
-     * reuse. O(slots opened): each live slot's generation advances, no record byte is written. A
-     * slot at its last generation moves the table to its next epoch if its layout has
-     * {@link HandleLayout#epochBits() epoch bits}, else retires. {@link #reset()} is the O(blocks)
-     * purge.
+     * Removes every record (all handles stale; blocks kept). O(slots opened), no record byte
+     * written. A slot at its last generation moves the table to its next epoch if the layout has
+     * {@link HandleLayout#epochBits() epoch bits}, else retires. {@link #reset()} is O(blocks).
      *
      * @throws java.util.ConcurrentModificationException if an iteration is open
      * @throws IllegalStateException if the table is closed
@@ -334,13 +316,10 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void clear();
 
     /**
-     * Removes every record in O(blocks), looking at no slot: as with {@link #clear()} every handle
-     * from before is stale and the next adds take the same slots and blocks. The tag is kept; the
-     * structure version of every block that held a record moves on; a mapped table saves the new
-     * state at its next checkpoint. Each reset takes one generation (past the last, the next
-     * epoch, if the layout has {@link HandleLayout#epochBits() epoch bits}); once that budget is
-     * spent it costs what {@code clear()} costs. Guide: docs/tables-and-handles.md, "Emptying a
-     * table" and "Generation budget".
+     * {@link #clear()} in O(blocks), looking at no slot; the next adds take the same slots and
+     * blocks, the tag is kept, and each block that held a record gets a new structure version.
+     * Each reset takes one generation (then the next epoch, with epoch bits); once spent it costs
+     * what {@code clear()} does. Guide: docs/tables-and-handles.md, "Emptying a table".
      *
      * @throws java.util.ConcurrentModificationException if an iteration is open (nothing changes)
      * @throws IllegalStateException if the table is closed or corrupt
@@ -348,10 +327,10 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void reset();
 
     /**
-     * Frees all native memory and the table's tag. Idempotent. Succeeds while an iteration is
-     * open (its chunks then throw {@link IllegalStateException}) and on a corrupt table, unless an
-     * open iteration holds the table open ({@link ChunkIteration#holding}). A mapped table is
-     * checkpointed first (unless corrupt), then unmapped and its file unlocked and closed.
+     * Frees all native memory and the tag; idempotent. Succeeds with an iteration open (its chunks
+     * then throw {@link IllegalStateException}) and when corrupt, unless an iteration holds the
+     * table open ({@link ChunkIteration#holding}). A mapped table is checkpointed (unless
+     * corrupt), unmapped and its file unlocked and closed.
      *
      * @throws IllegalStateException if an open iteration holds the table open, naming its
      *     holders; the table is then unchanged and still open
@@ -365,10 +344,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     boolean isClosed();
 
     /**
-     * Opens an iteration over the table's chunks (one per block); close it, best with
-     * try-with-resources. While it is open, adding, removing or clearing throws
-     * {@link java.util.ConcurrentModificationException}; field reads and writes are allowed, from
-     * many threads for distinct records.
+     * Opens an iteration over the chunks (one per block); close it. While open, structural changes
+     * throw {@link java.util.ConcurrentModificationException}; field access is allowed.
      *
      * @return the open iteration
      * @throws IllegalStateException if the table is closed
@@ -376,10 +353,9 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     ChunkIteration iterate();
 
     /**
-     * Opens an iteration whose iterator yields only the chunks that changed after
-     * {@code since} in a way {@code changes} looks for ({@linkplain ##versions Change versions});
-     * {@link ChunkIteration#selects(int)} tells code that hands chunks out by index which to
-     * take. O(fields of the filter) per chunk, nothing per record.
+     * {@link #iterate()} yielding only chunks changed after {@code since} as {@code changes} looks
+     * for ({@linkplain ##versions Change versions}); {@link ChunkIteration#selects(int)} answers by
+     * index. O(fields of the filter) per chunk.
      *
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
@@ -390,8 +366,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     ChunkIteration iterate(ChangeFilter changes, int since);
 
     /**
-     * Visits every chunk, in order, with an iteration open for the duration of the call.
-     * Allocation-free.
+     * Visits every chunk in order inside one open iteration. Allocation-free.
      *
      * @param visitor receives each chunk
      * @throws IllegalStateException if the table is closed
@@ -399,9 +374,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void forEachChunk(ChunkVisitor visitor);
 
     /**
-     * {@link #forEachChunk(ChunkVisitor)} over the chunks that changed after {@code since} in a
-     * way {@code changes} looks for ({@linkplain ##versions Change versions}), each tested when
-     * the pass reaches it. Allocation-free; O(chunks x fields of the filter) plus the visits.
+     * {@link #forEachChunk(ChunkVisitor)} over the chunks changed as {@link #iterate(ChangeFilter,
+     * int)} selects them, each tested when reached. Allocation-free.
      *
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
@@ -412,17 +386,13 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor);
 
     /**
-     * Visits every chunk on several threads: the calling thread and up to
-     * {@code parallelism - 1} tasks on {@code executor} take chunks from a shared counter, so
-     * each chunk is visited once, in no particular order. One iteration is open for the whole
-     * pass; the call returns once every visit has ended, and every visitor's writes
-     * happen-before the return. A few objects per pass, none per chunk.
-     *
-     * <p>A visitor may read and write its chunk's records and read records no visitor writes;
-     * a structural change throws {@link java.util.ConcurrentModificationException} naming the
-     * thread (queue it: {@link Chunk#removeLater}, {@link Chunk#addLater}). The first exception
-     * stops the pass and is rethrown once every visit has ended, the others suppressed in it. A
-     * task the executor rejects is not retried: the other threads take its chunks. Guide:
+     * Visits every chunk once, in no order, on the calling thread and up to
+     * {@code parallelism - 1} {@code executor} tasks sharing a counter, inside one iteration; it
+     * returns once every visit has ended, all visitors' writes happening-before. A few objects per
+     * pass. A visitor may write its chunk's records and read records no visitor writes; a
+     * structural change throws {@link java.util.ConcurrentModificationException} (queue it on the
+     * {@link Chunk}). The first exception stops the pass and is rethrown at the end, others
+     * suppressed in it; a rejected task's chunks go to the other threads. Guide:
      * docs/errors-and-threads.md, "Parallel chunks in Java".
      *
      * @param executor runs the helper tasks; the calling thread works too, so a busy pool, or
@@ -437,8 +407,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * {@link #forEachChunk(java.util.concurrent.Executor, int, ChunkVisitor)} over the chunks
-     * that changed after {@code since} in a way {@code changes} looks for, each tested when a
-     * thread takes it. Same rules.
+     * changed as {@link #iterate(ChangeFilter, int)} selects them, each tested when taken.
      *
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
@@ -453,8 +422,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
                       ChunkVisitor visitor);
 
     /**
-     * Visits every live record, in slot order, with an iteration open for the duration of the
-     * call. Holes are skipped 64 slots at a time. Allocation-free.
+     * Visits every live record in slot order inside one open iteration, skipping holes 64 slots at
+     * a time. Allocation-free.
      *
      * @param visitor receives each live record as (chunk, slot)
      * @throws IllegalStateException if the table is closed
@@ -462,9 +431,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void forEach(RecordVisitor visitor);
 
     /**
-     * {@link #forEach(RecordVisitor)} over the chunks that changed after {@code since} in a way
-     * {@code changes} looks for. A chunk is the unit: its unchanged records are visited too.
-     * Allocation-free.
+     * {@link #forEach(RecordVisitor)} over the chunks changed as {@link #iterate(ChangeFilter,
+     * int)} selects them; a changed chunk's unchanged records are visited too. Allocation-free.
      *
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
@@ -475,10 +443,9 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void forEach(ChangeFilter changes, int since, RecordVisitor visitor);
 
     /**
-     * Returns the table's current change version and moves its counter on: every write before
-     * this call is stamped with the returned version or an earlier one, every write after it
-     * with a later one ({@linkplain ##versions Change versions}). O(1) (once in 2^29 calls,
-     * O(chunks x fields)); call it on the writer thread while no other thread writes the table.
+     * Returns the current change version and moves it on: writes before the call carry it or an
+     * earlier one, writes after a later one ({@linkplain ##versions Change versions}). O(1) (once
+     * in 2^29 calls O(chunks x fields)); call it while no other thread writes the table.
      *
      * @return the version of everything written so far
      * @throws IllegalStateException if the table is closed
@@ -486,8 +453,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     int markVersion();
 
     /**
-     * Returns counts and memory of the table; O(1). After {@link #close()} every count is 0,
-     * native bytes included: the memory is freed.
+     * Returns counts and memory of the table; O(1). After {@link #close()} every count is 0.
      *
      * @return counts and memory of the table
      * @throws IllegalStateException if the table is corrupt (see Threads)
@@ -495,8 +461,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     TableStats stats();
 
     /**
-     * Formats a handle with this table's name and layout: {@code particles#42@3}. Works for any
-     * value and after close.
+     * Formats a handle with this table's name and layout ({@code particles#42@3}); any value, even
+     * after close.
      *
      * @param handle any value
      * @return the readable form; {@code "null"} for {@link Handles#NULL}

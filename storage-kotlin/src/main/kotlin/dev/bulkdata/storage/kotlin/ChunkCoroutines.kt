@@ -21,15 +21,12 @@ import java.lang.foreign.MemorySegment
 import java.util.concurrent.atomic.AtomicInteger
 
 /**
- * Processes the table chunk by chunk in at most [parallelism] coroutines at once and returns
- * when every chunk is done (structured concurrency). `min(parallelism, chunks)` workers on
- * [dispatcher] ([Dispatchers.Unconfined] included) each take the next chunk when done with one,
- * so each chunk is processed by one coroutine; a pass allocates the workers and a byte per chunk
- * ([block] is inlined into each worker). Cancelling the caller cancels the workers; an exception
- * from one chunk cancels the others and is rethrown. An iteration is open for the whole call: an
- * add, remove or clear throws [java.util.ConcurrentModificationException] (queue them with
- * [TypedChunk.removeLater] and [TypedChunk.addLater]). The fast loop over a chunk's views:
- * docs/kotlin.md, "Coroutines per chunk".
+ * Processes the table chunk by chunk in at most [parallelism] coroutines and returns when all are
+ * done (structured concurrency): `min(parallelism, chunks)` workers on [dispatcher] take chunks in
+ * turn, [block] inlined into each; a pass allocates the workers and a byte per chunk. Cancelling
+ * the caller cancels the workers; a chunk's exception cancels the others and is rethrown. An
+ * iteration is open throughout: structural changes throw [java.util.ConcurrentModificationException]
+ * (queue them on the [TypedChunk]). Fast loops over a chunk's views: docs/kotlin.md, "Coroutines per chunk".
  *
  * @param dispatcher where the chunk coroutines run; [Dispatchers.Default] by default
  * @param parallelism the most chunks processed at once, at least 1
@@ -75,8 +72,8 @@ public suspend inline fun Table.processChunks(
 ): Unit = processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
 /**
- * The chunks of one pass, handed out in order, each once, to whichever worker asks first. The
- * selection is fixed when the pass starts (a chunk's writes do not select another).
+ * The chunks of one pass, each handed once, in order, to whichever worker asks first; the
+ * selection is fixed when the pass starts.
  */
 @PublishedApi
 internal class ChunkQueue(private val iteration: ChunkIteration) {
@@ -150,11 +147,10 @@ private fun Table.closedDuringPass(e: Throwable): Throwable {
 
 /**
  * The table's chunks as a cold [Flow]: collecting it opens an iteration, emits every chunk in
- * order and closes the iteration when the collection ends; until then add, remove and clear
- * throw [java.util.ConcurrentModificationException], and a chunk is valid only meanwhile (map
- * chunks to values before `toList`, `first`, ...). Operators that hand chunks over through a
- * channel (`buffer`, `conflate`, `flowOn` with another dispatcher, ...) are refused; the list is
- * in docs/kotlin.md, "Coroutines per chunk". Each chunk is a boxed [TypedChunk].
+ * order (boxed) and closes it when the collection ends; meanwhile structural changes throw
+ * [java.util.ConcurrentModificationException] and chunks are valid only then (map them to values
+ * before `toList`, `first`, ...). Operators handing chunks through a channel (`buffer`, `flowOn`
+ * to another dispatcher, ...) are refused: docs/kotlin.md, "Coroutines per chunk".
  *
  * @throws IllegalStateException (when collected) if the table is closed, or if the flow is
  *   collected inside a producer coroutine; the message says what to do instead

@@ -26,16 +26,13 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
 }
 
 /**
- * Declares a table: its name, options and columns, in the style of an Exposed table object
- * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`).
- * Columns are declared in the object body, in record order, with [byte], [short], [char], [int],
- * [long], [float], [double], [boolean] and [handle] (handles of another table).
- *
- * Constructing the object records them and runs nothing that can fail; the options block runs
- * and the core [Schema] is built on first use ([open], [schema], a column's [Column.field]),
- * where every mistake throws an [IllegalArgumentException] naming the table and the fix, on
- * every call (so do not call them in the object body). Java reads the `@JvmField` columns as
- * static fields typed by table. Thread-safe once constructed. Guide: docs/kotlin.md.
+ * Declares a table: name, options and columns, in the style of an Exposed table object
+ * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`),
+ * columns in record order. Constructing it only records them; the options block runs and the
+ * core [Schema] is built on first use ([open], [schema], [Column.field]), where every mistake
+ * throws an [IllegalArgumentException] naming the table and the fix (so do not call them in the
+ * object body). Java reads the `@JvmField` columns as static fields. Thread-safe once
+ * constructed. Guide: docs/kotlin.md.
  *
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
@@ -129,9 +126,8 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun columns(): List<Column<D, *>> = synchronized(lock) { columns.toList() }
 
     /**
-     * Opens a new, empty table of this declaration (no native memory until the first add); with
-     * [TableOptions.file] set, the table mapped from that file, a [TypedMappedTable]. Declares no
-     * checked exception, so Java opens an in-memory table without `try`.
+     * Opens a new, empty table (no native memory until the first add); with [TableOptions.file],
+     * a [TypedMappedTable]. No checked exception, so Java needs no `try`.
      *
      * @throws IllegalArgumentException if the declaration or an option is invalid
      * @throws IllegalStateException if all automatic table tags are in use by open tables
@@ -141,9 +137,8 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun open(): TypedTable<D> = typedTableOf(this as D, openCore())
 
     /**
-     * Opens the table of this declaration mapped from [file] (`TableBuilder.mapped`, which says
-     * what it throws): created if absent, else reopened at its last checkpoint with every handle
-     * valid. Give the declaration a fixed [TableOptions.tag].
+     * Opens the table mapped from [file] (`TableBuilder.mapped`): created if absent, else reopened
+     * at its last checkpoint, handles valid. Give the declaration a fixed [TableOptions.tag].
      *
      * @throws IllegalArgumentException if the declaration or an option is invalid
      */
@@ -152,9 +147,8 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun open(file: Path): TypedMappedTable<D> = TypedMappedTable(this as D, resolved().mapper(file))
 
     /**
-     * Loads a table of this declaration saved with [TypedTable.save] (`Snapshots.load` with this
-     * declaration's kind and schema, which says what it throws); handles from before the save are
-     * valid when it loads under its own tag.
+     * Loads a table saved with [TypedTable.save] (`Snapshots.load` with this kind and schema);
+     * handles stay valid under its own tag.
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
@@ -164,9 +158,8 @@ public abstract class TableDef<D : TableDef<D>>(
     }
 
     /**
-     * Loads a component table of this declaration saved with [TypedComponentTable.save] for
-     * [entities], the entity table it was saved with or that table loaded from a snapshot of the
-     * same point (`Snapshots.loadComponents`, which says what it throws).
+     * Loads a component table saved with [TypedComponentTable.save] for [entities]
+     * (`Snapshots.loadComponents`).
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
@@ -182,9 +175,8 @@ public abstract class TableDef<D : TableDef<D>>(
     }
 
     /**
-     * Opens a component table of this declaration for [entities] (the core `ComponentTable.of`):
-     * at most one record of these columns per entity. Of the options only [layout] applies. Close
-     * it (`use { }`) to free its memory; closing [entities] does not.
+     * Opens a component table of this declaration for [entities] (`ComponentTable.of`); of the
+     * options only [layout] applies. Close it (`use { }`): closing [entities] does not.
      *
      * @throws IllegalArgumentException if the declaration is invalid, as for [open]
      */
@@ -278,10 +270,7 @@ public abstract class TableDef<D : TableDef<D>>(
         )
     }
 
-    /**
-     * Validates every option now (the core builders check each value as it is set) and returns
-     * the core builder that [open] makes tables with.
-     */
+    /** Validates every option now (the core builders check each as set); the builder [open] uses. */
     private fun tableBuilder(schema: Schema, options: TableOptions): TableBuilder<*, *, *> = try {
         when (options.kind) {
             TableKind.BULK -> BulkTable.builder(schema)
@@ -307,6 +296,5 @@ public abstract class TableDef<D : TableDef<D>>(
 
     private fun bind(column: Column<D, *>, schema: Schema) = column.bind(schema.field(column.name))
 
-    /** `TableDef(name, columns)`. */
     override fun toString(): String = "TableDef($name, ${columns().joinToString { "${it.name}:${it.type}" }})"
 }

@@ -11,11 +11,10 @@ import java.lang.foreign.MemorySegment
  * argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name: its costs,
  * errors and thread rules are that method's.
  *
- * `chunk[slot, column]` and `= value` (each column type) check every access; the fast loop is
- * over views taken once per chunk ([view], [writableView], [forEachLive]). A chunk is valid only
- * while its pass is open, then every method throws [IllegalStateException]: keep handles, not
- * chunks. Distinct slots may be used from many threads at once. Raw memory ([column], [records],
- * [core]) needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines per chunk".
+ * `chunk[slot, column]` (and `= value`) check every access; fast loops use views taken once per
+ * chunk ([view], [writableView], [forEachLive]). Valid only while its pass is open (then every
+ * method throws [IllegalStateException]): keep handles, not chunks. Raw memory ([column],
+ * [records], [core]) needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines per chunk".
  *
  * @param D the table declaration
  */
@@ -57,10 +56,7 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     /** Queues the removal of the record in [slot] until the pass ends (the core `Chunk.removeLater`); O(1). */
     public fun removeLater(slot: Int): Unit = chunk.removeLater(slot)
 
-    /**
-     * Queues an add until the pass ends, in this chunk's order whichever thread ran it (the core
-     * `Chunk.addLater`); [init] receives the new record's handle to write its fields.
-     */
+    /** The core `Chunk.addLater`: in this chunk's order whichever thread ran it; [init] writes the record. */
     public fun addLater(init: (Handle<D>) -> Unit): Unit = chunk.addLater { init(Handle(it)) }
 
     /** The read-only zero-copy column of [column] in this chunk (the core `Chunk.column`; SOA only). */
@@ -164,13 +160,10 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     // @end-generated
 
     /**
-     * Calls [action] with every live slot of this chunk, in slot order, in one counted loop from
-     * 0 to [slotCount]: in a chunk without holes every slot, in any other the slots whose bit
-     * of [liveBits] is set (one word read per 64 slots). The loop to write with [view]s
-     * (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`): a loop from 0 over a chunk without
-     * holes is the JIT's best case for column access, and the test of holes, the same in every
-     * iteration of such a chunk, leaves the loop. The action is inlined once; allocates nothing.
-     * Call it in a function of its own per chunk (see the class comment).
+     * Calls [action] with every live slot in slot order, in one counted loop from 0 to
+     * [slotCount] (in a chunk with holes, those whose [liveBits] bit is set): a hole-free chunk's
+     * loop is the JIT's best case for [view]s (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`).
+     * Inlined once, allocates nothing; call it in a function of its own per chunk.
      *
      * @throws IllegalStateException if the chunk is used past its pass
      */
@@ -188,11 +181,10 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
         }
     }
 
-    /** `chunk[slot, column]` of a handle column: the handle of table [T] it holds. */
+    /** The handle of table [T] a handle column holds. */
     public operator fun <T : TableDef<T>> get(slot: Int, column: HandleColumn<D, T>): Handle<T> =
         Handle(chunk.get(slot, column.field))
 
-    /** `chunk[slot, column] = value` of a handle column. */
     public operator fun <T : TableDef<T>> set(slot: Int, column: HandleColumn<D, T>, value: Handle<T>): Unit =
         chunk.set(slot, column.field, value.raw)
 }

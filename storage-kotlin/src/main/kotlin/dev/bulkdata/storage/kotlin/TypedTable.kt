@@ -13,13 +13,11 @@ import java.nio.file.Path
  * An open table declared by [D], with typed handles and columns over the core [Table] ([core]).
  * Obtain it from [TableDef.open]; close it with [close] or `use { }`.
  *
- * `table[handle, column]` and `= value` exist for each column type; inside `add { }` and
- * `forEach { }`, `it[column]` does the same for the lambda's record. A handle or column of
- * another declaration does not compile. Each member is the core call its KDoc names, plus
- * nothing: its costs, errors and thread rules are that method's, and a member's KDoc says only
- * what differs. Handles are `long`s at run time and the lambdas are inlined, so add, remove,
- * contains, get, set, [forEach] and [forEachChunk] allocate nothing once compiled. Java calls it
- * with `long` handles and the declaration's static columns. Guide: docs/kotlin.md.
+ * `table[handle, column]` (and `= value`) per column type, `it[column]` inside `add { }` and
+ * `forEach { }`; a handle or column of another declaration does not compile. Each member is the
+ * core call its KDoc names: costs, errors and threads are that method's, and the KDoc says only
+ * what differs. Handles are `long`s at run time and lambdas inlined, so add, remove, contains,
+ * get, set, [forEach] and [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
  *
  * @param D the table declaration
  */
@@ -28,13 +26,11 @@ public sealed class TypedTable<D : TableDef<D>>(
     /** The declaration this table was opened from. */
     @get:JvmName("def")
     public val def: D,
-    /** The core table underneath, for the Java API and for what this class does not wrap. */
+    /** The core table, for the Java API and what this class does not wrap. */
     @get:JvmName("core")
     public val core: Table,
 ) : AutoCloseable {
-    // Sealed: a table in memory (InMemory) or a TypedMappedTable, made by typedTableOf(); init refuses a
-    // core table of another schema (a loaded one). The class file's PermittedSubclasses names
-    // the two, so no caller, Java included, extends it.
+    // Sealed (InMemory or TypedMappedTable, by typedTableOf): no caller, Java included, extends it.
 
     init {
         require(core.schema() === def.schema) {
@@ -42,41 +38,39 @@ public sealed class TypedTable<D : TableDef<D>>(
         }
     }
 
-    /** A table of [def] in memory: every member is [TypedTable]'s. */
+    /** A table of [def] in memory. */
     internal class InMemory<D : TableDef<D>>(def: D, core: Table) : TypedTable<D>(def, core)
 
 
     /**
-     * Saves this table to a file, replacing it (`Snapshots.save`): [TableDef.load] gives it back
-     * exactly, with every handle valid. Give a table loaded in a later run a fixed [TableOptions.tag].
+     * `Snapshots.save`, replacing the file; [TableDef.load] gives it back exactly, handles valid
+     * (give a table loaded in a later run a fixed [TableOptions.tag]).
      */
     @Throws(java.io.IOException::class)
     public fun save(path: Path) {
         Snapshots.save(core, path)
     }
 
-    /** The number of live records (`Table.size`). */
+    /** `Table.size`. */
     @get:JvmName("size")
     public val size: Int get() = core.size()
 
-    /** Whether the table holds no record (`Table.isEmpty`). */
+    /** `Table.isEmpty`. */
     public fun isEmpty(): Boolean = core.isEmpty
 
     /** Whether [close] has been called. */
     public val isClosed: Boolean get() = core.isClosed
 
-    /** Counts and memory of the table (`Table.stats`); all zero once the table is closed. */
+    /** `Table.stats`. */
     public fun stats(): TableStats = core.stats()
 
-    /** Adds a record with every field zero (`Table.add`). */
+    /** `Table.add`. */
     @JvmName("add")
     public fun add(): Handle<D> = Handle(core.add())
 
     /**
-     * Adds a record and initialises it: `table.add { it[X] = 1f }`, the lambda inlined, `it` the
-     * new handle. If [init] throws, the add is undone (`Table.cancelAdd`: the table as it was,
-     * unless [init] changed its structure) and [init]'s exception propagates, with a failure to
-     * undo suppressed in it.
+     * Adds a record, the inlined [init] writing it (`it` its handle). If [init] throws, the add is
+     * undone (`Table.cancelAdd`) and the exception propagates, an undo failure suppressed in it.
      */
     @JvmSynthetic
     public inline fun add(init: TypedTable<D>.(Handle<D>) -> Unit): Handle<D> {
@@ -95,9 +89,8 @@ public sealed class TypedTable<D : TableDef<D>>(
     }
 
     /**
-     * `Table.addAll(handlesOut, from, to, init)`: adds records and has [init] write each one, with
-     * `this` the new record's [TypedChunk] and [init]'s arguments its slot and its position in
-     * [handlesOut], which holds its raw handle already: `addAll(ids) { s, i -> this[s, X] = xs[i] }`.
+     * `Table.addAll(handlesOut, from, to, init)`: [init] writes each record, `this` its
+     * [TypedChunk], arguments its slot and its index in [handlesOut] (which already holds it).
      */
     @JvmSynthetic
     public inline fun addAll(
@@ -107,39 +100,35 @@ public sealed class TypedTable<D : TableDef<D>>(
         crossinline init: TypedChunk<D>.(slot: Int, i: Int) -> Unit,
     ): Unit = core.addAll(handlesOut, from, to) { chunk, slot, i -> TypedChunk<D>(chunk).init(slot, i) }
 
-    /** Removes a record; every copy of its handle becomes stale (`Table.remove`). */
+    /** `Table.remove`. */
     @JvmName("remove")
     public fun remove(handle: Handle<D>): Unit = core.remove(handle.raw)
 
-    /** Removes a record once no pass is open; inside a pass, queued (`Table.removeLater`). */
+    /** `Table.removeLater`. */
     @JvmName("removeLater")
     public fun removeLater(handle: Handle<D>): Unit = core.removeLater(handle.raw)
 
-    /**
-     * Adds a record once no pass is open, [init] writing its fields; inside a pass, queued until
-     * the last open pass ends (`Table.addLater`). From `processChunks`, [TypedChunk.addLater]
-     * orders by chunk.
-     */
+    /** `Table.addLater`, [init] writing the record; from `processChunks`, [TypedChunk.addLater] orders by chunk. */
     @JvmSynthetic
     public fun addLater(init: TypedTable<D>.(Handle<D>) -> Unit): Unit = core.addLater { init(Handle(it)) }
 
-    /** Applies what is queued now (`Table.applyQueued`); only needed after an `init` threw. */
+    /** `Table.applyQueued`: only needed after an `init` threw. */
     public fun applyQueued(): Int = core.applyQueued()
 
-    /** `handle in table`: whether [handle] refers to a live record. O(1); never throws. */
+    /** `handle in table` (`Table.contains`): never throws. */
     @JvmName("contains")
     public operator fun contains(handle: Handle<D>): Boolean = core.contains(handle.raw)
 
-    /** Removes every record; all handles become stale (`Table.clear`, O(slots opened)). */
+    /** `Table.clear`. */
     public fun clear(): Unit = core.clear()
 
-    /** Removes every record in O(blocks) (`Table.reset`), the purge of a table emptied every frame. */
+    /** `Table.reset`: O(blocks). */
     public fun reset(): Unit = core.reset()
 
-    /** Frees the table's native memory and tag. Idempotent. */
+    /** `Table.close`. */
     override fun close(): Unit = core.close()
 
-    /** Formats [handle] as `name#slot@generation` with this table's name; `null` for the null handle. */
+    /** `Table.format`: `name#slot@generation`. */
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
@@ -267,12 +256,11 @@ public sealed class TypedTable<D : TableDef<D>>(
     public operator fun Handle<D>.set(column: BooleanColumn<D>, value: Boolean): Unit = core.set(raw, column.field, value)
     // @end-generated
 
-    /** `table[handle, column]` of a handle column: the handle of table [T] it holds. */
+    /** The handle of table [T] a handle column holds. */
     @JvmName("get")
     public operator fun <T : TableDef<T>> get(handle: Handle<D>, column: HandleColumn<D, T>): Handle<T> =
         Handle(core.get(handle.raw, column.field))
 
-    /** `table[handle, column] = value` of a handle column. */
     @JvmName("set")
     public operator fun <T : TableDef<T>> set(handle: Handle<D>, column: HandleColumn<D, T>, value: Handle<T>): Unit =
         core.set(handle.raw, column.field, value.raw)
@@ -288,25 +276,22 @@ public sealed class TypedTable<D : TableDef<D>>(
         core.set(raw, column.field, value.raw)
 
     /**
-     * Calls [action] for every live record once, in chunk and slot order, `it` the visited record
-     * and `this` a [RecordScope]: `forEach { it[X] += it[VX] * dt }` reads and writes straight from
-     * its chunk (`it.handle` to refer to it later). Inlined; nothing allocated per record.
-     * Structural changes during it throw: queue them ([removeLater], [addLater]).
+     * Calls [action] for every live record in chunk and slot order, `it` the record and `this` a
+     * [RecordScope] (`forEach { it[X] += it[VX] * dt }`). Inlined, nothing allocated per record;
+     * structural changes throw: queue them ([removeLater], [addLater]).
      */
     @JvmSynthetic
     public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
 
     /**
-     * [forEach] over the records of the chunks changed after [since] (from [markVersion]) as
-     * [changes] looks for; a changed chunk's unchanged records are visited too.
-     *
+     * [forEach] over the chunks changed after [since] as [changes] looks for ([markVersion]); a
+     * changed chunk's unchanged records are visited too.
      * @throws IllegalArgumentException if [changes] names columns of another declaration
      */
     @JvmSynthetic
     public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Visited<D>) -> Unit): Unit =
         forEachIn(core.iterate(changes, since), action)
 
-    /** The body of both [forEach]es: every live record of the selected chunks of [iteration], which it closes. */
     @PublishedApi
     @JvmSynthetic
     internal inline fun forEachIn(iteration: ChunkIteration, action: RecordScope<D>.(Visited<D>) -> Unit) {
@@ -317,8 +302,7 @@ public sealed class TypedTable<D : TableDef<D>>(
                 val chunk = iteration.chunk(i)
                 scope.enter(chunk)
                 val base = scope.base
-                // Live slots 64 at a time from the bitmap: no step waits for the previous one.
-                // One loop, so the action is inlined once (storage-kotlin ARCHITECTURE.md, forEach).
+                // 64 live slots at a time; one loop, so the action is inlined once (storage-kotlin ARCHITECTURE.md)
                 for (w in 0 until chunk.liveWordCount()) {
                     var live = chunk.liveBits(w)
                     val first = base + (w shl 6)
@@ -338,30 +322,24 @@ public sealed class TypedTable<D : TableDef<D>>(
         }
     }
 
-    /** Passes of [forEach] so far: each pass's [RecordScope] stamps its [Visited] records with it. */
+    /** Each [forEach] pass's number: its [RecordScope] stamps its [Visited] records with it. */
     @PublishedApi
     @get:JvmSynthetic
     @set:JvmSynthetic
     internal var passes: Int = 0
 
-    /**
-     * Calls [action] for every chunk, in order, with an iteration open. Inlined; nothing allocated
-     * per chunk; a chunk kept past the call throws [IllegalStateException].
-     */
+    /** Calls [action] for every chunk in order; inlined, nothing allocated per chunk. */
     @JvmSynthetic
     public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit): Unit = forEachChunkIn(core.iterate(), action)
 
     /**
-     * [forEachChunk] over the chunks changed after [since] (from [markVersion]) as [changes]
-     * looks for.
-     *
+     * [forEachChunk] over the chunks changed after [since] as [changes] looks for ([markVersion]).
      * @throws IllegalArgumentException if [changes] names columns of another declaration
      */
     @JvmSynthetic
     public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit): Unit =
         forEachChunkIn(core.iterate(changes, since), action)
 
-    /** The body of both [forEachChunk]s: the selected chunks of [iteration], which it closes. */
     @PublishedApi
     @JvmSynthetic
     internal inline fun forEachChunkIn(iteration: ChunkIteration, action: (TypedChunk<D>) -> Unit) {
@@ -374,13 +352,10 @@ public sealed class TypedTable<D : TableDef<D>>(
         }
     }
 
-    /** Returns the current change version and moves the counter on (`Table.markVersion`). */
+    /** `Table.markVersion`. */
     public fun markVersion(): Int = core.markVersion()
 
-    /**
-     * Hands [block] the chunks as a lazy [Sequence] in an iteration closed when [block] returns.
-     * Allocates the sequence and a box per chunk; [forEachChunk] allocates neither.
-     */
+    /** Hands [block] the chunks as a lazy [Sequence], the iteration closed when it returns; allocates per chunk. */
     @JvmSynthetic
     public inline fun <R> useChunks(block: (Sequence<TypedChunk<D>>) -> R): R {
         val iteration: ChunkIteration = core.iterate()
@@ -391,16 +366,15 @@ public sealed class TypedTable<D : TableDef<D>>(
         }
     }
 
-    /** The chunks of [iteration], typed; not inline, so its lambda is no class of the public API. */
+    /** Not inline, so its lambda is no class of the public API. */
     @PublishedApi
     @JvmSynthetic
     internal fun chunkSequence(iteration: ChunkIteration): Sequence<TypedChunk<D>> =
         iteration.asSequence().map { TypedChunk(it) }
 
     /**
-     * Moves a PACKED table's rows toward [order] with at most [maxSwaps] swaps of neighbouring
-     * rows and returns how many it made (`PackedTable.defragment`; call again to continue; keep
-     * [order] in a `val`).
+     * `PackedTable.defragment` of a PACKED table: at most [maxSwaps] neighbour swaps toward
+     * [order] (keep it in a `val`); returns how many.
      *
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED` (a BULK
      *   table's records never move); the message names the table
@@ -409,9 +383,8 @@ public sealed class TypedTable<D : TableDef<D>>(
         packed("defragment").defragment(maxSwaps, order)
 
     /**
-     * Tells [defragment] that the rows may be out of order although none was added or removed,
-     * e.g. after writing the fields the order reads (`PackedTable.markFragmented`).
-     *
+     * Tells [defragment] the rows may be out of order, e.g. after writing the fields the order
+     * reads (`PackedTable.markFragmented`).
      * @throws UnsupportedOperationException if the table is not `TableKind.PACKED`
      */
     public fun markFragmented(): Unit = packed("markFragmented").markFragmented()
@@ -422,7 +395,6 @@ public sealed class TypedTable<D : TableDef<D>>(
                 " declare it with `kind = TableKind.PACKED` to keep its rows dense and sortable",
         )
 
-    /** `TypedTable(name, size)`. */
     override fun toString(): String =
         if (core.isClosed) "TypedTable(${def.name}, closed)" else "TypedTable(${def.name}, size=${core.size()})"
 }

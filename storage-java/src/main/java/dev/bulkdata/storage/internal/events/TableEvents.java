@@ -25,29 +25,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * JDK Flight Recorder events of the tables, with the JDK's own {@code jdk.jfr} API:
- * {@code dev.bulkdata.TableOpen}, {@code dev.bulkdata.BlockAllocation},
- * {@code dev.bulkdata.TableClose}, the periodic {@code dev.bulkdata.TableStatistics}
- * (docs/observability.md), {@code dev.bulkdata.MappedOpen} and {@code dev.bulkdata.SlotRetirement}.
- * {@link BlockArena} calls the three table hooks; {@link MappedFile#reportOpened} the mapped
- * one; the tables' changes the retirement one.
- *
- * <p>Cost when no recording runs. Until the flight recorder is initialized in this JVM (a
- * recording was started, by {@code -XX:StartFlightRecording}, {@code jcmd JFR.start} or the
- * {@code jdk.jfr} API), the event types are not even registered: a hook is one volatile read
- * and a null check, and this class only listens for the recorder's initialization (so a JVM
- * that never records never loads JFR's metadata). Once it is initialized, a hook reads whether
- * its event type is enabled and allocates an event object only if it is. The open hook
- * always records the table in the registry of open tables (one small object per table), so
- * that a recording started later sees every table.
- *
- * <p>The periodic event reads {@link Table#stats()} of every open table from the recorder's
- * periodic thread. The registry holds the tables through weak references, so it never keeps a
- * table alive. {@code stats()} is not synchronized with the table's writer thread: its values
- * are best effort, each field read once, possibly mid-change (tests compare them once the
- * writer is done). A table closed meanwhile throws {@link IllegalStateException} and is
- * skipped. For a {@link ComponentTable}, live is its row count (stale rows included) and the
- * blocks and bytes are its arena's; holes and retired are 0.
+ * The tables' JDK Flight Recorder events (docs/observability.md), called by {@link BlockArena},
+ * {@link MappedFile#reportOpened} and the slot map. Until the recorder is initialized the event
+ * types are not registered and a hook is one volatile read (a JVM that never records never loads
+ * JFR's metadata); then an event object is made only if its type is enabled. The registry of
+ * open tables is always kept, weakly, so a later recording sees every table. The periodic event
+ * reads {@link Table#stats()} unsynchronized (best effort); a table closed meanwhile is skipped.
+ * For a {@link ComponentTable}, live is its row count and holes and retired are 0.
+ * ARCHITECTURE.md, "Observability".
  */
 public final class TableEvents {
     /** An open table: the owner is weak; name and kind are kept for the events. */

@@ -10,10 +10,8 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The file format of both storage files (snapshots, mapped tables' files), as constants: the header a snapshot and a mapped table's
- * header slots share, the fixed metadata's length, the table kinds and reuse codes, and the
- * mapped file's header slots and commit records. Specified in {@code docs/format.md}, which
- * {@code FileFormatSpecTest} holds against these values: a change here is a change there.
+ * The constants of both storage files (snapshots, mapped tables' files), specified in
+ * {@code docs/format.md}; {@code FileFormatSpecTest} holds the two together.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class FileFormat {

@@ -440,14 +440,9 @@ public final class MappedOpen {
     }
 
     /**
-     * Reopens a file whose schema differs from the builder's in fields added, dropped or
-     * reordered, or in its layout ({@link SchemaChange}), by migrating it ({@code docs/format.md},
-     * section 12, "Migration"): the checkpoint's table is written under the builder's schema
-     * into a new file beside it, {@code <file>.migrating}, as the checkpoint after it, forced,
-     * then renamed over the file, whose lock is held meanwhile. The file itself is only read:
-     * a failure or a crash before the rename leaves it as it was (a crash may leave the new file
-     * behind, which the next migration replaces); after the rename the path holds the migrated
-     * file. The table returned is the migrated file's.
+     * Reopens a file whose schema differs from the builder's ({@link SchemaChange}) by migrating
+     * it into {@code <file>.migrating}, renamed over it ({@code docs/format.md}, section 12,
+     * "Migration"); the file itself is only read, so a failure before the rename leaves it as it was.
      */
     private static StoredTable migrate(SnapshotReader r, Path path, FileChannel old, Slot slot, Metadata m,
                                        int[] list, int[] crcs, long[] regionOffsets, int[] regionBlocks,

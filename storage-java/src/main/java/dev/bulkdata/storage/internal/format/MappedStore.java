@@ -29,7 +29,7 @@ public final class MappedStore {
     final StoredTable table;
     /** The file the table is mapped from. */
     public final MappedFile file;
-    /** The sequence number of the last completed checkpoint. */
+    /** The last completed checkpoint's sequence number. */
     long sequence;
     final long[] areaOffset = new long[2];
     final long[] areaCapacity = new long[2];
@@ -37,15 +37,13 @@ public final class MappedStore {
     public final boolean checksums;
     /** Each block's CRC32C as of the last checkpoint, for the first {@link #known} blocks. */
     int[] crcs = new int[0];
-    /** Blocks below this have a checksum of the last checkpoint (0 after an open that could not check them). */
+    /** Blocks below this have a checksum (0 after an open that could not check them). */
     int known;
-    /** Bit per block: its bytes changed without a change-version stamp (free-list links), so its checksum is due. */
+    /** Bit per block changed without a change-version stamp (free-list links): its checksum is due. */
     private long[] pending = new long[0];
-    /** The change version the last checkpoint marked: a block stamped after it changed since. */
+    /** The change version the last checkpoint marked. */
     int since;
-    /** What the last checkpoint wrote. */
     private Written written = new Written(0, 0);
-    /** Which checkpoint the table was opened at. */
     OpenedCheckpoint opened;
     private final Engine engine;
 
@@ -61,10 +59,7 @@ public final class MappedStore {
         return opened;
     }
 
-    /**
-     * Block {@code block}'s bytes changed where the change versions do not see it (the engine
-     * calls it when it writes a free-list link into a record): its checksum is due.
-     */
+    /** Block {@code block} changed where change versions do not see it (a free-list link): its checksum is due. */
     public void touched(int block) {
         if (!checksums) {
             return;
@@ -84,9 +79,7 @@ public final class MappedStore {
     }
 
     /**
-     * Makes a checkpoint of the table (docs/format.md, section 12). The caller holds the table's
-     * iteration guard, so structural changes wait for it (they throw
-     * {@link java.util.ConcurrentModificationException} meanwhile).
+     * Makes a checkpoint (docs/format.md, section 12); the caller holds the iteration guard.
      *
      * @param closing whether {@code close()} makes it: its commit record then says so
      */
@@ -153,10 +146,8 @@ public final class MappedStore {
     }
 
     /**
-     * Computes the CRC32C of every block that may have changed since the last checkpoint (its
-     * change versions newer than the version that checkpoint marked, a byte written without a
-     * stamp, or a block it had no checksum for), and marks a version: writes from now on
-     * stamp newer.
+     * Computes the CRC32C of every block that may have changed since the last checkpoint (stamped
+     * after its version, written without a stamp, or unsummed), and marks a version.
      *
      * @return the blocks summed
      */
@@ -248,11 +239,9 @@ public final class MappedStore {
     }
 
     /**
-     * Writes the metadata {@code meta} (a heap buffer, position 0) into the area at {@code at}
-     * page by page, only the pages whose bytes differ from what the area holds (the metadata of
-     * the checkpoint two back, or anything after a crash); returns the bytes written. So a
-     * checkpoint writes, and forces, only the metadata pages that changed: the meta words of
-     * the slots added or removed since, the free list, the counters.
+     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that
+     * differ from what the area holds (the checkpoint two back); returns the bytes written. So a
+     * checkpoint writes and forces only changed metadata pages.
      */
     private static long writeChanged(FileChannel channel, ByteBuffer meta, long at) throws IOException {
         int length = meta.limit();

@@ -6,10 +6,8 @@ import java.nio.IntBuffer;
 import java.util.Arrays;
 
 /**
- * Meta words read from a file (a snapshot's or a mapped table's metadata), in pages of the
- * slot map's page size (4,096 slots), so that a BulkTable's slot map can take the pages as they are;
- * and the words' encoding ({@code docs/format.md}, section 7), which the engine's
- * {@code SlotMeta} shares.
+ * Meta words read from a file, in the slot map's pages of 4,096, for a BulkTable to adopt as they
+ * are; and their encoding ({@code docs/format.md}, section 7), shared by the engine's {@code SlotMeta}.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MetaWords {
@@ -93,11 +91,9 @@ public final class MetaWords {
     }
 
     /**
-     * Computes the live words of {@code count} meta words of a page, from slot {@code base}
-     * (a multiple of 4096, so of the step), into {@code words}, a bitmap word per
-     * {@link #liveStep} slots from slot 0 (what a BulkTable's chunks keep): done page by page
-     * while the metadata is parsed, so each page is read while still in cache. A page whose
-     * slots are all live, or none, takes its whole words at once.
+     * Computes the live words ({@link #liveStep} slots each, from slot 0) of {@code count} meta words
+     * of a page from slot {@code base}, while the page is in cache; an all-live or all-dead page
+     * takes whole words at once.
      *
      * @param live how many of the {@code count} meta words are live
      */

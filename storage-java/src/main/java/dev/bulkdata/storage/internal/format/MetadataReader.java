@@ -154,9 +154,8 @@ final class MetadataReader {
     }
 
     /**
-     * One pass, page by page: each page of meta words is copied, checked by a tight loop and
-     * (BulkTable) turned into live words while it is in cache (a large mapped table's open is
-     * mostly this loop).
+     * One pass: each page of meta words is copied, checked and (BulkTable) turned into live words
+     * while in cache; a large mapped table's open is mostly this loop.
      */
     private Counts metaWords(IntBuffer words, MetaWords metas, byte kind, TableState s) throws StorageFileException {
         int floor = s.floor();

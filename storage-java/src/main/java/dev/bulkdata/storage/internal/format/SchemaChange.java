@@ -13,12 +13,9 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
- * A file saved under one schema, read under another ({@code docs/format.md}, section 13,
- * "Schema changes"): which changes are accepted, and the copy of each record from the file's
- * block layout into the program's. Fields are matched by name; a matched field keeps its type
- * (and a handle field its target), a field only the program has gets its load default, a field
- * only the file has is dropped. The layouts (SOA or AOS, the field order) may differ. Slots
- * keep their numbers, so every handle stays valid: only the records' bytes move.
+ * A file saved under one schema read under another ({@code docs/format.md}, section 13): which
+ * changes are accepted, and the copy of each record between the two block layouts. Slots keep
+ * their numbers, so handles stay valid.
  */
 final class SchemaChange {
     /** The file's schema, whose block layout the file's blocks have. */
@@ -161,10 +158,9 @@ final class SchemaChange {
     }
 
     /**
-     * Copies the records of slots (or rows) {@code [first, end)} from the file's blocks
-     * ({@code source}, by block number in the file's layout) into the program's: each live one
-     * field by field, its added fields set to their load defaults; with {@code links}, each
-     * other slot's free-list link word (a BulkTable snapshot's free list is in them).
+     * Copies the records of slots (or rows) {@code [first, end)} from the file's blocks into the
+     * program's, field by field, added fields at their load defaults; with {@code links}, each
+     * other slot's free-list link word too.
      *
      * @param table the table restored, for its link words
      */

@@ -29,12 +29,9 @@ import static dev.bulkdata.storage.internal.format.FileFormat.*;
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotReader {
     /**
-     * Blocks allocated (in one allocation), read and checksummed per batch (256 KiB): small
-     * enough that a batch is still in the core's cache when its checksums are computed (zeroing,
-     * reading and summing touch it three times) and that the C allocator reuses the memory of
-     * freed batches (one allocation of a whole large table gets fresh pages from the kernel each
-     * time, whose first touch costs more than the zeroing), and a stream that ends early costs
-     * at most this many allocated blocks.
+     * Blocks allocated at once, read and checksummed per batch (256 KiB): still in cache when
+     * summed, reused by the C allocator (a whole-table allocation gets fresh pages each time), and
+     * the most a stream ending early makes allocate.
      */
     private static final int READ_BATCH = 16;
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */

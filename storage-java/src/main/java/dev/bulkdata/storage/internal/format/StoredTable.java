@@ -8,11 +8,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.IntBuffer;
 
 /**
- * A BulkTable or PackedTable as the format sees it: the engine implements it over its table
- * ({@code dev.bulkdata.storage.StoredTables}), the writer, reader and mapped store call it.
- * Blocks go between the file and the table's own segments, never copied on the way; the meta
- * words go from the slot map into the metadata buffer ({@link #putSlots}) and back as pages
- * the slot map adopts ({@link #restore}).
+ * A BulkTable or PackedTable as the format sees it, implemented by the engine over its table
+ * ({@code StoredTables}). Blocks move between file and the table's segments uncopied; meta words
+ * go into the metadata buffer ({@link #putSlots}) and back as pages the slot map adopts.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public interface StoredTable {
@@ -55,11 +53,10 @@ public interface StoredTable {
     void setLink(int slot, int next);
 
     /**
-     * Restores the slot map and the records' bookkeeping from checked sections: the counters
-     * of {@code state}, the free list {@code list} (head to tail), {@code swept} free slots in
-     * a clear's range, the meta words (whose pages the slot map may adopt), a PackedTable's
-     * payloads and back-links, a BulkTable's live words ({@link MetaWords#liveWords}). A
-     * BulkTable also zeroes the records of the slots never opened.
+     * Restores the slot map and bookkeeping from checked sections: counters, free list (head to
+     * tail), {@code swept} free slots of a clear's range, meta words (pages the slot map may adopt),
+     * a PackedTable's payloads and back-links, a BulkTable's live words; a BulkTable also zeroes
+     * the records of slots never opened.
      */
     void restore(TableState state, int[] list, int swept, MetaWords metas, int[] payloads, long[] liveWords,
                  int[] backLinks);

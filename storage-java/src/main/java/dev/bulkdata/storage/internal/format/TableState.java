@@ -5,12 +5,10 @@ import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
 
 /**
- * A table's saved state before its slot sections: what the engine reports when a table is
- * saved ({@link StoredTable#state()}) and what the reader parses and checks, then hands back
- * to restore a table ({@link StoredTable#restore}). Each component is one field of the
- * metadata ({@code docs/format.md}, section 5, under the same name), besides {@code kind},
- * which the header holds.
- *
+ * A table's saved state before its slot sections, as the engine reports it
+ * ({@link StoredTable#state()}) and the reader hands it back ({@link StoredTable#restore}); each
+ * component is the metadata field of its name ({@code docs/format.md}, section 5), {@code kind}
+ * the header's.
  * @param kind {@link FileFormat#KIND_BULK} or {@link FileFormat#KIND_PACKED}
  * @param reuse the reuse order (a PackedTable's is FIFO)
  * @param maxSlot the largest slot the table may open

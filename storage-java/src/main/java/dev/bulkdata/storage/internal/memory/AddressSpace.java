@@ -9,24 +9,14 @@ import java.lang.invoke.MethodHandle;
 import java.util.Locale;
 
 /**
- * Address space reserved for a table's blocks at once, so that every block of the table lies
- * at {@code base + block * 16 KiB} in one segment: a lookup by handle computes a record's
- * address with arithmetic from one segment the compiler keeps in a register, instead of loading
- * a segment object per block, and the kernel backs the range with transparent huge pages once
- * the table is large ({@link #adviseHugePages}), so random access costs a TLB entry per 2 MiB
- * instead of per 4 KiB.
- *
- * <p>A reservation is an anonymous private mapping with {@code MAP_NORESERVE}: it costs address
- * space, not memory; a page is backed (and zero) when first touched, so an unused tail costs
- * nothing. Closing the arena the reservation belongs to unmaps it.
- *
- * <p>Reserving calls {@code mmap}, {@code madvise} and {@code munmap} through the FFM linker,
- * which the JDK allows only to a module with native access. So reservations are made only on
- * Linux (x86-64 and AArch64) when the library's module has native access
- * ({@code --enable-native-access=dev.bulkdata.storage}, or {@code ALL-UNNAMED} on the class
- * path) and the system property {@code dev.bulkdata.storage.reserve} is not {@code false};
- * otherwise {@link #reserve} returns null and blocks are allocated one by one (the same tables,
- * without the faster lookup). No warning is printed either way.
+ * Address space reserved for a table's blocks at once, block {@code i} at {@code base + i * 16 KiB}
+ * in one segment: a lookup computes a record's address from a segment kept in a register, and
+ * transparent huge pages ({@link #adviseHugePages}) cost a TLB entry per 2 MiB. An anonymous
+ * {@code MAP_NORESERVE} mapping: address space, not memory, backed (zero) when first touched,
+ * unmapped when its arena closes. Only on Linux x86-64/AArch64 with native access and
+ * {@code dev.bulkdata.storage.reserve} not {@code false}; else {@link #reserve} returns null and
+ * blocks are allocated one by one, silently. Guide: docs/tables-and-handles.md, "Native access:
+ * one address range per table".
  */
 @SuppressWarnings("restricted") // the calls run only where the module has native access (AVAILABLE)
 public final class AddressSpace {

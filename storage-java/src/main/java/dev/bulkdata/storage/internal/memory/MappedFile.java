@@ -10,23 +10,13 @@ import java.nio.channels.FileLock;
 import java.util.Arrays;
 
 /**
- * The space of a mapped table's file: its channel and lock, the block regions mapped from it,
- * and where the next region or metadata area goes. The file format (headers, metadata, the
- * checkpoint protocol) is specified in {@code docs/format.md} and read and written by
- * {@code internal.format.MappedStore}; this class only hands out 16 KiB-strided blocks
- * of large mapped regions and appends space at the end of the file.
- *
- * <p>Regions are mapped with {@link FileChannel#map(FileChannel.MapMode, long, long, Arena)}
- * into the table's own arena, so closing the arena unmaps them all at once. Region {@code k}
- * holds {@code min(64 << k, 4096)} blocks (1 MiB growing to 64 MiB), so a table of any size
- * needs few mappings. Blocks are handed out in order; block {@code i} of the table is the
- * {@code i}-th block of the regions in their order.
- *
- * <p>Blocks that existed in the file's regions when it was opened, past the block count of
- * the checkpoint it was opened from, may hold bytes written after that checkpoint; they are
- * zeroed when handed out. Blocks of regions appended later come from zero-filled file space.
- *
- * <p>Threads: the owning table's single writer.
+ * A mapped table's file: channel, lock, the regions mapped from it and where the next region or
+ * metadata area goes (format: {@code docs/format.md}, read and written by
+ * {@code internal.format.MappedStore}). Regions are mapped into the table's arena, so its close
+ * unmaps them all; region {@code k} holds {@code min(64 << k, 4096)} blocks, so few mappings
+ * serve any size. Block {@code i} is the {@code i}-th block of the regions in order. Blocks past
+ * the opened checkpoint's count may hold later bytes and are zeroed when handed out; appended
+ * regions are zero-filled file space. Threads: the owning table's single writer.
  */
 public final class MappedFile {
     /** Bytes between the starts of two blocks in the file, and the alignment of every region and area. */
@@ -43,14 +33,12 @@ public final class MappedFile {
     private final FileLock lock;
     private final int blockBytes;
     private Arena arena;
-    /** File offset and block count of each region, in block order. */
+    // per region, in block order
     private long[] regionOffsets = new long[0];
     private int[] regionBlocks = new int[0];
     private MemorySegment[] regions = new MemorySegment[0];
     private int regionCount;
-    /** Blocks in all regions. */
     private long capacity;
-    /** Blocks handed out. */
     private int handedOut;
     /** Blocks below this index may hold bytes written after the checkpoint the file was opened from. */
     private int staleBelow;
@@ -106,9 +94,8 @@ public final class MappedFile {
     }
 
     /**
-     * Marks the end of a restore: the blocks handed out so far are the checkpoint's, and every
-     * later block of the regions mapped so far is zeroed when it is handed out (it may hold
-     * bytes written after that checkpoint).
+     * Marks the end of a restore: later blocks of the regions mapped so far are zeroed when
+     * handed out.
      */
     public void restored() {
         staleBelow = (int) Math.min(capacity, Integer.MAX_VALUE);
@@ -125,8 +112,7 @@ public final class MappedFile {
     }
 
     /**
-     * Hands out the next block, zeroed, appending and mapping a region when the regions are
-     * full (the file grows by the region's size, zero-filled).
+     * Hands out the next block, zeroed, appending and mapping a region when all are full.
      *
      * @throws IOException if the file cannot grow or be mapped
      */
@@ -230,8 +216,7 @@ public final class MappedFile {
     }
 
     /**
-     * Writes every changed page of every region to the file and waits until the device has
-     * them ({@link MemorySegment#force()}).
+     * Forces every region's changed pages to the device ({@link MemorySegment#force()}).
      */
     public void force() {
         for (int r = 0; r < regionCount; r++) {

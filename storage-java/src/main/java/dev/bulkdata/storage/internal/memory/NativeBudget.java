@@ -5,22 +5,11 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The process-wide native-memory budget: one counter of the bytes in blocks that every table in
- * memory holds ({@link BlockArena#prepay}), and the limit it may not pass. A block counts from
- * the moment its table first hands it out until the table closes (or its cleaner frees it).
- * Blocks mapped from a table's file do not count: their pages belong to the file, which the
- * kernel writes back and evicts, not anonymous memory.
- *
- * <p>The limit is read once, when this class is first used, from the system property
- * {@value #PROPERTY}: bytes, with an optional {@code k}, {@code m}, {@code g} or {@code t}
- * suffix (powers of 1024), a percentage of physical memory ({@code 75%}), or {@code unlimited}.
- * Without the property the limit is the JVM's limit on direct memory: the value of
- * {@code -XX:MaxDirectMemorySize} if given, else the largest heap ({@code -Xmx}), the JDK's
- * own default for direct memory and the limit that blocks allocated one by one already obey.
- *
- * <p>Threads: {@link #charge} and {@link #release} may be called from any thread (one atomic
- * counter); they are called on the block-allocation path and when a table closes, never per
- * record.
+ * The process-wide native-memory budget: one atomic counter of the block bytes every table in
+ * memory holds ({@link BlockArena#prepay}), from first hand-out to close, and its limit. Mapped
+ * blocks do not count (their pages are the file's). The limit is read once from {@value #PROPERTY}
+ * (syntax and default: docs/errors-and-threads.md, "Memory"). Any thread; called per block
+ * and per close, never per record.
  */
 public final class NativeBudget {
     /** The system property that sets the process-wide budget. */

@@ -3,17 +3,10 @@ package dev.bulkdata.storage.internal.memory;
 import java.util.Arrays;
 
 /**
- * An {@code int} array that grows by pages and never moves a value: element {@code i} is at
- * {@code pages[i >>> shift][i & mask]}. New pages are filled with a chosen value. Only the page
- * directory is ever copied (doubling). Pages are made either in order ({@link #ensure}: every
- * page up to an element) or one at a time where they are needed ({@link #ensurePage}: a sparse
- * array, with absent pages reading as the fill value through {@link #getOrFill}). Used wherever
- * the core keeps one or two ints per slot, row or key: the slot map's entries, a packed
- * table's back-links, a sparse set's sparse and dense pages, a component table's owner
- * generations.
- *
- * <p>Unchecked: indices are trusted (the owner checked them and made the page with
- * {@link #ensure(long)}). Single writer, like the owning structure.
+ * An {@code int} array that grows by pages (filled with a chosen value) and never moves a value;
+ * only the directory is copied, by doubling. Pages are made in order ({@link #ensure}) or sparsely
+ * ({@link #ensurePage}, absent pages reading as the fill value through {@link #getOrFill}).
+ * Unchecked: the owner checked the index and made its page. Single writer, as the owner.
  */
 public final class PagedInts {
     private static final int[][] NO_PAGES = new int[0][];
@@ -82,10 +75,8 @@ public final class PagedInts {
     }
 
     /**
-     * Writes {@code count} elements into {@code out} from its position: element
-     * {@code first + k * step} for k = 0, 1, ... ({@code step} 1 or 2, so that a page holds
-     * whole groups), 0 for a page never made. A page at a time; one bulk copy per page when
-     * {@code step} is 1.
+     * Writes elements {@code first + k * step}, k below {@code count}, into {@code out} from its
+     * position, 0 for a page never made; a bulk copy per page when {@code step} is 1.
      *
      * @param out the buffer written from its position
      * @param first the first element
@@ -159,8 +150,8 @@ public final class PagedInts {
     }
 
     /**
-     * Replaces the pages of an array in contiguous use with {@code made}, pages of this array's
-     * page size filled by the caller (elements past the ones in use zero-filled).
+     * Replaces the pages of an array in contiguous use with {@code made}, of this page size
+     * (elements past those in use zero).
      *
      * @param made the pages, adopted as they are
      */

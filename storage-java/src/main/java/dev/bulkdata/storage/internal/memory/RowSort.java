@@ -1,14 +1,10 @@
 package dev.bulkdata.storage.internal.memory;
 
 /**
- * The budgeted insertion sort of dense rows, shared by {@link dev.bulkdata.storage.PackedTable#defragment} and
- * {@link dev.bulkdata.storage.ComponentTable#defragment}: each call restarts from row 0, walks the sorted prefix at
- * one comparison per row, and makes at most a budget of adjacent swaps. Insertion sort is
- * stable and adaptive: O(n + I) comparisons and I swaps for n rows with I inversions, so O(n)
- * on sorted rows and O(n^2) at worst; it suits "mostly sorted, few unique keys" rows, and
- * resuming it needs no saved state (the prefix it sorted stays sorted).
- *
- * <p>One instance per table, reused by every call, so a call allocates nothing.
+ * The budgeted insertion sort of dense rows for {@code defragment} of packed and component
+ * tables: each call restarts at row 0 and makes at most a budget of adjacent swaps. Stable and
+ * adaptive (O(n + inversions)), it suits mostly sorted rows and resumes without saved state.
+ * One instance per table, so a call allocates nothing.
  */
 public final class RowSort {
     /** What a sort runs over: rows {@code 0..n-1} that can be compared and swapped. */
@@ -30,7 +26,6 @@ public final class RowSort {
     }
 
     private final Rows rows;
-    /** Whether the last {@link #sort} got through every row. */
     private boolean finished;
 
     /**
