@@ -5,11 +5,10 @@ import java.lang.foreign.MemorySegment
 import java.lang.foreign.ValueLayout
 
 /**
- * The values of one `long` column of one chunk, for reading: `view[slot]`, from
- * [TypedChunk.view], taken once per chunk before the loop. No check per access but the chunk's
- * bounds ([IndexOutOfBoundsException]): a hole reads whatever its bytes are, a view kept past its
- * pass reads the slot's current bytes until the table closes. Inline, so the loop compiles to the
- * loop over the raw column. Guide: docs/kotlin.md, "Coroutines per chunk".
+ * One chunk's `long` column for reading, `view[slot]`, from [TypedChunk.view]. Checks only the
+ * chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the
+ * slot's current bytes until the table closes. Inline: the loop compiles to the raw column's.
+ * Guide: docs/kotlin.md, "Coroutines per chunk".
  *
  * @param D the table declaration
  */
@@ -26,8 +25,8 @@ public value class LongView<D : TableDef<D>> @PublishedApi internal constructor(
 }
 
 /**
- * [LongView] for writing too (`view[slot] = value`), from [TypedChunk.writableView], which stamps
- * the column's change version when taken. Writing a hole is harmless (a reusing add zeroes it).
+ * [LongView] for writing too (`view[slot] = value`), from [TypedChunk.writableView]. Writing a
+ * hole is harmless (a reusing add zeroes it).
  *
  * @param D the table declaration
  */

@@ -84,7 +84,6 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
             return Handle(if (slot >= 0) current().handle(slot) else handleOfEarlier(at))
         }
 
-    // The typed operators for each column type but handles:
     // @generated
     // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/RecordScope.kt by codegen/Generate.java: edit the template, not these lines
     public operator fun Visited<D>.get(column: ByteColumn<D>): Byte {

@@ -84,7 +84,6 @@ public abstract class TableDef<D : TableDef<D>>(
     @get:JvmName("schema")
     public val schema: Schema get() = resolved().schema
 
-    // The functions that declare a column of each type but handles (float(name), ...):
     // @generated
     // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TableDef.kt by codegen/Generate.java: edit the template, not these lines
     /** Declares a `byte` column named [name]. */

@@ -11,10 +11,12 @@ import java.lang.foreign.MemorySegment
  * argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name: its costs,
  * errors and thread rules are that method's.
  *
- * `chunk[slot, column]` (and `= value`) check every access; fast loops use views taken once per
- * chunk ([view], [writableView], [forEachLive]). Valid only while its pass is open (then every
- * method throws [IllegalStateException]): keep handles, not chunks. Raw memory ([column],
- * [records], [core]) needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines per chunk".
+ * `chunk[slot, column]` (and `= value`) check every access; fast loops take a column's values
+ * once per chunk, before the loop: [view] (reading) or [writableView] (writing too; taking it
+ * stamps the column's change version in this chunk), with [forEachLive]. Valid only while its
+ * pass is open (then every method throws [IllegalStateException]): keep handles, not chunks. Raw
+ * memory ([column], [records], [core]) needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines
+ * per chunk".
  *
  * @param D the table declaration
  */
@@ -81,7 +83,6 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     /** Whether records were added to, removed from or moved in this chunk after [version]. O(1). */
     public fun structureChangedSince(version: Int): Boolean = chunk.structureChangedSince(version)
 
-    // The typed slot accessors and the column views, for each column type but handles:
     // @generated
     // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TypedChunk.kt by codegen/Generate.java: edit the template, not these lines
     public operator fun get(slot: Int, column: ByteColumn<D>): Byte = chunk.get(slot, column.field)
@@ -116,46 +117,32 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
 
     public operator fun set(slot: Int, column: BooleanColumn<D>, value: Boolean): Unit = chunk.set(slot, column.field, value)
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([ByteView]). */
     public fun view(column: ByteColumn<D>): ByteView<D> = ByteView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableByteView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: ByteColumn<D>): WritableByteView<D> = WritableByteView(chunk.writableColumn(column.field))
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([ShortView]). */
     public fun view(column: ShortColumn<D>): ShortView<D> = ShortView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableShortView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: ShortColumn<D>): WritableShortView<D> = WritableShortView(chunk.writableColumn(column.field))
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([CharView]). */
     public fun view(column: CharColumn<D>): CharView<D> = CharView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableCharView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: CharColumn<D>): WritableCharView<D> = WritableCharView(chunk.writableColumn(column.field))
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([IntView]). */
     public fun view(column: IntColumn<D>): IntView<D> = IntView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableIntView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: IntColumn<D>): WritableIntView<D> = WritableIntView(chunk.writableColumn(column.field))
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([LongView]). */
     public fun view(column: LongColumn<D>): LongView<D> = LongView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableLongView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: LongColumn<D>): WritableLongView<D> = WritableLongView(chunk.writableColumn(column.field))
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([FloatView]). */
     public fun view(column: FloatColumn<D>): FloatView<D> = FloatView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableFloatView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: FloatColumn<D>): WritableFloatView<D> = WritableFloatView(chunk.writableColumn(column.field))
 
-    /** The values of [column] in this chunk, for reading in a loop: take it once per chunk, before it ([DoubleView]). */
     public fun view(column: DoubleColumn<D>): DoubleView<D> = DoubleView(chunk.column(column.field))
 
-    /** As [view], for writing too ([WritableDoubleView]); taking it stamps the column's change version in this chunk. */
     public fun writableView(column: DoubleColumn<D>): WritableDoubleView<D> = WritableDoubleView(chunk.writableColumn(column.field))
     // @end-generated
 

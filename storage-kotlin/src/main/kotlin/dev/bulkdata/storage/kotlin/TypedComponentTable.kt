@@ -37,9 +37,8 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     @get:JvmName("core")
     public val core: ComponentTable,
 ) : AutoCloseable {
-    // The constructors are internal, which the JVM cannot express (see TypedTable): one opens
-    // the core table itself, the other (for a loaded table) refuses a core table of another
-    // schema or entity table, so the types always match the tables.
+    // Internal constructors (see TypedTable): a loaded core table of another schema or entity
+    // table is refused, so the types always match the tables.
 
     internal constructor(def: C, entities: TypedTable<E>) : this(def, ComponentTable.of(entities.core, def.schema))
 
@@ -92,25 +91,20 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** Removes every component: the same as [clear], by the name the entity table's reset has. */
     public fun reset(): Unit = core.reset()
 
-    /**
-     * Moves rows toward entity order with at most [maxSwaps] swaps of neighbouring rows and returns
-     * the swaps made, so joins walk memory in order.
-     */
+    /** Moves rows toward entity order, so joins walk memory in order: at most [maxSwaps] swaps, returned. */
     public fun defragment(maxSwaps: Long): Long = core.defragment(maxSwaps)
 
     /** Frees the native memory. Idempotent; the entity table is not touched. */
     override fun close(): Unit = core.close()
 
     /**
-     * Calls [action] for every live entity's component in row order, with the entity and its [Row]:
-     * `forEach { entity, row -> components[row, X] += 1f }`. Nothing allocated per component;
-     * structural changes of this table from [action] throw (queue them).
+     * Calls [action] with each live entity and its component's [Row], in row order; allocates
+     * nothing per component; structural changes of this table from [action] throw (queue them).
      */
     public inline fun forEach(crossinline action: (entity: Handle<E>, row: Row<C>) -> Unit) {
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }
 
-    // The typed get and set by entity and by row, for each column type but handles:
     // @generated
     // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TypedComponentTable.kt by codegen/Generate.java: edit the template, not these lines
     public operator fun get(entity: Handle<E>, column: ByteColumn<C>): Byte = core.get(entity.raw, column.field)

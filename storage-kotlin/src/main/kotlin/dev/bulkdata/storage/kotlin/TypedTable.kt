@@ -132,7 +132,6 @@ public sealed class TypedTable<D : TableDef<D>>(
     @JvmName("format")
     public fun format(handle: Handle<D>): String = core.format(handle.raw)
 
-    // The typed get and set by handle, for each column type but handles:
     // @generated
     // from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/TypedTable.kt by codegen/Generate.java: edit the template, not these lines
     @JvmName("get")
