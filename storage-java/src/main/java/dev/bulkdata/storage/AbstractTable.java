@@ -862,7 +862,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         regionHoldsAll = arena.regionHoldsAll();
     }
 
-    // The typed get and set by handle, one pair per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/AbstractTable.java by codegen/Generate.java: edit the template, not these lines
     @Override

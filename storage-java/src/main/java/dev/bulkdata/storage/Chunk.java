@@ -48,10 +48,9 @@ public interface Chunk {
     boolean isLive(int slot);
 
     /**
-     * Finds the next live slot, skipping holes 64 at a time.
+     * {@return the first live slot at or after {@code from}, or -1} Skips holes 64 at a time.
      *
      * @param from the first slot to look at; may be {@code slotCount()}
-     * @return the first live slot at or after {@code from}, or -1 if there is none
      */
     int nextLive(int from);
 
@@ -150,23 +149,19 @@ public interface Chunk {
     MemorySegment records();
 
     /**
-     * The whole block, for writing: {@link #records()}, writable. Taking it stamps the change
-     * version of every field in this chunk (see {@link #writableColumn(Field)}, whose rules for
-     * holes apply).
-     *
-     * @return the block's segment; valid until the table is closed
+     * {@return {@link #records()}, writable; valid until the table is closed} Taking it stamps the
+     * change version of every field in this chunk ({@link #writableColumn(Field)}'s hole rules apply).
      */
     MemorySegment writableRecords();
 
     /**
-     * Whether a field of this chunk was written after {@code version}: by {@code set} (by
-     * handle or by slot), a {@link #writableColumn(Field)} or {@link #writableRecords()} taken,
-     * or a record added to or moved into the chunk (see {@link Table#markVersion()}). O(1).
+     * {@return whether {@code field} was written in this chunk after {@code version}}: by
+     * {@code set} (by handle or slot), a {@link #writableColumn(Field)} or {@link #writableRecords()}
+     * taken, or a record added to or moved into the chunk ({@link Table#markVersion()}). O(1).
      *
      * @param field a field of the table's schema
      * @param version a version from {@link Table#markVersion()} of this table; any other value
      *     counts every chunk as changed
-     * @return whether the field changed in this chunk after {@code version}
      * @throws IllegalArgumentException if the field belongs to another schema
      * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}, which
      *     keeps no versions
@@ -174,18 +169,16 @@ public interface Chunk {
     boolean changedSince(Field field, int version);
 
     /**
-     * Whether this chunk's set of records changed after {@code version}: a record was added to
-     * it, removed from it, or moved into, out of or within it (a {@link PackedTable}'s
+     * {@return whether this chunk's set of records changed after {@code version}}: a record was
+     * added to it, removed from it, or moved into, out of or within it (a {@link PackedTable}'s
      * swap-and-pop and {@code defragment}), or the table was cleared. O(1).
      *
      * @param version a version from {@link Table#markVersion()} of this table; any other value
      *     counts every chunk as changed
-     * @return whether the chunk's structure changed after {@code version}
      * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}
      */
     boolean structureChangedSince(int version);
 
-    // The typed get and set by slot (Typed access), one pair per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/Chunk.java by codegen/Generate.java: edit the template, not these lines
     /** Reads a {@code byte} field of a slot's record ({@linkplain ##typed Typed access}). */

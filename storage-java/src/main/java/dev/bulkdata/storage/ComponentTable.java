@@ -719,8 +719,6 @@ public final class ComponentTable implements AutoCloseable {
         return "ComponentTable[" + name() + " of " + entities.name() + (closed ? ", closed]" : ", size=" + size() + "]");
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Fields by entity and by dense row, a pair of each per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/ComponentTable.java by codegen/Generate.java: edit the template, not these lines
     // Fields by entity: O(1), allocation-free; the entity must be live and have a component

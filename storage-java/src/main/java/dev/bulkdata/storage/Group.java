@@ -145,10 +145,9 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Groups component tables of one entity table: reorders their rows so that the entities
-     * with a component in every one come first, in the same order, and keeps them so until
-     * {@link #close()}. O(smallest member × members) lookups and row swaps; entity handles are
-     * not affected, dense rows change.
+     * Groups component tables of one entity table until {@link #close()}: the entities with a
+     * component in every one come first, in the same order. O(smallest member × members) lookups
+     * and row swaps; entity handles are not affected, dense rows change.
      *
      * @param tables two or more distinct, open component tables of one open entity table, none
      *     in a group already
@@ -221,10 +220,9 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * The number of entities in the group: rows {@code 0..size()-1} of every member. Counts the
-     * stale rows of removed entities until the next pass sweeps them. O(1).
+     * {@return the number of entities in the group: rows {@code 0..size()-1} of every member}
+     * Counts the stale rows of removed entities until the next pass sweeps them. O(1).
      *
-     * @return the group's rows
      * @throws IllegalStateException if the group, a member or the entity table is closed
      */
     public int size() {
@@ -233,10 +231,9 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Whether a live entity has its components in the group (a component in every member). O(1).
+     * {@return whether {@code entity} is live with its components (one per member) in the group} O(1).
      *
      * @param entity any value
-     * @return whether {@code entity} is a live entity whose rows are the group's
      * @throws IllegalStateException if the group, a member or the entity table is closed
      */
     public boolean contains(long entity) {
@@ -251,12 +248,9 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Visits the group in runs: rows {@code 0..size()-1} cut at every member's block boundary,
-     * each run handing over one chunk and a first slot per member, for counted loops over
-     * columns. First sweeps out the rows of removed entities (see the class comment). While it
-     * runs, the members' structure cannot change; an entity removed from the entity table during
-     * the pass is still visited if its run was not yet (runs are fixed when the pass starts).
-     * O(runs) plus the sweep; allocates nothing.
+     * Visits the group in runs, after the sweep (class comment): rows {@code 0..size()-1} cut at
+     * every member's block boundary, each run a chunk and a first slot per member. An entity
+     * removed during the pass is still visited if its run was not yet (runs are fixed at start).
      *
      * @param visitor receives each run
      * @return the number of entities visited, {@link #size()} after the sweep
@@ -293,11 +287,9 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Visits each entity of the group with its row, which is the same in every member, in row
-     * order. First sweeps out the rows of removed entities (see the class comment). While it
-     * runs, the members' structure cannot change; removing entities from the entity table is
-     * allowed (an entity removed before its turn is skipped: a lookup per row, made only once a
-     * removal happened during the pass). O(size()) plus the sweep; allocates nothing.
+     * Visits each entity with its row (the same in every member) in row order, after the sweep
+     * (class comment). An entity removed from the entity table before its turn is skipped (a
+     * lookup per row, made only once a removal happened during the pass).
      *
      * @param visitor receives each entity and its row
      * @return the number of entities visited

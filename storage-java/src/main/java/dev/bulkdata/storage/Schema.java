@@ -199,7 +199,6 @@ public final class Schema {
         return byName.containsKey(fieldName);
     }
 
-    // The typed field lookups (floatField(name), ...), one per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/Schema.java by codegen/Generate.java: edit the template, not these lines
     /** {@return the {@code byte} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */

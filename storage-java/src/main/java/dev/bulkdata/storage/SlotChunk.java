@@ -167,7 +167,6 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
      */
     abstract int position(int slot);
 
-    // The typed get and set by slot, one pair per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/SlotChunk.java by codegen/Generate.java: edit the template, not these lines
     @Override

@@ -51,10 +51,7 @@ public final class SparseSet {
     /** The key of each row; pages made in order as rows are added. */
     final PagedInts dense = new PagedInts(PAGE_SHIFT, 0);
     private int size;
-    /**
-     * Joins and loops running over this set; changes are refused while non-zero. Changed
-     * atomically, so that several threads may each run a join over the set at once.
-     */
+    /** Joins and loops running over this set, changes refused while non-zero; atomic: joins may run on several threads. */
     private volatile int openJoins;
 
     /** Creates an empty set; it holds no pages until the first insert. */
@@ -67,20 +64,19 @@ public final class SparseSet {
     }
 
     /**
-     * Whether a key has a row. O(1); never throws.
+     * {@return whether {@code key} has a row} O(1); never throws.
      *
      * @param key any value
-     * @return whether {@code key} is in the set
      */
     public boolean contains(int key) {
         return indexOf(key) >= 0;
     }
 
     /**
-     * The dense row of a key. O(1); never throws.
+     * {@return the key's dense row, {@code 0 <= row < size()}, or -1 if the key is not in the set}
+     * O(1); never throws.
      *
      * @param key any value
-     * @return the key's row, {@code 0 <= row < size()}, or -1 if the key is not in the set
      */
     public int indexOf(int key) {
         if (key < 0) {
@@ -90,10 +86,9 @@ public final class SparseSet {
     }
 
     /**
-     * The key that owns a row. O(1).
+     * {@return the key that owns a row} O(1).
      *
      * @param row a row, {@code 0 <= row < size()}
-     * @return the row's key
      * @throws IndexOutOfBoundsException if {@code row} is out of range
      */
     public int keyAt(int row) {
@@ -137,11 +132,6 @@ public final class SparseSet {
     /**
      * Removes a key by swap-and-pop: the last row's key moves into the removed key's row. A
      * store that keeps data in the same rows moves its last row the same way. O(1).
-     *
-     * <pre>{@code
-     * int hole = set.indexOf(key);
-     * int from = set.remove(key);        // data[hole] = data[from] if from >= 0; then drop the last row
-     * }</pre>
      *
      * @param key a key in the set
      * @return the row the moved key came from (the old last row, {@code size()} after the

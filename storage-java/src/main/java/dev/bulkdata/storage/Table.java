@@ -205,7 +205,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      */
     boolean contains(long handle);
 
-    // The typed get and set by handle (Typed access), one pair per field type:
     // @generated
     // from storage-java/src/main/templates/dev/bulkdata/storage/Table.java by codegen/Generate.java: edit the template, not these lines
     /** Reads a {@code byte} field ({@linkplain ##typed Typed access}). */
