@@ -128,10 +128,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default
-     * off. A reopened file needs the setting it was created with ({@link StorageFileException}
-     * {@code SCHEMA_MISMATCH} otherwise). Checksums are computed at each
-     * {@link MappedTable#checkpoint()} for the blocks changed (such a table keeps change versions
-     * from its open on, so a set by handle pays the stamp), checked on opening a cleanly closed
+     * off; a reopened file needs its creation setting ({@code SCHEMA_MISMATCH} otherwise).
+     * Computed at each {@link MappedTable#checkpoint()} for the changed blocks (the table keeps
+     * change versions, so a set by handle pays the stamp), checked on opening a cleanly closed
      * file (O(bytes)) and by {@link MappedTable#verify()}; a damaged block throws
      * {@link StorageFileException} ({@code CHECKSUM}). Tables in memory ignore it.
      *
@@ -170,16 +169,15 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     public abstract T build();
 
     /**
-     * Opens a table whose blocks are regions of {@code file} mapped into memory (so it may be
-     * larger than the heap and free memory): a {@link MappedTable} of this builder's kind. An
-     * absent or empty file is created; otherwise the table of its last completed
-     * {@link MappedTable#checkpoint() checkpoint} reopens with every record, generation, free
-     * slot, identity and tag, so handles from before stay valid (give it a fixed
-     * {@link #tag(int)}). A schema changed as {@link Snapshots} allows migrates the file
-     * (rewritten beside it and renamed over it; O(slots x fields)). After a crash the file
-     * reopens to exactly the last checkpoint's structure; values written since may or may not
-     * be there, never torn. The file is locked while open. Opening reads the metadata, never
-     * the blocks: O(slots). Guide: docs/saving-and-mapped-tables.md, "Mapped tables".
+     * Opens a table whose blocks are regions of {@code file} mapped into memory (it may exceed
+     * the heap and free memory): a {@link MappedTable} of this builder's kind. An absent or empty
+     * file is created; otherwise the table of its last completed {@link MappedTable#checkpoint()
+     * checkpoint} reopens with every record, generation, free slot, identity and tag, so handles
+     * stay valid (give it a fixed {@link #tag(int)}). A schema changed as {@link Snapshots}
+     * allows migrates the file (O(slots x fields)). After a crash it reopens to exactly the last
+     * checkpoint's structure; values written since may or may not be there, never torn. Locked
+     * while open. Opening reads the metadata, not the blocks: O(slots). Guide:
+     * docs/saving-and-mapped-tables.md, "Mapped tables".
      *
      * @param file the table's file
      * @return the open table
