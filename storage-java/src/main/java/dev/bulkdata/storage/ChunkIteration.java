@@ -45,11 +45,10 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     }
 
     /**
-     * Whether the chunk passes the change filter (always, unfiltered): the iterator yields exactly
-     * these. Tested at the call, so a later write counts. O(fields of the filter).
+     * {@return whether the chunk passes the change filter (always, unfiltered)}: the iterator
+     * yields exactly these. Tested at the call, so a later write counts. O(fields of the filter).
      *
      * @param index the chunk's number ({@link Chunk#index()}), {@code 0 <= index < count()}
-     * @return whether the chunk is selected
      * @throws IndexOutOfBoundsException if the index is out of range
      * @throws IllegalStateException if this iteration is closed
      */

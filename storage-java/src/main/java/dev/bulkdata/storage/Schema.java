@@ -175,10 +175,9 @@ public final class Schema {
     }
 
     /**
-     * Looks up a field by name. O(1).
+     * {@return the field named {@code fieldName}} O(1).
      *
      * @param fieldName a field name
-     * @return the field with that name
      * @throws IllegalArgumentException if the schema has no such field
      */
     public Field field(String fieldName) {
