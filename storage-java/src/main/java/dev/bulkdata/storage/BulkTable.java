@@ -3,19 +3,18 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
- * A table with stable slots (an "array with holes"): a record's slot never changes while it
- * lives, removing leaves a hole, and adding reuses holes (in the {@link ReuseOrder}) before
- * growing. Lookup by handle is one shift, one mask and a generation compare.
+ * A table with stable slots (an "array with holes"): a record's slot never changes while it lives, removing leaves a
+ * hole, and adding reuses holes (in the {@link ReuseOrder}) before growing. Lookup by handle is one shift, one mask
+ * and a generation compare.
  *
- * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a
- * block every {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks + live
- * records), holes skipped 64 at a time. Memory: {@link Schema#slotBytes()} natively per slot plus
- * 4 bytes of generation and 1 bit of live bitmap.
+ * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
+ * {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks + live records), holes skipped 64 at a
+ * time. Memory: {@link Schema#slotBytes()} natively per slot plus 4 bytes of generation and 1 bit of live bitmap.
  *
  * <p><b>Generations.</b> Each slot's generation advances with every removal; a slot removed at
- * {@link HandleLayout#maxGeneration()} is retired, never reused, so an old handle never refers to
- * a later record. Only a layout with epoch bits lets an emptied table start every slot's
- * generations over. Guide: docs/tables-and-handles.md. Threads and errors: see {@link Table}.
+ * {@link HandleLayout#maxGeneration()} is retired, never reused, so an old handle never refers to a later record.
+ * Only a layout with epoch bits lets an emptied table start every slot's generations over. Guide:
+ * docs/tables-and-handles.md. Threads and errors: see {@link Table}.
  */
 public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBulkTable {
 

@@ -3,53 +3,48 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
- * A table whose records are always packed: the live records occupy dense rows
- * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
- * (every chunk is full except the last). Handles stay valid while their records move: a handle
- * names a slot, and the slot knows its record's current row (the {@code handle_map} of the
- * article "Game Engine Containers - handle_map"). Guide: docs/tables-and-handles.md,
+ * A table whose records are always packed: the live records occupy dense rows {@code 0..size()-1} with no holes, so
+ * iteration visits exactly the live records, contiguously (every chunk is full except the last). Handles stay valid
+ * while their records move: a handle names a slot, and the slot knows its record's current row (the
+ * {@code handle_map} of the article "Game Engine Containers - handle_map"). Guide: docs/tables-and-handles.md,
  * "PackedTable: dense rows".
  *
- * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a
- * block every {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the
- * last record into the removed one's row (swap-and-pop): O(fields). Iteration: O(live records).
- * Memory per record: {@link Schema#slotBytes()} natively plus 12 bytes of slot entry and
- * back-link.
+ * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
+ * {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the last record into the removed
+ * one's row (swap-and-pop): O(fields). Iteration: O(live records). Memory per record: {@link Schema#slotBytes()}
+ * natively plus 12 bytes of slot entry and back-link.
  *
- * <p><b>Handles and errors</b> exactly as {@link BulkTable} (the "slot" of a handle is its slot
- * in the slot map); freed slots are reused first in, first out; {@link TableStats#holes()} is
- * always 0. A record's row is not stable: keep handles, not (chunk, slot) positions, across adds
- * and removes. Threads and errors: see {@link Table}; {@code defragment} is a structural change.
+ * <p><b>Handles and errors</b> exactly as {@link BulkTable} (the "slot" of a handle is its slot in the slot map);
+ * freed slots are reused first in, first out; {@link TableStats#holes()} is always 0. A record's row is not stable:
+ * keep handles, not (chunk, slot) positions, across adds and removes. Threads and errors: see {@link Table};
+ * {@code defragment} is a structural change.
  */
 public sealed interface PackedTable extends Table permits PackedTableImpl, MappedPackedTable {
 
     /**
-     * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring
-     * rows, and returns how many it made; call it again to continue (the sorted prefix costs one
-     * comparison per row). After a call that gets through every row, calls with the same
-     * {@code order} instance return 0 at once until the table is fragmented again by a
-     * structural change or {@link #markFragmented()}; writes of fields do not count (call
+     * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring rows, and returns how
+     * many it made; call it again to continue (the sorted prefix costs one comparison per row). After a call that
+     * gets through every row, calls with the same {@code order} instance return 0 at once until the table is
+     * fragmented again by a structural change or {@link #markFragmented()}; writes of fields do not count (call
      * {@link #markFragmented()} after changing what {@code order} reads).
      *
-     * <p>A stable, adaptive insertion sort: O(n + I) comparisons and I swaps for n rows with I
-     * inversions (O(n^2) at worst); allocation-free. Every handle reads its own record after
-     * every call.
+     * <p>A stable, adaptive insertion sort: O(n + I) comparisons and I swaps for n rows with I inversions (O(n^2) at
+     * worst); allocation-free. Every handle reads its own record after every call.
      *
      * @param order the wanted order of records; see {@link RecordOrder} for its rules
-     * @param maxSwaps the most swaps this call may make, {@code >= 0}; with 0 the call only
-     *     completes a pass if the rows are already in order
+     * @param maxSwaps the most swaps this call may make, {@code >= 0}; with 0 the call only completes a pass if the
+     *     rows are already in order
      * @return the number of swaps made; 0 when the rows already are in order
-     * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}; the
-     *     table is unchanged
-     * @throws java.util.ConcurrentModificationException if an iteration is open, or if
-     *     {@code order} adds, removes or clears (rows moved so far stay moved)
+     * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}; the table is unchanged
+     * @throws java.util.ConcurrentModificationException if an iteration is open, or if {@code order} adds, removes or
+     *     clears (rows moved so far stay moved)
      * @throws IllegalStateException if the table is closed
      */
     long defragment(long maxSwaps, RecordOrder order);
 
     /**
-     * Tells {@link #defragment(long, RecordOrder)} that the rows may be out of order although
-     * no record was added or removed, e.g. after writing the fields the order reads. O(1).
+     * Tells {@link #defragment(long, RecordOrder)} that the rows may be out of order although no record was added or
+     * removed, e.g. after writing the fields the order reads. O(1).
      *
      * @throws IllegalStateException if the table is closed
      */
