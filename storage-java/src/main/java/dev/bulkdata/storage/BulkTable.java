@@ -22,10 +22,9 @@ public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBul
     ReuseOrder reuseOrder();
 
     /**
-     * Starts building a table.
+     * {@return a builder for {@code schema} with SWEEP reuse, the default handle layout and no capacity limit}
      *
      * @param schema the record schema
-     * @return a builder with SWEEP reuse, the default handle layout and no capacity limit
      * @throws IllegalArgumentException if {@code schema} is null
      */
     static Builder builder(Schema schema) {
@@ -33,10 +32,9 @@ public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBul
     }
 
     /**
-     * Creates a table with the default options.
+     * {@return a new, empty table of {@code schema}, default options, no native memory until the first add}
      *
      * @param schema the record schema
-     * @return the new, empty table; it holds no native memory until the first add
      * @throws IllegalArgumentException if {@code schema} is null
      * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
      */

@@ -53,11 +53,11 @@ public interface Chunk {
     int nextLive(int from);
 
     /**
-     * Finds the end of the run of live slots at {@code from}: the first hole at or after it. O(1) in a chunk without
-     * holes and in a packed table's chunk, else O(holes skipped / 64).
+     * {@return the end of the run of live slots at {@code from}: the first slot at or after it that holds no record,
+     * or {@code slotCount()} if there is none} O(1) in a chunk without holes and in a packed table's chunk, else
+     * O(holes skipped / 64).
      *
      * @param from the first slot to look at; may be {@code slotCount()}
-     * @return the first slot at or after {@code from} that holds no record, or {@code slotCount()} if there is none
      * @throws IndexOutOfBoundsException if {@code from} is negative
      */
     int nextHole(int from);
@@ -66,10 +66,9 @@ public interface Chunk {
     int liveWordCount();
 
     /**
-     * The live bitmap, 64 slots at a time: bit {@code b} of word {@code w} is set if slot {@code w * 64 + b} is live.
+     * {@return the live bitmap's word {@code word}: bit {@code b} is set if slot {@code word * 64 + b} is live}
      *
      * @param word a word index, {@code 0 <= word < liveWordCount()}
-     * @return the word
      * @throws IndexOutOfBoundsException if {@code word} is out of range
      */
     long liveBits(int word);
@@ -151,8 +150,7 @@ public interface Chunk {
      * the chunk ({@link Table#markVersion()}). O(1).
      *
      * @param field a field of the table's schema
-     * @param version a version from {@link Table#markVersion()} of this table; any other value counts every chunk as
-     *     changed
+     * @param version a version from this table's {@link Table#markVersion()}; any other counts every chunk as changed
      * @throws IllegalArgumentException if the field belongs to another schema
      * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}, which keeps no versions
      */
@@ -163,8 +161,7 @@ public interface Chunk {
      * from it, or moved into, out of or within it (a {@link PackedTable}'s swap-and-pop and {@code defragment}), or
      * the table was cleared. O(1).
      *
-     * @param version a version from {@link Table#markVersion()} of this table; any other value counts every chunk as
-     *     changed
+     * @param version a version from this table's {@link Table#markVersion()}; any other counts every chunk as changed
      * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}
      */
     boolean structureChangedSince(int version);

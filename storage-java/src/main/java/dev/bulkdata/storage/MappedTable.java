@@ -16,11 +16,9 @@ public sealed interface MappedTable extends Table permits MappedBulkTable, Mappe
      * generations, free list, tag) and every record as written, unless written again later
      * ({@link TableBuilder#mapped}). Incremental: it forces the pages written since the last checkpoint and writes
      * only the metadata pages that differ (O(slots) to build; guide: docs/saving-and-mapped-tables.md, "Mapped
-     * tables"). Holds the iteration guard, like {@link Snapshots#save}; other threads' field writes meanwhile may or
-     * may not be covered.
+     * tables"). Holds the iteration guard; other threads' field writes meanwhile may or may not be covered.
      *
-     * @throws java.io.IOException if writing or forcing the file fails; the file then still holds the previous
-     *     checkpoint
+     * @throws java.io.IOException if writing or forcing the file fails; the file keeps the previous checkpoint
      * @throws IllegalStateException if the table is closed or corrupt
      */
     void checkpoint() throws IOException;
@@ -40,8 +38,7 @@ public sealed interface MappedTable extends Table permits MappedBulkTable, Mappe
     int verify() throws IOException;
 
     /**
-     * {@return which checkpoint this table was opened at, and why} ({@link OpenedCheckpoint}). O(1); answers also
-     * after {@link #close()}.
+     * {@return which checkpoint this table was opened at, and why} O(1); answers also after {@link #close()}.
      */
     OpenedCheckpoint openedCheckpoint();
 }

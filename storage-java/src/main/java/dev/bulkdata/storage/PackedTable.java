@@ -26,14 +26,12 @@ public sealed interface PackedTable extends Table permits PackedTableImpl, Mappe
      * many it made; call it again to continue (the sorted prefix costs one comparison per row). After a call that
      * gets through every row, calls with the same {@code order} instance return 0 at once until the table is
      * fragmented again by a structural change or {@link #markFragmented()}; writes of fields do not count (call
-     * {@link #markFragmented()} after changing what {@code order} reads).
-     *
-     * <p>A stable, adaptive insertion sort: O(n + I) comparisons and I swaps for n rows with I inversions (O(n^2) at
-     * worst); allocation-free. Every handle reads its own record after every call.
+     * {@link #markFragmented()} after changing what {@code order} reads). A stable, adaptive insertion sort: O(n + I)
+     * comparisons and I swaps for n rows with I inversions (O(n^2) at worst); allocation-free. Every handle reads its
+     * own record after every call.
      *
      * @param order the wanted order of records; see {@link RecordOrder} for its rules
-     * @param maxSwaps the most swaps this call may make, {@code >= 0}; with 0 the call only completes a pass if the
-     *     rows are already in order
+     * @param maxSwaps the most swaps to make, {@code >= 0}; with 0 it completes a pass only if the rows are in order
      * @return the number of swaps made; 0 when the rows already are in order
      * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}; the table is unchanged
      * @throws java.util.ConcurrentModificationException if an iteration is open, or if {@code order} adds, removes or
@@ -51,10 +49,9 @@ public sealed interface PackedTable extends Table permits PackedTableImpl, Mappe
     void markFragmented();
 
     /**
-     * Starts building a table.
+     * {@return a builder for {@code schema} with the default handle layout and no capacity limit}
      *
      * @param schema the record schema
-     * @return a builder with the default handle layout and no capacity limit
      * @throws IllegalArgumentException if {@code schema} is null
      */
     static Builder builder(Schema schema) {
@@ -62,10 +59,9 @@ public sealed interface PackedTable extends Table permits PackedTableImpl, Mappe
     }
 
     /**
-     * Creates a table with the default options.
+     * {@return a new, empty table of {@code schema}, default options, no native memory until the first add}
      *
      * @param schema the record schema
-     * @return the new, empty table; it holds no native memory until the first add
      * @throws IllegalArgumentException if {@code schema} is null
      * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
      */

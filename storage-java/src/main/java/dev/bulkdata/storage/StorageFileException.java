@@ -32,9 +32,8 @@ public final class StorageFileException extends IOException {
         /** The file holds another kind of table than the one asked for. */
         KIND_MISMATCH,
         /**
-         * A component table's snapshot does not fit the entity table it is loaded for: it was saved for another
-         * entity table, or after the entity table's snapshot (a component whose entity the entity table has not
-         * reached).
+         * A component table's snapshot does not fit the entity table it is loaded for: saved for another entity
+         * table, or after the entity table's snapshot (a component of an entity the entity table has not reached).
          */
         ENTITY_MISMATCH,
         /**

@@ -2,9 +2,8 @@ package dev.bulkdata.storage;
 
 /**
  * A table of fixed-size records in 16 KiB native blocks, referenced by 64-bit handles: the interface every kind
- * shares. {@link BulkTable} keeps each record in its slot, {@link PackedTable} keeps the records packed in dense
- * rows, and a builder's {@code mapped(path)} gives either in a file ({@link MappedTable}). Guide:
- * docs/tables-and-handles.md.
+ * shares. {@link BulkTable} keeps each record in its slot, {@link PackedTable} packs them in dense rows, and a
+ * builder's {@code mapped(path)} gives either in a file ({@link MappedTable}). Guide: docs/tables-and-handles.md.
  *
  * <p><b>Handles.</b> {@link #add()} returns a {@code long} holding the table's tag, the record's slot and the slot's
  * generation ({@link HandleLayout}). Every access by handle checks all three, so the handle of a removed record, of
@@ -24,8 +23,7 @@ package dev.bulkdata.storage;
  * ({@code add}, {@code remove}, {@code clear}, {@code reset}, {@code cancelAdd}, {@code defragment}, {@code close});
  * fields of distinct records may be read and written from many threads. A structural change during an open pass, or
  * racing another thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
- * {@link #addLater}). Guide: docs/errors-and-threads.md. A table is {@link AutoCloseable}; one left unreachable
- * unclosed is freed by a cleaner.
+ * {@link #addLater}). Guide: docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
  */
 public sealed interface Table extends AutoCloseable permits BulkTable, PackedTable, MappedTable, AbstractTable {
     /** {@return the table's name (its schema's name)} */
@@ -167,8 +165,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * is added at once. If {@code init} throws, the record is taken back ({@link #cancelAdd}). For a
      * thread-independent order use {@link Chunk#addLater}.
      *
-     * @param init writes the new record's fields; it may read and write this table and add or remove at once (no pass
-     *     is open when it runs)
+     * @param init writes the new record's fields; it may add and remove at once (no pass is open when it runs)
      * @throws IllegalArgumentException if {@code init} is null
      * @throws CapacityExceededException with no pass open, as {@link #add()}
      * @throws IllegalStateException if the table is closed
@@ -177,10 +174,9 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * Applies what {@code removeLater}/{@code addLater} of the table and of {@link Chunk} queued; the last open
-     * pass's end does this, so call it only for what is left after an {@code init} threw. Order: all removals in slot
-     * order, as one structural change; then chunk-queued adds in chunk order; then table-queued adds as queued. A
-     * throwing {@code init} stops the adds: its record is taken back, later adds stay queued. O(removals + adds +
-     * slots / 64).
+     * pass's end does this: call it only for what is left after an {@code init} threw. Order: removals in slot order,
+     * as one structural change; then chunk-queued adds in chunk order; then table-queued adds as queued. A throwing
+     * {@code init} stops the adds: its record is taken back, later ones stay queued. O(removals + adds + slots/64).
      *
      * @return the number of records removed and added
      * @throws java.util.ConcurrentModificationException if a pass is open, or another thread is changing the table
@@ -189,10 +185,10 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     int applyQueued();
 
     /**
-     * Whether a handle is live in this table. O(1); never throws, {@code false} after close.
+     * {@return whether {@code handle} is live in this table: whether {@code get}/{@code set}/{@code remove} would
+     * accept it} O(1); never throws, {@code false} after close.
      *
      * @param handle any value
-     * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
      */
     boolean contains(long handle);
 
@@ -318,12 +314,10 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * Frees all native memory and the tag; idempotent. Succeeds with an iteration open (its chunks then throw
-     * {@link IllegalStateException}) and when corrupt, unless an iteration holds the table open
-     * ({@link ChunkIteration#holding}). A mapped table is checkpointed (unless corrupt), unmapped and its file
-     * unlocked and closed.
+     * {@link IllegalStateException}) and when corrupt, unless an iteration {@link ChunkIteration#holding holds} it
+     * open. A mapped table is checkpointed (unless corrupt), unmapped and its file unlocked and closed.
      *
-     * @throws IllegalStateException if an open iteration holds the table open, naming its holders; the table is then
-     *     unchanged and still open
+     * @throws IllegalStateException if an iteration holds it open, naming its holders; the table stays as it was
      * @throws java.io.UncheckedIOException if the checkpoint of a mapped table fails; the table is closed all the
      *     same and its file holds the checkpoint before
      */
@@ -334,10 +328,9 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     boolean isClosed();
 
     /**
-     * Opens an iteration over the chunks (one per block); close it. While open, structural changes throw
+     * {@return an open iteration over the chunks (one per block); close it} While open, structural changes throw
      * {@link java.util.ConcurrentModificationException}; field access is allowed.
      *
-     * @return the open iteration
      * @throws IllegalStateException if the table is closed
      */
     ChunkIteration iterate();
@@ -409,8 +402,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
                       ChunkVisitor visitor);
 
     /**
-     * Visits every live record in slot order inside one open iteration, skipping holes 64 slots at a time.
-     * Allocation-free.
+     * Visits every live record in slot order in one open iteration, skipping holes 64 at a time. Allocation-free.
      *
      * @param visitor receives each live record as (chunk, slot)
      * @throws IllegalStateException if the table is closed
@@ -430,28 +422,26 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     void forEach(ChangeFilter changes, int since, RecordVisitor visitor);
 
     /**
-     * Returns the current change version and moves it on: writes before the call carry it or an earlier one, writes
-     * after a later one ({@linkplain ##versions Change versions}). O(1) (once in 2^29 calls O(chunks x fields)); call
-     * it while no other thread writes the table.
+     * {@return the current change version, that of everything written so far} Moves it on: writes before the call
+     * carry it or an earlier one, writes after a later one ({@linkplain ##versions Change versions}). O(1) (once in
+     * 2^29 calls O(chunks x fields)); call it while no other thread writes the table.
      *
-     * @return the version of everything written so far
      * @throws IllegalStateException if the table is closed
      */
     int markVersion();
 
     /**
-     * Returns counts and memory of the table; O(1). After {@link #close()} every count is 0.
+     * {@return counts and memory of the table; O(1)} After {@link #close()} every count is 0.
      *
-     * @return counts and memory of the table
      * @throws IllegalStateException if the table is corrupt (see Threads)
      */
     TableStats stats();
 
     /**
-     * Formats a handle with this table's name and layout ({@code particles#42@3}); any value, even after close.
+     * {@return {@code handle} in readable form, with this table's name and layout ({@code particles#42@3});
+     * {@code "null"} for {@link Handles#NULL}} Any value, even after close.
      *
      * @param handle any value
-     * @return the readable form; {@code "null"} for {@link Handles#NULL}
      */
     String format(long handle);
 }

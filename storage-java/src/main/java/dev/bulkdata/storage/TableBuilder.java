@@ -78,8 +78,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
      * {@link CapacityExceededException} and leaves the table as it was; a batch is refused as a whole. Mapped tables
      * ({@link #mapped(Path)}) count against no budget. Default: no cap.
      *
-     * @param bytes the most bytes of blocks the table may hold, at least 1 ({@link Long#MAX_VALUE}: no cap of its
-     *     own)
+     * @param bytes the cap in bytes, at least 1 ({@link Long#MAX_VALUE}: no cap of its own)
      * @return this builder
      * @throws IllegalArgumentException if {@code bytes < 1}
      */
@@ -152,14 +151,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Creates the table. It holds no native memory until the first add. The builder may build again: each table is
-     * new, with its own tag.
+     * Creates a new table with its own tag and no native memory until the first add; the builder may build again.
      *
      * @return the new, empty table
      * @throws IllegalStateException if all automatic table tags are in use by open tables, or an open table holds the
      *     fixed {@link #tag(int)}
-     * @throws CapacityExceededException if earlier tables under the fixed tag handed out every generation this handle
-     *     layout has
+     * @throws CapacityExceededException if earlier tables under the fixed tag used up the layout's generations
      */
     public abstract T build();
 
