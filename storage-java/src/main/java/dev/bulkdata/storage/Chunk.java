@@ -7,9 +7,8 @@ import java.lang.foreign.MemorySegment;
  * Visit the live slots 64 at a time with {@link #liveBits(int)}, or run by run with {@link #nextLive(int)} and
  * {@link #nextHole(int)}; read and write their fields by slot, and hand whole columns to loops or native code with
  * {@link #column(Field)} (reading) and {@link #writableColumn(Field)} (writing, which stamps the field's change
- * version: {@link #changedSince(Field, int)}). A chunk without holes is best walked as one loop from 0, with the
- * {@code _UNALIGNED} value layouts. Guide: docs/iteration-and-change-versions.md, "Passes over a table" (the loop
- * shape).
+ * version: {@link #changedSince(Field, int)}). Read columns with the {@code _UNALIGNED} value layouts; guide:
+ * docs/iteration-and-change-versions.md, "Passes over a table" (the loop shape).
  *
  * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type, by slot and typed field:
  * O(1), allocation-free, checking the slot and its live bit on every access; they throw

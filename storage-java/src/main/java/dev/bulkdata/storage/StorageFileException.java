@@ -41,9 +41,7 @@ public final class StorageFileException extends IOException {
          * since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
          */
         TAG_CONFLICT,
-        /**
-         * The file of a mapped table is open in another table, in this process or another (its file lock is held).
-         */
+        /** The file of a mapped table is open in another table, in this process or another (its file lock is held). */
         LOCKED
     }
 

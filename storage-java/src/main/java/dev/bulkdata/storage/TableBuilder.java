@@ -56,8 +56,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     /**
      * Caps the slot space: the table never uses more than {@code slots} slots (live, free and retired together); an
      * add beyond it throws {@link CapacityExceededException}. Without a cap the limit is the handle layout's
-     * {@link HandleLayout#maxSlot()}. Unless a layout is set ({@link #handleLayout}), the cap also chooses it
-     * ({@link HandleLayout#forCapacity(int)}), giving the unused slot bits to generations and epochs.
+     * {@link HandleLayout#maxSlot()}; unless one is set, the cap also chooses the layout ({@link #handleLayout}).
      *
      * @param slots the largest number of slots, at least 1
      * @return this builder
@@ -201,7 +200,6 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     /** {@return the kind's code in the file format} */
     abstract byte kind();
 
-    /** {@return the reuse order of the tables this builder makes} */
     abstract ReuseOrder reuseOrder();
 
     /** {@return the handle layout of the tables this builder makes: the one set, else the one {@link #maxCapacity} chooses} */
