@@ -52,9 +52,8 @@ public interface Chunk {
     int nextLive(int from);
 
     /**
-     * {@return the end of the run of live slots at {@code from}: the first slot at or after it that holds no record,
-     * or {@code slotCount()} if there is none} O(1) in a chunk without holes and in a packed table's chunk, else
-     * O(holes skipped / 64).
+     * {@return the end of the run of live slots at {@code from}: the first slot at or after it holding no record, or
+     * {@code slotCount()} if none} O(1) in a chunk without holes or of a packed table, else O(holes skipped / 64).
      *
      * @param from the first slot to look at; may be {@code slotCount()}
      * @throws IndexOutOfBoundsException if {@code from} is negative

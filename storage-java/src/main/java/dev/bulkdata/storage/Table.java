@@ -336,9 +336,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     ChunkIteration iterate();
 
     /**
-     * {@link #iterate()} yielding only chunks changed after {@code since} as {@code changes} looks for
-     * ({@linkplain ##versions Change versions}); {@link ChunkIteration#selects(int)} answers by index. O(fields of
-     * the filter) per chunk.
+     * {@link #iterate()} yielding only chunks changed after {@code since} as {@code changes} looks for;
+     * {@link ChunkIteration#selects(int)} answers by index. O(fields of the filter) per chunk.
      *
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
