@@ -43,11 +43,10 @@ final class BulkChunk extends SlotChunk {
     }
 
     /**
-     * Whether every slot is live: then {@code liveBits} and {@code nextLive} read no bitmap
-     * word (the bitmap is a heap array of its own, whose line is often a cache miss of its own
-     * in a pass over many chunks). The accessors' {@link #position} keeps its bitmap test: a
-     * live-count branch there made typed access in Java and Kotlin loops slower (measured:
-     * benchmarks/NOTES.md).
+     * Whether every slot is live: then {@code liveBits} and {@code nextLive} read no bitmap word (the bitmap is a heap
+     * array of its own, whose line is often a cache miss of its own in a pass over many chunks). The accessors'
+     * {@link #position} keeps its bitmap test: a live-count branch there made typed access in Java and Kotlin loops
+     * slower (measured: benchmarks/NOTES.md).
      */
     boolean full() {
         return liveCount == slots;

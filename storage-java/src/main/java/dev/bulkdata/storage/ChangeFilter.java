@@ -43,8 +43,7 @@ public final class ChangeFilter {
      *
      * @param fields one or more fields of one schema
      * @return the filter
-     * @throws IllegalArgumentException if no field is given, a field is null, or the fields
-     *     belong to different schemas
+     * @throws IllegalArgumentException if no field is given, a field is null, or the fields belong to different schemas
      */
     public static ChangeFilter of(Field... fields) {
         if (fields == null || fields.length == 0) {
@@ -76,10 +75,9 @@ public final class ChangeFilter {
     }
 
     /**
-     * Whether the chunk has a change this filter looks for after version {@code since}: one of
-     * its fields was written ({@link Chunk#changedSince(Field, int)}) or, if the filter includes
-     * structure, a record was added, removed or moved
-     * ({@link Chunk#structureChangedSince(int)}).
+     * Whether the chunk has a change this filter looks for after version {@code since}: one of its fields was written
+     * ({@link Chunk#changedSince(Field, int)}) or, if the filter includes structure, a record was added, removed or
+     * moved ({@link Chunk#structureChangedSince(int)}).
      *
      * @param chunk a chunk of a table of the filter's schema, during its iteration
      * @param since a version from {@link Table#markVersion()}

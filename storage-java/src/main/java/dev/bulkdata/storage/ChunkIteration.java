@@ -266,11 +266,10 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
 
     /**
      * Opens an iteration, as {@link Table#iterate()} or, with {@code changes},
-     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile
-     * {@link Table#close()} throws {@link IllegalStateException} naming {@code holder} and changes
-     * nothing. For blocks read by code the table cannot stop (a foreign consumer of an Arrow
-     * export's raw addresses). O(1). Close it on the opening thread or after a happens-before
-     * edge from it.
+     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile {@link Table#close()}
+     * throws {@link IllegalStateException} naming {@code holder} and changes nothing. For blocks read by code the table
+     * cannot stop (a foreign consumer of an Arrow export's raw addresses). O(1). Close it on the opening thread or
+     * after a happens-before edge from it.
      *
      * @param table a {@link BulkTable} or {@link PackedTable}
      * @param changes what counts as a change, or null for every chunk

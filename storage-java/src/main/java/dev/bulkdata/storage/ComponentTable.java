@@ -9,34 +9,30 @@ import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * Optional per-entity data: at most one component record per entity of an entity table (a
- * {@link BulkTable} or a {@link PackedTable}), keyed by the entity's handle, kept in dense rows
- * so that loops over the components touch no holes. Fields are read and written by entity
- * handle, or by dense row in loops and {@link Join}s. A {@link SparseSet} maps the entity's slot
- * to a row; removal is swap-and-pop. add, contains, remove, get and set by entity are O(1) and
+ * Optional per-entity data: at most one component record per entity of an entity table (a {@link BulkTable} or a
+ * {@link PackedTable}), keyed by the entity's handle, kept in dense rows so that loops over the components touch no
+ * holes. Fields are read and written by entity handle, or by dense row in loops and {@link Join}s. A {@link SparseSet}
+ * maps the entity's slot to a row; removal is swap-and-pop. add, contains, remove, get and set by entity are O(1) and
  * allocate nothing.
  *
- * <p>A component never outlives its entity: every access by entity checks that the handle is
- * live in the entity table and matches the row's owner generation. Removing an entity leaves
- * its component <em>stale</em> (invisible to {@link #contains}, loops and joins) until its
- * slot's next {@link #add}, {@link #removeDead()} or {@link #clear()}; {@link #size()} counts it
- * until then. Guide: docs/relations.md, "Component tables and joins".
+ * <p>A component never outlives its entity: every access by entity checks that the handle is live in the entity table
+ * and matches the row's owner generation. Removing an entity leaves its component <em>stale</em> (invisible to
+ * {@link #contains}, loops and joins) until its slot's next {@link #add}, {@link #removeDead()} or {@link #clear()};
+ * {@link #size()} counts it until then. Guide: docs/relations.md, "Component tables and joins".
  *
- * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity,
- * and one {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1),
- * allocation-free. By entity they throw {@link InvalidHandleException} for a null, stale,
- * foreign or forged handle, {@link IllegalArgumentException} if the entity has no component here
- * or the field is of another schema, {@link IllegalStateException} if this table or the entity
- * table is closed; by row, {@link IndexOutOfBoundsException} for a row out of range,
- * {@link IllegalArgumentException} for a field of another schema, {@link IllegalStateException}
- * if this table is closed.
+ * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity, and one
+ * {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1), allocation-free. By entity they
+ * throw {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException} if
+ * the entity has no component here or the field is of another schema, {@link IllegalStateException} if this table or
+ * the entity table is closed; by row, {@link IndexOutOfBoundsException} for a row out of range,
+ * {@link IllegalArgumentException} for a field of another schema, {@link IllegalStateException} if this table is
+ * closed.
  *
- * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove},
- * {@code removeDead}, {@code clear}, {@code close}), no other thread using the table meanwhile;
- * fields of distinct components may be read and written from many threads. During a loop or
- * {@link Join} over this table structural changes throw {@link ConcurrentModificationException}
- * (queue them: {@link #removeLater}, {@link #addLater}). Every method that throws leaves the
- * table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
+ * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead},
+ * {@code clear}, {@code close}), no other thread using the table meanwhile; fields of distinct components may be read
+ * and written from many threads. During a loop or {@link Join} over this table structural changes throw
+ * {@link ConcurrentModificationException} (queue them: {@link #removeLater}, {@link #addLater}). Every method that
+ * throws leaves the table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
  * {@code contains} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
@@ -188,8 +184,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * {@return the number of rows, including stale components not yet swept out by
-     * {@link #add}, {@link #removeDead()} or {@link #forEachChunk}; O(1)}
+     * {@return the number of rows, including stale components not yet swept out by {@link #add}, {@link #removeDead()} or {@link #forEachChunk}; O(1)}
      *
      * @throws IllegalStateException if this table is closed
      */
@@ -286,8 +281,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Removes every stale component (of an entity removed from the entity table). O(size), one
-     * entity lookup per row.
+     * Removes every stale component (of an entity removed from the entity table). O(size), one entity lookup per row.
      *
      * @return how many components were removed
      * @throws ConcurrentModificationException if a loop or join over this table is running
@@ -308,8 +302,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * {@link #clear()}, under the entity tables' name for it: a component table has no handles
-     * of its own to purge.
+     * {@link #clear()}, under the entity tables' name for it: a component table has no handles of its own to purge.
      *
      * @throws ConcurrentModificationException if a loop or join over this table is running
      * @throws IllegalStateException if this table is closed
@@ -336,11 +329,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Moves rows toward entity order (ascending owner slot), so that loops and joins over
-     * several component tables walk memory in the entity table's order, making at most
-     * {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a complete pass,
-     * calls return 0 at once until a component is added or removed. The budgeted insertion sort of
-     * {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no
+     * Moves rows toward entity order (ascending owner slot), so that loops and joins over several component tables walk
+     * memory in the entity table's order, making at most {@code maxSwaps} swaps of neighbouring rows; call again to
+     * continue. After a complete pass, calls return 0 at once until a component is added or removed. The budgeted
+     * insertion sort of {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no
      * allocation. Entity handles are unaffected; dense rows change.
      *
      * @param maxSwaps the most swaps this call may make, {@code >= 0}
@@ -411,10 +403,9 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Visits every component whose entity is live, in row order. O(size), one entity lookup per
-     * row; allocation-free. Structural changes of this table from the visitor throw
-     * {@link ConcurrentModificationException}; removing entities is allowed (a component whose
-     * entity is removed before its turn is skipped).
+     * Visits every component whose entity is live, in row order. O(size), one entity lookup per row; allocation-free.
+     * Structural changes of this table from the visitor throw {@link ConcurrentModificationException}; removing
+     * entities is allowed (a component whose entity is removed before its turn is skipped).
      *
      * @param visitor receives each live entity and its row
      * @throws IllegalStateException if this table is closed
@@ -436,10 +427,9 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Visits the rows block by block as {@link Chunk}s whose live slots are a prefix
-     * ({@code [0, liveCount())}), {@link Chunk#handle(int)} giving each row's owner. Stale
-     * components are swept out first ({@link #removeDead()}). O(size); allocation-free once the
-     * chunk views exist.
+     * Visits the rows block by block as {@link Chunk}s whose live slots are a prefix ({@code [0, liveCount())}),
+     * {@link Chunk#handle(int)} giving each row's owner. Stale components are swept out first ({@link #removeDead()}).
+     * O(size); allocation-free once the chunk views exist.
      *
      * @param visitor receives each chunk
      * @throws ConcurrentModificationException if a loop or join over this table is running
@@ -479,9 +469,8 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Sets the rows of a restored table: row {@code r} belongs to slot {@code keys[r]} at
-     * generation {@code owners[r]} (checked by the reader); the records are in the blocks. Not
-     * sorted: a defragment's progress is not saved.
+     * Sets the rows of a restored table: row {@code r} belongs to slot {@code keys[r]} at generation {@code owners[r]}
+     * (checked by the reader); the records are in the blocks. Not sorted: a defragment's progress is not saved.
      */
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
@@ -568,12 +557,11 @@ public final class ComponentTable implements AutoCloseable {
     // Changes queued during a loop
 
     /**
-     * Removes an entity's component once no loop over this table (or a member of its group)
-     * runs: inside {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group}
-     * pass, where {@link #remove} throws, the removal is queued and the component stays visible
-     * until the loop ends; then the queue is applied, removals first, in the order queued (twice
-     * queued, removed once). With no loop running it is {@link #remove}. The entity and its
-     * component are checked now. O(1) amortized under the queue's lock; allocates an entry.
+     * Removes an entity's component once no loop over this table (or a member of its group) runs: inside
+     * {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group} pass, where {@link #remove} throws,
+     * the removal is queued and the component stays visible until the loop ends; then the queue is applied, removals
+     * first, in the order queued (twice queued, removed once). With no loop running it is {@link #remove}. The entity
+     * and its component are checked now. O(1) amortized under the queue's lock; allocates an entry.
      *
      * @param entity a live handle of the entity table that has a component here
      * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
@@ -591,12 +579,11 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Gives an entity a component once no loop over this table (or a member of its group) runs,
-     * then has {@code init} write its fields. Inside a loop, where {@link #add} throws, the add is
-     * queued and applied when the loop ends, after the queued removals, in the order queued; an
-     * entity removed, or given the component, meanwhile is skipped. With no loop running it is
-     * {@link #add} then {@code init}. If {@code init} throws, the component is removed again and
-     * the exception thrown (later queued adds stay queued). The entity is checked now. Costs as
+     * Gives an entity a component once no loop over this table (or a member of its group) runs, then has {@code init}
+     * write its fields. Inside a loop, where {@link #add} throws, the add is queued and applied when the loop ends,
+     * after the queued removals, in the order queued; an entity removed, or given the component, meanwhile is skipped.
+     * With no loop running it is {@link #add} then {@code init}. If {@code init} throws, the component is removed again
+     * and the exception thrown (later queued adds stay queued). The entity is checked now. Costs as
      * {@link #removeLater}.
      *
      * @param entity a live handle of the entity table without a component here

@@ -7,10 +7,9 @@ import java.util.Objects;
  * {@code [0, liveCount())}, a prefix of the block (every block but the last is full). One view
  * per block, made when the block is allocated, so iterating allocates nothing.
  *
- * <p>Handles come from the {@link Owner} (the table that maps rows back to handles). Slot
- * accessors check that the slot is in the chunk and below {@code liveCount()}; every accessor
- * throws {@link IllegalStateException} unless the owner says its chunks may be used
- * ({@link Owner#checkChunkAccess()}: a pass is running and the table is open).
+ * <p>Handles come from the {@link Owner} (the table that maps rows back to handles). Slot accessors check that the slot
+ * is in the chunk and below {@code liveCount()}; every accessor throws {@link IllegalStateException} unless the owner
+ * says its chunks may be used ({@link Owner#checkChunkAccess()}: a pass is running and the table is open).
  *
  * <p>Threads: as {@link Chunk}; the live prefix changes only on the owner's writer thread.
  */

@@ -5,34 +5,29 @@ import dev.bulkdata.storage.internal.memory.RowSort;
 import java.util.ConcurrentModificationException;
 
 /**
- * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s
- * packed at the front of all of them, in the same order: row {@code r < size()} of every member
- * belongs to the same entity. A pass over a frequent join then walks the members' rows in
- * lockstep, in memory order, with no per-entity lookup: {@link #forEachRun} hands out runs of
- * rows that lie in one block of every member, for counted loops over columns; {@link #forEach}
- * hands out each entity and its row. In a run loop keep the first slots in {@code long}
- * variables: {@code slot + i} then cannot overflow and the segments' bounds checks leave the loop.
+ * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s packed at the front of
+ * all of them, in the same order: row {@code r < size()} of every member belongs to the same entity. A pass over a
+ * frequent join then walks the members' rows in lockstep, in memory order, with no per-entity lookup:
+ * {@link #forEachRun} hands out runs of rows that lie in one block of every member, for counted loops over columns;
+ * {@link #forEach} hands out each entity and its row. In a run loop keep the first slots in {@code long} variables:
+ * {@code slot + i} then cannot overflow and the segments' bounds checks leave the loop.
  *
- * <p>The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and
- * {@code defragment} keep the group, at O(members) row swaps per change; the row {@code add}
- * returns is the row after them. Every pass first sweeps out the stale rows of entities removed
- * from the entity table, only if one was removed since the last sweep. A table belongs to at
- * most one group. Guide: docs/relations.md, "Groups: a frequent join kept in order".
+ * <p>The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and {@code defragment} keep the
+ * group, at O(members) row swaps per change; the row {@code add} returns is the row after them. Every pass first sweeps
+ * out the stale rows of entities removed from the entity table, only if one was removed since the last sweep. A table
+ * belongs to at most one group. Guide: docs/relations.md, "Groups: a frequent join kept in order".
  *
- * <p><b>Costs.</b> {@link #of}: O(smallest member × members). {@link #forEachRun}: the sweep
- * (O(1) if no entity was removed, else O(size() × members)) plus one visit per run, about
- * {@code size() / rowsPerBlock} of the member with the fewest plus one per block boundary of the
- * others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
+ * <p><b>Costs.</b> {@link #of}: O(smallest member × members). {@link #forEachRun}: the sweep (O(1) if no entity was
+ * removed, else O(size() × members)) plus one visit per run, about {@code size() / rowsPerBlock} of the member with the
+ * fewest plus one per block boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
  *
- * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a
- * loop over every member, so during one their structural changes throw
- * {@link ConcurrentModificationException} and change nothing; starting a pass (whose sweep
- * changes structure) during a loop or join over a member throws it too. A group runs one pass at
- * a time (its {@link Run} is reused); splitting field writes among threads is the caller's. A
- * refused call leaves the group and members as they were; a visitor that throws ends its pass,
- * keeping the writes and the sweep done so far. After {@link #close()}, or once a member or the
- * entity table is closed, the passes, {@link #size()} and {@link #contains} throw
- * {@link IllegalStateException}.
+ * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a loop over every
+ * member, so during one their structural changes throw {@link ConcurrentModificationException} and change nothing;
+ * starting a pass (whose sweep changes structure) during a loop or join over a member throws it too. A group runs one
+ * pass at a time (its {@link Run} is reused); splitting field writes among threads is the caller's. A refused call
+ * leaves the group and members as they were; a visitor that throws ends its pass, keeping the writes and the sweep done
+ * so far. After {@link #close()}, or once a member or the entity table is closed, the passes, {@link #size()} and
+ * {@link #contains} throw {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
     /** Receives one entity of a {@link Group#forEach} pass. */
@@ -149,8 +144,7 @@ public final class Group implements AutoCloseable {
      * component in every one come first, in the same order. O(smallest member × members) lookups
      * and row swaps; entity handles are not affected, dense rows change.
      *
-     * @param tables two or more distinct, open component tables of one open entity table, none
-     *     in a group already
+     * @param tables two or more distinct, open component tables of one open entity table, none in a group already
      * @return the group
      * @throws IllegalArgumentException if fewer than two tables are given, one is null, one is
      *     given twice, they are keyed by different entity tables, or one is in another group

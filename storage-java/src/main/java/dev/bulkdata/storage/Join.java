@@ -3,16 +3,14 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or
- * {@link SparseSet}s, exactly once, handing over its dense row in each. Make the join once and
- * run it every frame; running it allocates nothing. Guide: docs/relations.md, "Component tables
- * and joins".
+ * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or {@link SparseSet}s, exactly
+ * once, handing over its dense row in each. Make the join once and run it every frame; running it allocates nothing.
+ * Guide: docs/relations.md, "Component tables and joins".
  *
- * <p><b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting
- * order) and probes every other member's sparse array for each key; for component tables the
- * entity must also be live and own every row (its owner generation), so stale components are
- * never joined. O(smallest size × members) lookups, each O(1); nothing allocated per entity (the
- * {@code rows} array is the join's own, refilled before each visit).
+ * <p><b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting order) and probes every
+ * other member's sparse array for each key; for component tables the entity must also be live and own every row (its
+ * owner generation), so stale components are never joined. O(smallest size × members) lookups, each O(1); nothing
+ * allocated per entity (the {@code rows} array is the join's own, refilled before each visit).
  *
  * <p><b>Rules.</b> During a run, structural changes of any member throw
  * {@link java.util.ConcurrentModificationException} and change nothing (queue them with
@@ -28,8 +26,7 @@ public final class Join {
         /**
          * Visits an entity present in every member.
          *
-         * @param id the entity handle for a join of component tables; the key for a join of
-         *     sparse sets
+         * @param id the entity handle for a join of component tables; the key for a join of sparse sets
          * @param rows the dense row in each member, in the order the members were given; the
          *     join reuses this array, so it is valid only during this call
          */
@@ -141,8 +138,7 @@ public final class Join {
      * @param visitor receives each entity and its rows
      * @return the number of visits
      * @throws IllegalArgumentException if {@code visitor} is null
-     * @throws IllegalStateException if a component table or the entity table is closed, or
-     *     this join is already running
+     * @throws IllegalStateException if a component table or the entity table is closed, or this join is already running
      */
     public int forEach(Visitor visitor) {
         if (visitor == null) {

@@ -52,9 +52,8 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     abstract void checkAccess();
 
     /**
-     * A writable view of the block is handed out: any of its bytes, a hole's too, may change.
-     * Nothing to do for packed rows (a reused row is always zeroed); a {@link BulkChunk} drops
-     * its block's clean marks.
+     * A writable view of the block is handed out: any of its bytes, a hole's too, may change. Nothing to do for packed
+     * rows (a reused row is always zeroed); a {@link BulkChunk} drops its block's clean marks.
      */
     void writing() {
     }

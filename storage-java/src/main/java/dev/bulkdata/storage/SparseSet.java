@@ -6,12 +6,11 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * Links keys (entity slots, or the slot part of a table's handles) to at most one dense row
- * each, so that a store of optional per-entity data can keep its rows packed. Rows are
- * {@code 0..size()-1} with no holes; {@link #keyAt(int)} names the key that owns a row,
- * {@link #indexOf(int)} the row a key owns. Invariant: for every row {@code r < size},
- * {@code indexOf(keyAt(r)) == r}; every other key is absent. Pages of 4096 {@code int}s on the
- * heap never move; only their directories double. ARCHITECTURE.md, "Relations".
+ * Links keys (entity slots, or the slot part of a table's handles) to at most one dense row each, so that a store of
+ * optional per-entity data can keep its rows packed. Rows are {@code 0..size()-1} with no holes; {@link #keyAt(int)}
+ * names the key that owns a row, {@link #indexOf(int)} the row a key owns. Invariant: for every row {@code r < size},
+ * {@code indexOf(keyAt(r)) == r}; every other key is absent. Pages of 4096 {@code int}s on the heap never move; only
+ * their directories double. ARCHITECTURE.md, "Relations".
  *
  * <p><b>Costs.</b> {@link #insert}, {@link #remove}, {@link #contains}, {@link #indexOf},
  * {@link #keyAt}: O(1), allocation-free but for a new 16 KiB page (once per 4096 keys or rows)
@@ -22,10 +21,9 @@ import java.util.ConcurrentModificationException;
  * removing one that is absent throw {@link IllegalArgumentException} naming the key; the set is
  * unchanged. {@code contains} and {@code indexOf} accept any {@code int}.
  *
- * <p><b>Threads.</b> One writer and no readers while it writes; reads (and joins) from many
- * threads while nobody writes. While a {@link Join} over this set runs, {@code insert},
- * {@code remove} and {@code clear} throw {@link ConcurrentModificationException} and change
- * nothing.
+ * <p><b>Threads.</b> One writer and no readers while it writes; reads (and joins) from many threads while nobody
+ * writes. While a {@link Join} over this set runs, {@code insert}, {@code remove} and {@code clear} throw
+ * {@link ConcurrentModificationException} and change nothing.
  */
 public final class SparseSet {
     /** The largest key: {@link HandleLayout#MAX_SLOT}, the largest slot of a handle. */
@@ -73,8 +71,7 @@ public final class SparseSet {
     }
 
     /**
-     * {@return the key's dense row, {@code 0 <= row < size()}, or -1 if the key is not in the set}
-     * O(1); never throws.
+     * {@return the key's dense row, {@code 0 <= row < size()}, or -1 if the key is not in the set} O(1); never throws.
      *
      * @param key any value
      */
