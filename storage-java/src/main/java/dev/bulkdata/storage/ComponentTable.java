@@ -13,27 +13,24 @@ import java.util.Objects;
  * {@link PackedTable}), keyed by the entity's handle, kept in dense rows so that loops over the components touch no
  * holes. Fields are read and written by entity handle, or by dense row in loops and {@link Join}s. A {@link SparseSet}
  * maps the entity's slot to a row; removal is swap-and-pop. add, contains, remove, get and set by entity are O(1) and
- * allocate nothing.
- *
- * <p>A component never outlives its entity: every access by entity checks that the handle is live in the entity table
- * and matches the row's owner generation. Removing an entity leaves its component <em>stale</em> (invisible to
- * {@link #contains}, loops and joins) until its slot's next {@link #add}, {@link #removeDead()} or {@link #clear()};
- * {@link #size()} counts it until then. Guide: docs/relations.md, "Component tables and joins".
+ * allocate nothing. A component never outlives its entity: every access by entity checks that the handle is live in
+ * the entity table and matches the row's owner generation. Removing an entity leaves its component <em>stale</em>
+ * (invisible to {@link #contains}, loops and joins) until its slot's next {@link #add}, {@link #removeDead()} or
+ * {@link #clear()}; {@link #size()} counts it until then. Guide: docs/relations.md, "Component tables and joins".
  *
  * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity, and one
- * {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1), allocation-free. By entity they
- * throw {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException} if
- * the entity has no component here or the field is of another schema, {@link IllegalStateException} if this table or
- * the entity table is closed; by row, {@link IndexOutOfBoundsException} for a row out of range,
- * {@link IllegalArgumentException} for a field of another schema, {@link IllegalStateException} if this table is
- * closed.
+ * {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1), allocation-free. A field of
+ * another schema throws {@link IllegalArgumentException}; by entity, so does an entity without a component here, a
+ * null, stale, foreign or forged handle throws {@link InvalidHandleException} and a closed entity table
+ * {@link IllegalStateException}; by row, a row out of range throws {@link IndexOutOfBoundsException}.
  *
  * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead},
- * {@code clear}, {@code close}), no other thread using the table meanwhile; fields of distinct components may be read
- * and written from many threads. During a loop or {@link Join} over this table structural changes throw
- * {@link ConcurrentModificationException} (queue them: {@link #removeLater}, {@link #addLater}). Every method that
- * throws leaves the table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
- * {@code contains} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
+ * {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the table meanwhile; fields
+ * of distinct components may be read and written from many threads. During a loop or {@link Join} over this table
+ * these structural changes throw {@link ConcurrentModificationException} (queue them: {@link #removeLater},
+ * {@link #addLater}). Every method that throws leaves the table as it was. After {@link #close()} every method but
+ * {@code close}, {@code isClosed}, {@code contains} (false), {@code name}, {@code schema} and {@code entities} throws
+ * {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
@@ -53,7 +50,6 @@ public final class ComponentTable implements AutoCloseable {
     final Schema schema;
     /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
     final BlockArena arena;
-    /** Entity slot to dense row. */
     final SparseSet set;
     final DenseRows rows;
     /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
@@ -67,10 +63,8 @@ public final class ComponentTable implements AutoCloseable {
     /** A component removal ({@code init} null) or add queued during a loop. */
     private record Queued(long entity, java.util.function.LongConsumer init) {
     }
-    /**
-     * Whether the rows are in entity slot order since the last complete defragment pass (in a
-     * group: the group's rows, and the rows after them).
-     */
+    // Whether the rows are in entity slot order since the last complete defragment pass (in a group: the group's
+    // rows, and the rows after them).
     private boolean sorted = true;
     /** The first row {@link #sorter} sorts: 0, or the group's size in a grouped table. */
     private int sortBase;
@@ -184,29 +178,25 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * {@return the number of rows, including stale components not yet swept out by {@link #add}, {@link #removeDead()} or {@link #forEachChunk}; O(1)}
-     *
-     * @throws IllegalStateException if this table is closed
+     * {@return the number of rows, including stale components not yet swept out by {@link #add},
+     * {@link #removeDead()} or {@link #forEachChunk}; O(1)}
      */
     public int size() {
         ensureOpen();
         return set.size();
     }
 
-    // ---------------------------------------------------------------------------------------
     // Structure
 
     /**
-     * Gives an entity a component, all fields zero, taking over and zeroing the stale row of a
-     * removed entity in the same slot if there is one. O(1); in a {@link Group} the rows then move
-     * to keep the group packed (O(members)), and the row returned is where the component ends up.
+     * Gives an entity a component, all fields zero, taking over and zeroing the stale row of a removed entity in the
+     * same slot if there is one. O(1); O(members) in a {@link Group}, whose rows then move to keep it packed.
      *
      * @param entity a live handle of the entity table without a component here
-     * @return the component's dense row, valid until the next structural change of this table
+     * @return the component's dense row (where it ends up), valid until the next structural change of this table
      * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
      * @throws IllegalArgumentException if the entity already has a component here
      * @throws CapacityExceededException if native memory runs out
-     * @throws ConcurrentModificationException if a loop or join over this table is running
      * @throws IllegalStateException if this table or the entity table is closed
      */
     public int add(long entity) {
@@ -238,10 +228,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Whether a handle is a live entity with a component here. O(1); never throws.
+     * {@return whether a handle is a live entity with a component here, which {@code get}/{@code set}/{@code remove}
+     * would accept} O(1); never throws.
      *
      * @param entity any value
-     * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
      */
     public boolean contains(long entity) {
         return !closed && find(entity) >= 0;
@@ -254,7 +244,6 @@ public final class ComponentTable implements AutoCloseable {
      * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
      *     (a removed entity's stale component goes with {@link #removeDead()})
      * @throws IllegalArgumentException if the entity has no component here
-     * @throws ConcurrentModificationException if a loop or join over this table is running
      * @throws IllegalStateException if this table or the entity table is closed
      */
     public void remove(long entity) {
@@ -262,7 +251,6 @@ public final class ComponentTable implements AutoCloseable {
         removeRow(rowOf(entity));
     }
 
-    /** Removes a row, taking it out of the group first if it is a group row. */
     private void removeRow(int row) {
         removeRowUngrouped(group == null ? row : group.leave(row));
     }
@@ -284,7 +272,6 @@ public final class ComponentTable implements AutoCloseable {
      * Removes every stale component (of an entity removed from the entity table). O(size), one entity lookup per row.
      *
      * @return how many components were removed
-     * @throws ConcurrentModificationException if a loop or join over this table is running
      * @throws IllegalStateException if this table or the entity table is closed
      */
     public int removeDead() {
@@ -301,22 +288,12 @@ public final class ComponentTable implements AutoCloseable {
         return removed;
     }
 
-    /**
-     * {@link #clear()}, under the entity tables' name for it: a component table has no handles of its own to purge.
-     *
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table is closed
-     */
+    /** {@link #clear()}, under the entity tables' name: a component table has no handles of its own to purge. */
     public void reset() {
         clear();
     }
 
-    /**
-     * Removes every component. O(size); memory is kept for reuse.
-     *
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table is closed
-     */
+    /** Removes every component. O(size); memory is kept for reuse. */
     public void clear() {
         ensureMutable("clear");
         if (group != null) {
@@ -338,8 +315,6 @@ public final class ComponentTable implements AutoCloseable {
      * @param maxSwaps the most swaps this call may make, {@code >= 0}
      * @return the number of swaps made
      * @throws IllegalArgumentException if {@code maxSwaps < 0}
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table is closed
      */
     public long defragment(long maxSwaps) {
         if (maxSwaps < 0) {
@@ -366,11 +341,7 @@ public final class ComponentTable implements AutoCloseable {
         return swaps;
     }
 
-    /**
-     * Frees the native memory. Idempotent. The entity table is not touched.
-     *
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     */
+    /** Frees the native memory. Idempotent. The entity table is not touched. */
     @Override
     public void close() {
         if (closed) {
@@ -385,17 +356,14 @@ public final class ComponentTable implements AutoCloseable {
         arena.close();
     }
 
-    // ---------------------------------------------------------------------------------------
     // Loops
 
     /**
-     * The entity that owns a dense row: a handle of the entity table, stale if the entity was
-     * removed and the row not yet swept out. O(1).
+     * {@return the handle of the entity that owns a dense row, stale if the entity was removed and the row not yet
+     * swept out} O(1).
      *
      * @param row a row, {@code 0 <= row < size()}
-     * @return the owner's handle
      * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalStateException if this table is closed
      */
     public long entityAt(int row) {
         checkedRow(row);
@@ -404,11 +372,9 @@ public final class ComponentTable implements AutoCloseable {
 
     /**
      * Visits every component whose entity is live, in row order. O(size), one entity lookup per row; allocation-free.
-     * Structural changes of this table from the visitor throw {@link ConcurrentModificationException}; removing
-     * entities is allowed (a component whose entity is removed before its turn is skipped).
+     * The visitor may remove entities (a component whose entity is removed before its turn is skipped).
      *
      * @param visitor receives each live entity and its row
-     * @throws IllegalStateException if this table is closed
      */
     public void forEach(Visitor visitor) {
         ensureOpen();
@@ -448,7 +414,6 @@ public final class ComponentTable implements AutoCloseable {
         applyQueuedIfIdle();
     }
 
-    // ---------------------------------------------------------------------------------------
     // Snapshots (StoredTables)
 
     /** Writes a snapshot to {@code out} with structural changes refused (as during a loop), the table open. */
@@ -468,10 +433,8 @@ public final class ComponentTable implements AutoCloseable {
         return rows.segments()[b];
     }
 
-    /**
-     * Sets the rows of a restored table: row {@code r} belongs to slot {@code keys[r]} at generation {@code owners[r]}
-     * (checked by the reader); the records are in the blocks. Not sorted: a defragment's progress is not saved.
-     */
+    // Sets the rows of a restored table: row r belongs to slot keys[r] at generation owners[r] (checked by the
+    // reader); the records are in the blocks. Not sorted: a defragment's progress is not saved.
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
             generations.ensure(keys.length - 1L);
@@ -484,13 +447,10 @@ public final class ComponentTable implements AutoCloseable {
         sorted = keys.length == 0;
     }
 
-    // ---------------------------------------------------------------------------------------
     // Lookups, shared with Join
 
-    /**
-     * The owner generation of a row, unchecked, with the entity table's epoch above it
-     * ({@link HandleLayout#stamp}) so that an entity of a later epoch never matches.
-     */
+    // The owner generation of a row, unchecked, with the entity table's epoch above it (HandleLayout.stamp) so that
+    // an entity of a later epoch never matches.
     int generation(int row) {
         return generations.get(row);
     }
@@ -536,7 +496,6 @@ public final class ComponentTable implements AutoCloseable {
                 + name() + "'; add it first or check with contains(entity)");
     }
 
-    /** {@code row}, checked to be in {@code [0, size())} of this open table. */
     int checkedRow(int row) {
         ensureOpen();
         return Objects.checkIndex(row, set.size());
@@ -553,7 +512,6 @@ public final class ComponentTable implements AutoCloseable {
         ensureNoLoop(operation);
     }
 
-    // ---------------------------------------------------------------------------------------
     // Changes queued during a loop
 
     /**
@@ -683,8 +641,8 @@ public final class ComponentTable implements AutoCloseable {
         }
     }
 
-    /** Refuses a structural change while a loop runs over this table, or over another member of its group. */
     private void ensureNoLoop(String operation) {
+
         if (group != null) {
             group.checkNoLoop(operation);
         } else {

@@ -14,10 +14,9 @@ import java.util.Arrays;
  *
  * <p><b>Rules.</b> During a run, structural changes of any member throw
  * {@link java.util.ConcurrentModificationException} and change nothing (queue them with
- * {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}); field writes are fine,
- * and so is removing entities (one removed before its turn is skipped). The {@code rows} array
- * is valid only during the visit. A join object runs one run at a time; separate join objects
- * over the same members may run on several threads while nobody changes the members' structure.
+ * {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}); field writes are fine, and so is removing
+ * entities (one removed before its turn is skipped). A join object runs one run at a time; separate join objects over
+ * the same members may run on several threads while nobody changes the members' structure.
  */
 public final class Join {
     /** Receives one entity (or key) of a {@link Join}. */
@@ -27,8 +26,8 @@ public final class Join {
          * Visits an entity present in every member.
          *
          * @param id the entity handle for a join of component tables; the key for a join of sparse sets
-         * @param rows the dense row in each member, in the order the members were given; the
-         *     join reuses this array, so it is valid only during this call
+         * @param rows the dense row in each member, in the order the members were given; the join reuses this array,
+         *     so it is valid only during this call
          */
         void visit(long id, int[] rows);
     }
@@ -102,9 +101,9 @@ public final class Join {
     }
 
     /**
-     * The row of the entity being visited in {@code table}, for its {@code getAt}/{@code setAt}:
-     * the same as {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by
-     * table, so a visitor need not know the members' order. O(members); allocates nothing.
+     * {@return the row of the entity being visited in {@code table}, for its {@code getAt}/{@code setAt}} The same as
+     * {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by table, so a visitor need not know the
+     * members' order. O(members); allocates nothing.
      *
      * <pre>{@code
      * moving.forEach((entity, rows) -> position.setAt(moving.row(position), PX,
@@ -112,7 +111,6 @@ public final class Join {
      * }</pre>
      *
      * @param table a member of this join
-     * @return its row of the entity being visited
      * @throws IllegalStateException if no visit of this join is in progress
      * @throws IllegalArgumentException if {@code table} is not a member (or this joins sparse sets)
      */
@@ -132,8 +130,8 @@ public final class Join {
     }
 
     /**
-     * Runs the join: visits each entity (or key) present in every member exactly once.
-     * O(min size × members); allocates nothing.
+     * Runs the join: visits each entity (or key) present in every member once. O(min size × members); no allocation.
+
      *
      * @param visitor receives each entity and its rows
      * @return the number of visits

@@ -28,13 +28,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * temporary file and moves it into place; every section has a CRC32C ({@code docs/format.md}). Save and load are
  * O(slots + blocks), nothing per record; a save holds the table's iteration guard. Guide:
  * docs/saving-and-mapped-tables.md.
+ *
+ * <p>A null {@link Table} argument throws {@link IllegalArgumentException}; a closed table or component table
+ * argument, other than a target of {@link #danglingReferences}, throws {@link IllegalStateException}.
  */
 public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
         /**
-         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the
-         * handles then differ from the saved ones; {@link #remap} mends references to them.
+         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the handles then differ
+         * from the saved ones; {@link #remap} mends references to them.
          */
         NEW_TAG,
         /** Require the expected schema exactly (layout, fields, order, types): any difference throws {@code SCHEMA_MISMATCH}. */
@@ -50,8 +53,6 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalArgumentException if {@code table} is null
-     * @throws IllegalStateException if {@code table} is closed
      * @throws java.util.ConcurrentModificationException if another thread changes its structure
      */
     public static void save(Table table, Path path) throws IOException {
@@ -84,8 +85,6 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalArgumentException if {@code table} is null
-     * @throws IllegalStateException if {@code table} is closed
      */
     public static void save(Table table, WritableByteChannel out) throws IOException {
         write(checked(table), Objects.requireNonNull(out, "out"));
@@ -95,7 +94,6 @@ public final class Snapshots {
         void write(WritableByteChannel out) throws IOException;
     }
 
-    // ---------------------------------------------------------------------------------------
     // Component tables
 
     /**
@@ -105,7 +103,6 @@ public final class Snapshots {
      * @param components an open component table
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalStateException if {@code components} is closed
      */
     public static void save(ComponentTable components, Path path) throws IOException {
         Objects.requireNonNull(components, "components");
@@ -118,7 +115,6 @@ public final class Snapshots {
      * @param components an open component table
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalStateException if {@code components} is closed
      */
     public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
         Objects.requireNonNull(components, "components");
@@ -141,9 +137,8 @@ public final class Snapshots {
      *     does not fit {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a component
      *     of an entity that {@code entities} has not reached); nothing stays open
      * @throws IOException if reading fails
-     * @throws IllegalArgumentException if {@code entities} is null, or
-     *     an option is {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
-     * @throws IllegalStateException if {@code entities} is closed
+     * @throws IllegalArgumentException if an option is {@link LoadOption#NEW_TAG} (components follow their entity
+     *     table's tag)
      */
     public static ComponentTable loadComponents(Path path, Table entities, Schema expected, LoadOption... options)
             throws IOException {
@@ -243,9 +238,9 @@ public final class Snapshots {
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws StorageFileException if the file is not a valid snapshot, holds another kind
-     *     ({@code KIND_MISMATCH}) or a schema that does not load under {@code expected}
-     *     ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
+     * @throws StorageFileException if the file is not a valid snapshot, holds another kind ({@code KIND_MISMATCH}) or
+     *     a schema that does not load under {@code expected} ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing
+     *     stays open
      * @throws IOException if reading fails
      */
     public static <T extends Table> T load(Path path, Class<T> kind, Schema expected, LoadOption... options)
@@ -275,7 +270,6 @@ public final class Snapshots {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
     }
 
-    // ---------------------------------------------------------------------------------------
     // References between tables: handle fields
 
     /**
@@ -288,8 +282,6 @@ public final class Snapshots {
      * @param referrer the table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if either is null
-     * @throws IllegalStateException if either is closed
      * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is being changed
      */
     public static long remap(Table referrer, Table loaded) {
@@ -321,8 +313,6 @@ public final class Snapshots {
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if {@code loaded} is null
-     * @throws IllegalStateException if either is closed
      */
     public static long remap(ComponentTable referrer, Table loaded) {
         Objects.requireNonNull(referrer, "referrer");
@@ -356,8 +346,7 @@ public final class Snapshots {
      * @param targets the open tables the fields may refer to, found by name (the first of a
      *     name counts); {@code referrer} itself if it refers to itself
      * @return the number of dangling references
-     * @throws IllegalArgumentException if {@code referrer} is null or a target is null
-     * @throws IllegalStateException if {@code referrer} is closed
+     * @throws IllegalArgumentException if a target is null
      */
     public static long danglingReferences(Table referrer, Table... targets) {
         AbstractTable from = checked(referrer);
@@ -384,8 +373,8 @@ public final class Snapshots {
      * @param targets the open tables the fields may refer to, found by name
      * @return the number of dangling references
      * @throws IllegalArgumentException if a target is null
-     * @throws IllegalStateException if {@code referrer} is closed
      */
+
     public static long danglingReferences(ComponentTable referrer, Table... targets) {
         Objects.requireNonNull(referrer, "referrer");
         long count = 0;
