@@ -642,7 +642,6 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     private void ensureNoLoop(String operation) {
-
         if (group != null) {
             group.checkNoLoop(operation);
         } else {

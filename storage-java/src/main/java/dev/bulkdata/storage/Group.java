@@ -467,7 +467,6 @@ public final class Group implements AutoCloseable {
     }
 
     void dissolve() {
-
         closed = true;
         size = 0;
         for (ComponentTable t : members) {

@@ -131,7 +131,6 @@ public final class Join {
 
     /**
      * Runs the join: visits each entity (or key) present in every member once. O(min size × members); no allocation.
-
      *
      * @param visitor receives each entity and its rows
      * @return the number of visits

@@ -374,7 +374,6 @@ public final class Snapshots {
      * @return the number of dangling references
      * @throws IllegalArgumentException if a target is null
      */
-
     public static long danglingReferences(ComponentTable referrer, Table... targets) {
         Objects.requireNonNull(referrer, "referrer");
         long count = 0;

@@ -162,7 +162,6 @@ public final class SparseSet {
     }
 
     /** Removes every key. O(size); pages are kept for reuse. */
-
     public void clear() {
         ensureNoJoin("clear");
         for (int row = 0; row < size; row++) {
