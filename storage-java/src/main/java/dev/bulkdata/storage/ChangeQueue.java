@@ -32,7 +32,6 @@ final class ChangeQueue {
         removals = new long[(limit + 63) >>> 6];
     }
 
-    /** {@return whether anything is queued} */
     boolean isEmpty() {
         return !removalsQueued && addCount == 0;
     }
@@ -75,10 +74,8 @@ final class ChangeQueue {
         addCount = adds.size();
     }
 
-    /**
-     * {@return the bits of the slots queued for removal, for the writer to read and clear, or
-     * null if none was queued}; ends the queued removals. No pass may be open.
-     */
+    // The bits of the slots queued for removal, for the writer to read and clear, or null if none was queued; ends the
+    // queued removals. No pass may be open.
     long[] takeRemovals() {
         if (!removalsQueued) {
             return null;

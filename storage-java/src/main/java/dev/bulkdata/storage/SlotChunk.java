@@ -42,10 +42,8 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     /** Throws {@link IllegalStateException} unless the chunk may be used: its table and an iteration of it are open. */
     abstract void checkAccess();
 
-    /**
-     * A writable view of the block is handed out: any of its bytes, a hole's too, may change. Nothing to do for packed
-     * rows (a reused row is always zeroed); a {@link BulkChunk} drops its block's clean marks.
-     */
+    // A writable view of the block is handed out: any of its bytes, a hole's too, may change. Nothing to do for packed
+    // rows (a reused row is always zeroed); a BulkChunk drops its block's clean marks.
     void writing() {
     }
 
