@@ -92,11 +92,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Creates an empty component table for the entities of a table.
+     * {@return a new, empty component table for the entities of a table; it holds no native memory until the first add}
      *
      * @param entities the entity table, a {@link BulkTable} or {@link PackedTable}, open
      * @param schema the component record's schema
-     * @return the new table; it holds no native memory until the first add
      * @throws IllegalArgumentException if an argument is null
      * @throws IllegalStateException if {@code entities} is closed or all table tags are in use
      */
@@ -537,12 +536,11 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Gives an entity a component once no loop over this table (or a member of its group) runs, then has {@code init}
-     * write its fields. Inside a loop, where {@link #add} throws, the add is queued and applied when the loop ends,
-     * after the queued removals, in the order queued; an entity removed, or given the component, meanwhile is skipped.
-     * With no loop running it is {@link #add} then {@code init}. If {@code init} throws, the component is removed again
-     * and the exception thrown (later queued adds stay queued). The entity is checked now. Costs as
-     * {@link #removeLater}.
+     * Gives an entity a component, then has {@code init} write its fields, once no loop runs, as {@link #removeLater}
+     * removes (costs as there): queued during a loop and applied after the queued removals, in the order queued (an
+     * entity removed, or given the component, meanwhile is skipped); with no loop running, {@link #add} then
+     * {@code init}. If {@code init} throws, the component is removed again and the exception thrown (later queued adds
+     * stay queued). The entity is checked now.
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
@@ -593,7 +591,6 @@ public final class ComponentTable implements AutoCloseable {
         }
     }
 
-    /** {@return whether a loop or join over this table, or a member of its group, runs} */
     private boolean loopOpen() {
         if (group != null) {
             return group.loopOpen();
@@ -601,7 +598,7 @@ public final class ComponentTable implements AutoCloseable {
         return set.openJoins() != 0;
     }
 
-    /** When a loop, join or group pass ends: applies the queues of this table (or its group) if no loop runs any more. */
+    /** When a loop, join or group pass ends: applies this table's (or its group's) queues if no loop runs any more. */
     void applyQueuedIfIdle() {
         if (group != null) {
             group.applyQueuedIfIdle();

@@ -355,7 +355,6 @@ public final class Group implements AutoCloseable {
         applyQueuedIfIdle();
     }
 
-    /** {@return whether a loop or join runs over any member} */
     boolean loopOpen() {
         for (ComponentTable t : members) {
             if (t.set.openJoins() != 0) {

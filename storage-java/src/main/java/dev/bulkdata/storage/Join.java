@@ -49,10 +49,9 @@ public final class Join {
     }
 
     /**
-     * A join of component tables of the same entity table.
+     * {@return a join of component tables of the same entity table}
      *
      * @param tables two or more component tables
-     * @return the join
      * @throws IllegalArgumentException if fewer than two tables are given, one is null, or
      *     they are keyed by different entity tables
      */
@@ -75,10 +74,9 @@ public final class Join {
     }
 
     /**
-     * A join of sparse sets; the visitor's {@code id} is the key.
+     * {@return a join of sparse sets; the visitor's {@code id} is the key}
      *
      * @param sets two or more sparse sets
-     * @return the join
      * @throws IllegalArgumentException if fewer than two sets are given or one is null
      */
     public static Join of(SparseSet... sets) {

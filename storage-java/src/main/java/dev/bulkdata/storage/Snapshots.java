@@ -26,11 +26,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added fields at their
  * {@link Schema.Builder#loadDefault load default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a
  * temporary file and moves it into place; every section has a CRC32C ({@code docs/format.md}). Save and load are
- * O(slots + blocks), nothing per record; a save holds the table's iteration guard. Guide:
- * docs/saving-and-mapped-tables.md.
- *
- * <p>A null {@link Table} argument throws {@link IllegalArgumentException}; a closed table or component table
- * argument, other than a target of {@link #danglingReferences}, throws {@link IllegalStateException}.
+ * O(slots + blocks), nothing per record; a save holds the table's iteration guard. A null {@link Table} argument
+ * throws {@link IllegalArgumentException}; a closed table or component table argument, other than a target of
+ * {@link #danglingReferences}, throws {@link IllegalStateException}. Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */

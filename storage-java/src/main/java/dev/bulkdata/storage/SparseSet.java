@@ -98,10 +98,9 @@ public final class SparseSet {
     }
 
     /**
-     * Adds a key, giving it the next dense row, {@code size()} before the call. O(1).
+     * {@return the row that {@code key} is added with: the next dense row, {@code size()} before the call} O(1).
      *
      * @param key the key, {@code 0 <= key <= MAX_KEY}
-     * @return the key's row
      */
     public int insert(int key) {
         checkKey(key);
