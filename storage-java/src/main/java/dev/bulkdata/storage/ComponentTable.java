@@ -20,17 +20,17 @@ import java.util.Objects;
  *
  * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity, and one
  * {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1), allocation-free. A field of
- * another schema throws {@link IllegalArgumentException}; by entity, so does an entity without a component here, a
- * null, stale, foreign or forged handle throws {@link InvalidHandleException} and a closed entity table
- * {@link IllegalStateException}; by row, a row out of range throws {@link IndexOutOfBoundsException}.
+ * another schema throws {@link IllegalArgumentException}, and so does an entity without a component here; a row out of
+ * range throws {@link IndexOutOfBoundsException}.
  *
  * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead},
  * {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the table meanwhile; fields
  * of distinct components may be read and written from many threads. During a loop or {@link Join} over this table
  * these structural changes throw {@link ConcurrentModificationException} (queue them: {@link #removeLater},
- * {@link #addLater}). Every method that throws leaves the table as it was. After {@link #close()} every method but
- * {@code close}, {@code isClosed}, {@code contains} (false), {@code name}, {@code schema} and {@code entities} throws
- * {@link IllegalStateException}.
+ * {@link #addLater}). Methods taking an entity handle, but {@link #contains}, throw {@link InvalidHandleException} for
+ * a null, stale, foreign or forged handle and {@link IllegalStateException} if the entity table is closed. Every method
+ * that throws leaves the table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
+ * {@code contains} (false), {@code name}, {@code schema} and {@code entities} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
@@ -193,10 +193,8 @@ public final class ComponentTable implements AutoCloseable {
      *
      * @param entity a live handle of the entity table without a component here
      * @return the component's dense row (where it ends up), valid until the next structural change of this table
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
      * @throws IllegalArgumentException if the entity already has a component here
      * @throws CapacityExceededException if native memory runs out
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public int add(long entity) {
         ensureMutable("add to");
@@ -237,13 +235,11 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Removes an entity's component: the last row moves into its row. O(number of fields).
+     * Removes an entity's component: the last row moves into its row. O(number of fields). A removed entity's stale
+     * component goes with {@link #removeDead()} instead.
      *
      * @param entity a live handle of the entity table that has a component here
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     *     (a removed entity's stale component goes with {@link #removeDead()})
      * @throws IllegalArgumentException if the entity has no component here
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void remove(long entity) {
         ensureMutable("remove from");
@@ -521,9 +517,7 @@ public final class ComponentTable implements AutoCloseable {
      * and its component are checked now. O(1) amortized under the queue's lock; allocates an entry.
      *
      * @param entity a live handle of the entity table that has a component here
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
      * @throws IllegalArgumentException if the entity has no component here
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void removeLater(long entity) {
         ensureOpen();
@@ -544,9 +538,7 @@ public final class ComponentTable implements AutoCloseable {
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
      * @throws IllegalArgumentException if {@code init} is null or the entity has a component here
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void addLater(long entity, java.util.function.LongConsumer init) {
         ensureOpen();
