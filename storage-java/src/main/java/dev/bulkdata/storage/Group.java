@@ -236,9 +236,8 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Visits the group in runs, after the sweep (class comment): rows {@code 0..size()-1} cut at
-     * every member's block boundary, each run a chunk and a first slot per member. An entity
-     * removed during the pass is still visited if its run was not yet (runs are fixed at start).
+     * Visits rows {@code 0..size()-1} in runs cut at every member's block boundary, each a chunk and a first slot per
+     * member. An entity removed during the pass is still visited if its run was not yet (runs are fixed at start).
      *
      * @param visitor receives each run
      * @return the number of entities visited, {@link #size()} after the sweep
@@ -273,9 +272,8 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Visits each entity with its row (the same in every member) in row order, after the sweep
-     * (class comment). An entity removed from the entity table before its turn is skipped (a
-     * lookup per row, made only once a removal happened during the pass).
+     * Visits each entity with its row (the same in every member) in row order. An entity removed from the entity table
+     * before its turn is skipped (a lookup per row, made only once a removal happened during the pass).
      *
      * @param visitor receives each entity and its row
      * @return the number of entities visited
@@ -421,9 +419,8 @@ public final class Group implements AutoCloseable {
         return true;
     }
 
-    // Takes a group row out of the group before a member removes or reuses it: swaps it with the group's last row in
-    // every member and shrinks the group. Returns the row's new index (the same in every member), or row itself if it
-    // was not a group row.
+    // Takes a group row out before a member removes or reuses it: swaps it with the group's last row in every member
+    // and shrinks the group. Returns its new index (the same in every member), or row itself if not a group row.
     int leave(int row) {
         if (row >= size) {
             return row;
