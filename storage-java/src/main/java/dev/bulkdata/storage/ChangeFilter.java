@@ -4,8 +4,7 @@ package dev.bulkdata.storage;
  * Which changes a filtered pass looks for: writes to any of some fields, records added to or removed from a chunk (its
  * structure), or both. Made once and kept; a pass takes it with the version to compare against
  * ({@link Table#forEachChunk(ChangeFilter, int, ChunkVisitor)}, {@link Table#iterate(ChangeFilter, int)},
- * {@link Table#forEach(ChangeFilter, int, RecordVisitor)}) and visits only the chunks for which
- * {@link #test(Chunk, int)} holds.
+ * {@link Table#forEach(ChangeFilter, int, RecordVisitor)}) and visits only chunks {@link #test(Chunk, int)} accepts.
  *
  * <pre>{@code
  * ChangeFilter moved = ChangeFilter.of(PX, PY).orStructure();   // once

@@ -74,8 +74,7 @@ final class ChangeQueue {
         addCount = adds.size();
     }
 
-    // The bits of the slots queued for removal, for the writer to read and clear, or null if none was queued; ends the
-    // queued removals. No pass may be open.
+    // Bits of the slots queued for removal (null if none), for the writer to read and clear; ends them. No pass open.
     long[] takeRemovals() {
         if (!removalsQueued) {
             return null;

@@ -63,8 +63,7 @@ public final class ComponentTable implements AutoCloseable {
     /** A component removal ({@code init} null) or add queued during a loop. */
     private record Queued(long entity, java.util.function.LongConsumer init) {
     }
-    // Whether the rows are in entity slot order since the last complete defragment pass (in a group: the group's
-    // rows, and the rows after them).
+    // Whether rows are in entity slot order since the last complete defragment pass (in a group: its rows and after).
     private boolean sorted = true;
     /** The first row {@link #sorter} sorts: 0, or the group's size in a grouped table. */
     private int sortBase;
@@ -225,8 +224,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * {@return whether a handle is a live entity with a component here, which {@code get}/{@code set}/{@code remove}
-     * would accept} O(1); never throws.
+     * {@return whether {@code entity} is live with a component here, as get, set and remove need} O(1); never throws.
      *
      * @param entity any value
      */
@@ -354,8 +352,7 @@ public final class ComponentTable implements AutoCloseable {
     // Loops
 
     /**
-     * {@return the handle of the entity that owns a dense row, stale if the entity was removed and the row not yet
-     * swept out} O(1).
+     * {@return the owner of a dense row: an entity handle, stale if the entity was removed and the row not swept} O(1).
      *
      * @param row a row, {@code 0 <= row < size()}
      * @throws IndexOutOfBoundsException if the row is out of range
@@ -444,8 +441,7 @@ public final class ComponentTable implements AutoCloseable {
 
     // Lookups, shared with Join
 
-    // The owner generation of a row, unchecked, with the entity table's epoch above it (HandleLayout.stamp) so that
-    // an entity of a later epoch never matches.
+    // The owner generation of a row, unchecked, epoch bits included (HandleLayout.stamp): a later epoch never matches.
     int generation(int row) {
         return generations.get(row);
     }
@@ -530,11 +526,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Gives an entity a component, then has {@code init} write its fields, once no loop runs, as {@link #removeLater}
-     * removes (costs as there): queued during a loop and applied after the queued removals, in the order queued (an
-     * entity removed, or given the component, meanwhile is skipped); with no loop running, {@link #add} then
-     * {@code init}. If {@code init} throws, the component is removed again and the exception thrown (later queued adds
-     * stay queued). The entity is checked now.
+     * {@link #removeLater}'s counterpart (costs as there): gives an entity a component, then has {@code init} write its
+     * fields; during a loop queued, applied after the queued removals in the order queued (an entity removed, or given
+     * the component, meanwhile is skipped), else {@link #add} then {@code init} at once. If {@code init} throws, the
+     * component is removed again and the exception thrown (later queued adds stay queued). The entity is checked now.
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists

@@ -4,8 +4,7 @@ import java.util.Objects;
 
 /**
  * The {@link Chunk} view of one block of {@link DenseRows}: its live slots are exactly {@code [0, liveCount())}, a
- * prefix of the block (every block but the last is full). One view per block, made when the block is allocated, so
- * iterating allocates nothing.
+ * prefix of the block (every block but the last is full). One view per block, made with it: iteration allocates none.
  *
  * <p>Handles come from the {@link Owner} (the table that maps rows back to handles). Slot accessors check that the slot
  * is in the chunk and below {@code liveCount()}; every accessor throws {@link IllegalStateException} unless the owner

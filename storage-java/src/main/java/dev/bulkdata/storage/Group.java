@@ -55,8 +55,7 @@ public final class Group implements AutoCloseable {
     /**
      * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for member {@code m}, slots
      * {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The chunk's columns ({@link Chunk#column},
-     * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run. Valid
-     * only during the visit.
+     * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run.
      */
     public static final class Run {
         private final Chunk[] chunks;
@@ -138,8 +137,7 @@ public final class Group implements AutoCloseable {
 
     /**
      * Groups component tables of one entity table until {@link #close()}: the entities with a component in every one
-     * come first, in the same order. O(smallest member × members) lookups and row swaps; entity handles are not
-     * affected, dense rows change.
+     * come first, in the same order. O(smallest member × members) lookups and row swaps; handles stay, dense rows move.
      *
      * @param tables two or more distinct, open component tables of one open entity table, none in a group already
      * @return the group
@@ -300,8 +298,8 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Ends the grouping: the members keep their rows where they are and are free to join another group; this group's
-     * methods then throw. Idempotent. O(members).
+     * Ends the grouping: the members keep their rows and may join another group; this group's methods then throw.
+     * Idempotent. O(members).
      *
      * @throws ConcurrentModificationException if a pass of this group is running
      */

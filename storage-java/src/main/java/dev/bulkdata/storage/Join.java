@@ -26,8 +26,7 @@ public final class Join {
          * Visits an entity present in every member.
          *
          * @param id the entity handle for a join of component tables; the key for a join of sparse sets
-         * @param rows the dense row in each member, in the order the members were given; the join reuses this array,
-         *     so it is valid only during this call
+         * @param rows each member's dense row, in the order the members were given; reused, valid only during this call
          */
         void visit(long id, int[] rows);
     }

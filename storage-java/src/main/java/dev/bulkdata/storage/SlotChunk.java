@@ -147,8 +147,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     /**
      * Checks that the chunk may be used ({@code checkAccess()}) and that {@code slot} is in this chunk and holds a
      * record, and returns it; else throws {@link IndexOutOfBoundsException} (outside the chunk),
-     * {@link IllegalArgumentException} (no record) or {@link IllegalStateException} (table closed, or no iteration
-     * open).
+     * {@link IllegalArgumentException} (no record) or {@link IllegalStateException} (table closed, no iteration).
      */
     abstract int position(int slot);
 

@@ -135,8 +135,7 @@ public final class Snapshots {
      *     does not fit {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a component
      *     of an entity that {@code entities} has not reached); nothing stays open
      * @throws IOException if reading fails
-     * @throws IllegalArgumentException if an option is {@link LoadOption#NEW_TAG} (components follow their entity
-     *     table's tag)
+     * @throws IllegalArgumentException for {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
      */
     public static ComponentTable loadComponents(Path path, Table entities, Schema expected, LoadOption... options)
             throws IOException {
@@ -236,9 +235,8 @@ public final class Snapshots {
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws StorageFileException if the file is not a valid snapshot, holds another kind ({@code KIND_MISMATCH}) or
-     *     a schema that does not load under {@code expected} ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing
-     *     stays open
+     * @throws StorageFileException if the file is no valid snapshot, holds another kind ({@code KIND_MISMATCH}) or a
+     *     schema not loadable under {@code expected} ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
      * @throws IOException if reading fails
      */
     public static <T extends Table> T load(Path path, Class<T> kind, Schema expected, LoadOption... options)

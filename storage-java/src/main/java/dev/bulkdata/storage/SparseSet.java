@@ -125,8 +125,7 @@ public final class SparseSet {
      * store that keeps data in the same rows moves its last row the same way. O(1).
      *
      * @param key a key in the set
-     * @return the row the moved key came from (the old last row, {@code size()} after the call), or -1 if the removed
-     *     key held the last row and nothing moved
+     * @return the row the moved key came from (the old last row, {@code size()} after the call), or -1 if none moved
      */
     public int remove(int key) {
         checkKey(key);
