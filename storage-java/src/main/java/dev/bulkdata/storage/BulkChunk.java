@@ -139,8 +139,7 @@ final class BulkChunk extends SlotChunk {
         return slot;
     }
 
-    // The slow path of position(): out of the chunk, or a hole, or the table closed by another thread after the check
-    // (its close clears the live bits).
+    // Slow path of position(): outside the chunk, a hole, or the table closed by another thread (close clears bits).
     private RuntimeException hole(int slot) {
         table.recheckChunkAccess();
         Objects.checkIndex(slot, slots);

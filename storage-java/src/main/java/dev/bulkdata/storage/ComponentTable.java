@@ -233,8 +233,7 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Removes an entity's component: the last row moves into its row. O(number of fields). A removed entity's stale
-     * component goes with {@link #removeDead()} instead.
+     * Removes an entity's component: the last row moves into its row. O(fields). Stale ones: {@link #removeDead()}.
      *
      * @param entity a live handle of the entity table that has a component here
      * @throws IllegalArgumentException if the entity has no component here
@@ -300,10 +299,9 @@ public final class ComponentTable implements AutoCloseable {
 
     /**
      * Moves rows toward entity order (ascending owner slot), so that loops and joins over several component tables walk
-     * memory in the entity table's order, making at most {@code maxSwaps} swaps of neighbouring rows; call again to
-     * continue. After a complete pass, calls return 0 at once until a component is added or removed. The budgeted
-     * insertion sort of {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no
-     * allocation. Entity handles are unaffected; dense rows change.
+     * memory in entity order, in at most {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a
+     * complete pass, calls return 0 at once until a component is added or removed. An insertion sort as
+     * {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no allocation. Handles stay.
      *
      * @param maxSwaps the most swaps this call may make, {@code >= 0}
      * @return the number of swaps made

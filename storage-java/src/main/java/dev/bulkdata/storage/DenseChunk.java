@@ -20,8 +20,7 @@ final class DenseChunk extends SlotChunk {
         /** Throws {@link IllegalStateException} unless the table is open and a pass (iteration, loop) over it runs. */
         void checkChunkAccess();
 
-        // checkChunkAccess() on a slow path that may have raced a close() on another thread, which empties the rows:
-        // reports the closed table, not a missing row.
+        // checkChunkAccess() on a slow path that may have raced a close(), which empties the rows: reports it.
         default void recheckChunkAccess() {
             checkChunkAccess();
         }

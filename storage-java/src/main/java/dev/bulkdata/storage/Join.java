@@ -99,8 +99,7 @@ public final class Join {
 
     /**
      * {@return the row of the entity being visited in {@code table}, for its {@code getAt}/{@code setAt}} The same as
-     * {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by table, so a visitor need not know the
-     * members' order. O(members); allocates nothing.
+     * {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by table. O(members); allocates nothing.
      *
      * <pre>{@code
      * moving.forEach((entity, rows) -> position.setAt(moving.row(position), PX,

@@ -21,8 +21,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     /** Slots of the block, live or not. */
     final int slots;
     // Views made on first request: field f's read-only column at [2 * f], its writable one at [2 * f + 1], data
-    // read-only at the end (one array keeps a chunk object at 48 bytes). The index needs no field count: reading
-    // schema.fields().size() per column request was measurably slow.
+    // read-only at the end (one array keeps a chunk object at 48 bytes; the index reads no field count: that was slow).
     private MemorySegment[] views;
 
     SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {

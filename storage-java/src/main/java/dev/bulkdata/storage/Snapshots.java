@@ -34,8 +34,8 @@ public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
         /**
-         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the handles then differ
-         * from the saved ones; {@link #remap} mends references to them.
+         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the handles then
+         * differ; {@link #remap} mends references.
          */
         NEW_TAG,
         /** Require the expected schema exactly (layout, fields, order, types): any difference throws {@code SCHEMA_MISMATCH}. */
