@@ -298,10 +298,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Moves rows toward entity order (ascending owner slot), so that loops and joins over several component tables walk
-     * memory in entity order, in at most {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a
-     * complete pass, calls return 0 at once until a component is added or removed. An insertion sort as
-     * {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no allocation. Handles stay.
+     * Moves rows toward entity order (ascending owner slot), so that loops and joins over several tables walk memory in
+     * entity order, in at most {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a complete
+     * pass, calls return 0 at once until an add or remove. An insertion sort like {@link PackedTable#defragment}:
+     * O(n + I) comparisons and I swaps for I inversions, no allocation; handles stay, dense rows change.
      *
      * @param maxSwaps the most swaps this call may make, {@code >= 0}
      * @return the number of swaps made
