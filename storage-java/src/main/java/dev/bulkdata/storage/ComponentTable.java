@@ -63,7 +63,7 @@ public final class ComponentTable implements AutoCloseable {
     /** A component removal ({@code init} null) or add queued during a loop. */
     private record Queued(long entity, java.util.function.LongConsumer init) {
     }
-    // Whether rows are in entity slot order since the last complete defragment pass (in a group: its rows and after).
+    // Whether rows are in entity slot order since the last full defragment pass (in a group: its rows, those after).
     private boolean sorted = true;
     /** The first row {@link #sorter} sorts: 0, or the group's size in a grouped table. */
     private int sortBase;
