@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An open iteration over a table's chunks ({@link Table#iterate()}) or changed chunks
  * ({@link Table#iterate(ChangeFilter, int)}); while any is open, structural changes throw
- * {@link java.util.ConcurrentModificationException}. Close it once, idempotently. Chunks may go
- * to several threads, one per task; close the iteration on one thread after all tasks are done,
- * as {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does.
+ * {@link java.util.ConcurrentModificationException}. Close it once, idempotently. Chunks may go to several threads,
+ * one per task; close the iteration on one thread after all tasks are done, as
+ * {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does.
  */
 public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable permits ChunkIteration.Holding {
     private final AbstractTable table;
@@ -21,10 +21,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     private final int since;
     private boolean closed;
 
-    /**
-     * Its signature does not name {@link ChangeFilter}: C2 does not inline a constructor naming a
-     * class not loaded yet, and an iteration whose constructor is not inlined escapes.
-     */
+    // No ChangeFilter in the signature: C2 won't inline a constructor naming a class not loaded yet (then it escapes).
     ChunkIteration(AbstractTable table) {
         this.table = table;
         this.count = table.chunkCount();
@@ -266,11 +263,10 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
 
     /**
      * Opens an iteration, as {@link Table#iterate()} or, with {@code changes},
-     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile
-     * {@link Table#close()} throws {@link IllegalStateException} naming {@code holder} and changes
-     * nothing. For blocks read by code the table cannot stop (a foreign consumer of an Arrow
-     * export's raw addresses). O(1). Close it on the opening thread or after a happens-before
-     * edge from it.
+     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile {@link Table#close()}
+     * throws {@link IllegalStateException} naming {@code holder} and changes nothing. For blocks read by code the table
+     * cannot stop (a foreign consumer of an Arrow export's raw addresses). O(1). Close it on the opening thread or
+     * after a happens-before edge from it.
      *
      * @param table a {@link BulkTable} or {@link PackedTable}
      * @param changes what counts as a change, or null for every chunk

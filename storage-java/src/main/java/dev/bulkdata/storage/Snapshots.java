@@ -14,29 +14,28 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an
- * ordinary in-memory table of the same kind; saves a {@link ComponentTable} and loads it for its
- * entity table ({@link #loadComponents}). Tables that refer to each other through handle fields
- * ({@link HandleField}) are checked with {@link #danglingReferences} and, after a load under a
- * new tag, mended with {@link #remap}.
+ * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an ordinary in-memory
+ * table of the same kind; saves a {@link ComponentTable} and loads it for its entity table ({@link #loadComponents}).
+ * Tables that refer to each other through handle fields ({@link HandleField}) are checked with
+ * {@link #danglingReferences} and, after a load under a new tag, mended with {@link #remap}.
  *
- * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's
- * generation, retired slots, free list (the next {@code add()} returns what it would have),
- * reuse order, layout, capacity limit, tag and schema. It loads under its own tag, so every saved
- * handle stays valid, if no open table holds the tag and no other table used it in this process;
- * else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). Give a saved
- * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added
- * fields at their {@link Schema.Builder#loadDefault load default}); a changed type throws
- * {@code SCHEMA_MISMATCH}. A save writes a temporary file and moves it into place; every
- * section has a CRC32C ({@code docs/format.md}). Save and load are O(slots + blocks), nothing per
- * record; a save holds the table's iteration guard. Guide: docs/saving-and-mapped-tables.md.
+ * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's generation, retired slots,
+ * free list (the next {@code add()} returns what it would have), reuse order, layout, capacity limit, tag and schema.
+ * It loads under its own tag, so every saved handle stays valid, if no open table holds the tag and no other table used
+ * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). Give a saved
+ * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added fields at their
+ * {@link Schema.Builder#loadDefault load default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a
+ * temporary file and moves it into place; every section has a CRC32C ({@code docs/format.md}). Save and load are
+ * O(slots + blocks), nothing per record; a save holds the table's iteration guard. A null {@link Table} argument
+ * throws {@link IllegalArgumentException}; a closed table or component table argument, other than a target of
+ * {@link #danglingReferences}, throws {@link IllegalStateException}. Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
         /**
-         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the
-         * handles then differ from the saved ones; {@link #remap} mends references to them.
+         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the handles then
+         * differ; {@link #remap} mends references.
          */
         NEW_TAG,
         /** Require the expected schema exactly (layout, fields, order, types): any difference throws {@code SCHEMA_MISMATCH}. */
@@ -52,8 +51,6 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalArgumentException if {@code table} is null
-     * @throws IllegalStateException if {@code table} is closed
      * @throws java.util.ConcurrentModificationException if another thread changes its structure
      */
     public static void save(Table table, Path path) throws IOException {
@@ -86,8 +83,6 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalArgumentException if {@code table} is null
-     * @throws IllegalStateException if {@code table} is closed
      */
     public static void save(Table table, WritableByteChannel out) throws IOException {
         write(checked(table), Objects.requireNonNull(out, "out"));
@@ -97,18 +92,15 @@ public final class Snapshots {
         void write(WritableByteChannel out) throws IOException;
     }
 
-    // ---------------------------------------------------------------------------------------
     // Component tables
 
     /**
-     * Saves a component table to a file, replacing it: rows in order, each row's entity and
-     * record. Save the entity table at the same point and load it first ({@link #loadComponents}).
-     * O(rows + blocks).
+     * Saves a component table to a file, replacing it: rows in order, each row's entity and record. Save the entity
+     * table at the same point and load it first ({@link #loadComponents}). O(rows + blocks).
      *
      * @param components an open component table
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalStateException if {@code components} is closed
      */
     public static void save(ComponentTable components, Path path) throws IOException {
         Objects.requireNonNull(components, "components");
@@ -121,7 +113,6 @@ public final class Snapshots {
      * @param components an open component table
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalStateException if {@code components} is closed
      */
     public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
         Objects.requireNonNull(components, "components");
@@ -130,25 +121,21 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a component table saved with {@link #save(ComponentTable, Path)} for {@code entities}:
-     * the entity table it was saved with, or that table loaded from a snapshot of the same point
-     * or later. Each component comes back in its row (stale for an entity removed since).
-     * O(rows + blocks); the schema may have changed as a table's.
+     * Loads a component table saved with {@link #save(ComponentTable, Path)} for {@code entities}: the entity table it
+     * was saved with, or that table loaded from a snapshot of the same point or later. Each component comes back in its
+     * row (stale for an entity removed since). O(rows + blocks); the schema may have changed as a table's.
      *
      * @param path the file
      * @param entities the entity table, open
      * @param expected the schema to load under, or null to take the file's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table, which the caller closes
-     * @throws StorageFileException if the file is not a valid snapshot of a component table
-     *     ({@code KIND_MISMATCH} for a table's snapshot), holds a schema that does not load
-     *     under {@code expected} ({@code SCHEMA_MISMATCH}), or does not fit
-     *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
-     *     component of an entity that {@code entities} has not reached); nothing stays open
+     * @throws StorageFileException if the file is not a valid snapshot of a component table ({@code KIND_MISMATCH} for
+     *     a table's snapshot), holds a schema that does not load under {@code expected} ({@code SCHEMA_MISMATCH}), or
+     *     does not fit {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a component
+     *     of an entity that {@code entities} has not reached); nothing stays open
      * @throws IOException if reading fails
-     * @throws IllegalArgumentException if {@code entities} is null, or
-     *     an option is {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
-     * @throws IllegalStateException if {@code entities} is closed
+     * @throws IllegalArgumentException for {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
      */
     public static ComponentTable loadComponents(Path path, Table entities, Schema expected, LoadOption... options)
             throws IOException {
@@ -244,14 +231,12 @@ public final class Snapshots {
      *
      * @param path the file
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
-     * @param expected the schema to load under (the file's, or an earlier version of it), or
-     *     null to take the file's
+     * @param expected the schema to load under (the file's, or an earlier version of it), or null to take the file's
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws StorageFileException if the file is not a valid snapshot, holds another kind
-     *     ({@code KIND_MISMATCH}) or a schema that does not load under {@code expected}
-     *     ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
+     * @throws StorageFileException if the file is no valid snapshot, holds another kind ({@code KIND_MISMATCH}) or a
+     *     schema not loadable under {@code expected} ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
      * @throws IOException if reading fails
      */
     public static <T extends Table> T load(Path path, Class<T> kind, Schema expected, LoadOption... options)
@@ -281,7 +266,6 @@ public final class Snapshots {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
     }
 
-    // ---------------------------------------------------------------------------------------
     // References between tables: handle fields
 
     /**
@@ -294,10 +278,7 @@ public final class Snapshots {
      * @param referrer the table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if either is null
-     * @throws IllegalStateException if either is closed
-     * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is
-     *     being changed
+     * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is being changed
      */
     public static long remap(Table referrer, Table loaded) {
         AbstractTable from = checked(referrer);
@@ -328,8 +309,6 @@ public final class Snapshots {
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if {@code loaded} is null
-     * @throws IllegalStateException if either is closed
      */
     public static long remap(ComponentTable referrer, Table loaded) {
         Objects.requireNonNull(referrer, "referrer");
@@ -363,9 +342,7 @@ public final class Snapshots {
      * @param targets the open tables the fields may refer to, found by name (the first of a
      *     name counts); {@code referrer} itself if it refers to itself
      * @return the number of dangling references
-     * @throws IllegalArgumentException if {@code referrer} is null or a
-     *     target is null
-     * @throws IllegalStateException if {@code referrer} is closed
+     * @throws IllegalArgumentException if a target is null
      */
     public static long danglingReferences(Table referrer, Table... targets) {
         AbstractTable from = checked(referrer);
@@ -392,7 +369,6 @@ public final class Snapshots {
      * @param targets the open tables the fields may refer to, found by name
      * @return the number of dangling references
      * @throws IllegalArgumentException if a target is null
-     * @throws IllegalStateException if {@code referrer} is closed
      */
     public static long danglingReferences(ComponentTable referrer, Table... targets) {
         Objects.requireNonNull(referrer, "referrer");
