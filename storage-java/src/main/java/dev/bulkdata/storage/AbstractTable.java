@@ -12,19 +12,18 @@ import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * What every table kind shares: name, schema, tag, the native arena, the open/closed state, the
- * {@link AccessGuard} (writer claim and iteration guard), and the operations of {@link Table}
- * written once over two parts each kind provides: a {@link SlotMap} (made with the kind's link
- * storage), and its records. A handle resolves to a slot, then to a record index by the kind's
- * rule ({@link #recordOf}); record {@code r} lies in {@code segments[r >>> recordShift]} at
- * {@code r & recordMask} in both kinds, so the typed accessors by handle (generated, at the end)
- * are written once. The kind's hooks are about records only; data (link storage, block count)
+ * What every table kind shares: name, schema, tag, the native arena, the open/closed state, the {@link AccessGuard}
+ * (writer claim and iteration guard), and the operations of {@link Table} written once over two parts each kind
+ * provides: a {@link SlotMap} (made with the kind's link storage), and its records. A handle resolves to a slot, then
+ * to a record index by the kind's rule ({@link #recordOf}); record {@code r} lies in
+ * {@code segments[r >>> recordShift]} at {@code r & recordMask} in both kinds, so the typed accessors by handle
+ * (generated, at the end) are written once. The kind's hooks are about records only; data (link storage, block count)
  * the kind passes in or keeps in fields here.
  *
- * <p>Every structural change runs between {@link #beginChange} and {@link AccessGuard#endChange}.
- * A change that overlapped another thread's, or failed in a way only a broken structure
- * explains, marks the table corrupt ({@link #poison}): every later call but {@code close()}
- * throws {@link IllegalStateException}. ARCHITECTURE.md, "Structural operations" and "Threads".
+ * <p>Every structural change runs between {@link #beginChange} and {@link AccessGuard#endChange}. A change that
+ * overlapped another thread's, or failed in a way only a broken structure explains, marks the table corrupt
+ * ({@link #poison}): every later call but {@code close()} throws {@link IllegalStateException}. ARCHITECTURE.md,
+ * "Structural operations" and "Threads".
  */
 abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
@@ -34,8 +33,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     MemorySegment[] segments = NO_SEGMENTS;
     /**
      * The address space of the blocks of records {@code [0, regionRecords)}, block {@code b} at
-     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one
-     * segment without loading its block's. Set with the first block ({@link #adoptRegion}).
+     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one segment without
+     * loading its block's. Set with the first block ({@link #adoptRegion}).
      */
     MemorySegment region;
     int regionRecords;
@@ -69,8 +68,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** What {@link #poison} detected, for messages. */
     private String corruption;
     /**
-     * The handle of the last structural change if it was {@link #add()}, else 0; with
-     * {@link #lastAddLimit}, what {@link #cancelAdd} needs (the kind keeps its block count, {@link #unreserve}).
+     * The handle of the last structural change if it was {@link #add()}, else 0; with {@link #lastAddLimit}, what
+     * {@link #cancelAdd} needs (the kind keeps its block count, {@link #unreserve}).
      */
     private long lastAdd;
     /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
@@ -81,8 +80,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
     /**
-     * For a table loaded under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the snapshot's
-     * identity and tag and the generation shift of the load, for {@link Snapshots#remap}; else 0.
+     * For a table loaded under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the snapshot's identity and tag and
+     * the generation shift of the load, for {@link Snapshots#remap}; else 0.
      */
     long savedIdentity;
     int savedTag;
@@ -106,9 +105,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /**
      * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}).
      *
-     * @param links where free slots keep their free-list links, made from the new table (which
-     *     the links may keep but must not use yet), or null to keep them beside the meta
-     *     words (see {@link SlotMap})
+     * @param links where free slots keep their free-list links, made from the new table (which the links may keep but
+     *     must not use yet), or null to keep them beside the meta words (see {@link SlotMap})
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
                   java.util.function.Function<AbstractTable, SlotMap.Links> links) {
@@ -142,9 +140,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Makes room so that {@code count} activations cannot fail: blocks for every slot up to
-     * {@code highestSlot} (BulkTable; -1: no fresh slot) or {@code count} more rows (PackedTable).
-     * Remembers the block count before, for {@link #unreserve}.
+     * Makes room so that {@code count} activations cannot fail: blocks for every slot up to {@code highestSlot}
+     * (BulkTable; -1: no fresh slot) or {@code count} more rows (PackedTable). Remembers the block count before, for
+     * {@link #unreserve}.
      *
      * @throws CapacityExceededException if memory runs out; no record is added
      */
@@ -154,25 +152,24 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     abstract long activate(int slot);
 
     /**
-     * Adds the first records of a reserved batch at once where the kind can, writing their
-     * handles from {@code from}; returns the index after the last one (the rest go one by one).
-     * By default none.
+     * Adds the first records of a reserved batch at once where the kind can, writing their handles from {@code from};
+     * returns the index after the last one (the rest go one by one). By default none.
      */
     int addRun(long[] handlesOut, int from, int to) {
         return from;
     }
 
     /**
-     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last
-     * row moves into the gap) and counts it out of {@code size}. No byte is zeroed ({@link #activate}
-     * zeroes a reused record); the meta word is the caller's.
+     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last row moves into the
+     * gap) and counts it out of {@code size}. No byte is zeroed ({@link #activate} zeroes a reused record); the meta
+     * word is the caller's.
      */
     abstract void dropRecord(int slot);
 
     /**
-     * Undoes the last {@link #reserveRecords} after {@link #undoAdd} gave {@code slot} back: its
-     * blocks become zeroed spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of
-     * a slot now past the limit, as never-opened slots' records must be.
+     * Undoes the last {@link #reserveRecords} after {@link #undoAdd} gave {@code slot} back: its blocks become zeroed
+     * spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of a slot now past the limit, as
+     * never-opened slots' records must be.
      */
     abstract void unreserve(int slot);
 
@@ -180,8 +177,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     // Structure, shared by every kind
 
     /**
-     * Finishes removing a slot (its meta word live or already marked dead): drops its record,
-     * then the slot map advances or retires its generation and frees the slot.
+     * Finishes removing a slot (its meta word live or already marked dead): drops its record, then the slot map
+     * advances or retires its generation and frees the slot.
      */
     final void releaseDead(int slot) {
         removals++;
@@ -326,9 +323,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Puts a slot that the last add took back where it came from: the head of the free list,
-     * or the slots never opened, with blocks that add allocated set aside as spares. Its
-     * generation still advances, so the handle the add returned stays stale for good.
+     * Puts a slot that the last add took back where it came from: the head of the free list, or the slots never
+     * opened, with blocks that add allocated set aside as spares. Its generation still advances, so the handle the
+     * add returned stays stale for good.
      */
     private void undoAdd(int slot) {
         removals++;
@@ -473,11 +470,10 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Applies what is queued, with no pass open: the removals in slot order as one structural
-     * change, then the adds in their order ({@link ChangeQueue}), each with its initializer.
-     * If an add or its initializer fails, that record is taken back, the adds after it stay
-     * queued, and the failure is thrown. At a pass's end ({@code atPassEnd}), a pass another
-     * thread opened meanwhile leaves the queue to that pass's end.
+     * Applies what is queued, with no pass open: the removals in slot order as one structural change, then the adds
+     * in their order ({@link ChangeQueue}), each with its initializer. If an add or its initializer fails, that
+     * record is taken back, the adds after it stay queued, and the failure is thrown. At a pass's end
+     * ({@code atPassEnd}), a pass another thread opened meanwhile leaves the queue to that pass's end.
      *
      * @return the number of records removed and added
      */
@@ -625,12 +621,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Starts a structural change ({@link AccessGuard#beginChange}) and forgets the last add:
-     * only a change that is an add sets it again.
+     * Starts a structural change ({@link AccessGuard#beginChange}) and forgets the last add: only a change that is an
+     * add sets it again.
      *
      * @param operation what the caller is about to do, for the message
-     * @return this change's writer word, for {@link AccessGuard#endChange} or
-     *     {@link AccessGuard#abortChange}
+     * @return this change's writer word, for {@link AccessGuard#endChange} or {@link AccessGuard#abortChange}
      */
     final long beginChange(String operation) {
         long me = guard.beginChange(operation);
@@ -652,8 +647,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         guard.beginIteration();
         ChangeQueue q = queue;
         if (q != null) {
-            // Slots opened since the last pass get removal bits now: none opens during a pass,
-            // so the bits never grow while visitors set them.
+            // Slots opened since the last pass get removal bits now: none opens during a pass, so the bits never grow
+            // while visitors set them.
             q.cover(slots.limit);
         }
     }
@@ -665,8 +660,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Ends a pass that threw {@code failure} (null if it completed), applying what it queued if
-     * it was the last open pass; a failure of that is thrown, or suppressed in {@code failure}.
+     * Ends a pass that threw {@code failure} (null if it completed), applying what it queued if it was the last open
+     * pass; a failure of that is thrown, or suppressed in {@code failure}.
      */
     final void endPass(Throwable failure) {
         if (failure == null) {
@@ -693,8 +688,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and
-     * reports it, chunks and iterations end, and every later change throws. Idempotent.
+     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and reports it, chunks
+     * and iterations end, and every later change throws. Idempotent.
      */
     final void poison(String what) {
         if (!corrupt) {
@@ -752,8 +747,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         ChunkIteration.recordPass(this, changes, since, visitor);
     }
 
-    // MappedTable's methods: public for MappedBulkTableImpl and MappedPackedTableImpl, the only
-    // tables with a file ({@link #mapped} set when they open), which implement them with these.
+    // MappedTable's methods: public for MappedBulkTableImpl and MappedPackedTableImpl, the only tables with a file
+    // ({@link #mapped} set when they open), which implement them with these.
 
     /** {@link MappedTable#checkpoint()}. */
     public final void checkpoint() throws IOException {
@@ -762,9 +757,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an
-     * iteration, so structural changes wait for it (they throw
-     * {@link ConcurrentModificationException} meanwhile).
+     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an iteration, so structural
+     * changes wait for it (they throw {@link ConcurrentModificationException} meanwhile).
      */
     private void checkpoint(boolean closing) throws IOException {
         beginIteration();
@@ -802,11 +796,10 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Frees the memory even if an iteration is open (its chunks then throw) or the table is
-     * corrupt; a change running on another thread meanwhile fails at its end. A mapped table
-     * that is not corrupt is checkpointed first; if that fails, the table is closed anyway
-     * and the failure thrown. Refuses, changing nothing, while an iteration holds the table
-     * open ({@link ChunkIteration#holding}).
+     * Frees the memory even if an iteration is open (its chunks then throw) or the table is corrupt; a change running
+     * on another thread meanwhile fails at its end. A mapped table that is not corrupt is checkpointed first; if that
+     * fails, the table is closed anyway and the failure thrown. Refuses, changing nothing, while an iteration holds
+     * the table open ({@link ChunkIteration#holding}).
      */
     @Override
     public final void close() {
@@ -847,8 +840,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
-     * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
+     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is at position
+     * {@code r & recordMask} of segment {@code r >>> recordShift}.
      *
      * @throws InvalidHandleException if the handle is not live in this table
      * @throws IllegalStateException if the table is closed or corrupt

@@ -12,16 +12,14 @@ package dev.bulkdata.storage;
  *                     DEFAULT: slotBits = 32, generationBits = 20
  * </pre>
  *
- * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
- * the low 52 bits with {@link #of(int, int)}: fewer slot bits bound the table's size, fewer
- * generation bits make slots retire sooner. {@link #of(int, int, int)} gives some of the bits
- * left to the table's <em>epoch</em>, which moves on only when the table is emptied; a handle is
- * valid only in its epoch, so an emptied table starts its generations over instead of retiring
- * slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md,
- * "Generation budget".
+ * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of the low 52 bits with
+ * {@link #of(int, int)}: fewer slot bits bound the table's size, fewer generation bits make slots retire sooner.
+ * {@link #of(int, int, int)} gives some of the bits left to the table's <em>epoch</em>, which moves on only when the
+ * table is emptied; a handle is valid only in its epoch, so an emptied table starts its generations over instead of
+ * retiring slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md, "Generation budget".
  *
- * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
- * Instances are immutable and thread-safe.
+ * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0. Instances are immutable
+ * and thread-safe.
  */
 public final class HandleLayout {
     /** Width of the table tag, always the top bits of a handle. */
@@ -31,9 +29,9 @@ public final class HandleLayout {
     /** Largest tag a table can have (tags run from 1; 0 is never handed out). */
     public static final int MAX_TAG = (1 << TAG_BITS) - 1;
     /**
-     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its
-     * builder asks for it ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is
-     * loaded; automatic tags are 1 to {@code MIN_FIXED_TAG - 1}.
+     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its builder asks for it
+     * ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is loaded; automatic tags are 1 to
+     * {@code MIN_FIXED_TAG - 1}.
      */
     public static final int MIN_FIXED_TAG = 0xF00;
     /** Largest number of slot bits: the slot is an unsigned 32-bit field. */
@@ -84,9 +82,9 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a
-     * table emptied over and over (refilled every frame) then keeps its slots for
-     * {@code 2^(epochBits + generationBits)} emptyings instead of {@code 2^generationBits}.
+     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a table emptied over and
+     * over (refilled every frame) then keeps its slots for {@code 2^(epochBits + generationBits)} emptyings instead
+     * of {@code 2^generationBits}.
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
@@ -119,12 +117,11 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the
-     * fewest slot bits that hold slot {@code maxCapacity}, the rest given to generations (up to
-     * 30), then epochs: {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
-     * {@code generationBits = min(30, 52 - slotBits)},
-     * {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
-     * {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
+     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the fewest slot bits
+     * that hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
+     * {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
+     * {@code generationBits = min(30, 52 - slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32
+     * - generationBits)}. {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
      *
      * @param maxCapacity the table's largest number of slots, at least 1
      * @return the layout
@@ -184,16 +181,16 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch <<
-     * generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
+     * {@return the generation and epoch of a handle as one 32-bit word,
+     * {@code epoch << generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
      */
     int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
 
     /**
-     * {@return the largest generation; a slot removed at this generation is retired rather than
-     * reused, so no handle can ever alias a later record}
+     * {@return the largest generation; a slot removed at this generation is retired rather than reused, so no handle
+     * can ever alias a later record}
      */
     public int maxGeneration() {
         return (int) generationMask;
@@ -266,8 +263,8 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return {@code true} if bits between the epoch and the tag are set, so that no table
-     * with this layout can have made it}
+     * {@return {@code true} if bits between the epoch and the tag are set, so that no table with this layout can have
+     * made it}
      *
      * @param handle any handle
      */
@@ -299,8 +296,8 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}:
-     * in one shift and one mask, where a slot's meta word keeps it ({@link SlotMeta})
+     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}: in one shift and one
+     * mask, where a slot's meta word keeps it ({@link SlotMeta})
      */
     int generationAt(long handle, int shift) {
         return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
@@ -333,8 +330,8 @@ public final class HandleLayout {
     }
 
     /**
-     * Formats a handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by
-     * {@code e} and the epoch if it is not 0 ({@code particles#42@3e5}).
+     * Formats a handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by {@code e} and the
+     * epoch if it is not 0 ({@code particles#42@3e5}).
      *
      * @param tableName the name to print before {@code #}
      * @param handle the handle

@@ -3,9 +3,8 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * {@link Table#removeAll}'s batch, all or nothing: a first pass checks every handle and marks it
- * dead (undone on failure), the second releases the slots in slot order. Inside the table's
- * structural change.
+ * {@link Table#removeAll}'s batch, all or nothing: a first pass checks every handle and marks it dead (undone on
+ * failure), the second releases the slots in slot order. Inside the table's structural change.
  */
 final class RemoveBatch {
     private final AbstractTable table;

@@ -12,15 +12,13 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The shape of a table's records: a table name, ordered named primitive fields and a
- * {@link RecordLayout}. Building a schema fixes where every field lives inside a block and how
- * many records a block holds: the largest power of two of slots that fits in
- * {@value #BLOCK_BYTES} bytes, and only those slots' bytes are allocated ({@link #blockBytes()}).
- * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width;
- * {@link RecordLayout#AOS} lays records out in declaration order with C alignment. A schema
- * whose fields are all narrower than 4 bytes gets a hidden 4-byte column for the free-list
- * links a snapshot saves, counted in {@link #slotBytes()}. Guide: docs/tables-and-handles.md,
- * "Blocks and slots"; the exact layout: docs/format.md.
+ * The shape of a table's records: a table name, ordered named primitive fields and a {@link RecordLayout}. Building a
+ * schema fixes where every field lives inside a block and how many records a block holds: the largest power of two of
+ * slots that fits in {@value #BLOCK_BYTES} bytes, and only those slots' bytes are allocated ({@link #blockBytes()}).
+ * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width; {@link RecordLayout#AOS}
+ * lays records out in declaration order with C alignment. A schema whose fields are all narrower than 4 bytes gets a
+ * hidden 4-byte column for the free-list links a snapshot saves, counted in {@link #slotBytes()}. Guide:
+ * docs/tables-and-handles.md, "Blocks and slots"; the exact layout: docs/format.md.
  *
  * <p>Immutable and thread-safe; one schema may back any number of tables.
  */
@@ -104,8 +102,8 @@ public final class Schema {
             all[i] = newField(names.get(i), types.get(i), targets.get(i), i, bases[i], steps[i]);
             map.put(names.get(i), all[i]);
             if (linkField == null && sizes[i] >= Integer.BYTES) {
-                // The link word is the low 4 bytes of a wider field: on the little- and
-                // big-endian layouts alike it is a 4-byte slice at the field's own offset.
+                // The link word is the low 4 bytes of a wider field: on the little- and big-endian layouts alike it
+                // is a 4-byte slice at the field's own offset.
                 linkField = new IntField(this, LINK_FIELD_NAME, -1, bases[i], steps[i]);
             }
         }
@@ -150,8 +148,8 @@ public final class Schema {
     /**
      * Starts a schema.
      *
-     * @param tableName the name of tables built from it: a letter or {@code _}, then letters,
-     *     digits, {@code _ . -}; at most 64 characters. It appears in handle text and messages.
+     * @param tableName the name of tables built from it: a letter or {@code _}, then letters, digits, {@code _ . -};
+     *     at most 64 characters. It appears in handle text and messages.
      * @return a builder with layout {@link RecordLayout#SOA} and no fields
      * @throws IllegalArgumentException if the name is not valid
      */
@@ -272,8 +270,8 @@ public final class Schema {
     }
 
     /**
-     * {@return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
-     * padding and the hidden free-list column, if any}
+     * {@return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment padding and the hidden
+     * free-list column, if any}
      */
     public int slotBytes() {
         return slotBytes;
@@ -290,8 +288,8 @@ public final class Schema {
     }
 
     /**
-     * {@return the bits a record stored (a float's raw bits, a boolean's 0 or 1) that a file of
-     * an earlier schema without {@code f} loads with; 0 unless {@link Builder#loadDefault} said}
+     * {@return the bits a record stored (a float's raw bits, a boolean's 0 or 1) that a file of an earlier schema
+     * without {@code f} loads with; 0 unless {@link Builder#loadDefault} said}
      */
     long loadDefaultBits(Field f) {
         return loadDefaults[f.index()];
@@ -374,8 +372,8 @@ public final class Schema {
     }
 
     /**
-     * Collects the name, record layout and fields of a {@link Schema}. Not thread-safe; use it from the
-     * thread that builds the schema.
+     * Collects the name, record layout and fields of a {@link Schema}. Not thread-safe; use it from the thread that
+     * builds the schema.
      */
     public static final class Builder {
         private final String name;
@@ -418,13 +416,12 @@ public final class Schema {
          * Adds fields of one type, in order.
          *
          * @param type the type of every field named
-         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or
-         *     {@code _}; unique within the schema
+         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or {@code _}; unique
+         *     within the schema
          * @return this builder
-         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (which names
-         *     its table: use {@link #addHandle}), no names, an invalid name, a name already
-         *     added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block; the builder
-         *     is unchanged. O(number of names given).
+         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (which names its table: use
+         *     {@link #addHandle}), no names, an invalid name, a name already added, or fields that no longer fit a
+         *     {@value #BLOCK_BYTES}-byte block; the builder is unchanged. O(number of names given).
          */
         public Builder add(FieldType type, String... fieldNames) {
             if (type == null) {
@@ -439,17 +436,16 @@ public final class Schema {
         }
 
         /**
-         * Adds a field holding handles of the table named {@code targetTable}
-         * ({@link FieldType#HANDLE}, a {@code long}; see {@link HandleField}). A snapshot records
-         * the name for {@link Snapshots#remap} and {@link Snapshots#danglingReferences}; the table
-         * need not exist yet, and may be this schema's own.
+         * Adds a field holding handles of the table named {@code targetTable} ({@link FieldType#HANDLE}, a
+         * {@code long}; see {@link HandleField}). A snapshot records the name for {@link Snapshots#remap} and
+         * {@link Snapshots#danglingReferences}; the table need not exist yet, and may be this schema's own.
          *
          * @param fieldName the field's name, as in {@link #add}
-         * @param targetTable the name of the table whose handles the field holds, a valid table
-         *     name (see {@link Schema#builder})
+         * @param targetTable the name of the table whose handles the field holds, a valid table name (see
+         *     {@link Schema#builder})
          * @return this builder
-         * @throws IllegalArgumentException on an invalid field or table name, a name already
-         *     added, or fields that no longer fit a block; the builder is unchanged
+         * @throws IllegalArgumentException on an invalid field or table name, a name already added, or fields that no
+         *     longer fit a block; the builder is unchanged
          */
         public Builder addHandle(String fieldName, String targetTable) {
             if (targetTable == null || !TABLE_NAME.matcher(targetTable).matches()) {
@@ -493,19 +489,17 @@ public final class Schema {
         }
 
         /**
-         * Declares the value that records saved without the field get when a file of an earlier
-         * schema is loaded under this one ({@link Snapshots#load}, {@link TableBuilder#mapped});
-         * without it they get zero. Records added later start at zero; a file that has the field
-         * keeps its values. For {@code BYTE}, {@code SHORT}, {@code CHAR}, {@code INT},
-         * {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE}
-         * field always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
+         * Declares the value that records saved without the field get when a file of an earlier schema is loaded
+         * under this one ({@link Snapshots#load}, {@link TableBuilder#mapped}); without it they get zero. Records
+         * added later start at zero; a file that has the field keeps its values. For {@code BYTE}, {@code SHORT},
+         * {@code CHAR}, {@code INT}, {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a
+         * {@code HANDLE} field always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
          *
          * @param fieldName a field added before
          * @param value the value, which the field's type must hold exactly
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added, the field is a
-         *     {@code BOOLEAN} or {@code HANDLE}, or its type cannot hold {@code value}; the
-         *     builder is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added, the field is a {@code BOOLEAN} or
+         *     {@code HANDLE}, or its type cannot hold {@code value}; the builder is unchanged. O(fields).
          */
         public Builder loadDefault(String fieldName, long value) {
             int i = declared(fieldName);
@@ -533,14 +527,14 @@ public final class Schema {
         }
 
         /**
-         * {@link #loadDefault(String, long)} for a {@code FLOAT} field (the value rounded to
-         * {@code float}) or a {@code DOUBLE} field.
+         * {@link #loadDefault(String, long)} for a {@code FLOAT} field (the value rounded to {@code float}) or a
+         * {@code DOUBLE} field.
          *
          * @param fieldName a {@code FLOAT} or {@code DOUBLE} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of
-         *     another type; the builder is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder
+         *     is unchanged. O(fields).
          */
         public Builder loadDefault(String fieldName, double value) {
             int i = declared(fieldName);
@@ -560,8 +554,8 @@ public final class Schema {
          * @param fieldName a {@code BOOLEAN} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of
-         *     another type; the builder is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder
+         *     is unchanged. O(fields).
          */
         public Builder loadDefault(String fieldName, boolean value) {
             int i = declared(fieldName);
@@ -587,8 +581,7 @@ public final class Schema {
          * Builds the schema.
          *
          * @return the immutable schema
-         * @throws IllegalArgumentException if no field was added or one record does not fit in
-         *     a 16 KiB block
+         * @throws IllegalArgumentException if no field was added or one record does not fit in a 16 KiB block
          */
         public Schema build() {
             if (names.isEmpty()) {

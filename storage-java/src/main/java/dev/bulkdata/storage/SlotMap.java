@@ -8,23 +8,21 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word}
- * (live, retired, generation), the free slots, the open limit and retirement (refusals:
- * {@link SlotRejections}). A handle resolves to a slot here by one route ({@link #find(long)}),
- * then to a record by the kind's rule (a BulkTable's slot, a PackedTable's row in the entry's
- * payload). The entries and the passes over them are {@link SlotEntries}.
+ * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word} (live, retired,
+ * generation), the free slots, the open limit and retirement (refusals: {@link SlotRejections}). A handle resolves to
+ * a slot here by one route ({@link #find(long)}), then to a record by the kind's rule (a BulkTable's slot, a
+ * PackedTable's row in the entry's payload). The entries and the passes over them are {@link SlotEntries}.
  *
- * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out,
- * so every handle of slot 0 (the null handle too) is invalid. A never-opened slot starts at
- * the tag's {@link #floor} or at the generation a cancelled add left in its word, whichever is
- * higher. Free slots ({@link FreeBits} for SWEEP, else {@link FreeRing} and a clear's
- * {@link ReopenRange}) are never read from the free records, so writes to a hole's bytes cannot
- * disturb them; a take still checks the slot's meta word. {@link #take()} reports in
- * {@link #reused} a slot opened before, whose old bytes the kind must zero.
+ * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of
+ * slot 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the
+ * generation a cancelled add left in its word, whichever is higher. Free slots ({@link FreeBits} for SWEEP, else
+ * {@link FreeRing} and a clear's {@link ReopenRange}) are never read from the free records, so writes to a hole's
+ * bytes cannot disturb them; a take still checks the slot's meta word. {@link #take()} reports in {@link #reused} a
+ * slot opened before, whose old bytes the kind must zero.
  *
- * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
- * many threads while nothing changes. ARCHITECTURE.md, "The free list" and "Structural
- * operations" (clear, reset's pending slots, epochs).
+ * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on many threads while
+ * nothing changes. ARCHITECTURE.md, "The free list" and "Structural operations" (clear, reset's pending slots,
+ * epochs).
  */
 final class SlotMap extends SlotEntries {
     /** Where a free slot (and the header, slot 0) keeps the next free slot of the list's saved form. */
@@ -44,15 +42,15 @@ final class SlotMap extends SlotEntries {
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
     /**
-     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a
-     * clear or reset would retire slots; every opened slot then restarts at {@link #floor}.
+     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a clear or reset
+     * would retire slots; every opened slot then restarts at {@link #floor}.
      */
     int epoch;
     final int maxEpoch;
     /**
-     * At least the highest generation in any meta word this epoch (slot {@code limit}'s
-     * included, which a cancelled add may have left): {@link #resetAll()} frees every slot one
-     * above it without reading them. Raised where a generation rises, recomputed on restore.
+     * At least the highest generation in any meta word this epoch (slot {@code limit}'s included, which a cancelled
+     * add may have left): {@link #resetAll()} frees every slot one above it without reading them. Raised where a
+     * generation rises, recomputed on restore.
      */
     int top;
     final int maxGeneration;
@@ -76,10 +74,10 @@ final class SlotMap extends SlotEntries {
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
     /**
-     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing
-     * their words, each is free at {@link #pendingGeneration} ({@link #logicalMeta}).
-     * {@link #find(long)} checks this bound, so a pending word is never read as a handle's; takes
-     * reach pending slots in slot order and write their words ({@link #settle(int)}).
+     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing their words, each is
+     * free at {@link #pendingGeneration} ({@link #logicalMeta}). {@link #find(long)} checks this bound, so a pending
+     * word is never read as a handle's; takes reach pending slots in slot order and write their words
+     * ({@link #settle(int)}).
      */
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
@@ -96,8 +94,8 @@ final class SlotMap extends SlotEntries {
     private boolean tookReopened;
 
     /**
-     * @param links where free slots keep their links, or null to keep them in a payload int
-     *     beside each meta word (which the kind may use for live slots: {@link #payload(int)})
+     * @param links where free slots keep their links, or null to keep them in a payload int beside each meta word
+     *     (which the kind may use for live slots: {@link #payload(int)})
      */
     SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
         super(links == null);
@@ -260,8 +258,8 @@ final class SlotMap extends SlotEntries {
     /**
      * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots).
      *
-     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind
-     *     makes record storage up to it
+     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind makes record storage up
+     *     to it
      * @throws CapacityExceededException if they do not all fit; nothing changes
      */
     long reserve(int count, int size) {
@@ -279,8 +277,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear.
-     * Sets {@link #reused}. The caller reserved it.
+     * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear. Sets {@link #reused}.
+     * The caller reserved it.
      *
      * @throws IllegalStateException if the free list names a slot that is not free; nothing changes
      */
@@ -316,8 +314,7 @@ final class SlotMap extends SlotEntries {
 
     /**
      * Opens {@code count} fresh slots live, in a map with no holes, writing their handles to
-     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller
-     * reserved them.
+     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller reserved them.
      *
      * @return the first slot opened
      */
@@ -345,9 +342,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a
-     * map just cleared or reset (every opened slot free, none retired, taken from slot 1 up),
-     * writing their handles from {@code out[at]}. In any other state does nothing.
+     * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a map just cleared or
+     * reset (every opened slot free, none retired, taken from slot 1 up), writing their handles from {@code out[at]}.
+     * In any other state does nothing.
      *
      * @return the slots taken, from slot 1; 0 if none
      */
@@ -429,9 +426,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Undoes the {@link #take()} of a dead slot: its generation advances (its handle stays
-     * stale) and it goes back where take found it, or to the never-opened slots if
-     * {@code limit} was {@code limitBefore}. The caller checked the generation is not the last.
+     * Undoes the {@link #take()} of a dead slot: its generation advances (its handle stays stale) and it goes back
+     * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}. The caller checked
+     * the generation is not the last.
      */
     void undoTake(int slot, int limitBefore) {
         int generation = SlotMeta.generation(meta(slot)) + 1;
@@ -451,8 +448,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in
-     * one pass over the words; every opened slot not retired is then free, in slot order.
+     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in one pass over the
+     * words; every opened slot not retired is then free, in slot order.
      */
     void releaseAllLive() {
         int retiring = advanceAllLive(settled, maxGeneration);     // a pending slot is free already
@@ -466,10 +463,10 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past
-     * the last generation, at {@link #floor} in the next epoch), so every earlier handle fails
-     * {@link #find(long)}'s bound. O(1) in FIFO and LIFO, a word per 4,096 slots in SWEEP. With
-     * no epoch left, it writes the pending words and does what {@link #releaseAllLive()} does.
+     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past the last generation,
+     * at {@link #floor} in the next epoch), so every earlier handle fails {@link #find(long)}'s bound. O(1) in FIFO
+     * and LIFO, a word per 4,096 slots in SWEEP. With no epoch left, it writes the pending words and does what
+     * {@link #releaseAllLive()} does.
      */
     void resetAll() {
         if (top < maxGeneration && retired == 0) {
@@ -595,9 +592,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below
-     * {@link #settled}) or the pending slots; the cursor never passes the first pending slot, so
-     * takes reach them in order. There is one.
+     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below {@link #settled})
+     * or the pending slots; the cursor never passes the first pending slot, so takes reach them in order. There is
+     * one.
      */
     private int nextFree(int from) {
         if (settled == limit) {
@@ -613,9 +610,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * SWEEP after a clear or reset: the bits hold every opened slot below {@link #settled} but
-     * the header and retired ones, the cursor at 1; after a reset the bits empty by their
-     * summary, a word per 4,096 slots.
+     * SWEEP after a clear or reset: the bits hold every opened slot below {@link #settled} but the header and retired
+     * ones, the cursor at 1; after a reset the bits empty by their summary, a word per 4,096 slots.
      */
     private void freeAllOpened() {
         cursor = 1;
@@ -653,9 +649,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Writes the list into the links (each slot's link names the next, the last's the header, the
-     * header's the head), as a snapshot saves it. O(list length); a right link is only read, so a
-     * second save dirties nothing.
+     * Writes the list into the links (each slot's link names the next, the last's the header, the header's the head),
+     * as a snapshot saves it. O(list length); a right link is only read, so a second save dirties nothing.
      */
     void writeLinks() {
         int length = listLength();

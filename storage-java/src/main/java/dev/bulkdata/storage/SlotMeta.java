@@ -1,8 +1,7 @@
 package dev.bulkdata.storage;
 
 /**
- * The meta word of a slot: one {@code int} per slot of every table kind, kept by the
- * {@link SlotMap}.
+ * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}.
  *
  * <pre>
  *   31  30                                   1   0

@@ -3,16 +3,16 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
- * The messages of a full table and of a handle not live: slow paths that read the slot map's state
- * after {@link SlotMap#find} or {@link SlotMap#reserve} said no.
+ * The messages of a full table and of a handle not live: slow paths that read the slot map's state after
+ * {@link SlotMap#find} or {@link SlotMap#reserve} said no.
  */
 final class SlotRejections {
     private SlotRejections() {
     }
 
     /**
-     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has
-     * room for (the free list and the slots never opened), and its counters
+     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has room for (the free list
+     * and the slots never opened), and its counters
      *
      * @param size the table's live records
      */
