@@ -33,8 +33,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     MemorySegment[] segments = NO_SEGMENTS;
     /**
      * The address space of the blocks of records {@code [0, regionRecords)}, block {@code b} at
-     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one segment without
-     * loading its block's. Set with the first block ({@link #adoptRegion}).
+     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one segment without loading
+     * its block's. Set with the first block ({@link #adoptRegion}).
      */
     MemorySegment region;
     int regionRecords;
@@ -160,16 +160,16 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last row moves into the
-     * gap) and counts it out of {@code size}. No byte is zeroed ({@link #activate} zeroes a reused record); the meta
-     * word is the caller's.
+     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last row moves into the gap)
+     * and counts it out of {@code size}. No byte is zeroed ({@link #activate} zeroes a reused record); the meta word is
+     * the caller's.
      */
     abstract void dropRecord(int slot);
 
     /**
      * Undoes the last {@link #reserveRecords} after {@link #undoAdd} gave {@code slot} back: its blocks become zeroed
-     * spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of a slot now past the limit, as
-     * never-opened slots' records must be.
+     * spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of a slot now past the limit, as never-opened
+     * slots' records must be.
      */
     abstract void unreserve(int slot);
 
@@ -323,9 +323,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Puts a slot that the last add took back where it came from: the head of the free list, or the slots never
-     * opened, with blocks that add allocated set aside as spares. Its generation still advances, so the handle the
-     * add returned stays stale for good.
+     * Puts a slot that the last add took back where it came from: the head of the free list, or the slots never opened,
+     * with blocks that add allocated set aside as spares. Its generation still advances, so the handle the add returned
+     * stays stale for good.
      */
     private void undoAdd(int slot) {
         removals++;
@@ -470,10 +470,10 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Applies what is queued, with no pass open: the removals in slot order as one structural change, then the adds
-     * in their order ({@link ChangeQueue}), each with its initializer. If an add or its initializer fails, that
-     * record is taken back, the adds after it stay queued, and the failure is thrown. At a pass's end
-     * ({@code atPassEnd}), a pass another thread opened meanwhile leaves the queue to that pass's end.
+     * Applies what is queued, with no pass open: the removals in slot order as one structural change, then the adds in
+     * their order ({@link ChangeQueue}), each with its initializer. If an add or its initializer fails, that record is
+     * taken back, the adds after it stay queued, and the failure is thrown. At a pass's end ({@code atPassEnd}), a pass
+     * another thread opened meanwhile leaves the queue to that pass's end.
      *
      * @return the number of records removed and added
      */
@@ -688,8 +688,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and reports it, chunks
-     * and iterations end, and every later change throws. Idempotent.
+     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and reports it, chunks and
+     * iterations end, and every later change throws. Idempotent.
      */
     final void poison(String what) {
         if (!corrupt) {
@@ -757,8 +757,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an iteration, so structural
-     * changes wait for it (they throw {@link ConcurrentModificationException} meanwhile).
+     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an iteration, so structural changes
+     * wait for it (they throw {@link ConcurrentModificationException} meanwhile).
      */
     private void checkpoint(boolean closing) throws IOException {
         beginIteration();
@@ -798,8 +798,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /**
      * Frees the memory even if an iteration is open (its chunks then throw) or the table is corrupt; a change running
      * on another thread meanwhile fails at its end. A mapped table that is not corrupt is checkpointed first; if that
-     * fails, the table is closed anyway and the failure thrown. Refuses, changing nothing, while an iteration holds
-     * the table open ({@link ChunkIteration#holding}).
+     * fails, the table is closed anyway and the failure thrown. Refuses, changing nothing, while an iteration holds the
+     * table open ({@link ChunkIteration#holding}).
      */
     @Override
     public final void close() {

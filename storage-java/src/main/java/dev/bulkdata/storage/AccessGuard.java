@@ -8,10 +8,10 @@ import java.util.ConcurrentModificationException;
  * A table's two guards against use at the wrong time: the iteration guard (a counter of open iterations, changed
  * atomically: structural changes throw {@link ConcurrentModificationException} while it is non-zero, and a chunk is
  * valid only while it is positive) and the writer claim (a structural change that overlaps another thread's throws
- * instead of corrupting the table, or, if detected only at its end, marks the table corrupt). {@link #end()} ends
- * both for good when the table closes or is found corrupt. Iterations may also hold the table open ({@link #hold}).
- * Field reads and writes are not claimed: one racing a structural change is an undetected data race. ARCHITECTURE.md,
- * "Errors and chunk validity" and "Threads" (the writer word's protocol).
+ * instead of corrupting the table, or, if detected only at its end, marks the table corrupt). {@link #end()} ends both
+ * for good when the table closes or is found corrupt. Iterations may also hold the table open ({@link #hold}). Field
+ * reads and writes are not claimed: one racing a structural change is an undetected data race. ARCHITECTURE.md, "Errors
+ * and chunk validity" and "Threads" (the writer word's protocol).
  */
 final class AccessGuard {
     private static final VarHandle OPEN_ITERATIONS;
@@ -153,8 +153,7 @@ final class AccessGuard {
     /**
      * Ends a structural change that completed.
      *
-     * @throws ConcurrentModificationException if another thread changed the table meanwhile; the table is then
-     *     corrupt
+     * @throws ConcurrentModificationException if another thread changed the table meanwhile; the table is then corrupt
      */
     void endChange(long me) {
         // A thread that read the writer word just before another thread poisoned the table can have overwritten the

@@ -14,8 +14,8 @@ import java.util.Arrays;
  * <p>A free slot's saved link lives in the link word of its own dead record ({@link RecordLinks}), written when a
  * snapshot is taken. Removing and clearing write no record byte: a dead slot keeps its bytes until an add zeroes them
  * ({@link #activate}, or a whole empty 64-slot group, {@link #cleanGroups}). Invariants: a slot's live bit equals its
- * meta word's; every slot never opened (at or past {@code limit}) is all zero. After close every access by handle
- * takes the slow path, which reports the closed table.
+ * meta word's; every slot never opened (at or past {@code limit}) is all zero. After close every access by handle takes
+ * the slow path, which reports the closed table.
  */
 sealed class BulkTableImpl extends AbstractTable implements BulkTable permits MappedBulkTableImpl {
     private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];
@@ -28,14 +28,14 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
     /**
-     * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word {@code g}) is all
-     * zero, so an add that reuses one writes no byte. Set when such an add finds its group without a live record and
-     * zeroes the group whole; cleared by a removal in the group, a free-list link written into it, a writable view of
-     * the block (all groups) and a clear (the groups that held records). Only the first 32 groups are tracked (blocks
-     * of more than 2,048 slots, records under 8 bytes, zero their records one by one past that); a stray clear of a
-     * bit is always safe. Beside the chunks, not in them, so that a chunk object stays at 48 bytes. A writable view
-     * taken on another thread during a pass clears its block's marks with a plain store: the join that ends the pass
-     * (which the caller needs anyway to see that thread's writes) makes it visible to the writer thread.
+     * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word {@code g}) is all zero,
+     * so an add that reuses one writes no byte. Set when such an add finds its group without a live record and zeroes
+     * the group whole; cleared by a removal in the group, a free-list link written into it, a writable view of the
+     * block (all groups) and a clear (the groups that held records). Only the first 32 groups are tracked (blocks of
+     * more than 2,048 slots, records under 8 bytes, zero their records one by one past that); a stray clear of a bit is
+     * always safe. Beside the chunks, not in them, so that a chunk object stays at 48 bytes. A writable view taken on
+     * another thread during a pass clears its block's marks with a plain store: the join that ends the pass (which the
+     * caller needs anyway to see that thread's writes) makes it visible to the writer thread.
      */
     int[] cleanGroups = new int[0];
 
@@ -138,8 +138,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their records zeroed a run
-     * per block and column; then fresh slots, whose records are zero already. Live bits are set a word at a time.
+     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their records zeroed a run per
+     * block and column; then fresh slots, whose records are zero already. Live bits are set a word at a time.
      */
     @Override
     int addRun(long[] handlesOut, int from, int to) {
@@ -177,11 +177,11 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean; the whole group, up to
-     * the first never-opened slot (past which every record is zero already), if the group holds no record, which
-     * makes it clean (an add after a clear or after many removals pays a fill per column per 64 slots instead of a
-     * store per field per record); else the one record. The worst case, one record added and removed again in an
-     * otherwise empty group, fills at most 64 records' bytes per add.
+     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean; the whole group, up to the
+     * first never-opened slot (past which every record is zero already), if the group holds no record, which makes it
+     * clean (an add after a clear or after many removals pays a fill per column per 64 slots instead of a store per
+     * field per record); else the one record. The worst case, one record added and removed again in an otherwise empty
+     * group, fills at most 64 records' bytes per add.
      */
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
@@ -210,9 +210,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Any byte of block {@code block} may change (a writable view): none of its groups is clean. Stores only if a
-     * mark is set, so that threads taking views of neighbouring blocks during a parallel pass share the marks' cache
-     * line for reading only.
+     * Any byte of block {@code block} may change (a writable view): none of its groups is clean. Stores only if a mark
+     * is set, so that threads taking views of neighbouring blocks during a parallel pass share the marks' cache line
+     * for reading only.
      */
     void dirtyBlock(int block) {
         if (cleanGroups[block] != 0) {
@@ -230,8 +230,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * A slot given back to the never-opened slots must be all zero again; blocks past those before the last
-     * reservation stay in the directory as spares, reused by {@link #reserveRecords}.
+     * A slot given back to the never-opened slots must be all zero again; blocks past those before the last reservation
+     * stay in the directory as spares, reused by {@link #reserveRecords}.
      */
     @Override
     void unreserve(int slot) {
@@ -268,9 +268,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     /**
      * {@inheritDoc} The chunk directory and the clean marks keep their arrays: a thread that passed its check just
      * before a {@code close()} on another thread (a misuse, while an iteration hands out chunks or a chunk takes a
-     * writable view) then indexes an array of the old length and meets the closed table's
-     * {@link IllegalStateException} at its next check, instead of an index out of bounds in an array swapped for an
-     * empty one.
+     * writable view) then indexes an array of the old length and meets the closed table's {@link IllegalStateException}
+     * at its next check, instead of an index out of bounds in an array swapped for an empty one.
      */
     @Override
     void onClose() {

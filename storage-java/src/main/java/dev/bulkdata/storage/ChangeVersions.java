@@ -3,15 +3,15 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * The change versions of one table: the version counter and, per chunk, a structural version and one per field, in
- * one flat heap array ({@code c * stride + 1 + f}, {@code stride = fields + 1}). The one home of the stamping and
- * comparing rules; what stamps what, and the window of exact comparison: ARCHITECTURE.md, "Change versions".
+ * The change versions of one table: the version counter and, per chunk, a structural version and one per field, in one
+ * flat heap array ({@code c * stride + 1 + f}, {@code stride = fields + 1}). The one home of the stamping and comparing
+ * rules; what stamps what, and the window of exact comparison: ARCHITECTURE.md, "Change versions".
  *
  * <p>Until the first {@link #mark()} the stamps are not made and stamping is skipped (one load and branch per write,
  * {@link #marked}). A stamp is stored only when it differs from {@link #current}, so threads writing neighbouring
  * chunks do not fight over a cache line. Versions are {@code int}s compared by signed difference (as Unity's); every
- * 2^29 marks {@link #clamp()} raises stamps older than {@link #WINDOW} marks, so a version from the last
- * {@code WINDOW} marks compares exactly, and an older one counts every chunk as changed.
+ * 2^29 marks {@link #clamp()} raises stamps older than {@link #WINDOW} marks, so a version from the last {@code WINDOW}
+ * marks compares exactly, and an older one counts every chunk as changed.
  *
  * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may be written by many
  * threads at once (each writes {@code current}, so the race is benign).
@@ -28,9 +28,9 @@ final class ChangeVersions {
     /** The flat array of stamps; grown with the table's blocks, never shrunk. */
     int[] stamps;
     /**
-     * Per chunk, the version at which {@link #stampAll} last stamped it. Equal to {@link #current}, every stamp of
-     * the chunk is {@code current} (stamps only ever move up to {@code current}), so the next {@code stampAll} in
-     * that chunk is one compare. Reset by {@link #clamp()}, long before a version could come round again.
+     * Per chunk, the version at which {@link #stampAll} last stamped it. Equal to {@link #current}, every stamp of the
+     * chunk is {@code current} (stamps only ever move up to {@code current}), so the next {@code stampAll} in that
+     * chunk is one compare. Reset by {@link #clamp()}, long before a version could come round again.
      */
     private int[] full = new int[0];
     /** The version every write stamps now. */
@@ -65,10 +65,10 @@ final class ChangeVersions {
     }
 
     /**
-     * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the current version
-     * everywhere. Before the first {@link #mark()} only counts them (every stamp is 1 until then, so the array is
-     * made by the first mark: a table that never asks for versions keeps none). Allocates only when the table grows
-     * past its largest size.
+     * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the current version everywhere.
+     * Before the first {@link #mark()} only counts them (every stamp is 1 until then, so the array is made by the first
+     * mark: a table that never asks for versions keeps none). Allocates only when the table grows past its largest
+     * size.
      */
     void ensureChunks(int chunks) {
         this.chunks = Math.max(this.chunks, chunks);

@@ -20,13 +20,12 @@ public enum CheckpointFallback {
     NEVER,
     /**
      * The default: open the checkpoint before an interrupted one (a crash during {@code checkpoint()}); a damaged
-     * newest checkpoint throws {@link StorageFileException} ({@code CHECKSUM}) naming it and the intact one before
-     * it.
+     * newest checkpoint throws {@link StorageFileException} ({@code CHECKSUM}) naming it and the intact one before it.
      */
     AFTER_CRASH,
     /**
-     * Open the checkpoint before an interrupted or a damaged one: recovers what the file still holds intact. The
-     * table then reports {@link OpenedCheckpoint.State#DAMAGED}; its next checkpoint overwrites the damaged one.
+     * Open the checkpoint before an interrupted or a damaged one: recovers what the file still holds intact. The table
+     * then reports {@link OpenedCheckpoint.State#DAMAGED}; its next checkpoint overwrites the damaged one.
      */
     AFTER_CRASH_OR_DAMAGE
 }

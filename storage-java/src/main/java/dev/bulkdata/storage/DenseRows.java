@@ -7,15 +7,15 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the start of the first
- * block, row {@code r} in block {@code r >>> shift} at slot {@code r & mask} (a field addressed as in
- * {@link BulkChunk}). Used by {@link PackedTable} and the component table.
+ * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the start of the first block,
+ * row {@code r} in block {@code r >>> shift} at slot {@code r & mask} (a field addressed as in {@link BulkChunk}). Used
+ * by {@link PackedTable} and the component table.
  *
- * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held records once and
- * keep their bytes (removing and clearing write nothing); every byte of every row at or after {@code used} in an
- * allocated block is zero. So {@link #addRow()} zeroes a row below {@code used} and hands out one at {@code used}
- * without writing it. Blocks never move and are freed only with the arena: a row address stays valid, though its
- * record may be moved by {@link #removeRow} or {@link #swapRows}.
+ * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held records once and keep
+ * their bytes (removing and clearing write nothing); every byte of every row at or after {@code used} in an allocated
+ * block is zero. So {@link #addRow()} zeroes a row below {@code used} and hands out one at {@code used} without writing
+ * it. Blocks never move and are freed only with the arena: a row address stays valid, though its record may be moved by
+ * {@link #removeRow} or {@link #swapRows}.
  *
  * <p>Costs: {@link #addRow()} O(1), a block every {@code rowsPerBlock} rows; {@link #removeRow}, {@link #swapRows}:
  * O(fields). Unchecked: rows and fields are trusted (the owner checked them). Structure changes on the owner's writer
@@ -143,8 +143,8 @@ final class DenseRows {
     }
 
     /**
-     * Makes sure {@code rows} rows fit without allocating, allocating blocks as needed. All or nothing for the rows:
-     * on failure the row count is unchanged (blocks allocated before the failure are kept for later use).
+     * Makes sure {@code rows} rows fit without allocating, allocating blocks as needed. All or nothing for the rows: on
+     * failure the row count is unchanged (blocks allocated before the failure are kept for later use).
      *
      * @throws CapacityExceededException if {@code rows > maxRows()}, a memory budget would be exceeded (nothing
      *     changes) or native memory runs out
@@ -189,9 +189,9 @@ final class DenseRows {
     }
 
     /**
-     * Gives back the blocks past the first {@code count}, which must hold no rows: they stay allocated as zeroed
-     * spares for the next {@link #reserve}, but no longer count as held ({@link #blockCount()}, the arena's bytes).
-     * Used to cancel an add that allocated a block.
+     * Gives back the blocks past the first {@code count}, which must hold no rows: they stay allocated as zeroed spares
+     * for the next {@link #reserve}, but no longer count as held ({@link #blockCount()}, the arena's bytes). Used to
+     * cancel an add that allocated a block.
      *
      * @param count blocks to keep, at least {@link #chunkCount()}
      */
@@ -241,8 +241,8 @@ final class DenseRows {
      * reuses it.
      *
      * @param row a row, {@code 0 <= row < size()}
-     * @return the index the moved row came from (the old last row), or -1 if {@code row} was the last row (then
-     *     nothing moved)
+     * @return the index the moved row came from (the old last row), or -1 if {@code row} was the last row (then nothing
+     *     moved)
      */
     int removeRow(int row) {
         int last = --size;

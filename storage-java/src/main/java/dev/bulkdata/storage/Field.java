@@ -3,8 +3,8 @@ package dev.bulkdata.storage;
 /**
  * A named, typed field of a {@link Schema} ({@link Schema#floatField(String)} and friends): the key for reading and
  * writing values. Its class fixes the value's Java type; a field of another schema is rejected with
- * {@link IllegalArgumentException}. Slot {@code s}'s value is at byte {@code blockOffset + s * slotStride} of a
- * block, in both {@link RecordLayout}s. Immutable and thread-safe; fields compare by identity.
+ * {@link IllegalArgumentException}. Slot {@code s}'s value is at byte {@code blockOffset + s * slotStride} of a block,
+ * in both {@link RecordLayout}s. Immutable and thread-safe; fields compare by identity.
  */
 public abstract sealed class Field
         permits ByteField, ShortField, CharField, IntField, LongField, FloatField, DoubleField, BooleanField,
@@ -47,8 +47,8 @@ public abstract sealed class Field
     }
 
     /**
-     * {@return byte offset, inside a block, of slot 0's value: the column start in {@link RecordLayout#SOA}, the
-     * offset within the record in {@link RecordLayout#AOS}}
+     * {@return byte offset, inside a block, of slot 0's value: the column start in {@link RecordLayout#SOA}, the offset
+     * within the record in {@link RecordLayout#AOS}}
      */
     public final int blockOffset() {
         return blockOffset;

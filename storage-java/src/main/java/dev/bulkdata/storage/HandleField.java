@@ -10,9 +10,8 @@ import java.lang.foreign.ValueLayout;
  * {@link ComponentTable}. A new record's handle fields hold {@link Handles#NULL}.
  *
  * <p>A value is stored as it is written, 8 bytes, without a check: a table does not know the tables its fields refer
- * to. What the target name is for: a snapshot records it, so that {@link Snapshots#remap} rewrites the references to
- * a table loaded under a new tag and {@link Snapshots#danglingReferences} finds the references that name no live
- * record.
+ * to. What the target name is for: a snapshot records it, so that {@link Snapshots#remap} rewrites the references to a
+ * table loaded under a new tag and {@link Snapshots#danglingReferences} finds the references that name no live record.
  */
 public final class HandleField extends Field {
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;

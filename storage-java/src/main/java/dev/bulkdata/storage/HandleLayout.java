@@ -18,8 +18,8 @@ package dev.bulkdata.storage;
  * table is emptied; a handle is valid only in its epoch, so an emptied table starts its generations over instead of
  * retiring slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md, "Generation budget".
  *
- * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0. Instances are immutable
- * and thread-safe.
+ * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0. Instances are immutable and
+ * thread-safe.
  */
 public final class HandleLayout {
     /** Width of the table tag, always the top bits of a handle. */
@@ -83,8 +83,8 @@ public final class HandleLayout {
 
     /**
      * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a table emptied over and
-     * over (refilled every frame) then keeps its slots for {@code 2^(epochBits + generationBits)} emptyings instead
-     * of {@code 2^generationBits}.
+     * over (refilled every frame) then keeps its slots for {@code 2^(epochBits + generationBits)} emptyings instead of
+     * {@code 2^generationBits}.
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
@@ -117,11 +117,11 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the fewest slot bits
-     * that hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
+     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the fewest slot bits that
+     * hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
      * {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
-     * {@code generationBits = min(30, 52 - slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32
-     * - generationBits)}. {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
+     * {@code generationBits = min(30, 52 - slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32 -
+     * generationBits)}. {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
      *
      * @param maxCapacity the table's largest number of slots, at least 1
      * @return the layout
@@ -181,8 +181,8 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return the generation and epoch of a handle as one 32-bit word,
-     * {@code epoch << generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
+     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch << generationBits | generation}}:
+     * what a {@code ComponentTable} keeps of its owner
      */
     int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);

@@ -9,9 +9,9 @@ import dev.bulkdata.storage.internal.memory.NativeBudget;
  * {@link CapacityExceededException} and leaves the table exactly as it was.
  *
  * <p>The limit is read once, when the first table builder is made, from the system property
- * {@code bulkdata.memoryBudget} (bytes with an optional {@code k}/{@code m}/{@code g}/{@code t} suffix, a percentage
- * of physical memory such as {@code 75%}, or {@code unlimited}); without it, the JVM's direct-memory limit. A bad
- * value makes every table builder throw {@link IllegalArgumentException}. What counts: each block's bytes
+ * {@code bulkdata.memoryBudget} (bytes with an optional {@code k}/{@code m}/{@code g}/{@code t} suffix, a percentage of
+ * physical memory such as {@code 75%}, or {@code unlimited}); without it, the JVM's direct-memory limit. A bad value
+ * makes every table builder throw {@link IllegalArgumentException}. What counts: each block's bytes
  * ({@link TableStats#nativeBytes()}) and spares; not slot entries, heap objects, reserved address space or mapped
  * tables. Guide: docs/errors-and-threads.md, "Memory".
  *

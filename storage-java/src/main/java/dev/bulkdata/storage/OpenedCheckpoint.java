@@ -1,9 +1,8 @@
 package dev.bulkdata.storage;
 
 /**
- * Which checkpoint of its file a mapped table was opened at, and why that one
- * ({@link MappedTable#openedCheckpoint()}). Also recorded as the flight recorder event
- * {@code dev.bulkdata.MappedOpen}.
+ * Which checkpoint of its file a mapped table was opened at, and why that one ({@link MappedTable#openedCheckpoint()}).
+ * Also recorded as the flight recorder event {@code dev.bulkdata.MappedOpen}.
  *
  * @param sequence the checkpoint's number in the file: 1 for a file just created, one more at every completed
  *     checkpoint (a {@code close()} checkpoints too)
@@ -19,8 +18,8 @@ public record OpenedCheckpoint(long sequence, State state, String detail) {
         CLOSED,
         /**
          * The newest checkpoint, but the table was not closed after it (a crash, a table dropped without
-         * {@code close()}, or a file whose close left no record of it): writes after it may be partly there (the
-         * crash rule of {@link TableBuilder#mapped}).
+         * {@code close()}, or a file whose close left no record of it): writes after it may be partly there (the crash
+         * rule of {@link TableBuilder#mapped}).
          */
         NOT_CLOSED,
         /**

@@ -7,12 +7,11 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
  * The {@link PackedTable}: the slot map keeps, beside each slot's meta word, the row of its record (a stride-2
- * {@link SlotMap} entry), over {@link DenseRows}, with a back-link per row. Invariants: for every live slot
- * {@code s}, {@code back[row(s)] == s} and {@code row(s) < size}; for every row {@code r < size}, slot
- * {@code back[r]} is live and names {@code r}; free slots are in the slot map's FIFO list, retired ones nowhere.
- * Removal is swap-and-pop, the moved record's entry and back-link following; {@link #defragment} restarts its
- * insertion sort from row 0 each call and is skipped while {@code fragmented} is clear. ARCHITECTURE.md,
- * "PackedTable".
+ * {@link SlotMap} entry), over {@link DenseRows}, with a back-link per row. Invariants: for every live slot {@code s},
+ * {@code back[row(s)] == s} and {@code row(s) < size}; for every row {@code r < size}, slot {@code back[r]} is live and
+ * names {@code r}; free slots are in the slot map's FIFO list, retired ones nowhere. Removal is swap-and-pop, the moved
+ * record's entry and back-link following; {@link #defragment} restarts its insertion sort from row 0 each call and is
+ * skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;
@@ -129,8 +128,8 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         int moved = rows.removeRow(row);
         versions.stampStructure(row >>> recordShift);
         if (moved >= 0) {
-            // The last record moves into the gap: new bytes in the gap's chunk, one record fewer in the chunk it
-            // leaves (the same chunk or the last one).
+            // The last record moves into the gap: new bytes in the gap's chunk, one record fewer in the chunk it leaves
+            // (the same chunk or the last one).
             versions.stampFields(row >>> recordShift);
             versions.stampStructure(moved >>> recordShift);
             int movedSlot = back.get(moved);
@@ -293,8 +292,8 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
 
     /**
      * Sets the rows of a restored table: {@code size} rows, row {@code r} holding the record of slot
-     * {@code backLinks[r]}; the slot map entries name the rows already. Defragment starts from a fragmented state
-     * (the order a pass sorted by is not saved).
+     * {@code backLinks[r]}; the slot map entries name the rows already. Defragment starts from a fragmented state (the
+     * order a pass sorted by is not saved).
      */
     void restoreRows(int size, int[] backLinks) {
         for (int row = 0; row < size; row++) {

@@ -102,8 +102,8 @@ public final class Schema {
             all[i] = newField(names.get(i), types.get(i), targets.get(i), i, bases[i], steps[i]);
             map.put(names.get(i), all[i]);
             if (linkField == null && sizes[i] >= Integer.BYTES) {
-                // The link word is the low 4 bytes of a wider field: on the little- and big-endian layouts alike it
-                // is a 4-byte slice at the field's own offset.
+                // The link word is the low 4 bytes of a wider field: on the little- and big-endian layouts alike it is
+                // a 4-byte slice at the field's own offset.
                 linkField = new IntField(this, LINK_FIELD_NAME, -1, bases[i], steps[i]);
             }
         }
@@ -148,8 +148,8 @@ public final class Schema {
     /**
      * Starts a schema.
      *
-     * @param tableName the name of tables built from it: a letter or {@code _}, then letters, digits, {@code _ . -};
-     *     at most 64 characters. It appears in handle text and messages.
+     * @param tableName the name of tables built from it: a letter or {@code _}, then letters, digits, {@code _ . -}; at
+     *     most 64 characters. It appears in handle text and messages.
      * @return a builder with layout {@link RecordLayout#SOA} and no fields
      * @throws IllegalArgumentException if the name is not valid
      */
@@ -416,8 +416,8 @@ public final class Schema {
          * Adds fields of one type, in order.
          *
          * @param type the type of every field named
-         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or {@code _}; unique
-         *     within the schema
+         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or {@code _}; unique within
+         *     the schema
          * @return this builder
          * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (which names its table: use
          *     {@link #addHandle}), no names, an invalid name, a name already added, or fields that no longer fit a
@@ -489,11 +489,11 @@ public final class Schema {
         }
 
         /**
-         * Declares the value that records saved without the field get when a file of an earlier schema is loaded
-         * under this one ({@link Snapshots#load}, {@link TableBuilder#mapped}); without it they get zero. Records
-         * added later start at zero; a file that has the field keeps its values. For {@code BYTE}, {@code SHORT},
-         * {@code CHAR}, {@code INT}, {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a
-         * {@code HANDLE} field always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
+         * Declares the value that records saved without the field get when a file of an earlier schema is loaded under
+         * this one ({@link Snapshots#load}, {@link TableBuilder#mapped}); without it they get zero. Records added later
+         * start at zero; a file that has the field keeps its values. For {@code BYTE}, {@code SHORT}, {@code CHAR},
+         * {@code INT}, {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE} field
+         * always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
          *
          * @param fieldName a field added before
          * @param value the value, which the field's type must hold exactly
@@ -533,8 +533,8 @@ public final class Schema {
          * @param fieldName a {@code FLOAT} or {@code DOUBLE} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder
-         *     is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder is
+         *     unchanged. O(fields).
          */
         public Builder loadDefault(String fieldName, double value) {
             int i = declared(fieldName);
@@ -554,8 +554,8 @@ public final class Schema {
          * @param fieldName a {@code BOOLEAN} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder
-         *     is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder is
+         *     unchanged. O(fields).
          */
         public Builder loadDefault(String fieldName, boolean value) {
             int i = declared(fieldName);

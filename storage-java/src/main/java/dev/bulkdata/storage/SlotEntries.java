@@ -9,11 +9,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A {@link SlotMap}'s entries and the passes over all of them (clear, snapshot, restore). Per slot a meta word
- * (stride 1, BulkTable) or meta word and payload (stride 2, PackedTable: the row if live, else the free link), either
- * in one reserved range for every slot the map may open (backed as touched, never moved) or, without ranges, in heap
- * pages of 4,096 slots that never move. SlotMap is the one subclass so that {@link SlotMap#find} reads {@link #range}
- * and {@link #pages} as its own fields: no extra load.
+ * A {@link SlotMap}'s entries and the passes over all of them (clear, snapshot, restore). Per slot a meta word (stride
+ * 1, BulkTable) or meta word and payload (stride 2, PackedTable: the row if live, else the free link), either in one
+ * reserved range for every slot the map may open (backed as touched, never moved) or, without ranges, in heap pages of
+ * 4,096 slots that never move. SlotMap is the one subclass so that {@link SlotMap#find} reads {@link #range} and
+ * {@link #pages} as its own fields: no extra load.
  */
 abstract sealed class SlotEntries permits SlotMap {
     /** Slots per page of entries: 4096, a 16 KiB page of meta words (32 KiB with payloads). */
@@ -195,8 +195,8 @@ abstract sealed class SlotEntries permits SlotMap {
     /** {@link #advanceAllLive} on ints {@code [from, end)} of a heap page of entries. */
     private void releaseLive(int[] page, int from, int end, int maxLive, int advance) {
         if (!holds(page, from, end, maxLive)) {
-            // No slot retires (a payload equal to maxLive only sends its page the slow way): branch-free and at
-            // stride 1 (the live bit is bit 0; a payload, at an odd index of stride 2, is left as it is), so that C2
+            // No slot retires (a payload equal to maxLive only sends its page the slow way): branch-free and at stride
+            // 1 (the live bit is bit 0; a payload, at an odd index of stride 2, is left as it is), so that C2
             // vectorises it.
             int payloadBit = strideShift;
             for (int at = from; at < end; at++) {
@@ -285,8 +285,8 @@ abstract sealed class SlotEntries permits SlotMap {
     // Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
     /**
-     * Sets every restored entry: heap pages at stride 1 adopt {@code metas}' pages (one copy of a large mapped
-     * table's words); a range takes a bulk copy per page.
+     * Sets every restored entry: heap pages at stride 1 adopt {@code metas}' pages (one copy of a large mapped table's
+     * words); a range takes a bulk copy per page.
      */
     void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();

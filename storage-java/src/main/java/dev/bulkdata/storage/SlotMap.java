@@ -9,20 +9,19 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word} (live, retired,
- * generation), the free slots, the open limit and retirement (refusals: {@link SlotRejections}). A handle resolves to
- * a slot here by one route ({@link #find(long)}), then to a record by the kind's rule (a BulkTable's slot, a
+ * generation), the free slots, the open limit and retirement (refusals: {@link SlotRejections}). A handle resolves to a
+ * slot here by one route ({@link #find(long)}), then to a record by the kind's rule (a BulkTable's slot, a
  * PackedTable's row in the entry's payload). The entries and the passes over them are {@link SlotEntries}.
  *
- * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of
- * slot 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the
- * generation a cancelled add left in its word, whichever is higher. Free slots ({@link FreeBits} for SWEEP, else
- * {@link FreeRing} and a clear's {@link ReopenRange}) are never read from the free records, so writes to a hole's
- * bytes cannot disturb them; a take still checks the slot's meta word. {@link #take()} reports in {@link #reused} a
- * slot opened before, whose old bytes the kind must zero.
+ * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of slot
+ * 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the generation a
+ * cancelled add left in its word, whichever is higher. Free slots ({@link FreeBits} for SWEEP, else {@link FreeRing}
+ * and a clear's {@link ReopenRange}) are never read from the free records, so writes to a hole's bytes cannot disturb
+ * them; a take still checks the slot's meta word. {@link #take()} reports in {@link #reused} a slot opened before,
+ * whose old bytes the kind must zero.
  *
  * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on many threads while
- * nothing changes. ARCHITECTURE.md, "The free list" and "Structural operations" (clear, reset's pending slots,
- * epochs).
+ * nothing changes. ARCHITECTURE.md, "The free list" and "Structural operations" (clear, reset's pending slots, epochs).
  */
 final class SlotMap extends SlotEntries {
     /** Where a free slot (and the header, slot 0) keeps the next free slot of the list's saved form. */
@@ -42,15 +41,15 @@ final class SlotMap extends SlotEntries {
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
     /**
-     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a clear or reset
-     * would retire slots; every opened slot then restarts at {@link #floor}.
+     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a clear or reset would
+     * retire slots; every opened slot then restarts at {@link #floor}.
      */
     int epoch;
     final int maxEpoch;
     /**
-     * At least the highest generation in any meta word this epoch (slot {@code limit}'s included, which a cancelled
-     * add may have left): {@link #resetAll()} frees every slot one above it without reading them. Raised where a
-     * generation rises, recomputed on restore.
+     * At least the highest generation in any meta word this epoch (slot {@code limit}'s included, which a cancelled add
+     * may have left): {@link #resetAll()} frees every slot one above it without reading them. Raised where a generation
+     * rises, recomputed on restore.
      */
     int top;
     final int maxGeneration;
@@ -74,10 +73,9 @@ final class SlotMap extends SlotEntries {
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
     /**
-     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing their words, each is
-     * free at {@link #pendingGeneration} ({@link #logicalMeta}). {@link #find(long)} checks this bound, so a pending
-     * word is never read as a handle's; takes reach pending slots in slot order and write their words
-     * ({@link #settle(int)}).
+     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing their words, each is free
+     * at {@link #pendingGeneration} ({@link #logicalMeta}). {@link #find(long)} checks this bound, so a pending word is
+     * never read as a handle's; takes reach pending slots in slot order and write their words ({@link #settle(int)}).
      */
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
@@ -171,8 +169,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * {@return the handle of {@code slot} with the epoch and generation of {@code stamp}
-     * ({@link HandleLayout#stamp}), under the table's tag}
+     * {@return the handle of {@code slot} with the epoch and generation of {@code stamp} ({@link HandleLayout#stamp}),
+     * under the table's tag}
      */
     long handleOfStamp(int slot, int stamp) {
         return layout.handleOfStamp(tagOnly, stamp, slot);
@@ -258,8 +256,8 @@ final class SlotMap extends SlotEntries {
     /**
      * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots).
      *
-     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind makes record storage up
-     *     to it
+     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind makes record storage up to
+     *     it
      * @throws CapacityExceededException if they do not all fit; nothing changes
      */
     long reserve(int count, int size) {
@@ -448,8 +446,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in one pass over the
-     * words; every opened slot not retired is then free, in slot order.
+     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in one pass over the words;
+     * every opened slot not retired is then free, in slot order.
      */
     void releaseAllLive() {
         int retiring = advanceAllLive(settled, maxGeneration);     // a pending slot is free already
@@ -463,9 +461,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past the last generation,
-     * at {@link #floor} in the next epoch), so every earlier handle fails {@link #find(long)}'s bound. O(1) in FIFO
-     * and LIFO, a word per 4,096 slots in SWEEP. With no epoch left, it writes the pending words and does what
+     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past the last generation, at
+     * {@link #floor} in the next epoch), so every earlier handle fails {@link #find(long)}'s bound. O(1) in FIFO and
+     * LIFO, a word per 4,096 slots in SWEEP. With no epoch left, it writes the pending words and does what
      * {@link #releaseAllLive()} does.
      */
     void resetAll() {
@@ -592,9 +590,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below {@link #settled})
-     * or the pending slots; the cursor never passes the first pending slot, so takes reach them in order. There is
-     * one.
+     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below {@link #settled}) or
+     * the pending slots; the cursor never passes the first pending slot, so takes reach them in order. There is one.
      */
     private int nextFree(int from) {
         if (settled == limit) {

@@ -11,8 +11,8 @@ final class SlotRejections {
     }
 
     /**
-     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has room for (the free list
-     * and the slots never opened), and its counters
+     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has room for (the free list and
+     * the slots never opened), and its counters
      *
      * @param size the table's live records
      */

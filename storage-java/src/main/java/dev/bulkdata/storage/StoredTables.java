@@ -23,10 +23,10 @@ import java.util.function.Supplier;
 
 /**
  * The engine's side of the seam to the file format ({@code internal.format}): adapts a table to {@link StoredTable}
- * (its {@link TableState}, slot map and blocks, read and restored through the package-private members here only) and
- * a component table to {@link StoredComponents}, makes tables of a kind and the library's
- * {@link StorageFileException}s ({@link Engine}), and is the engine's one route into the format: {@link Snapshots},
- * {@link TableBuilder#mapped}, {@link ComponentTable} and a mapped table's checkpoints call the format through it.
+ * (its {@link TableState}, slot map and blocks, read and restored through the package-private members here only) and a
+ * component table to {@link StoredComponents}, makes tables of a kind and the library's {@link StorageFileException}s
+ * ({@link Engine}), and is the engine's one route into the format: {@link Snapshots}, {@link TableBuilder#mapped},
+ * {@link ComponentTable} and a mapped table's checkpoints call the format through it.
  */
 final class StoredTables implements Engine {
     static final StoredTables ENGINE = new StoredTables();
@@ -172,8 +172,8 @@ final class StoredTables implements Engine {
                             int[] backLinks) {
             if (table instanceof BulkTableImpl bulk) {
                 // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but a slot never
-                // opened must read zero, since an add hands it out as it is: make it so. (A PackedTable's rows past
-                // the last may keep removed records' bytes: DenseRows zeroes them on reuse.)
+                // opened must read zero, since an add hands it out as it is: make it so. (A PackedTable's rows past the
+                // last may keep removed records' bytes: DenseRows zeroes them on reuse.)
                 int spb = s.schema().slotsPerBlock();
                 for (long slot = s.limit(), end = (long) table.blockCount() * spb; slot < end; slot++) {
                     s.schema().wipe(table.segments[(int) (slot / spb)], (int) (slot % spb));
@@ -189,8 +189,8 @@ final class StoredTables implements Engine {
         /**
          * Sets the restored slot map's counters, its free list ({@code list}, head to tail, checked by the reader), a
          * clear's reopen range ({@code reopened} free slots in {@code [reuseCursor, reuseEnd)};
-         * {@link ReuseOrder#SWEEP}: the reuse cursor is the cursor, see {@link SlotMap#reuseCursor()}) and its
-         * entries. Only on a new slot map, before its table is used.
+         * {@link ReuseOrder#SWEEP}: the reuse cursor is the cursor, see {@link SlotMap#reuseCursor()}) and its entries.
+         * Only on a new slot map, before its table is used.
          */
         private void restoreIndex(TableState s, int[] list, int reopened, MetaWords metas, int[] payloads) {
             slots.restoreEpoch(s.epoch());
