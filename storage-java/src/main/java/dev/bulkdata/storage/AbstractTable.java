@@ -46,14 +46,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** The chunks' change versions: every write by handle stamps its field in its chunk. */
     final ChangeVersions versions;
 
-    /** How this table's handles split into tag, generation and slot. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */
     final TagLease lease;
     final BlockArena arena;
-    /** The slots, with the links the kind passed in. */
     final SlotMap slots;
-    /** The writer claim and the iteration guard. */
     final AccessGuard guard = new AccessGuard(this);
     /** Live records. */
     int size;
@@ -65,7 +62,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     boolean closed;
     /** Set once by {@link #poison}: two threads changed the structure at once. */
     boolean corrupt;
-    /** What {@link #poison} detected, for messages. */
     private String corruption;
     /**
      * The handle of the last structural change if it was {@link #add()}, else 0; with {@link #lastAddLimit}, what
@@ -74,7 +70,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private long lastAdd;
     /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
     private volatile ChangeQueue queue;
-    /** removeAll's two passes, with their scratch array. */
     private final RemoveBatch removeBatch = new RemoveBatch(this);
     private int lastAddLimit;
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
@@ -94,7 +89,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return remapped != null && remapped.contains(referrer);
     }
 
-    /** Records that {@code referrer}'s references to this table were remapped. */
     final synchronized void markRemapped(Object referrer) {
         if (remapped == null) {
             remapped = java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
@@ -103,10 +97,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}).
-     *
-     * @param links where free slots keep their free-list links, made from the new table (which the links may keep but
-     *     must not use yet), or null to keep them beside the meta words (see {@link SlotMap})
+     * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). {@code links}: where free
+     * slots keep their free-list links, made from the new table (which the links may keep but must not use yet), or
+     * null to keep them beside the meta words (see {@link SlotMap}).
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
                   java.util.function.Function<AbstractTable, SlotMap.Links> links) {
@@ -142,9 +135,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /**
      * Makes room so that {@code count} activations cannot fail: blocks for every slot up to {@code highestSlot}
      * (BulkTable; -1: no fresh slot) or {@code count} more rows (PackedTable). Remembers the block count before, for
-     * {@link #unreserve}.
-     *
-     * @throws CapacityExceededException if memory runs out; no record is added
+     * {@link #unreserve}. Throws {@link CapacityExceededException} if memory runs out; no record is added.
      */
     abstract void reserveRecords(int count, long highestSlot);
 
@@ -173,8 +164,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      */
     abstract void unreserve(int slot);
 
-    // ---------------------------------------------------------------------------------------
-    // Structure, shared by every kind
+    // ---- Structure, shared by every kind
 
     /**
      * Finishes removing a slot (its meta word live or already marked dead): drops its record, then the slot map
@@ -356,7 +346,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         empty("reset", true);
     }
 
-    /** {@link #clear()} or {@link #reset()}. */
     private void empty(String operation, boolean reset) {
         long me = beginChange(operation);
         try {
@@ -392,8 +381,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         guard.endChange(me);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Changes queued during a pass
+    // ---- Changes queued during a pass
 
     @Override
     public final void removeLater(long handle) {
@@ -470,12 +458,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Applies what is queued, with no pass open: the removals in slot order as one structural change, then the adds in
-     * their order ({@link ChangeQueue}), each with its initializer. If an add or its initializer fails, that record is
-     * taken back, the adds after it stay queued, and the failure is thrown. At a pass's end ({@code atPassEnd}), a pass
-     * another thread opened meanwhile leaves the queue to that pass's end.
-     *
-     * @return the number of records removed and added
+     * Applies what is queued, with no pass open, and returns the records removed and added: the removals in slot order
+     * as one structural change, then the adds in their order ({@link ChangeQueue}), each with its initializer. If an
+     * add or its initializer fails, that record is taken back, the adds after it stay queued, and the failure is
+     * thrown. At a pass's end ({@code atPassEnd}), a pass another thread opened meanwhile leaves the queue to that
+     * pass's end.
      */
     private int applyQueue(boolean atPassEnd) {
         ChangeQueue q = queue;
@@ -552,14 +539,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return removed;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Rejections
+    // ---- Rejections
 
     /**
-     * Resolves a handle to its slot.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed
+     * Resolves a handle to its slot; throws {@link InvalidHandleException} if it is not live here, or
+     * {@link IllegalStateException} if the table is closed.
      */
     final int slotOf(long handle) {
         int slot = findSlot(handle);
@@ -621,11 +605,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Starts a structural change ({@link AccessGuard#beginChange}) and forgets the last add: only a change that is an
-     * add sets it again.
-     *
-     * @param operation what the caller is about to do, for the message
-     * @return this change's writer word, for {@link AccessGuard#endChange} or {@link AccessGuard#abortChange}
+     * {@link AccessGuard#beginChange} ({@code operation} is for the message), forgetting the last add: only an add sets
+     * it again. Returns the writer word for {@link AccessGuard#endChange} or {@link AccessGuard#abortChange}.
      */
     final long beginChange(String operation) {
         long me = guard.beginChange(operation);
@@ -756,10 +737,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         checkpoint(false);
     }
 
-    /**
-     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an iteration, so structural changes
-     * wait for it (they throw {@link ConcurrentModificationException} meanwhile).
-     */
+    // Holds an iteration around MappedStore.checkpoint: structural changes meanwhile throw
+    // ConcurrentModificationException.
     private void checkpoint(boolean closing) throws IOException {
         beginIteration();
         try {
@@ -829,7 +808,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
     }
 
-    /** {@return {@link #blockCount}} */
     final int blockCount() {
         return blockCount;
     }
@@ -840,11 +818,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is at position
-     * {@code r & recordMask} of segment {@code r >>> recordShift}.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed or corrupt
+     * {@return the index of the record of {@code handle} in {@link #segments}} Throws {@link InvalidHandleException} if
+     * the handle is not live here, {@link IllegalStateException} if the table is closed or corrupt.
      */
     abstract int recordOf(long handle);
 

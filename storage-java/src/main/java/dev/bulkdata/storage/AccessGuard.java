@@ -68,18 +68,15 @@ final class AccessGuard {
         WRITER.setVolatile(this, NO_WRITER);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Writer claim
+    // ---- Writer claim
 
     /**
-     * Starts a structural change: checks that the table is open, no iteration is open and no other thread is inside a
-     * change, then marks this thread's change running. It ends with {@link #endChange} or, if it throws,
-     * {@link #abortChange}. The writer thread's own changes cost opaque reads and writes of {@code writer} and no
-     * fence; another thread goes through {@link #claim}.
-     *
-     * @return this change's writer word ({@code threadId << 1 | CHANGING}), for {@link #endChange}
-     * @throws IllegalStateException if the table is closed or corrupt
-     * @throws ConcurrentModificationException if an iteration is open or another thread is changing the table
+     * Starts a structural change: checks that the table is open ({@link IllegalStateException} if closed or corrupt),
+     * no iteration is open and no other thread is inside a change (else {@link ConcurrentModificationException}), then
+     * marks this thread's change running and returns its writer word ({@code threadId << 1 | CHANGING}) for
+     * {@link #endChange}. It ends with {@link #endChange} or, if it throws, {@link #abortChange}. The writer thread's
+     * own changes cost opaque reads and writes of {@code writer} and no fence; another thread goes through
+     * {@link #claim}.
      */
     long beginChange(String operation) {
         table.ensureOpen();
@@ -151,9 +148,8 @@ final class AccessGuard {
     }
 
     /**
-     * Ends a structural change that completed.
-     *
-     * @throws ConcurrentModificationException if another thread changed the table meanwhile; the table is then corrupt
+     * Ends a structural change that completed; throws {@link ConcurrentModificationException} if another thread changed
+     * the table meanwhile, and the table is then corrupt.
      */
     void endChange(long me) {
         // A thread that read the writer word just before another thread poisoned the table can have overwritten the
@@ -205,14 +201,11 @@ final class AccessGuard {
         return e;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Iterations
+    // ---- Iterations
 
     /**
      * Checks that chunks may be used now: an iteration is open (the structure cannot change under the chunk) and the
-     * table is open. One plain read on the fast path.
-     *
-     * @throws IllegalStateException otherwise, naming the reason
+     * table is open, else throws {@link IllegalStateException} naming the reason. One plain read on the fast path.
      */
     void checkChunkAccess() {
         if ((int) OPEN_ITERATIONS.get(this) <= 0) {
@@ -222,9 +215,8 @@ final class AccessGuard {
 
     /**
      * {@link #checkChunkAccess()} with a volatile read, on a slow path that may have raced a {@code close()}: a close
-     * whose effects this thread met is reported as such, not as a hole.
-     *
-     * @throws IllegalStateException if the chunks may not be used now
+     * whose effects this thread met is reported as such, not as a hole. Throws {@link IllegalStateException} if the
+     * chunks may not be used now.
      */
     void recheckChunkAccess() {
         if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {
@@ -247,7 +239,6 @@ final class AccessGuard {
         PARALLEL_PASSES.getAndAdd(this, 1);
     }
 
-    /** A parallel pass ended. */
     void parallelPassEnded() {
         PARALLEL_PASSES.getAndAdd(this, -1);
     }

@@ -30,12 +30,10 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     /**
      * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word {@code g}) is all zero,
      * so an add that reuses one writes no byte. Set when such an add finds its group without a live record and zeroes
-     * the group whole; cleared by a removal in the group, a free-list link written into it, a writable view of the
-     * block (all groups) and a clear (the groups that held records). Only the first 32 groups are tracked (blocks of
-     * more than 2,048 slots, records under 8 bytes, zero their records one by one past that); a stray clear of a bit is
-     * always safe. Beside the chunks, not in them, so that a chunk object stays at 48 bytes. A writable view taken on
-     * another thread during a pass clears its block's marks with a plain store: the join that ends the pass (which the
-     * caller needs anyway to see that thread's writes) makes it visible to the writer thread.
+     * the group whole; cleared by a removal or a free-list link in the group, a writable view of the block (all groups)
+     * and a clear. Only the first 32 groups are tracked (past them records are zeroed one by one); a stray clear is
+     * always safe. A writable view on another thread during a pass clears marks with a plain store, made visible to
+     * the writer thread by the join that ends the pass.
      */
     int[] cleanGroups = new int[0];
 
@@ -64,10 +62,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Records
+    // ---- Records
 
-    /** A record lives in its slot. */
     @Override
     int recordOf(long handle) {
         int slot = slots.find(handle);
@@ -177,11 +173,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean; the whole group, up to the
-     * first never-opened slot (past which every record is zero already), if the group holds no record, which makes it
-     * clean (an add after a clear or after many removals pays a fill per column per 64 slots instead of a store per
-     * field per record); else the one record. The worst case, one record added and removed again in an otherwise empty
-     * group, fills at most 64 records' bytes per add.
+     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean; if the group holds no
+     * record, the whole group up to the first never-opened slot, which makes it clean (a fill per column per 64 slots);
+     * else the one record. At worst 64 records' bytes are filled per add.
      */
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
@@ -266,10 +260,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * {@inheritDoc} The chunk directory and the clean marks keep their arrays: a thread that passed its check just
-     * before a {@code close()} on another thread (a misuse, while an iteration hands out chunks or a chunk takes a
-     * writable view) then indexes an array of the old length and meets the closed table's {@link IllegalStateException}
-     * at its next check, instead of an index out of bounds in an array swapped for an empty one.
+     * {@inheritDoc} The chunk directory and the clean marks keep their arrays, so a thread racing a {@code close()} on
+     * another thread (a misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index
+     * out of bounds.
      */
     @Override
     void onClose() {
@@ -283,8 +276,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         blockCount = 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Queries and iteration
+    // ---- Queries and iteration
 
     @Override
     public ReuseOrder reuseOrder() {
@@ -321,8 +313,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return chunks[i];
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Snapshots (the saved state, StoredTables)
+    // ---- Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     MemorySegment restoreBlock(int b) {

@@ -36,9 +36,8 @@ final class ChangeVersions {
     /** The version every write stamps now. */
     int current = 1;
     /**
-     * Whether {@link #mark()} was ever called. Until then every stamp is 1, the first {@code current}, so every stamp
-     * would be a no-op: the stamping methods return after this one load and branch, and a table that never asks for
-     * versions pays only that.
+     * Whether {@link #mark()} was ever called. Until then every stamp is 1, the first {@code current}, so the stamping
+     * methods return after this one load and branch.
      */
     private boolean marked;
     /** Chunks the table has had at most, whose stamps exist once {@link #marked}. */
@@ -66,9 +65,8 @@ final class ChangeVersions {
 
     /**
      * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the current version everywhere.
-     * Before the first {@link #mark()} only counts them (every stamp is 1 until then, so the array is made by the first
-     * mark: a table that never asks for versions keeps none). Allocates only when the table grows past its largest
-     * size.
+     * Before the first {@link #mark()} only counts them (the first mark makes the array). Allocates only when the table
+     * grows past its largest size.
      */
     void ensureChunks(int chunks) {
         this.chunks = Math.max(this.chunks, chunks);
@@ -95,12 +93,10 @@ final class ChangeVersions {
         Arrays.fill(full, fullHad, full.length, current - 1);
     }
 
-    /** Stamps field {@code field} of chunk {@code chunk}. */
     void stampField(int chunk, int field) {
         stamp(chunk * stride + 1 + field);
     }
 
-    /** Stamps entry {@code i} of {@link #stamps}. */
     private void stamp(int i) {
         if (!marked) {
             return;
@@ -117,12 +113,10 @@ final class ChangeVersions {
         stamp(chunk * stride);
     }
 
-    /** Stamps every field of chunk {@code chunk}. */
     void stampFields(int chunk) {
         stampRange(chunk * stride + 1, fields);
     }
 
-    /** Stamps {@code count} entries of {@link #stamps} from {@code from}. */
     private void stampRange(int from, int count) {
         if (!marked) {
             return;

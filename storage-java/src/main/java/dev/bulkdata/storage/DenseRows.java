@@ -45,12 +45,9 @@ final class DenseRows {
     private int used;
 
     /**
-     * Dense rows.
-     *
-     * @param schema the row schema
-     * @param arena where blocks come from; no memory is taken until the first row
-     * @param owner the source of handles for {@link #chunk(int)} views, or null for none
-     * @param maxRows the most rows ever held at once, at least 1
+     * Dense rows of {@code schema}, blocks from {@code arena} (no memory is taken until the first row); {@code owner}
+     * is the source of handles for {@link #chunk(int)} views, or null for none; {@code maxRows} the most rows ever held
+     * at once, at least 1.
      */
     DenseRows(Schema schema, BlockArena arena, DenseChunk.Owner owner, int maxRows) {
         if (maxRows < 1) {
@@ -71,12 +68,10 @@ final class DenseRows {
         return schema;
     }
 
-    /** {@return the number of rows} */
     int size() {
         return size;
     }
 
-    /** {@return the most rows this may hold} */
     int maxRows() {
         return maxRows;
     }
@@ -132,22 +127,19 @@ final class DenseRows {
         return (long) blockCount * schema.blockBytes();
     }
 
-    /** {@return the segment holding {@code row}} */
     MemorySegment blockOf(int row) {
         return blocks[row >>> shift];
     }
 
-    /** {@return {@code row}'s slot inside its block} */
     int slotOf(int row) {
         return row & mask;
     }
 
     /**
      * Makes sure {@code rows} rows fit without allocating, allocating blocks as needed. All or nothing for the rows: on
-     * failure the row count is unchanged (blocks allocated before the failure are kept for later use).
-     *
-     * @throws CapacityExceededException if {@code rows > maxRows()}, a memory budget would be exceeded (nothing
-     *     changes) or native memory runs out
+     * failure the row count is unchanged (blocks allocated before the failure are kept for later use). Throws
+     * {@link CapacityExceededException} if {@code rows > maxRows()}, a memory budget would be exceeded (nothing
+     * changes) or native memory runs out.
      */
     void reserve(long rows) {
         if (rows > maxRows) {
@@ -191,9 +183,7 @@ final class DenseRows {
     /**
      * Gives back the blocks past the first {@code count}, which must hold no rows: they stay allocated as zeroed spares
      * for the next {@link #reserve}, but no longer count as held ({@link #blockCount()}, the arena's bytes). Used to
-     * cancel an add that allocated a block.
-     *
-     * @param count blocks to keep, at least {@link #chunkCount()}
+     * cancel an add that allocated a block. {@code count}: blocks to keep, at least {@link #chunkCount()}.
      */
     void trimBlocks(int count) {
         int kept = count << shift;
@@ -218,10 +208,8 @@ final class DenseRows {
     }
 
     /**
-     * Appends an all-zero row.
-     *
-     * @return its index, the old {@link #size()}
-     * @throws CapacityExceededException if {@code maxRows()} rows are held or native memory runs out; nothing changes
+     * Appends an all-zero row and returns its index, the old {@link #size()}. Throws {@link CapacityExceededException}
+     * if {@code maxRows()} rows are held or native memory runs out; nothing changes.
      */
     int addRow() {
         if (size == maxRows || (size & mask) == 0 && (size >>> shift) == blockCount) {
@@ -237,12 +225,9 @@ final class DenseRows {
     }
 
     /**
-     * Swap-and-pop: moves the last row into {@code row}; the old last row keeps its bytes until {@link #addRow()}
+     * Swap-and-pop: moves the last row into {@code row} ({@code 0 <= row < size()}) and returns the index it came from,
+     * or -1 if {@code row} was the last row (nothing moved); the old last row keeps its bytes until {@link #addRow()}
      * reuses it.
-     *
-     * @param row a row, {@code 0 <= row < size()}
-     * @return the index the moved row came from (the old last row), or -1 if {@code row} was the last row (then nothing
-     *     moved)
      */
     int removeRow(int row) {
         int last = --size;

@@ -42,16 +42,14 @@ final class FreeBits {
         count--;
     }
 
-    /** {@return whether {@code slot} is in the set} */
     boolean contains(int slot) {
         int w = slot >>> 6;
         return w < bits.length && (bits[w] & (1L << slot)) != 0;
     }
 
     /**
-     * {@return the first slot at or after {@code from}, wrapping}; the set is not empty.
-     *
-     * @throws IllegalStateException if it holds no slot although {@link #count} is not 0
+     * {@return the first slot at or after {@code from}, wrapping}; the set is not empty: throws
+     * {@link IllegalStateException} if it holds no slot although {@link #count} is not 0.
      */
     int next(int from) {
         int w = from >>> 6;

@@ -272,8 +272,7 @@ public final class HandleLayout {
         return ((handle & ~(payloadMask | epochMask)) << TAG_BITS) != 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The engine's operations on handles: every bit operation on a handle is in this class.
+    // ---- The engine's operations on handles: every bit operation on a handle is in this class.
 
     /** {@return the slot of a handle as an {@code int}, for a slot that fits one: a checked handle's, or a bound} */
     int intSlot(long handle) {

@@ -47,10 +47,8 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         this.back = new PagedInts(recordShift, 0);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Rows
+    // ---- Rows
 
-    /** The row of a live slot. */
     int row(int slot) {
         return slots.payload(slot);
     }
@@ -73,8 +71,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Handles
+    // ---- Handles
 
     /** A record lives in its slot's row, read from the same entry as the meta word. */
     @Override
@@ -106,8 +103,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         return versions;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Structure
+    // ---- Structure
 
     /** Gives a taken slot the next row; room for the row was reserved. */
     @Override
@@ -172,8 +168,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         rows.forget();
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Defragment
+    // ---- Defragment
 
     @Override
     public long defragment(long maxSwaps, RecordOrder order) {
@@ -238,8 +233,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         fragmented = true;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Queries and iteration
+    // ---- Queries and iteration
 
     @Override
     public int capacity() {
@@ -274,8 +268,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         return rows.chunk(index);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Snapshots (the saved state, StoredTables)
+    // ---- Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     java.lang.foreign.MemorySegment restoreBlock(int b) {

@@ -111,8 +111,7 @@ abstract sealed class SlotEntries permits SlotMap {
         pages = entries.pages();
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The restore pass
+    // ---- The restore pass
 
     private static final int SCRATCH_INTS = 1 << 12;
     private int[] scratch;
@@ -165,14 +164,11 @@ abstract sealed class SlotEntries permits SlotMap {
 
     private static final int GENERATION_BITS = SlotMeta.GENERATION_MASK << SlotMeta.GENERATION_SHIFT;
 
-    // ---------------------------------------------------------------------------------------
-    // The clear pass
+    // ---- The clear pass
 
     /**
      * Makes every live slot of {@code [1, limit)} free at its next generation, or retired at {@code maxGeneration};
-     * branch-free where no slot retires, so that C2 vectorises it.
-     *
-     * @return the slots retired
+     * branch-free where no slot retires, so that C2 vectorises it. Returns the slots retired.
      */
     final int advanceAllLive(int limit, int maxGeneration) {
         int maxLive = SlotMeta.live(maxGeneration);
@@ -281,8 +277,7 @@ abstract sealed class SlotEntries permits SlotMap {
         return retiredMeta;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Saved state (StoredTables): the copies a snapshot saves and a restore sets
+    // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
     /**
      * Sets every restored entry: heap pages at stride 1 adopt {@code metas}' pages (one copy of a large mapped table's

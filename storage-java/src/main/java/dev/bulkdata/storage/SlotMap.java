@@ -33,7 +33,6 @@ final class SlotMap extends SlotEntries {
 
     private static final int HEADER = 0;
 
-    /** The table's name, for messages. */
     final String name;
     final HandleLayout layout;
     /** Tag and epoch, shifted to where handles hold them; changes only with the epoch, when the table is empty. */
@@ -112,14 +111,11 @@ final class SlotMap extends SlotEntries {
         this.freeBits = new FreeBits(name);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Handles
+    // ---- Handles
 
     /**
-     * The one validity check of a handle (tag and stray bits, slot bound, meta word against
-     * {@code generation << 1 | LIVE}); one branch on the fast path.
-     *
-     * @return the handle's slot if it refers to a live slot, else -1
+     * {@return the handle's slot if it refers to a live slot, else -1} The one validity check of a handle (tag and
+     * stray bits, slot bound, meta word against {@code generation << 1 | LIVE}); one branch on the fast path.
      */
     int find(long handle) {
         HandleLayout l = layout;
@@ -250,15 +246,12 @@ final class SlotMap extends SlotEntries {
         return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Taking and releasing slots
+    // ---- Taking and releasing slots
 
     /**
-     * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots).
-     *
-     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind makes record storage up to
-     *     it
-     * @throws CapacityExceededException if they do not all fit; nothing changes
+     * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots); returns the highest
+     * slot those takes may open, or -1 if holes cover them all: the kind makes record storage up to it. Throws
+     * {@link CapacityExceededException} if they do not all fit; nothing changes.
      */
     long reserve(int count, int size) {
         long fromHoles = Math.min(count, holes());
@@ -276,9 +269,8 @@ final class SlotMap extends SlotEntries {
 
     /**
      * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear. Sets {@link #reused}.
-     * The caller reserved it.
-     *
-     * @throws IllegalStateException if the free list names a slot that is not free; nothing changes
+     * The caller reserved it. Throws {@link IllegalStateException} if the free list names a slot that is not free;
+     * nothing changes.
      */
     int take() {
         tookReopened = false;
@@ -312,9 +304,8 @@ final class SlotMap extends SlotEntries {
 
     /**
      * Opens {@code count} fresh slots live, in a map with no holes, writing their handles to
-     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller reserved them.
-     *
-     * @return the first slot opened
+     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller reserved them. Returns
+     * the first slot opened.
      */
     int openRun(int count, long[] out, int at) {
         if (holes() != 0) {
@@ -342,9 +333,7 @@ final class SlotMap extends SlotEntries {
     /**
      * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a map just cleared or
      * reset (every opened slot free, none retired, taken from slot 1 up), writing their handles from {@code out[at]}.
-     * In any other state does nothing.
-     *
-     * @return the slots taken, from slot 1; 0 if none
+     * Returns the slots taken, from slot 1; 0 if none (in any other state it does nothing).
      */
     int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
@@ -538,14 +527,9 @@ final class SlotMap extends SlotEntries {
         settled = 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The free list
+    // ---- The free list
 
-    /**
-     * {@return the ring's head, taken, or 0 if empty}
-     *
-     * @throws IllegalStateException if it names a slot that is not free; nothing changes
-     */
+    /** Takes the ring's head, or returns 0 if empty; throws {@link IllegalStateException} if it is not free. */
     private int pop() {
         FreeRing r = ring;
         if (r.length == 0) {
@@ -688,13 +672,11 @@ final class SlotMap extends SlotEntries {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : super.savedMeta(slot);
     }
 
-    /** {@return the table's tag} */
     int tag() {
         return HandleLayout.tagOfBits(tagBits);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Saved state (StoredTables, for internal.format): export and restore of the whole state
+    // ---- Saved state (StoredTables, for internal.format): export and restore of the whole state
 
     /** {@return the slots of the free list from head to tail, without a clear's reopen range (for a mapped table's checkpoint)} */
     int[] listedSlots() {
