@@ -13,7 +13,6 @@ public abstract sealed class Field
     private final String name;
     private final FieldType type;
     private final int index;
-    // a slot's value is at blockOffset + slot * slotStride inside a block
     final int blockOffset;
     final int slotStride;
 
@@ -62,16 +61,12 @@ public abstract sealed class Field
         return slotStride;
     }
 
-    /** Byte offset of {@code slot}'s value inside a block. */
     final long offset(int slot) {
         return blockOffset + (long) slot * slotStride;
     }
 
-    /**
-     * {@link #offset(int)} for a constant {@code width}: the SOA case scales the slot by it. A stride loaded from the
-     * field as the scale keeps C2 from optimising a per-slot loop's address and range checks (benchmarks/NOTES.md,
-     * "Per-slot access").
-     */
+    // offset(slot) for a constant width: SOA scales by it, since a stride loaded from the field keeps C2 from
+    // optimising a per-slot loop's address and range checks (benchmarks/NOTES.md, "Per-slot access").
     final long offset(int slot, int width) {
         int stride = slotStride;
         return blockOffset + (stride == width ? (long) slot * width : (long) slot * stride);

@@ -70,11 +70,10 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag.
+     * {@return the layout with the given split of the 52 bits below the tag, without epoch bits}
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
-     * @return the layout, without epoch bits
      * @throws IllegalArgumentException if a width is out of range or both exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits) {
@@ -82,7 +81,7 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a table emptied over and
+     * {@return the layout with the given split of the 52 bits below the tag, with epoch bits}: a table emptied over and
      * over (refilled every frame) then keeps its slots for {@code 2^(epochBits + generationBits)} emptyings instead of
      * {@code 2^generationBits}.
      *
@@ -90,7 +89,6 @@ public final class HandleLayout {
      * @param generationBits bits for the generation, 1 to 30
      * @param epochBits bits for the table's epoch, 0 to {@value #MAX_EPOCH_BITS}, with
      *     {@code generationBits + epochBits <= 32}
-     * @return the layout
      * @throws IllegalArgumentException if a width is out of range or the three exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits, int epochBits) {
@@ -117,14 +115,13 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the fewest slot bits that
-     * hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
-     * {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
-     * {@code generationBits = min(30, 52 - slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32 -
-     * generationBits)}. {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
+     * {@return the layout a table builder uses when given a {@code maxCapacity} and no layout}: the fewest slot bits
+     * that hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
+     * {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)}, {@code generationBits = min(30, 52 -
+     * slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
+     * {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
      *
      * @param maxCapacity the table's largest number of slots, at least 1
-     * @return the layout
      * @throws IllegalArgumentException if {@code maxCapacity < 1}
      */
     public static HandleLayout forCapacity(int maxCapacity) {
@@ -197,12 +194,11 @@ public final class HandleLayout {
     }
 
     /**
-     * Packs a handle. No table is consulted: the result may be valid for no table.
+     * {@return the packed handle, of epoch 0} No table is consulted: the result may be valid for no table.
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
-     * @return the packed handle, of epoch 0
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int generation, long slot) {
@@ -210,13 +206,12 @@ public final class HandleLayout {
     }
 
     /**
-     * Packs a handle with an epoch. No table is consulted: the result may be valid for no table.
+     * {@return the packed handle, with an epoch} No table is consulted: the result may be valid for no table.
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param epoch the epoch, 0 to {@link #maxEpoch()}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
-     * @return the packed handle
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int epoch, int generation, long slot) {
@@ -329,12 +324,11 @@ public final class HandleLayout {
     }
 
     /**
-     * Formats a handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by {@code e} and the
-     * epoch if it is not 0 ({@code particles#42@3e5}).
+     * {@return the handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by {@code e} and the
+     * epoch if it is not 0 ({@code particles#42@3e5}); {@code "null"} for {@code 0L}}
      *
      * @param tableName the name to print before {@code #}
      * @param handle the handle
-     * @return the readable form; {@code "null"} for {@code 0L}
      */
     public String format(String tableName, long handle) {
         if (handle == Handles.NULL) {

@@ -33,11 +33,11 @@ public final class Handles {
     }
 
     /**
-     * Formats a handle as {@code name#slot@generation} ({@code particles#42@3}), using the name and layout of the open
-     * table that owns its tag; {@code tag7#42@3} if no open table has that tag; {@code null} for {@link #NULL}.
+     * {@return the handle formatted as {@code name#slot@generation} ({@code particles#42@3}), using the name and layout
+     * of the open table that owns its tag; {@code tag7#42@3} if no open table has that tag; {@code null} for
+     * {@link #NULL}}
      *
      * @param handle the handle
-     * @return the readable form
      */
     public static String format(long handle) {
         return TagRegistry.format(handle);

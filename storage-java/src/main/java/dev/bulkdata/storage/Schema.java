@@ -146,11 +146,10 @@ public final class Schema {
     }
 
     /**
-     * Starts a schema.
+     * {@return a new schema builder, with layout {@link RecordLayout#SOA} and no fields}
      *
      * @param tableName the name of tables built from it: a letter or {@code _}, then letters, digits, {@code _ . -}; at
      *     most 64 characters. It appears in handle text and messages.
-     * @return a builder with layout {@link RecordLayout#SOA} and no fields
      * @throws IllegalArgumentException if the name is not valid
      */
     public static Builder builder(String tableName) {
@@ -295,12 +294,10 @@ public final class Schema {
         return loadDefaults[f.index()];
     }
 
-    /** Every field whose bytes make up a record, including a hidden link column. */
     Field[] storedFields() {
         return storedFields;
     }
 
-    /** The 4 bytes of a free slot that hold the free-list link. */
     IntField link() {
         return link;
     }
@@ -384,7 +381,6 @@ public final class Schema {
         private final List<String> targets = new ArrayList<>();
         /** Per field in {@link #names}: its load default's bits ({@link #loadDefault}), 0 if none. */
         private final List<Long> loadDefaults = new ArrayList<>();
-        /** The names of {@link #names}, for an O(1) duplicate check per new name. */
         private final java.util.Set<String> nameSet = new java.util.HashSet<>();
         /** Bytes of the fields so far: a lower bound of the record, checked as fields are added. */
         private long declaredBytes;
@@ -578,9 +574,8 @@ public final class Schema {
         }
 
         /**
-         * Builds the schema.
+         * {@return the immutable schema built}
          *
-         * @return the immutable schema
          * @throws IllegalArgumentException if no field was added or one record does not fit in a 16 KiB block
          */
         public Schema build() {
