@@ -12,13 +12,10 @@ import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * What every table kind shares: name, schema, tag, the native arena, the open/closed state, the {@link AccessGuard}
- * (writer claim and iteration guard), and the operations of {@link Table} written once over two parts each kind
- * provides: a {@link SlotMap} (made with the kind's link storage), and its records. A handle resolves to a slot, then
- * to a record index by the kind's rule ({@link #recordOf}); record {@code r} lies in
- * {@code segments[r >>> recordShift]} at {@code r & recordMask} in both kinds, so the typed accessors by handle
- * (generated, at the end) are written once. The kind's hooks are about records only; data (link storage, block count)
- * the kind passes in or keeps in fields here.
+ * What every table kind shares (name, schema, tag, arena, open state, {@link AccessGuard}) and the operations of
+ * {@link Table}, written once over each kind's {@link SlotMap} and records. A handle resolves to a slot, then to a
+ * record index by the kind's rule ({@link #recordOf}); record {@code r} lies in {@code segments[r >>> recordShift]} at
+ * {@code r & recordMask} in both kinds, so the typed accessors by handle (generated, at the end) are written once.
  *
  * <p>Every structural change runs between {@link #beginChange} and {@link AccessGuard#endChange}. A change that
  * overlapped another thread's, or failed in a way only a broken structure explains, marks the table corrupt

@@ -5,13 +5,10 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * A table's two guards against use at the wrong time: the iteration guard (a counter of open iterations, changed
- * atomically: structural changes throw {@link ConcurrentModificationException} while it is non-zero, and a chunk is
- * valid only while it is positive) and the writer claim (a structural change that overlaps another thread's throws
- * instead of corrupting the table, or, if detected only at its end, marks the table corrupt). {@link #end()} ends both
- * for good when the table closes or is found corrupt. Iterations may also hold the table open ({@link #hold}). Field
- * reads and writes are not claimed: one racing a structural change is an undetected data race. ARCHITECTURE.md, "Errors
- * and chunk validity" and "Threads" (the writer word's protocol).
+ * A table's iteration guard (structural changes throw {@link ConcurrentModificationException} while an iteration is
+ * open; a chunk is valid only then) and writer claim (a structural change overlapping another thread's throws, or, if
+ * detected only at its end, marks the table corrupt); {@link #end()} ends both for good. Iterations may also hold the
+ * table open ({@link #hold}). Field accesses are not claimed. ARCHITECTURE.md, "Errors and chunk validity", "Threads".
  */
 final class AccessGuard {
     private static final VarHandle OPEN_ITERATIONS;

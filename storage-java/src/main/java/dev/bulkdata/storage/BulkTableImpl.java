@@ -11,11 +11,9 @@ import java.util.Arrays;
  * block {@code i >>> recordShift}, a {@link BulkChunk} per block (the chunk directory doubles, the only thing ever
  * copied; a block set aside by cancelAdd is kept as a spare past {@code blockCount}).
  *
- * <p>A free slot's saved link lives in the link word of its own dead record ({@link RecordLinks}), written when a
- * snapshot is taken. Removing and clearing write no record byte: a dead slot keeps its bytes until an add zeroes them
- * ({@link #activate}, or a whole empty 64-slot group, {@link #cleanGroups}). Invariants: a slot's live bit equals its
- * meta word's; every slot never opened (at or past {@code limit}) is all zero. After close every access by handle takes
- * the slow path, which reports the closed table.
+ * <p>A free slot's saved link lives in its own dead record ({@link RecordLinks}). Removing and clearing write no
+ * record byte: a dead slot keeps its bytes until an add zeroes them ({@link #cleanGroups}). Invariants: a slot's live
+ * bit equals its meta word's; every slot never opened (at or past {@code limit}) is all zero.
  */
 sealed class BulkTableImpl extends AbstractTable implements BulkTable permits MappedBulkTableImpl {
     private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];

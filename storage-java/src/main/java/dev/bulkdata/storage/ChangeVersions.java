@@ -7,11 +7,8 @@ import java.util.Arrays;
  * flat heap array ({@code c * stride + 1 + f}, {@code stride = fields + 1}). The one home of the stamping and comparing
  * rules; what stamps what, and the window of exact comparison: ARCHITECTURE.md, "Change versions".
  *
- * <p>Until the first {@link #mark()} the stamps are not made and stamping is skipped (one load and branch per write,
- * {@link #marked}). A stamp is stored only when it differs from {@link #current}, so threads writing neighbouring
- * chunks do not fight over a cache line. Versions are {@code int}s compared by signed difference (as Unity's); every
- * 2^29 marks {@link #clamp()} raises stamps older than {@link #WINDOW} marks, so a version from the last {@code WINDOW}
- * marks compares exactly, and an older one counts every chunk as changed.
+ * <p>A stamp is stored only when it differs from {@link #current}. Versions are {@code int}s compared by signed
+ * difference; one from the last {@link #WINDOW} marks compares exactly, an older one counts every chunk as changed.
  *
  * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may be written by many
  * threads at once (each writes {@code current}, so the race is benign).

@@ -13,13 +13,9 @@ import java.util.Arrays;
  *
  * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held records once and keep
  * their bytes (removing and clearing write nothing); every byte of every row at or after {@code used} in an allocated
- * block is zero. So {@link #addRow()} zeroes a row below {@code used} and hands out one at {@code used} without writing
- * it. Blocks never move and are freed only with the arena: a row address stays valid, though its record may be moved by
- * {@link #removeRow} or {@link #swapRows}.
- *
- * <p>Costs: {@link #addRow()} O(1), a block every {@code rowsPerBlock} rows; {@link #removeRow}, {@link #swapRows}:
- * O(fields). Unchecked: rows and fields are trusted (the owner checked them). Structure changes on the owner's writer
- * thread only.
+ * block is zero. Blocks never move and are freed only with the arena: a row address stays valid, though its record
+ * may move. {@link #addRow()} costs O(1), {@link #removeRow} and {@link #swapRows} O(fields). Unchecked: the owner
+ * checked rows and fields. Structure changes on the owner's writer thread only.
  */
 final class DenseRows {
     private static final MemorySegment[] NO_BLOCKS = new MemorySegment[0];

@@ -6,12 +6,11 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 
 /**
- * The {@link PackedTable}: the slot map keeps, beside each slot's meta word, the row of its record (a stride-2
- * {@link SlotMap} entry), over {@link DenseRows}, with a back-link per row. Invariants: for every live slot {@code s},
- * {@code back[row(s)] == s} and {@code row(s) < size}; for every row {@code r < size}, slot {@code back[r]} is live and
- * names {@code r}; free slots are in the slot map's FIFO list, retired ones nowhere. Removal is swap-and-pop, the moved
- * record's entry and back-link following; {@link #defragment} restarts its insertion sort from row 0 each call and is
- * skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
+ * The {@link PackedTable}: each slot's stride-2 {@link SlotMap} entry names its record's row in {@link DenseRows}, and
+ * each row has a back-link to its slot: for every live slot {@code s}, {@code row(s) < size} and
+ * {@code back[row(s)] == s}; every row {@code r < size} names live slot {@code back[r]}. Removal is swap-and-pop;
+ * {@link #defragment} restarts its insertion sort from row 0 each call, skipped while {@code fragmented} is clear.
+ * ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;

@@ -15,10 +15,7 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of slot
  * 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the generation a
- * cancelled add left in its word, whichever is higher. Free slots ({@link FreeBits} for SWEEP, else {@link FreeRing}
- * and a clear's {@link ReopenRange}) are never read from the free records, so writes to a hole's bytes cannot disturb
- * them; a take still checks the slot's meta word. {@link #take()} reports in {@link #reused} a slot opened before,
- * whose old bytes the kind must zero.
+ * cancelled add left in its word, whichever is higher. Free slots are never read from the free records.
  *
  * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on many threads while
  * nothing changes. ARCHITECTURE.md, "The free list" and "Structural operations" (clear, reset's pending slots, epochs).
