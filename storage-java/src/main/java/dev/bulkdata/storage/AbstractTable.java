@@ -49,7 +49,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final BlockArena arena;
     final SlotMap slots;
     final AccessGuard guard = new AccessGuard(this);
-    /** Live records. */
     int size;
     /** Record removals (any kind): a {@link Group} that saw the same count at its last sweep has no stale row. */
     long removals;
@@ -163,10 +162,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     // ---- Structure, shared by every kind
 
-    /**
-     * Finishes removing a slot (its meta word live or already marked dead): drops its record, then the slot map
-     * advances or retires its generation and frees the slot.
-     */
+    /** Finishes removing a live or dead-marked slot: drops its record; {@link SlotMap#release} frees or retires it. */
     final void releaseDead(int slot) {
         removals++;
         dropRecord(slot);
@@ -538,10 +534,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     // ---- Rejections
 
-    /**
-     * Resolves a handle to its slot; throws {@link InvalidHandleException} if it is not live here, or
-     * {@link IllegalStateException} if the table is closed.
-     */
+    /** {@return the slot of live {@code handle}}, else throws its {@link #rejection}. */
     final int slotOf(long handle) {
         int slot = findSlot(handle);
         if (slot < 0) {
@@ -814,10 +807,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return getClass().getSimpleName() + "[" + name() + (closed ? ", closed]" : ", size=" + size() + "]");
     }
 
-    /**
-     * {@return the index of the record of {@code handle} in {@link #segments}} Throws {@link InvalidHandleException} if
-     * the handle is not live here, {@link IllegalStateException} if the table is closed or corrupt.
-     */
+    /** {@return the index of {@code handle}'s record in {@link #segments}}, else throws its {@link #rejection}. */
     abstract int recordOf(long handle);
 
     /** Takes the arena's reserved range, if it has one, for the lookups by handle. */

@@ -32,10 +32,7 @@ final class ChangeVersions {
     private int[] full = new int[0];
     /** The version every write stamps now. */
     int current = 1;
-    /**
-     * Whether {@link #mark()} was ever called. Until then every stamp is 1, the first {@code current}, so the stamping
-     * methods return after this one load and branch.
-     */
+    /** Whether {@link #mark()} was called: until then every stamp is 1, and stamping is one load and branch. */
     private boolean marked;
     /** Chunks the table has had at most, whose stamps exist once {@link #marked}. */
     private int chunks;
@@ -46,7 +43,6 @@ final class ChangeVersions {
         this.stamps = stamps;
     }
 
-    /** Versions for a table of {@code schema}, no chunk yet. */
     ChangeVersions(Schema schema) {
         this(schema.fields().size(), schema.fields().size() + 1, new int[0]);
     }
@@ -127,10 +123,7 @@ final class ChangeVersions {
         }
     }
 
-    /**
-     * Stamps the structure and every field of chunk {@code chunk}: a record arrived in it. One compare when the chunk
-     * was stamped whole at this version already (an add after an add).
-     */
+    /** Stamps chunk {@code chunk}'s structure and fields (a record arrived); one compare if stamped whole already. */
     void stampAll(int chunk) {
         if (!marked || stride == 0) {
             return;     // no mark yet, or unused versions: nothing is read
@@ -143,10 +136,7 @@ final class ChangeVersions {
         }
     }
 
-    /**
-     * Returns the current version and moves the counter on, so that every later stamp is newer. Every
-     * {@link #CLAMP_EVERY} marks, raises the stamps that fell out of the window.
-     */
+    /** Returns the current version and moves the counter on; every {@link #CLAMP_EVERY} marks, raises stale stamps. */
     int mark() {
         markFirst();
         int v = current;
@@ -187,7 +177,6 @@ final class ChangeVersions {
         return marked ? stamps[i] : 1;
     }
 
-    /** {@return whether field {@code field} of chunk {@code chunk} was written after version {@code since}} */
     boolean fieldChangedSince(int chunk, int field, int since) {
         return newer(stampAt(chunk * stride + 1 + field), since);
     }

@@ -291,10 +291,7 @@ final class DenseRows {
         size = 0;
     }
 
-    /**
-     * Forgets every row without touching memory: for the owner's close, just before the arena frees the blocks. Chunk
-     * views then hold no rows, so they report the closed table.
-     */
+    /** Forgets every row without touching memory, for the owner's close: chunk views then report the closed table. */
     void forget() {
         size = 0;
     }

@@ -47,10 +47,7 @@ final class FreeBits {
         return w < bits.length && (bits[w] & (1L << slot)) != 0;
     }
 
-    /**
-     * {@return the first slot at or after {@code from}, wrapping}; the set is not empty: throws
-     * {@link IllegalStateException} if it holds no slot although {@link #count} is not 0.
-     */
+    /** {@return the first slot at or after {@code from}, wrapping}; {@link IllegalStateException} if there is none */
     int next(int from) {
         int w = from >>> 6;
         long word = w < bits.length ? bits[w] & (-1L << from) : 0;

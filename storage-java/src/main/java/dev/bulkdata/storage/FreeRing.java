@@ -39,7 +39,6 @@ final class FreeRing {
         }
     }
 
-    /** Puts {@code slot} at the tail. */
     void append(int slot) {
         if (length == slots.length) {
             grow();

@@ -36,7 +36,6 @@ final class ReopenRange {
         free -= taken;
     }
 
-    /** {@return whether {@code slot} lies in the range} */
     boolean contains(int slot) {
         return slot >= from && slot < end;
     }

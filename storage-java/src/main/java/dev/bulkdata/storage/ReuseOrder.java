@@ -7,10 +7,7 @@ public enum ReuseOrder {
      * generation grows slowly and retirement is delayed.
      */
     FIFO,
-    /**
-     * Last in, first out: the slot freed most recently is reused first, while its memory is still likely to be in
-     * cache.
-     */
+    /** Last in, first out: the slot freed most recently is reused first, while its memory is likely still in cache. */
     LIFO,
     /**
      * Slot order, circularly (the default): each add takes the first free slot after the slot the previous add took,

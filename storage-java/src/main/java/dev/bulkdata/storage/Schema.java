@@ -268,10 +268,7 @@ public final class Schema {
         return recordBytes;
     }
 
-    /**
-     * {@return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment padding and the hidden
-     * free-list column, if any}
-     */
+    /** {@return a slot's bytes in a block: {@link #recordBytes()} plus AOS padding and any hidden free-list column} */
     public int slotBytes() {
         return slotBytes;
     }
@@ -368,10 +365,7 @@ public final class Schema {
                 .append(slotsPerBlock).append(" slots/block]").toString();
     }
 
-    /**
-     * Collects the name, record layout and fields of a {@link Schema}. Not thread-safe; use it from the thread that
-     * builds the schema.
-     */
+    /** Collects the name, record layout and fields of a {@link Schema}. Not thread-safe. */
     public static final class Builder {
         private final String name;
         private RecordLayout layout = RecordLayout.SOA;

@@ -156,15 +156,11 @@ final class SlotMap extends SlotEntries {
         return -1;
     }
 
-    /** {@return the handle of {@code slot} at {@code generation}} */
     long handle(int slot, int generation) {
         return layout.handle(tagBits, generation, slot);
     }
 
-    /**
-     * {@return the handle of {@code slot} with the epoch and generation of {@code stamp} ({@link HandleLayout#stamp}),
-     * under the table's tag}
-     */
+    /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp}, under the table's tag} */
     long handleOfStamp(int slot, int stamp) {
         return layout.handleOfStamp(tagOnly, stamp, slot);
     }
@@ -205,10 +201,7 @@ final class SlotMap extends SlotEntries {
         return (logicalMeta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
     }
 
-    /**
-     * {@return the meta word {@code slot} stands for: its own, or a pending slot's (free at
-     * {@link #pendingGeneration})}
-     */
+    /** {@return the word {@code slot} stands for: its own, or a pending slot's (free at {@link #pendingGeneration})} */
     int logicalMeta(int slot) {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : meta(slot);
     }
