@@ -28,11 +28,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final Schema schema;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
-    /**
-     * The address space of the blocks of records {@code [0, regionRecords)}, block {@code b} at
-     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one segment without loading
-     * its block's. Set with the first block ({@link #adoptRegion}).
-     */
+    // The address space of the blocks of records [0, regionRecords), block b at b << BlockArena.BLOCK_SHIFT, or null: a
+    // lookup reads such a record from this one segment without loading its block's. Set with the first block
+    // (adoptRegion).
     MemorySegment region;
     int regionRecords;
     /** Whether {@link #region} holds every record: one flag C2 hoists out of a loop, instead of a compare per record. */
@@ -59,10 +57,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** Set once by {@link #poison}: two threads changed the structure at once. */
     boolean corrupt;
     private String corruption;
-    /**
-     * The handle of the last structural change if it was {@link #add()}, else 0; with {@link #lastAddLimit}, what
-     * {@link #cancelAdd} needs (the kind keeps its block count, {@link #unreserve}).
-     */
+    // The handle of the last structural change if it was add(), else 0; with lastAddLimit, what cancelAdd needs (the
+    // kind keeps its block count, unreserve).
     private long lastAdd;
     /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
     private volatile ChangeQueue queue;
@@ -70,10 +66,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private int lastAddLimit;
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
-    /**
-     * For a table loaded under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the snapshot's identity and tag and
-     * the generation shift of the load, for {@link Snapshots#remap}; else 0.
-     */
+    // For a table loaded under a new tag (Snapshots.LoadOption.NEW_TAG): the snapshot's identity and tag and the
+    // generation shift of the load, for Snapshots.remap; else 0.
     long savedIdentity;
     int savedTag;
     int generationShift;
@@ -305,11 +299,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return exact;
     }
 
-    /**
-     * Puts a slot that the last add took back where it came from: the head of the free list, or the slots never opened,
-     * with blocks that add allocated set aside as spares. Its generation still advances, so the handle the add returned
-     * stays stale for good.
-     */
+    // Puts a slot that the last add took back where it came from: the head of the free list, or the slots never opened,
+    // with blocks that add allocated set aside as spares. Its generation still advances, so the handle the add returned
+    // stays stale for good.
     private void undoAdd(int slot) {
         removals++;
         dropRecord(slot);
@@ -450,13 +442,10 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return applyQueue(false);
     }
 
-    /**
-     * Applies what is queued, with no pass open, and returns the records removed and added: the removals in slot order
-     * as one structural change, then the adds in their order ({@link ChangeQueue}), each with its initializer. If an
-     * add or its initializer fails, that record is taken back, the adds after it stay queued, and the failure is
-     * thrown. At a pass's end ({@code atPassEnd}), a pass another thread opened meanwhile leaves the queue to that
-     * pass's end.
-     */
+    // Applies what is queued, with no pass open, and returns the records removed and added: the removals in slot order
+    // as one structural change, then the adds in their order (ChangeQueue), each with its initializer. If an add or its
+    // initializer fails, that record is taken back, the adds after it stay queued, and the failure is thrown. At a
+    // pass's end (atPassEnd), a pass another thread opened meanwhile leaves the queue to that pass's end.
     private int applyQueue(boolean atPassEnd) {
         ChangeQueue q = queue;
         if (q == null || q.isEmpty()) {

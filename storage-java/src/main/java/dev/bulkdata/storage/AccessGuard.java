@@ -41,18 +41,14 @@ final class AccessGuard {
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once ended. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
-    /**
-     * The writer word: {@code threadId << 1} of the thread that made the last structural change (0 before the first),
-     * with {@link #CHANGING} set while one runs; {@link #NO_WRITER} once ended.
-     */
+    // The writer word: threadId << 1 of the thread that made the last structural change (0 before the first), with
+    // CHANGING set while one runs; NO_WRITER once ended.
     @SuppressWarnings("unused") // accessed through WRITER
     private long writer;
     /** The name of the thread in {@code writer}, for messages; not the thread, which would stay reachable. */
     private String writerName;
-    /**
-     * The iterations holding the table open ({@link ChunkIteration#holding}) and what holds them; guarded by
-     * {@code this}, as one may close on another thread. Null until the first hold.
-     */
+    // The iterations holding the table open (ChunkIteration.holding) and what holds them; guarded by this, as one may
+    // close on another thread. Null until the first hold.
     private java.util.IdentityHashMap<ChunkIteration, String> holders;
 
     AccessGuard(AbstractTable table) {
@@ -103,11 +99,9 @@ final class AccessGuard {
         return idle | CHANGING;
     }
 
-    /**
-     * Takes the table over from writer word {@code seen}: a compare-and-set that succeeds only if no change of the
-     * previous writer is visible, then a wait of {@link #HANDOFF_NANOS} for that writer's last stores to land, and a
-     * check that they did not take the table back. A few microseconds once per hand-over between threads.
-     */
+    // Takes the table over from writer word seen: a compare-and-set that succeeds only if no change of the previous
+    // writer is visible, then a wait of HANDOFF_NANOS for that writer's last stores to land, and a check that they did
+    // not take the table back. A few microseconds once per hand-over between threads.
     private void claim(long seen, long idle, String operation) {
         if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
             throw table.unusable();

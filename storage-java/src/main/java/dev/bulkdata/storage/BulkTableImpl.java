@@ -25,14 +25,12 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     BulkChunk[] chunks = NO_CHUNKS;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
-    /**
-     * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word {@code g}) is all zero,
-     * so an add that reuses one writes no byte. Set when such an add finds its group without a live record and zeroes
-     * the group whole; cleared by a removal or a free-list link in the group, a writable view of the block (all groups)
-     * and a clear. Only the first 32 groups are tracked (past them records are zeroed one by one); a stray clear is
-     * always safe. A writable view on another thread during a pass clears marks with a plain store, made visible to
-     * the writer thread by the join that ends the pass.
-     */
+    // Per block, bit g: every dead slot of group g (the 64 slots of bitmap word g) is all zero, so an add that reuses
+    // one writes no byte. Set when such an add finds its group without a live record and zeroes the group whole;
+    // cleared by a removal or a free-list link in the group, a writable view of the block (all groups) and a clear.
+    // Only the first 32 groups are tracked (past them records are zeroed one by one); a stray clear is always safe. A
+    // writable view on another thread during a pass clears marks with a plain store, made visible to the writer thread
+    // by the join that ends the pass.
     int[] cleanGroups = new int[0];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
@@ -170,11 +168,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         size += count;
     }
 
-    /**
-     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean; if the group holds no
-     * record, the whole group up to the first never-opened slot, which makes it clean (a fill per column per 64 slots);
-     * else the one record. At worst 64 records' bytes are filled per add.
-     */
+    // Readies reused slot for a new record, all zero: nothing if its group is clean; if the group holds no record, the
+    // whole group up to the first never-opened slot, which makes it clean (a fill per column per 64 slots); else the
+    // one record. At worst 64 records' bytes are filled per add.
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
         int s = slot & recordMask;
@@ -201,11 +197,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         cleanGroups[slot >>> recordShift] &= ~(1 << ((slot & recordMask) >>> 6));
     }
 
-    /**
-     * Any byte of block {@code block} may change (a writable view): none of its groups is clean. Stores only if a mark
-     * is set, so that threads taking views of neighbouring blocks during a parallel pass share the marks' cache line
-     * for reading only.
-     */
+    // Any byte of this block may change (a writable view): none of its groups is clean. Stores only if a mark is set,
+    // so that threads taking views of neighbouring blocks during a parallel pass share the marks' cache line for
+    // reading only.
     void dirtyBlock(int block) {
         if (cleanGroups[block] != 0) {
             cleanGroups[block] = 0;

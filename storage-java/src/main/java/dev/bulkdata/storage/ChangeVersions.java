@@ -24,11 +24,9 @@ final class ChangeVersions {
     private final int fields;
     /** The flat array of stamps; grown with the table's blocks, never shrunk. */
     int[] stamps;
-    /**
-     * Per chunk, the version at which {@link #stampAll} last stamped it. Equal to {@link #current}, every stamp of the
-     * chunk is {@code current} (stamps only ever move up to {@code current}), so the next {@code stampAll} in that
-     * chunk is one compare. Reset by {@link #clamp()}, long before a version could come round again.
-     */
+    // Per chunk, the version at which stampAll last stamped it. Equal to current, every stamp of the chunk is current
+    // (stamps only ever move up to current), so the next stampAll in that chunk is one compare. Reset by clamp(), long
+    // before a version could come round again.
     private int[] full = new int[0];
     /** The version every write stamps now. */
     int current = 1;

@@ -116,10 +116,8 @@ abstract sealed class SlotEntries permits SlotMap {
     private static final int SCRATCH_INTS = 1 << 12;
     private int[] scratch;
 
-    /**
-     * {@return the highest generation of slots {@code [1, limit)}, retired included; 0 if none}: a branch-free max,
-     * payloads masked out, a range copied to scratch a page at a time.
-     */
+    // Returns the highest generation of slots [1, limit), retired included; 0 if none: a branch-free max, payloads
+    // masked out, a range copied to scratch a page at a time.
     final int topGeneration(int limit) {
         if (limit <= 1) {
             return 0;
@@ -217,11 +215,8 @@ abstract sealed class SlotEntries permits SlotMap {
         }
     }
 
-    /**
-     * {@link #advanceAllLive} on a range page from byte {@code base}, two ints per 8-byte access. Adding
-     * {@code advance} to a live word cannot carry (bit 31, retired, is clear); slot 0 is never live, so the first
-     * page's pairs start there.
-     */
+    // advanceAllLive on a range page from byte base, two ints per 8-byte access. Adding advance to a live word cannot
+    // carry (bit 31, retired, is clear); slot 0 is never live, so the first page's pairs start there.
     private void releaseLive(MemorySegment r, long base, int from, int end, int maxLive, int advance) {
         int pairs = end >>> 1;
         if (!holds(r, base, pairs, maxLive)) {
@@ -279,10 +274,8 @@ abstract sealed class SlotEntries permits SlotMap {
 
     // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
-    /**
-     * Sets every restored entry: heap pages at stride 1 adopt {@code metas}' pages (one copy of a large mapped table's
-     * words); a range takes a bulk copy per page.
-     */
+    // Sets every restored entry: heap pages at stride 1 adopt metas' pages (one copy of a large mapped table's words);
+    // a range takes a bulk copy per page.
     void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();
         int[][] made = metas.pages();

@@ -36,17 +36,13 @@ final class SlotMap extends SlotEntries {
     long tagBits;
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
-    /**
-     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a clear or reset would
-     * retire slots; every opened slot then restarts at {@link #floor}.
-     */
+    // 0 to HandleLayout.maxEpoch(); a handle is valid only in its epoch. Moves on where a clear or reset would retire
+    // slots; every opened slot then restarts at floor.
     int epoch;
     final int maxEpoch;
-    /**
-     * At least the highest generation in any meta word this epoch (slot {@code limit}'s included, which a cancelled add
-     * may have left): {@link #resetAll()} frees every slot one above it without reading them. Raised where a generation
-     * rises, recomputed on restore.
-     */
+    // At least the highest generation in any meta word this epoch (slot limit's included, which a cancelled add may
+    // have left): resetAll() frees every slot one above it without reading them. Raised where a generation rises,
+    // recomputed on restore.
     int top;
     final int maxGeneration;
     /** The largest slot this map may open (layout and maxCapacity). */
@@ -68,11 +64,9 @@ final class SlotMap extends SlotEntries {
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
-    /**
-     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing their words, each is free
-     * at {@link #pendingGeneration} ({@link #logicalMeta}). {@link #find(long)} checks this bound, so a pending word is
-     * never read as a handle's; takes reach pending slots in slot order and write their words ({@link #settle(int)}).
-     */
+    // Slots [settled, limit) are pending: a reset freed them without writing their words, each is free at
+    // pendingGeneration (logicalMeta). find(long) checks this bound, so a pending word is never read as a handle's;
+    // takes reach pending slots in slot order and write their words (settle(int)).
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
     int pendingGeneration;
@@ -563,10 +557,8 @@ final class SlotMap extends SlotEntries {
         return slot;
     }
 
-    /**
-     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below {@link #settled}) or
-     * the pending slots; the cursor never passes the first pending slot, so takes reach them in order. There is one.
-     */
+    // SWEEP: returns the first free slot at or after from, wrapping, in the bits (below settled) or the pending slots;
+    // the cursor never passes the first pending slot, so takes reach them in order. There is one.
     private int nextFree(int from) {
         if (settled == limit) {
             return freeBits.next(from);
@@ -580,10 +572,8 @@ final class SlotMap extends SlotEntries {
         return from < limit ? Math.max(from, settled) : settled;
     }
 
-    /**
-     * SWEEP after a clear or reset: the bits hold every opened slot below {@link #settled} but the header and retired
-     * ones, the cursor at 1; after a reset the bits empty by their summary, a word per 4,096 slots.
-     */
+    // SWEEP after a clear or reset: the bits hold every opened slot below settled but the header and retired ones, the
+    // cursor at 1; after a reset the bits empty by their summary, a word per 4,096 slots.
     private void freeAllOpened() {
         cursor = 1;
         if (settled <= 1) {

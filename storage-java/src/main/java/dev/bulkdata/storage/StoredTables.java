@@ -186,12 +186,9 @@ final class StoredTables implements Engine {
             }
         }
 
-        /**
-         * Sets the restored slot map's counters, its free list ({@code list}, head to tail, checked by the reader), a
-         * clear's reopen range ({@code reopened} free slots in {@code [reuseCursor, reuseEnd)};
-         * {@link ReuseOrder#SWEEP}: the reuse cursor is the cursor, see {@link SlotMap#reuseCursor()}) and its entries.
-         * Only on a new slot map, before its table is used.
-         */
+        // Sets the restored slot map's counters, its free list (list, head to tail, checked by the reader), a clear's
+        // reopen range (reopened free slots in [reuseCursor, reuseEnd); ReuseOrder.SWEEP: the reuse cursor is the
+        // cursor, see SlotMap.reuseCursor()) and its entries. Only on a new slot map, before its table is used.
         private void restoreIndex(TableState s, int[] list, int reopened, MetaWords metas, int[] payloads) {
             slots.restoreEpoch(s.epoch());
             table.lease.epoch(s.epoch());
