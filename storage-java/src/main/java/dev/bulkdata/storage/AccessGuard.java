@@ -154,9 +154,8 @@ final class AccessGuard {
     /**
      * Ends a change that threw {@code failure} and returns what to throw: the failure itself, unless another thread
      * changed the table meanwhile ({@link ConcurrentModificationException}, the failure suppressed) or it is an
-     * internal error only a broken structure explains ({@link NullPointerException},
-     * {@link ArrayIndexOutOfBoundsException}, ...): then the table is corrupt. With {@code fromCallback}, a
-     * {@link NullPointerException} may be user code's (a {@link RecordOrder}) and does not count.
+     * internal error only a broken structure explains (NPE, AIOOBE, ...): then the table is corrupt. With
+     * {@code fromCallback}, an NPE may be user code's (a {@link RecordOrder}) and does not count.
      */
     RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
         if ((long) WRITER.getOpaque(this) != me || table.corrupt) {

@@ -31,12 +31,7 @@ public final class MemoryBudget {
         return NativeBudget.inUse();
     }
 
-    /**
-     * Sets the process-wide limit, for tests; returns the limit before, to be set back.
-     *
-     * @param bytes the new limit, {@link Long#MAX_VALUE} for none
-     * @return the limit before
-     */
+    /** Sets the process-wide limit ({@link Long#MAX_VALUE}: none), for tests; returns the limit before, to set back. */
     static long setLimitForTests(long bytes) {
         return NativeBudget.setLimit(bytes, "set by a test");
     }

@@ -16,9 +16,8 @@ final class RemoveBatch {
     }
 
     /**
-     * Removes the records of {@code handles[from, to)}, or none.
-     *
-     * @throws InvalidHandleException if a handle is not live in the table or appears twice
+     * Removes the records of {@code handles[from, to)}, or none: throws {@link InvalidHandleException} if a handle is
+     * not live in the table or appears twice.
      */
     void remove(long[] handles, int from, int to) {
         AbstractTable table = this.table;

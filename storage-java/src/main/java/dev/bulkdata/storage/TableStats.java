@@ -17,12 +17,7 @@ package dev.bulkdata.storage;
 public record TableStats(String table, int live, int holes, int retired, int capacity, int blocks,
                          long nativeBytes) {
 
-    /**
-     * The stats of a closed table: everything 0, since its memory is freed.
-     *
-     * @param table the table's name
-     * @return the stats of a closed table
-     */
+    /** {@return the stats of closed table {@code table}: everything 0, since its memory is freed} */
     static TableStats closed(String table) {
         return new TableStats(table, 0, 0, 0, 0, 0, 0);
     }
