@@ -7,17 +7,13 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * The {@link BulkTable}: a record lives in its slot, for good; slot {@code i} is position
- * {@code i & recordMask} of block {@code i >>> recordShift}, a {@link BulkChunk} per block (the
- * chunk directory doubles, the only thing ever copied; a block set aside by cancelAdd is kept
- * as a spare past {@code blockCount}).
+ * The {@link BulkTable}: a record lives in its slot, for good; slot {@code i} is position {@code i & recordMask} of
+ * block {@code i >>> recordShift}, a {@link BulkChunk} per block (the chunk directory doubles, the only thing ever
+ * copied; a block set aside by cancelAdd is kept as a spare past {@code blockCount}).
  *
- * <p>A free slot's saved link lives in the link word of its own dead record ({@link RecordLinks}),
- * written when a snapshot is taken. Removing and clearing write no record byte: a dead slot keeps
- * its bytes until an add zeroes them ({@link #activate}, or a whole empty 64-slot group,
- * {@link #cleanGroups}). Invariants: a slot's live bit equals its meta word's; every slot never
- * opened (at or past {@code limit}) is all zero. After close every access by handle takes the
- * slow path, which reports the closed table.
+ * <p>A free slot's saved link lives in its own dead record ({@link RecordLinks}). Removing and clearing write no
+ * record byte: a dead slot keeps its bytes until an add zeroes them ({@link #cleanGroups}). Invariants: a slot's live
+ * bit equals its meta word's; every slot never opened (at or past {@code limit}) is all zero.
  */
 sealed class BulkTableImpl extends AbstractTable implements BulkTable permits MappedBulkTableImpl {
     private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];
@@ -29,18 +25,12 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     BulkChunk[] chunks = NO_CHUNKS;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
-    /**
-     * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word
-     * {@code g}) is all zero, so an add that reuses one writes no byte. Set when such an add
-     * finds its group without a live record and zeroes the group whole; cleared by a removal in
-     * the group, a free-list link written into it, a writable view of the block (all groups)
-     * and a clear (the groups that held records). Only the first 32 groups are tracked (blocks
-     * of more than 2,048 slots, records under 8 bytes, zero their records one by one past
-     * that); a stray clear of a bit is always safe. Beside the chunks, not in them, so that a
-     * chunk object stays at 48 bytes. A writable view taken on another thread during a pass
-     * clears its block's marks with a plain store: the join that ends the pass (which the
-     * caller needs anyway to see that thread's writes) makes it visible to the writer thread.
-     */
+    // Per block, bit g: every dead slot of group g (the 64 slots of bitmap word g) is all zero, so an add that reuses
+    // one writes no byte. Set when such an add finds its group without a live record and zeroes the group whole;
+    // cleared by a removal or a free-list link in the group, a writable view of the block (all groups) and a clear.
+    // Only the first 32 groups are tracked (past them records are zeroed one by one); a stray clear is always safe. A
+    // writable view on another thread during a pass clears marks with a plain store, made visible to the writer thread
+    // by the join that ends the pass.
     int[] cleanGroups = new int[0];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
@@ -68,10 +58,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Records
+    // ---- Records
 
-    /** A record lives in its slot. */
     @Override
     int recordOf(long handle) {
         int slot = slots.find(handle);
@@ -142,9 +130,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their
-     * records zeroed a run per block and column; then fresh slots, whose records are zero
-     * already. Live bits are set a word at a time.
+     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their records zeroed a run per
+     * block and column; then fresh slots, whose records are zero already. Live bits are set a word at a time.
      */
     @Override
     int addRun(long[] handlesOut, int from, int to) {
@@ -181,14 +168,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         size += count;
     }
 
-    /**
-     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean;
-     * the whole group, up to the first never-opened slot (past which every record is zero
-     * already), if the group holds no record, which makes it clean (an add after a clear or
-     * after many removals pays a fill per column per 64 slots instead of a store per field per
-     * record); else the one record. The worst case, one record added and removed again in an
-     * otherwise empty group, fills at most 64 records' bytes per add.
-     */
+    // Readies reused slot for a new record, all zero: nothing if its group is clean; if the group holds no record, the
+    // whole group up to the first never-opened slot, which makes it clean (a fill per column per 64 slots); else the
+    // one record. At worst 64 records' bytes are filled per add.
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
         int s = slot & recordMask;
@@ -215,11 +197,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         cleanGroups[slot >>> recordShift] &= ~(1 << ((slot & recordMask) >>> 6));
     }
 
-    /**
-     * Any byte of block {@code block} may change (a writable view): none of its groups is clean.
-     * Stores only if a mark is set, so that threads taking views of neighbouring blocks during
-     * a parallel pass share the marks' cache line for reading only.
-     */
+    // Any byte of this block may change (a writable view): none of its groups is clean. Stores only if a mark is set,
+    // so that threads taking views of neighbouring blocks during a parallel pass share the marks' cache line for
+    // reading only.
     void dirtyBlock(int block) {
         if (cleanGroups[block] != 0) {
             cleanGroups[block] = 0;
@@ -236,9 +216,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * A slot given back to the never-opened slots must be all zero again; blocks past those
-     * before the last reservation stay in the directory as spares, reused by
-     * {@link #reserveRecords}.
+     * A slot given back to the never-opened slots must be all zero again; blocks past those before the last reservation
+     * stay in the directory as spares, reused by {@link #reserveRecords}.
      */
     @Override
     void unreserve(int slot) {
@@ -252,9 +231,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * The slot map's pass (a clear's over the meta words; none for a reset, see
-     * {@link SlotMap#resetAll}), then one step per block: the live bits of a block that held
-     * records are cleared. No record byte is written.
+     * The slot map's pass (a clear's over the meta words; none for a reset, see {@link SlotMap#resetAll}), then one
+     * step per block: the live bits of a block that held records are cleared. No record byte is written.
      */
     @Override
     void clearRecords(boolean reset) {
@@ -274,11 +252,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * {@inheritDoc} The chunk directory and the clean marks keep their arrays: a thread that
-     * passed its check just before a {@code close()} on another thread (a misuse, while an
-     * iteration hands out chunks or a chunk takes a writable view) then indexes an array of the
-     * old length and meets the closed table's {@link IllegalStateException} at its next check,
-     * instead of an index out of bounds in an array swapped for an empty one.
+     * {@inheritDoc} The chunk directory and the clean marks keep their arrays, so a thread racing a {@code close()} on
+     * another thread (a misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index
+     * out of bounds.
      */
     @Override
     void onClose() {
@@ -292,8 +268,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         blockCount = 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Queries and iteration
+    // ---- Queries and iteration
 
     @Override
     public ReuseOrder reuseOrder() {
@@ -330,8 +305,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return chunks[i];
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Snapshots (the saved state, StoredTables)
+    // ---- Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     MemorySegment restoreBlock(int b) {
@@ -340,8 +314,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Sets the live bits and the size of a restored table from its live words:
-     * a bitmap word per {@link MetaWords#liveStep} slots from slot 0 ({@link MetaWords}).
+     * Sets the live bits and the size of a restored table from its live words: a bitmap word per
+     * {@link MetaWords#liveStep} slots from slot 0 ({@link MetaWords}).
      */
     void restoreLive(long[] words) {
         int step = MetaWords.liveStep(slotsPerBlock);

@@ -12,16 +12,14 @@ package dev.bulkdata.storage;
  *                     DEFAULT: slotBits = 32, generationBits = 20
  * </pre>
  *
- * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
- * the low 52 bits with {@link #of(int, int)}: fewer slot bits bound the table's size, fewer
- * generation bits make slots retire sooner. {@link #of(int, int, int)} gives some of the bits
- * left to the table's <em>epoch</em>, which moves on only when the table is emptied; a handle is
- * valid only in its epoch, so an emptied table starts its generations over instead of retiring
- * slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md,
- * "Generation budget".
+ * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of the low 52 bits with
+ * {@link #of(int, int)}: fewer slot bits bound the table's size, fewer generation bits make slots retire sooner.
+ * {@link #of(int, int, int)} gives some of the bits left to the table's <em>epoch</em>, which moves on only when the
+ * table is emptied; a handle is valid only in its epoch, so an emptied table starts its generations over instead of
+ * retiring slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md, "Generation budget".
  *
- * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
- * Instances are immutable and thread-safe.
+ * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0. Instances are immutable and
+ * thread-safe.
  */
 public final class HandleLayout {
     /** Width of the table tag, always the top bits of a handle. */
@@ -31,9 +29,9 @@ public final class HandleLayout {
     /** Largest tag a table can have (tags run from 1; 0 is never handed out). */
     public static final int MAX_TAG = (1 << TAG_BITS) - 1;
     /**
-     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its
-     * builder asks for it ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is
-     * loaded; automatic tags are 1 to {@code MIN_FIXED_TAG - 1}.
+     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its builder asks for it
+     * ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is loaded; automatic tags are 1 to
+     * {@code MIN_FIXED_TAG - 1}.
      */
     public static final int MIN_FIXED_TAG = 0xF00;
     /** Largest number of slot bits: the slot is an unsigned 32-bit field. */
@@ -72,11 +70,10 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag.
+     * {@return the layout with the given split of the 52 bits below the tag, without epoch bits}
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
-     * @return the layout, without epoch bits
      * @throws IllegalArgumentException if a width is out of range or both exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits) {
@@ -84,15 +81,14 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a
-     * table emptied over and over (refilled every frame) then keeps its slots for
-     * {@code 2^(epochBits + generationBits)} emptyings instead of {@code 2^generationBits}.
+     * {@return the layout with the given split of the 52 bits below the tag, with epoch bits}: a table emptied over and
+     * over (refilled every frame) then keeps its slots for {@code 2^(epochBits + generationBits)} emptyings instead of
+     * {@code 2^generationBits}.
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
      * @param epochBits bits for the table's epoch, 0 to {@value #MAX_EPOCH_BITS}, with
      *     {@code generationBits + epochBits <= 32}
-     * @return the layout
      * @throws IllegalArgumentException if a width is out of range or the three exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits, int epochBits) {
@@ -119,15 +115,13 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the
-     * fewest slot bits that hold slot {@code maxCapacity}, the rest given to generations (up to
-     * 30), then epochs: {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
-     * {@code generationBits = min(30, 52 - slotBits)},
-     * {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
+     * {@return the layout a table builder uses when given a {@code maxCapacity} and no layout}: the fewest slot bits
+     * that hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
+     * {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)}, {@code generationBits = min(30, 52 -
+     * slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
      * {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
      *
      * @param maxCapacity the table's largest number of slots, at least 1
-     * @return the layout
      * @throws IllegalArgumentException if {@code maxCapacity < 1}
      */
     public static HandleLayout forCapacity(int maxCapacity) {
@@ -184,28 +178,27 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch <<
-     * generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
+     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch << generationBits | generation}}:
+     * what a {@code ComponentTable} keeps of its owner
      */
     int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
 
     /**
-     * {@return the largest generation; a slot removed at this generation is retired rather than
-     * reused, so no handle can ever alias a later record}
+     * {@return the largest generation; a slot removed at this generation is retired rather than reused, so no handle
+     * can ever alias a later record}
      */
     public int maxGeneration() {
         return (int) generationMask;
     }
 
     /**
-     * Packs a handle. No table is consulted: the result may be valid for no table.
+     * {@return the packed handle, of epoch 0} No table is consulted: the result may be valid for no table.
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
-     * @return the packed handle, of epoch 0
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int generation, long slot) {
@@ -213,13 +206,12 @@ public final class HandleLayout {
     }
 
     /**
-     * Packs a handle with an epoch. No table is consulted: the result may be valid for no table.
+     * {@return the packed handle, with an epoch} No table is consulted: the result may be valid for no table.
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param epoch the epoch, 0 to {@link #maxEpoch()}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
-     * @return the packed handle
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int epoch, int generation, long slot) {
@@ -266,8 +258,8 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return {@code true} if bits between the epoch and the tag are set, so that no table
-     * with this layout can have made it}
+     * {@return {@code true} if bits between the epoch and the tag are set, so that no table with this layout can have
+     * made it}
      *
      * @param handle any handle
      */
@@ -275,8 +267,7 @@ public final class HandleLayout {
         return ((handle & ~(payloadMask | epochMask)) << TAG_BITS) != 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The engine's operations on handles: every bit operation on a handle is in this class.
+    // ---- The engine's operations on handles: every bit operation on a handle is in this class.
 
     /** {@return the slot of a handle as an {@code int}, for a slot that fits one: a checked handle's, or a bound} */
     int intSlot(long handle) {
@@ -299,8 +290,8 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}:
-     * in one shift and one mask, where a slot's meta word keeps it ({@link SlotMeta})
+     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}: in one shift and one
+     * mask, where a slot's meta word keeps it ({@link SlotMeta})
      */
     int generationAt(long handle, int shift) {
         return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
@@ -333,12 +324,11 @@ public final class HandleLayout {
     }
 
     /**
-     * Formats a handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by
-     * {@code e} and the epoch if it is not 0 ({@code particles#42@3e5}).
+     * {@return the handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by {@code e} and the
+     * epoch if it is not 0 ({@code particles#42@3e5}); {@code "null"} for {@code 0L}}
      *
      * @param tableName the name to print before {@code #}
      * @param handle the handle
-     * @return the readable form; {@code "null"} for {@code 0L}
      */
     public String format(String tableName, long handle) {
         if (handle == Handles.NULL) {

@@ -1,8 +1,7 @@
 package dev.bulkdata.storage;
 
 /**
- * The meta word of a slot: one {@code int} per slot of every table kind, kept by the
- * {@link SlotMap}.
+ * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}.
  *
  * <pre>
  *   31  30                                   1   0
@@ -12,10 +11,10 @@ package dev.bulkdata.storage;
  * </pre>
  *
  * <ul>
- * <li><b>live</b> ({@code L} set): the slot holds a record; a handle is valid iff the word
- *     equals {@code generation << 1 | 1} ({@link #live(int)}), so the check is one compare;
- * <li><b>free</b> ({@code L} and {@code R} clear): the slot is in the free list, its
- *     generation already advanced past every handle made for it;
+ * <li><b>live</b> ({@code L} set): the slot holds a record; a handle is valid iff the word equals
+ *     {@code generation << 1 | 1} ({@link #live(int)}), so the check is one compare;
+ * <li><b>free</b> ({@code L} and {@code R} clear): the slot is in the free list, its generation already advanced past
+ *     every handle made for it;
  * <li><b>retired</b> ({@code R} set): the generation ran out; never handed out again.
  * </ul>
  *
