@@ -165,8 +165,8 @@ public final class TableEvents {
     }
 
     /**
-     * Slots of a table retired: their generations (and the table's epochs) ran out, so they
-     * are never handed out again. Called by the change that retired them, every time.
+     * Slots of a table retired: their generations (and the table's epochs) ran out, so they are never handed out
+     * again. Called by the change that retired them, every time.
      *
      * @param tag the table's tag
      * @param retired slots this change retired
@@ -187,7 +187,6 @@ public final class TableEvents {
         }
     }
 
-    /** The periodic hook: one event per open table. */
     private static void emitStatistics() {
         for (Map.Entry<Integer, Open> entry : OPEN.entrySet()) {
             Open open = entry.getValue();
@@ -220,7 +219,6 @@ public final class TableEvents {
         }
     }
 
-    /** What every event of a table says: which table it is. */
     abstract static class TableEvent extends Event {
         @Label("Table")
         String table;
@@ -239,7 +237,6 @@ public final class TableEvents {
         }
     }
 
-    /** An event that also reports the table's memory: its blocks and their bytes. */
     abstract static class MemoryEvent extends TableEvent {
         @Label("Blocks")
         @Description("The table's blocks: after an allocation, this one included; at close, all freed now")

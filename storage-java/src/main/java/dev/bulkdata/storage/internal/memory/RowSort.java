@@ -1,10 +1,9 @@
 package dev.bulkdata.storage.internal.memory;
 
 /**
- * The budgeted insertion sort of dense rows for {@code defragment} of packed and component
- * tables: each call restarts at row 0 and makes at most a budget of adjacent swaps. Stable and
- * adaptive (O(n + inversions)), it suits mostly sorted rows and resumes without saved state.
- * One instance per table, so a call allocates nothing.
+ * The budgeted insertion sort of dense rows for {@code defragment} of packed and component tables: each call restarts
+ * at row 0 and makes at most a budget of adjacent swaps. Stable and adaptive (O(n + inversions)), it suits mostly
+ * sorted rows and resumes without saved state. One instance per table, so a call allocates nothing.
  */
 public final class RowSort {
     /** What a sort runs over: rows {@code 0..n-1} that can be compared and swapped. */

@@ -33,10 +33,7 @@ public final class TagRegistry {
     private static final long[] BOUNDS = new long[TAGS];
     /** The identity of the last table that made handles under the tag (valid while BOUNDS >= 0). */
     private static final long[] MAKERS = new long[TAGS];
-    /**
-     * The bound (as {@code BOUNDS}) of every handle made under the tag before the last run of
-     * tables of identity {@code MAKERS}, -1 if none: the handles of other identities.
-     */
+    /** {@code BOUNDS} of the handles made under the tag before the last run of identity {@code MAKERS}; -1: none. */
     private static final long[] OTHERS = new long[TAGS];
     private static final int AUTOMATIC_TAGS = HandleLayout.MIN_FIXED_TAG - 1;
     private static int lastTag;
@@ -94,7 +91,7 @@ public final class TagRegistry {
      * Checks that a tag is one of the fixed tags.
      *
      * @param tag any value
-     * @throws IllegalArgumentException unless {@code tag} is a fixed tag
+     * @throws IllegalArgumentException if it is not
      */
     public static void checkFixed(int tag) {
         if (tag < HandleLayout.MIN_FIXED_TAG || tag > HandleLayout.MAX_TAG) {
@@ -134,18 +131,16 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a new automatic tag, with a new identity, for a table restored from a snapshot
-     * under another tag: of the free tags usable with {@code maxFloor}, the one with the lowest
-     * floor (a never-used tag has floor 0).
+     * Reserves a new automatic tag, with a new identity, for a table restored from a snapshot under another tag: the
+     * free tag with the lowest floor (a never-used tag has floor 0).
      *
      * @param name the table's name
      * @param layout the table's handle layout
      * @param minFloor the table's own floor (from the snapshot)
      * @param maxFloor the highest tag floor the caller can accept
-     * @return the lease; its floor is the larger of the tag's floor and {@code minFloor}, and
-     *     the caller lifts its slots by what the tag's floor adds
-     * @throws CapacityExceededException if no free automatic tag has a floor of at most
-     *     {@code maxFloor}
+     * @return the lease; its floor is the larger of the tag's floor and {@code minFloor}, and the caller lifts its
+     *     slots by what the tag's floor adds
+     * @throws CapacityExceededException if no free automatic tag has a floor of at most {@code maxFloor}
      */
     public static synchronized TagLease registerRenamed(String name, HandleLayout layout, int minFloor,
                                                         int maxFloor) {
@@ -235,8 +230,7 @@ public final class TagRegistry {
         if (lease.peakGeneration >= 0 && layout != null) {
             long slot = lease.peakSlot;
             long slotBound = slot == 0 ? 0 : (Long.highestOneBit(slot) << 1) - 1;
-            // A table that moved to later epochs made handles with its epoch above the generation:
-            // the bound covers them (every epoch up to the last, with any generation below it).
+            // The bound covers handles of every epoch up to the table's last (the epoch sits above the generation).
             long generations = ((long) lease.epoch << layout.generationBits()) | lease.peakGeneration;
             long bound = (generations << layout.slotBits()) | slotBound;
             if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity) {
@@ -269,14 +263,11 @@ public final class TagRegistry {
     }
 
     /**
-     * Whether {@code handle}, whose tag is {@code tag}, was made by a table that held the tag
-     * before the open table that holds it now: read in the holder's layout, its generation is
-     * below the generation the holder's slots start at (and its epoch 0), so the holder rejects it
-     * (and so does every other table: the table that made it is closed).
+     * {@return true if an open table holds {@code tag} and {@code handle} was made by an earlier table under it}: read
+     * in the holder's layout, its epoch is 0 and its generation below the holder's floor, so every table rejects it.
      *
      * @param tag the handle's tag
      * @param handle the handle
-     * @return true if an open table holds the tag and the handle predates it
      */
     public static synchronized boolean predatesHolder(int tag, long handle) {
         HandleLayout layout = tag > 0 && tag < TAGS ? LAYOUTS[tag] : null;
@@ -293,8 +284,8 @@ public final class TagRegistry {
     }
 
     /**
-     * {@return {@code handle} formatted with the name and layout of the open table that holds its
-     * tag, or as {@code tag7#42@3} in the default layout if none does; {@code "null"} for 0}
+     * {@return {@code handle} formatted with the name and layout of the open table that holds its tag, or as
+     * {@code tag7#42@3} in the default layout if none does; {@code "null"} for 0}
      *
      * @param handle any value
      */
