@@ -27,7 +27,6 @@ import static dev.bulkdata.storage.internal.format.FileFormat.*;
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MappedStore {
     final StoredTable table;
-    /** The file the table is mapped from. */
     public final MappedFile file;
     /** The last completed checkpoint's sequence number. */
     long sequence;
@@ -125,8 +124,7 @@ public final class MappedStore {
         writeAt(channel, header, (long) s * SLOT_B);
         channel.force(true);
         sequence++;
-        // Evidence that the checkpoint completed, written once its header is on the device; the
-        // next checkpoint's first force (or the kernel's write-back) makes it durable.
+        // Evidence of completion, after the header is on the device; durable at the next force (or write-back).
         writeCommit(channel, s, sequence, headerCrc, closing ? COMMIT_CLOSED : COMMIT_OPEN);
         written = new Written(metadataBytes, summed);
     }
@@ -146,10 +144,8 @@ public final class MappedStore {
     }
 
     /**
-     * Computes the CRC32C of every block that may have changed since the last checkpoint (stamped
-     * after its version, written without a stamp, or unsummed), and marks a version.
-     *
-     * @return the blocks summed
+     * Computes the CRC32C of every block that may have changed since the last checkpoint (stamped after its version,
+     * written without a stamp, or unsummed), and marks a version. {@return the blocks summed}
      */
     private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();
@@ -191,10 +187,8 @@ public final class MappedStore {
     }
 
     /**
-     * Checks every block unchanged since the last checkpoint against the CRC32C it stored; the
-     * caller holds the table's iteration guard.
-     *
-     * @return the number of blocks checked
+     * {@return the number of blocks checked}: checks every block unchanged since the last checkpoint against the
+     * CRC32C it stored; the caller holds the table's iteration guard.
      */
     public int verify() throws StorageFileException {
         MemorySegment[] segments = table.segments();
@@ -239,9 +233,8 @@ public final class MappedStore {
     }
 
     /**
-     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that
-     * differ from what the area holds (the checkpoint two back); returns the bytes written. So a
-     * checkpoint writes and forces only changed metadata pages.
+     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that differ from what the
+     * area holds (the checkpoint two back), so a checkpoint forces only those; returns the bytes written.
      */
     private static long writeChanged(FileChannel channel, ByteBuffer meta, long at) throws IOException {
         int length = meta.limit();
