@@ -26,13 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tables' JDK Flight Recorder events (docs/observability.md), called by {@link BlockArena},
- * {@link MappedFile#reportOpened} and the slot map. Until the recorder is initialized the event
- * types are not registered and a hook is one volatile read (a JVM that never records never loads
- * JFR's metadata); then an event object is made only if its type is enabled. The registry of
- * open tables is always kept, weakly, so a later recording sees every table. The periodic event
- * reads {@link Table#stats()} unsynchronized (best effort); a table closed meanwhile is skipped.
- * For a {@link ComponentTable}, live is its row count and holes and retired are 0.
- * ARCHITECTURE.md, "Observability".
+ * {@link MappedFile#reportOpened} and the slot map. A hook is one volatile read until a recording starts
+ * (ARCHITECTURE.md, "Observability"); then an event object is made only if its type is enabled. The periodic event
+ * reads {@link Table#stats()} unsynchronized (best effort); a table closed meanwhile is skipped. For a
+ * {@link ComponentTable}, live is its row count and holes and retired are 0.
  */
 public final class TableEvents {
     /** An open table: the owner is weak; name and kind are kept for the events. */

@@ -13,9 +13,8 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
- * A file saved under one schema read under another ({@code docs/format.md}, section 13): which
- * changes are accepted, and the copy of each record between the two block layouts. Slots keep
- * their numbers, so handles stay valid.
+ * A file saved under one schema read under another ({@code docs/format.md}, section 13): which changes are accepted,
+ * and the copy of each record between the two block layouts. Slots keep their numbers, so handles stay valid.
  */
 final class SchemaChange {
     /** The file's schema, whose block layout the file's blocks have. */

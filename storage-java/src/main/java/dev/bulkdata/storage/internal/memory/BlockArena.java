@@ -11,17 +11,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} (shared so that chunks can be used on many threads) that
- * every block comes from, with the bytes handed out. Blocks are native memory, slices of one reserved range where
- * {@link AddressSpace} is available ({@link #plan}: block {@code b} at {@code b << BLOCK_SHIFT} of {@link #region()}),
- * or, after {@link #mapFrom}, slices of the table's mapped file. Never freed one by one: close frees all at once (a
- * shared arena's close costs a thread handshake). Access after close throws from the FFM runtime, never crashes. A
- * table dropped unclosed is closed by a cleaner, which also releases its tag.
- *
- * <p><b>Budget.</b> Each native block counts against the owner's {@link #budget(long)} and {@link NativeBudget} from
- * first hand-out to close. {@link #prepay} counts the blocks a change will take before it changes anything (or
- * throws, counting nothing); {@link #allocateBlock} draws on that or pays itself. Mapped blocks count against neither.
- * ARCHITECTURE.md, "Memory layout".
+ * The memory backend of one table: a shared {@link Arena} (so that chunks can be used on many threads) that every
+ * block comes from, with the bytes handed out. Blocks are native memory, slices of one reserved range where
+ * {@link AddressSpace} is available ({@link #plan}), or, after {@link #mapFrom}, slices of the table's mapped file.
+ * Never freed one by one: close frees all at once (a shared arena's close costs a thread handshake). Access after
+ * close throws from the FFM runtime, never crashes. A table dropped unclosed is closed by a cleaner, which also
+ * releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first hand-out
+ * (or {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
  *
  * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
  * single-writer rule; {@link #bytes()} is read on the writer.

@@ -4,22 +4,16 @@ import dev.bulkdata.storage.CapacityExceededException;
 import dev.bulkdata.storage.HandleLayout;
 
 /**
- * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table
- * is ever accepted by a later table, and remembers each open table's name and handle layout, to
- * print a handle with its table's name and report a foreign handle's table.
+ * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table is ever accepted by a
+ * later table, and remembers each open table's name and handle layout, to print a handle with its table's name and
+ * report a foreign handle's table. A reused tag's next table starts its slots at the tag's <em>generation floor</em>,
+ * above every handle made under it ({@code BOUNDS}, from the {@link TagLease}s); automatic tags go round-robin,
+ * fixed tags ({@link HandleLayout#MIN_FIXED_TAG} up) only on request; a snapshot keeps its own tag
+ * ({@link #registerRestored}) only if no handle of another table identity could match a restored slot. The rules:
+ * ARCHITECTURE.md, "Handles and tags".
  *
- * <p>A reused tag gets a <em>generation floor</em>: its tables' {@link TagLease}s fold what they
- * handed out into {@code BOUNDS[tag]}, a bound of the low 52 bits of every handle made under it,
- * and a new table's slots start above it, so an old handle either has stray bits or a
- * generation no slot has. Automatic tags go round-robin (a closed table's tag is reused as late
- * as possible), skipping tags in use or worn out for the layout. Fixed tags
- * ({@link HandleLayout#MIN_FIXED_TAG} up) are taken only on request. A snapshot loads under its
- * own tag ({@link #registerRestored}) only if no handle of another table <em>identity</em>
- * ({@code MAKERS}, {@code OTHERS}) could match a restored slot; the same identity's are not
- * checked (an older snapshot is a rollback). ARCHITECTURE.md, "Handles and tags".
- *
- * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call
- * the mutating methods; lookups happen on error paths and when formatting.
+ * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call the mutating methods;
+ * lookups happen on error paths and when formatting.
  */
 public final class TagRegistry {
     private static final int TAGS = HandleLayout.MAX_TAG + 1;
@@ -69,8 +63,7 @@ public final class TagRegistry {
      * @return the lease
      * @throws IllegalArgumentException if {@code tag} is not a fixed tag
      * @throws IllegalStateException if an open table holds the tag
-     * @throws CapacityExceededException if earlier tables under the tag wore it out for this
-     *     layout
+     * @throws CapacityExceededException if earlier tables under the tag wore it out for this layout
      */
     public static synchronized TagLease registerFixed(String name, HandleLayout layout, int tag) {
         checkFixed(tag);
