@@ -143,8 +143,8 @@ public final class MappedStore {
     }
 
     /**
-     * Computes the CRC32C of every block that may have changed since the last checkpoint (stamped after its version,
-     * written without a stamp, or unsummed), and marks a version. {@return the blocks summed}
+     * {@return the blocks summed} Computes the CRC32C of every block that may have changed since the last checkpoint
+     * (stamped after its version, written without a stamp, or unsummed), and marks a version.
      */
     private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();

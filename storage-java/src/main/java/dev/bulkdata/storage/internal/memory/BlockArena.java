@@ -160,11 +160,10 @@ public final class BlockArena {
     }
 
     /**
-     * Reserves address space in this arena for something other than blocks (slot entries), zero where first read,
-     * unmapped on close.
+     * {@return address space reserved in this arena for something other than blocks (slot entries), zero where first
+     * read, unmapped on close; or null where reservations are not available or over 64 GiB}
      *
      * @param bytes the size
-     * @return the range, or null where reservations are not available or over 64 GiB
      */
     public MemorySegment reserve(long bytes) {
         return bytes > MAX_RESERVATION ? null : AddressSpace.reserve((bytes + 4095) & -4096L, arena);

@@ -132,10 +132,9 @@ public final class MappedFile {
     }
 
     /**
-     * Appends an area for metadata at the end of the file.
+     * {@return the file offset, a multiple of {@link #STRIDE}, of an area for metadata appended at the end of the file}
      *
      * @param bytes its size
-     * @return its file offset, a multiple of {@link #STRIDE}
      */
     public long appendArea(long bytes) {
         long offset = end;

@@ -53,11 +53,10 @@ public final class NativeBudget {
     }
 
     /**
-     * Sets the limit, for tests that must not depend on the machine.
+     * {@return the limit before} Sets the limit, for tests that must not depend on the machine.
      *
      * @param bytes the new limit, {@link Long#MAX_VALUE} for none
      * @param from where it came from, for messages
-     * @return the limit before
      */
     public static long setLimit(long bytes, String from) {
         synchronized (NativeBudget.class) {
@@ -113,10 +112,10 @@ public final class NativeBudget {
     }
 
     /**
-     * Parses a budget: bytes with an optional k/m/g/t suffix, a percentage of physical memory, or {@code unlimited}.
+     * {@return the budget in bytes, {@link Long#MAX_VALUE} for {@code unlimited}}, parsed from bytes with an optional
+     * k/m/g/t suffix, a percentage of physical memory, or {@code unlimited}
      *
      * @param text the budget as written
-     * @return the budget in bytes, {@link Long#MAX_VALUE} for {@code unlimited}
      * @throws IllegalArgumentException if {@code text} is none of these
      */
     public static long parse(String text) {

@@ -37,11 +37,11 @@ public final class RowSort {
     }
 
     /**
-     * Sorts rows {@code 0..n-1} until they are in order or {@code maxSwaps} swaps are made.
+     * {@return the number of swaps made} Sorts rows {@code 0..n-1} until they are in order or {@code maxSwaps} swaps
+     * are made; {@link #finished()} says whether the pass completed.
      *
      * @param n the number of rows
      * @param maxSwaps the most swaps, {@code >= 0}
-     * @return the number of swaps made; {@link #finished()} says whether the pass completed
      */
     public long sort(int n, long maxSwaps) {
         long swaps = 0;

@@ -41,11 +41,10 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a tag for a new table.
+     * {@return the lease of a tag reserved for a new table: the tag and the generation the table's slots start at}
      *
      * @param name the table's name
      * @param layout the table's handle layout
-     * @return the lease: the tag and the generation the table's slots start at
      * @throws CapacityExceededException if every tag is in use by an open table or too worn
      *     by closed tables for this layout
      */
@@ -55,12 +54,11 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a fixed tag for a new table, with a new identity.
+     * {@return the lease of a fixed tag reserved for a new table, with a new identity}
      *
      * @param name the table's name
      * @param layout the table's handle layout
      * @param tag a tag from {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
-     * @return the lease
      * @throws IllegalArgumentException if {@code tag} is not a fixed tag
      * @throws IllegalStateException if an open table holds the tag
      * @throws CapacityExceededException if earlier tables under the tag wore it out for this layout
@@ -95,16 +93,15 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a table's own tag for a table restored from a snapshot, keeping its identity.
+     * {@return the lease of a table's own tag reserved for it restored from a snapshot, keeping its identity}
      *
      * @param name the table's name
      * @param layout the table's handle layout
      * @param tag the tag the table had when it was saved
      * @param identity the table's identity, from the snapshot
      * @param floor the table's floor, from the snapshot
-     * @return the lease
-     * @throws TagConflict if an open table holds the tag, or a table of another identity made
-     *     handles under it in this process with a generation of {@code floor} or more
+     * @throws TagConflict if an open table holds the tag, or a table of another identity made handles under it in this
+     *     process with a generation of {@code floor} or more
      */
     public static synchronized TagLease registerRestored(String name, HandleLayout layout, int tag, long identity,
                                                          int floor) {
