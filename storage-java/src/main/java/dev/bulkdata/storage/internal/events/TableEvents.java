@@ -32,7 +32,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link ComponentTable}, live is its row count and holes and retired are 0.
  */
 public final class TableEvents {
-    /** An open table: the owner is weak; name and kind are kept for the events. */
     private record Open(WeakReference<Object> owner, BlockArena arena, String name, String kind) {
     }
 

@@ -14,11 +14,8 @@ public final class MetaWords {
     /** Slots per page: 4,096, a 16 KiB page of meta words, as in the slot map. */
     public static final int PAGE_SHIFT = 12;
     static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
-    /** Bit 0: the slot holds a record. */
     public static final int LIVE = 1;
-    /** Bit 31: the slot's generation ran out; it is never reused. */
     public static final int RETIRED = 1 << 31;
-    /** The generation is bits 1 to 30. */
     public static final int GENERATION_SHIFT = 1;
     public static final int GENERATION_MASK = (1 << HandleLayout.MAX_GENERATION_BITS) - 1;
 

@@ -23,10 +23,7 @@ import static dev.bulkdata.storage.internal.format.FileFormat.*;
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotWriter {
-    /**
-     * Where {@code meta.epoch} (u16 at offset 14) keeps the handle layout's epoch bits: above the table's epoch, which
-     * takes the low {@value} bits ({@code HandleLayout.MAX_EPOCH_BITS}).
-     */
+    /** Where {@code meta.epoch} keeps the handle layout's epoch bits, above the table's ({@code docs/format.md}, 5). */
     static final int EPOCH_BITS_SHIFT = 11;
 
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(BLOCK_STRIDE).asReadOnlyBuffer();

@@ -33,7 +33,6 @@ public final class BlockArena {
     private boolean closeCalled;
     /** Native memory allocated ahead for the next blocks ({@link #allocateAhead}), or null. */
     private MemorySegment ahead;
-    /** Where in {@link #ahead} the next block starts. */
     private long aheadAt;
     /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
@@ -44,7 +43,6 @@ public final class BlockArena {
     private MemorySegment region;
     private long regionBlocks;
     private boolean hugePagesAdvised;
-    /** The owner's own budget in bytes ({@link #budget(long)}); {@link Long#MAX_VALUE} for none. */
     private long budget = Long.MAX_VALUE;
     /** Native block bytes handed out (spares too) plus {@link #prepaid}; volatile: the cleaner gives it back. */
     private volatile long charged;
@@ -120,7 +118,6 @@ public final class BlockArena {
         charged += size;
     }
 
-    /** Draws one block's bytes from what was prepaid, or pays for them now. */
     private void pay(long size, String table, int block) {
         if (prepaid >= size) {
             prepaid -= size;

@@ -20,7 +20,6 @@ import java.util.Arrays;
 public final class MappedFile {
     /** Bytes between the starts of two blocks in the file, and the alignment of every region and area. */
     public static final int STRIDE = 16 * 1024;
-    /** Blocks of the first region; each next region doubles up to {@link #MAX_REGION_BLOCKS}. */
     static final int FIRST_REGION_BLOCKS = 64;
     /** Blocks of the largest region: 64 MiB. */
     public static final int MAX_REGION_BLOCKS = 4096;
