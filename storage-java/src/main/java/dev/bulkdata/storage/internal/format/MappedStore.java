@@ -18,10 +18,8 @@ import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
  * A mapped table's file and the state of its checkpoints; makes the checkpoints ({@code docs/format.md}, sections 11
- * and 12): two header slots and their commit records, then block regions and two metadata areas; checkpoint {@code n}
- * writes slot and area {@code n & 1}, so a crash leaves checkpoint {@code n - 1} intact. {@link MappedOpen} opens the
- * file and makes the store; the table keeps it ({@link StoredTable#attach}) and calls {@link #checkpoint} and
- * {@link #verify} holding its iteration guard.
+ * and 12). {@link MappedOpen} opens the file and makes the store; the table keeps it ({@link StoredTable#attach}) and
+ * calls {@link #checkpoint} and {@link #verify} holding its iteration guard.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MappedStore {

@@ -59,13 +59,10 @@ final class SchemaChange {
     }
 
     /**
-     * Compares the file's schema with the one the program expects.
+     * {@return the change that reads a file of schema {@code file} under {@code expected}, the program's; null if the
+     * two are the same (name, layout, fields in order, their types and targets) or {@code expected} is null}
      *
-     * @param file the schema the file holds
-     * @param expected the program's schema, or null to take the file's
      * @param exact whether any difference is refused
-     * @return null if the two are the same (name, layout, fields in order, their types and targets) or nothing is
-     *     expected; else the change that reads the file under {@code expected}
      * @throws StorageFileException {@code SCHEMA_MISMATCH} if the table's name differs, a field of both changed its
      *     type or target, or {@code exact} and anything differs
      */

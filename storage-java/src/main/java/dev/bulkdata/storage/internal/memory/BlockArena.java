@@ -36,10 +36,8 @@ public final class BlockArena {
     private long aheadAt;
     /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
-    /** Blocks the owner may ever hold ({@link #plan}), 0 until planned. */
     private long plannedBlocks;
     private boolean reserveTried;
-    /** Address space for the first {@link #regionBlocks} blocks, block {@code b} at {@code b << BLOCK_SHIFT}; or null. */
     private MemorySegment region;
     private long regionBlocks;
     private boolean hugePagesAdvised;

@@ -21,7 +21,6 @@ public final class TagRegistry {
     private static final HandleLayout[] LAYOUTS = new HandleLayout[TAGS];
     /** The generation the open table with the tag starts its slots at (valid while NAMES is set). */
     private static final int[] FLOORS = new int[TAGS];
-    /** Name of the last table that held the tag and is now closed; null if none. */
     private static final String[] CLOSED_NAMES = new String[TAGS];
     /** Upper bound of the low 52 bits of every handle made under the tag; -1 if none was made. */
     private static final long[] BOUNDS = new long[TAGS];
