@@ -112,8 +112,8 @@ public final class NativeBudget {
     }
 
     /**
-     * {@return the budget {@code text} gives in bytes with an optional k/m/g/t suffix, a percentage of physical memory,
-     * or {@code unlimited} ({@link Long#MAX_VALUE})}
+     * {@return the budget in bytes that {@code text} gives: bytes with an optional k/m/g/t suffix, a percentage of
+     * physical memory, or {@code unlimited} ({@link Long#MAX_VALUE})}
      *
      * @param text the budget as written
      * @throws IllegalArgumentException if {@code text} is none of these
