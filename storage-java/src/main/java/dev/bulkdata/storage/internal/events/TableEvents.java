@@ -26,16 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The tables' JDK Flight Recorder events (docs/observability.md), called by {@link BlockArena},
- * {@link MappedFile#reportOpened} and the slot map. Until the recorder is initialized the event
- * types are not registered and a hook is one volatile read (a JVM that never records never loads
- * JFR's metadata); then an event object is made only if its type is enabled. The registry of
- * open tables is always kept, weakly, so a later recording sees every table. The periodic event
- * reads {@link Table#stats()} unsynchronized (best effort); a table closed meanwhile is skipped.
- * For a {@link ComponentTable}, live is its row count and holes and retired are 0.
- * ARCHITECTURE.md, "Observability".
+ * {@link MappedFile#reportOpened} and the slot map. A hook is one volatile read until a recording starts
+ * (ARCHITECTURE.md, "Observability"); then an event object is made only if its type is enabled. The periodic event
+ * reads {@link Table#stats()} unsynchronized (best effort); a table closed meanwhile is skipped. For a
+ * {@link ComponentTable}, live is its row count and holes and retired are 0.
  */
 public final class TableEvents {
-    /** An open table: the owner is weak; name and kind are kept for the events. */
     private record Open(WeakReference<Object> owner, BlockArena arena, String name, String kind) {
     }
 
@@ -165,8 +161,8 @@ public final class TableEvents {
     }
 
     /**
-     * Slots of a table retired: their generations (and the table's epochs) ran out, so they
-     * are never handed out again. Called by the change that retired them, every time.
+     * Slots of a table retired: their generations (and the table's epochs) ran out, so they are never handed out
+     * again. Called by the change that retired them, every time.
      *
      * @param tag the table's tag
      * @param retired slots this change retired
@@ -187,7 +183,6 @@ public final class TableEvents {
         }
     }
 
-    /** The periodic hook: one event per open table. */
     private static void emitStatistics() {
         for (Map.Entry<Integer, Open> entry : OPEN.entrySet()) {
             Open open = entry.getValue();
@@ -220,7 +215,6 @@ public final class TableEvents {
         }
     }
 
-    /** What every event of a table says: which table it is. */
     abstract static class TableEvent extends Event {
         @Label("Table")
         String table;
@@ -239,7 +233,6 @@ public final class TableEvents {
         }
     }
 
-    /** An event that also reports the table's memory: its blocks and their bytes. */
     abstract static class MemoryEvent extends TableEvent {
         @Label("Blocks")
         @Description("The table's blocks: after an allocation, this one included; at close, all freed now")

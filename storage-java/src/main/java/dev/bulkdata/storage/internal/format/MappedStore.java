@@ -17,17 +17,13 @@ import java.util.zip.CRC32C;
 import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
- * A mapped table's file and the state of its checkpoints; makes the checkpoints
- * ({@code docs/format.md}, sections 11 and 12): two header slots and their commit records, then
- * block regions and two metadata areas; checkpoint {@code n} writes slot and area {@code n & 1},
- * so a crash leaves checkpoint {@code n - 1} intact. {@link MappedOpen} opens the file and makes
- * the store; the table keeps it ({@link StoredTable#attach}) and calls {@link #checkpoint} and
- * {@link #verify} holding its iteration guard.
+ * A mapped table's file and the state of its checkpoints; makes the checkpoints ({@code docs/format.md}, sections 11
+ * and 12). {@link MappedOpen} opens the file and makes the store; the table keeps it ({@link StoredTable#attach}) and
+ * calls {@link #checkpoint} and {@link #verify} holding its iteration guard.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MappedStore {
     final StoredTable table;
-    /** The file the table is mapped from. */
     public final MappedFile file;
     /** The last completed checkpoint's sequence number. */
     long sequence;
@@ -125,8 +121,7 @@ public final class MappedStore {
         writeAt(channel, header, (long) s * SLOT_B);
         channel.force(true);
         sequence++;
-        // Evidence that the checkpoint completed, written once its header is on the device; the
-        // next checkpoint's first force (or the kernel's write-back) makes it durable.
+        // Evidence of completion, after the header is on the device; durable at the next force (or write-back).
         writeCommit(channel, s, sequence, headerCrc, closing ? COMMIT_CLOSED : COMMIT_OPEN);
         written = new Written(metadataBytes, summed);
     }
@@ -146,10 +141,8 @@ public final class MappedStore {
     }
 
     /**
-     * Computes the CRC32C of every block that may have changed since the last checkpoint (stamped
-     * after its version, written without a stamp, or unsummed), and marks a version.
-     *
-     * @return the blocks summed
+     * {@return the blocks summed} Computes the CRC32C of every block that may have changed since the last checkpoint
+     * (stamped after its version, written without a stamp, or unsummed), and marks a version.
      */
     private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();
@@ -191,10 +184,8 @@ public final class MappedStore {
     }
 
     /**
-     * Checks every block unchanged since the last checkpoint against the CRC32C it stored; the
-     * caller holds the table's iteration guard.
-     *
-     * @return the number of blocks checked
+     * {@return the number of blocks checked}: checks every block unchanged since the last checkpoint against the
+     * CRC32C it stored; the caller holds the table's iteration guard.
      */
     public int verify() throws StorageFileException {
         MemorySegment[] segments = table.segments();
@@ -239,9 +230,8 @@ public final class MappedStore {
     }
 
     /**
-     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that
-     * differ from what the area holds (the checkpoint two back); returns the bytes written. So a
-     * checkpoint writes and forces only changed metadata pages.
+     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that differ from what the
+     * area holds (the checkpoint two back), so a checkpoint forces only those; returns the bytes written.
      */
     private static long writeChanged(FileChannel channel, ByteBuffer meta, long at) throws IOException {
         int length = meta.limit();

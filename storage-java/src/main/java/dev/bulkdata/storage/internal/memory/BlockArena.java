@@ -11,22 +11,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} (shared so that chunks can be used on
- * many threads) that every block comes from, with the bytes handed out. Blocks are native
- * memory, slices of one reserved range where {@link AddressSpace} is available ({@link #plan}:
- * block {@code b} at {@code b << BLOCK_SHIFT} of {@link #region()}), or, after {@link #mapFrom},
- * slices of the table's mapped file. Never freed one by one: close frees all at once (a shared
- * arena's close costs a thread handshake). Access after close throws from the FFM runtime,
- * never crashes. A table dropped unclosed is closed by a cleaner, which also releases its tag.
+ * The memory backend of one table: a shared {@link Arena} (so that chunks can be used on many threads) that every
+ * block comes from, with the bytes handed out. Blocks are native memory, slices of one reserved range where
+ * {@link AddressSpace} is available ({@link #plan}), or, after {@link #mapFrom}, slices of the table's mapped file.
+ * Never freed one by one: close frees all at once (a shared arena's close costs a thread handshake). Access after
+ * close throws from the FFM runtime, never crashes. A table dropped unclosed is closed by a cleaner, which also
+ * releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first hand-out
+ * (or {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
  *
- * <p><b>Budget.</b> Each native block counts against the owner's {@link #budget(long)} and
- * {@link NativeBudget} from first hand-out to close. {@link #prepay} counts the blocks a change
- * will take before it changes anything (or throws, counting nothing); {@link #allocateBlock}
- * draws on that or pays itself. Mapped blocks count against neither. ARCHITECTURE.md, "Memory
- * layout".
- *
- * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and
- * {@link #close} follow the owner's single-writer rule; {@link #bytes()} is read on the writer.
+ * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
+ * single-writer rule; {@link #bytes()} is read on the writer.
  */
 public final class BlockArena {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -39,24 +33,16 @@ public final class BlockArena {
     private boolean closeCalled;
     /** Native memory allocated ahead for the next blocks ({@link #allocateAhead}), or null. */
     private MemorySegment ahead;
-    /** Where in {@link #ahead} the next block starts. */
     private long aheadAt;
     /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
-    /** Blocks the owner may ever hold ({@link #plan}), 0 until planned. */
     private long plannedBlocks;
-    /** Whether a reservation was tried (on the first block). */
     private boolean reserveTried;
-    /** Address space for the first {@link #regionBlocks} blocks, block {@code b} at {@code b << BLOCK_SHIFT}; or null. */
     private MemorySegment region;
     private long regionBlocks;
     private boolean hugePagesAdvised;
-    /** The owner's own budget in bytes ({@link #budget(long)}); {@link Long#MAX_VALUE} for none. */
     private long budget = Long.MAX_VALUE;
-    /**
-     * Bytes counted against the budgets: native blocks handed out (spares too) plus
-     * {@link #prepaid}; given back on close. Volatile: the cleaner reads it on another thread.
-     */
+    /** Native block bytes handed out (spares too) plus {@link #prepaid}; volatile: the cleaner gives it back. */
     private volatile long charged;
     /** Bytes counted by {@link #prepay} for blocks not handed out yet. */
     private long prepaid;
@@ -94,9 +80,8 @@ public final class BlockArena {
     }
 
     /**
-     * Counts blocks the owner is about to take against both budgets, so the next
-     * {@link #allocateBlock} calls draw on them, or throws counting nothing. O(1); no effect on a
-     * mapped arena.
+     * Counts blocks the owner is about to take against both budgets, so the next {@link #allocateBlock} calls draw on
+     * them, or throws counting nothing. O(1); no effect on a mapped arena.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -131,7 +116,6 @@ public final class BlockArena {
         charged += size;
     }
 
-    /** Draws one block's bytes from what was prepaid, or pays for them now. */
     private void pay(long size, String table, int block) {
         if (prepaid >= size) {
             prepaid -= size;
@@ -146,8 +130,8 @@ public final class BlockArena {
     private static final long MAX_RESERVATION = 1L << 36;
 
     /**
-     * Says how many blocks the owner may ever hold, so its first block reserves address space
-     * for all of them (at most 64 GiB). Without it, or without reservations, blocks come one by one.
+     * Says how many blocks the owner may ever hold, so its first block reserves address space for all of them (at most
+     * 64 GiB). Without it, or without reservations, blocks come one by one.
      *
      * @param blocks the most blocks the owner can hold
      */
@@ -171,11 +155,10 @@ public final class BlockArena {
     }
 
     /**
-     * Reserves address space in this arena for something other than blocks (slot entries), zero
-     * where first read, unmapped on close.
+     * {@return address space reserved in this arena for something other than blocks (slot entries), zero where first
+     * read, unmapped on close; or null where reservations are not available or over 64 GiB}
      *
      * @param bytes the size
-     * @return the range, or null where reservations are not available or over 64 GiB
      */
     public MemorySegment reserve(long bytes) {
         return bytes > MAX_RESERVATION ? null : AddressSpace.reserve((bytes + 4095) & -4096L, arena);
@@ -190,7 +173,6 @@ public final class BlockArena {
         }
     }
 
-    /** Advises huge pages for the region once its first {@code blocks} blocks are large enough to gain. */
     private void adviseHugePages(long blocks) {
         if (!hugePagesAdvised && (blocks << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
             hugePagesAdvised = true;
@@ -214,15 +196,14 @@ public final class BlockArena {
     }
 
     /**
-     * Hands out the table's next zeroed block, {@link Schema#blockBytes()} bytes aligned to
-     * {@link Schema#BLOCK_ALIGNMENT}.
+     * {@return the table's next block, zeroed, {@link Schema#blockBytes()} bytes aligned to
+     * {@link Schema#BLOCK_ALIGNMENT}}
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
      * @param block the block's number in its table, for the message
-     * @return the block's segment
-     * @throws CapacityExceededException if native memory runs out, or the block was not
-     *     {@link #prepay prepaid} and a budget would be exceeded
+     * @throws CapacityExceededException if native memory runs out, or the block was not {@link #prepay prepaid} and a
+     *     budget would be exceeded
      */
     public MemorySegment allocateBlock(Schema schema, String table, int block) {
         if (file != null) {
@@ -259,10 +240,9 @@ public final class BlockArena {
     }
 
     /**
-     * Allocates the next {@code count} blocks' memory at once, for {@link #allocateBlock} to
-     * hand out in order: a load pays one allocation (and one entry in the shared arena's free
-     * list) per batch. Each block still counts its {@link Schema#blockBytes()}, not the
-     * alignment padding between them, so a loaded table reports the bytes of the saved one. No
+     * Allocates the next {@code count} blocks' memory at once, for {@link #allocateBlock} to hand out in order: one
+     * allocation (and one entry in the shared arena's free list) per batch of a load. Each block still counts its
+     * {@link Schema#blockBytes()}, not the padding between them, so a loaded table reports the saved one's bytes. No
      * effect on a mapped arena.
      *
      * @param schema the table's record schema
@@ -307,8 +287,8 @@ public final class BlockArena {
     }
 
     /**
-     * Makes the blocks come from a file, mapped into this arena (closing unmaps them and closes
-     * the file); once, before any block.
+     * Makes the blocks come from a file, mapped into this arena (closing unmaps them and closes the file); once, before
+     * any block.
      *
      * @param file the table's file, open and locked
      */
