@@ -28,8 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger
  * throw [java.util.ConcurrentModificationException], so [block] must not add, remove or clear (queue them on the
  * [TypedChunk]). Fast loops over a chunk's views: docs/kotlin.md, "Coroutines per chunk".
  * @throws IllegalArgumentException if [parallelism] is less than 1
- * @throws IllegalStateException if the table is closed (also while the call runs) or its memory cannot be shared across
- *   threads
+ * @throws IllegalStateException if the table is closed (also while the call runs) or its memory is confined to a thread
  */
 public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
@@ -66,7 +65,6 @@ public suspend inline fun Table.processChunks(
     crossinline block: suspend (Chunk) -> Unit,
 ): Unit = processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
-/** One pass's selected chunks, each handed once, in order, to whichever worker asks first. */
 @PublishedApi
 internal class ChunkQueue(private val iteration: ChunkIteration) {
     private val count = iteration.count()
@@ -137,8 +135,7 @@ private fun Table.closedDuringPass(e: Throwable): Throwable {
  * it when the collection ends; meanwhile structural changes throw [java.util.ConcurrentModificationException] and
  * chunks are valid only then (map them to values before `toList`, `first`, ...). Operators handing chunks through a
  * channel (`buffer`, `flowOn` to another dispatcher, ...) are refused: docs/kotlin.md, "Coroutines per chunk".
- * @throws IllegalStateException (when collected) if the table is closed, or if the flow is collected inside a producer
- *   coroutine; the message says what to do instead
+ * @throws IllegalStateException (when collected) if the table is closed or collected in a producer coroutine
  */
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = core.chunkFlow().map { TypedChunk(it) }
 
@@ -175,10 +172,9 @@ private fun Table.chunksOf(open: () -> ChunkIteration): Flow<Chunk> = flow {
 }
 
 /**
- * A change filter for writes to any of [columns] of one declaration, for the filtered passes ([TypedTable.forEach],
- * [TypedTable.forEachChunk], [processChunks], [chunkFlow]); add `.orStructure()` to take records added or removed too,
- * or use the core `ChangeFilter.structure()` for those alone. Make it once and keep it.
- * @throws IllegalArgumentException if no column is given
+ * A change filter for writes to any of [columns] (of one declaration) for the filtered passes ([TypedTable.forEach],
+ * [processChunks], ...); `.orStructure()` takes records added or removed too, the core `ChangeFilter.structure()` those
+ * alone. Make it once and keep it. Throws [IllegalArgumentException] if no column is given.
  */
 public fun <D : TableDef<D>> changeFilter(vararg columns: Column<D, *>): ChangeFilter =
     ChangeFilter.of(*Array(columns.size) { columns[it].field })

@@ -5,11 +5,10 @@ import dev.bulkdata.storage.FieldType
 import dev.bulkdata.storage.HandleField
 
 /**
- * A column declared in a [TableDef] body (`@JvmField val X = float("x")`), typed by its table [D] and by its value type
- * [F], so `table[handle, column]` and `chunk[slot, column]` only compile for a column of the table's own declaration.
- * The core [Field] behind it, [field], exists once the declaration's schema is built. Java sees a `@JvmField` column as
- * a static field typed by table (`FloatColumn<Particles>`), which a [TypedTable] takes directly. Immutable once built
- * and thread-safe.
+ * A column declared in a [TableDef] body, typed by its table [D] and by its value type [F], so `table[handle, column]`
+ * and `chunk[slot, column]` only compile for a column of the table's own declaration. The core [Field] behind it,
+ * [field], exists once the declaration's schema is built. Java sees a `@JvmField` column as a static field typed by
+ * table (`FloatColumn<Particles>`), which a [TypedTable] takes directly. Immutable once built and thread-safe.
  */
 public sealed class Column<D : TableDef<D>, F : Field>(
     /** The declaration this column belongs to. */
@@ -44,9 +43,8 @@ public sealed class Column<D : TableDef<D>, F : Field>(
 }
 
 /**
- * A column of table [D] holding handles of table [T], declared with [TableDef.handle]
- * (`@JvmField val SOUND = handle<Sounds>("sound")`): read and written as `Handle<T>`; a new record holds [T]'s
- * [TableDef.NULL]. Its core field is a `HandleField` targeting [T]'s name.
+ * A column of table [D] holding handles of table [T], declared with [TableDef.handle]: read and written as `Handle<T>`;
+ * a new record holds [T]'s [TableDef.NULL]. Its core field is a `HandleField` targeting [T]'s name.
  */
 public class HandleColumn<D : TableDef<D>, T : TableDef<T>> internal constructor(
     table: TableDef<D>,

@@ -14,10 +14,9 @@ public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
 )
 
 /**
- * The receiver of [TypedTable.forEach]'s action: typed access to the visited record (`it`, a [Visited]) straight from
- * its chunk, and to any other record by handle. For each column type, `visited[column]` and `= value` read and write
- * the visited record in its chunk; `handle[column]` and `this[handle, column]` (and `= value`) look a handle up as
- * [TypedTable]'s do. Used only inside its action: kept past the call, visited-record access throws
+ * The receiver of [TypedTable.forEach]'s action: `visited[column]` and `= value` read and write the visited record
+ * (`it`, a [Visited]); `handle[column]` and `this[handle, column]` (and `= value`) look any record up by handle as
+ * [TypedTable]'s do, for each column type. Kept past its action, its visited-record access throws
  * [IllegalStateException].
  */
 @TableDsl
@@ -34,7 +33,6 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     @PublishedApi
     internal var chunk: Chunk? = null
 
-    /** [Visited.at] of slot 0 of [chunk]. */
     @PublishedApi
     internal var base: Long = 0L
 

@@ -24,15 +24,14 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
 }
 
 /**
- * Declares a table: name, options and columns, in the style of an Exposed table object
+ * Declares a table: name, options and columns
  * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`), columns in record order.
- * Constructing it only records them; the options block runs and the core [Schema] is built on first use ([open],
- * [schema], [Column.field]), where every mistake throws an [IllegalArgumentException] naming the table and the fix (so
- * do not call them in the object body). Java reads the `@JvmField` columns as static fields. Thread-safe once
- * constructed. Guide: docs/kotlin.md.
+ * Constructing it only records them; the options block ([TableOptions]) runs and the core [Schema] is built on first
+ * use ([open], [schema], [Column.field]), where every mistake throws an [IllegalArgumentException] naming the table and
+ * the fix (so do not call them in the object body). Java reads the `@JvmField` columns as static fields. Thread-safe
+ * once constructed. Guide: docs/kotlin.md.
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
- * @param options the options block, see [TableOptions]
  */
 @TableDsl
 public abstract class TableDef<D : TableDef<D>>(
@@ -134,9 +133,7 @@ public abstract class TableDef<D : TableDef<D>>(
     @Throws(java.io.IOException::class)
     public fun open(file: Path): TypedMappedTable<D> = TypedMappedTable(this as D, resolved().mapper(file))
 
-    /**
-     * Loads a table saved by [TypedTable.save] (`Snapshots.load`, this kind and schema); handles valid under its tag.
-     */
+    /** `Snapshots.load` of a table saved by [TypedTable.save], this kind and schema; handles valid under its tag. */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
     public fun load(path: Path, vararg options: Snapshots.LoadOption): TypedTable<D> {
@@ -175,7 +172,6 @@ public abstract class TableDef<D : TableDef<D>>(
         return column
     }
 
-    /** Runs the options block once it succeeds; a failure is not cached and recurs on the next call. */
     private fun settings(): TableOptions = settings ?: synchronized(lock) {
         settings ?: runOptions().also { settings = it }
     }

@@ -11,18 +11,16 @@ public enum class TableKind {
     BULK,
 
     /**
-     * A `PackedTable`: live records stay contiguous, handles valid through moves; setting [TableOptions.reuseOrder] is
-     * an error.
+     * A `PackedTable`: records stay contiguous, handles valid through moves; [TableOptions.reuseOrder] must not be set.
      */
     PACKED,
 }
 
 /**
  * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = RecordLayout.AOS })`. Each option is
- * the core `TableBuilder`'s of that name, with its default. The block runs when the declaration is first used
- * ([TableDef.open], [TableDef.schema]), never during construction; invalid values, and any exception the block throws,
- * are reported there as an [IllegalArgumentException] naming the table. Not thread-safe; the declaration runs it under
- * its lock and then only reads it.
+ * the core `TableBuilder`'s of that name, with its default. The block runs on the declaration's first use
+ * ([TableDef.open], [TableDef.schema]); invalid values, and any exception the block throws, are reported there as an
+ * [IllegalArgumentException] naming the table. Not thread-safe (the declaration runs it under its lock).
  */
 @TableDsl
 public class TableOptions internal constructor() {
@@ -52,10 +50,7 @@ public class TableOptions internal constructor() {
     /** The most slots the table may use (live, holes and retired); unlimited by default. */
     public var maxCapacity: Int = Int.MAX_VALUE
 
-    /**
-     * A fixed tag, [HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG], for a table that is saved and loaded:
-     * automatic tags never take it. 0 (the default): an automatic tag.
-     */
+    /** A fixed tag ([HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG]) no automatic tag takes; 0: automatic. */
     public var tag: Int = 0
 
     /** A file to map the table from: [TableDef.open] creates it or reopens its last checkpoint; `null`: in memory. */

@@ -13,12 +13,11 @@ public value class Row<C : TableDef<C>> @PublishedApi internal constructor(publi
 
 /**
  * Optional records of the columns of [C] for the entities of a table declared by [E]: at most one component per entity,
- * keyed by the entity's `Handle<E>` (the core [ComponentTable] typed at both ends). Obtain it from
- * [TableDef.openComponents]; close it with [close] or `use { }`. Removing an entity from its table leaves its component
- * stale: not `in` the table, skipped by loops and joins, its row kept until the slot is reused, [removeDead] or
- * [clear]. `components[entity, column]` and `= value` (each column type) are the core `get`/`set` by entity,
- * `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each member is the core `ComponentTable`
- * method of its name: its costs, errors and thread rules are that method's. Guide: docs/kotlin.md, "Components and
+ * keyed by `Handle<E>` (the core [ComponentTable] typed at both ends), from [TableDef.openComponents]. Removing an
+ * entity from its table leaves its component stale: not `in` the table, skipped by loops and joins, its row kept until
+ * the slot is reused, [removeDead] or [clear]. `components[entity, column]` and `= value` are the core `get`/`set` by
+ * entity, `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each member is the core
+ * `ComponentTable` method of its name, with its costs, errors and thread rules. Guide: docs/kotlin.md, "Components and
  * joins".
  */
 public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private constructor(
@@ -29,7 +28,6 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     @get:JvmName("core")
     public val core: ComponentTable,
 ) : AutoCloseable {
-    // Internal constructors: a loaded core table of another schema or entity table is refused.
 
     internal constructor(def: C, entities: TypedTable<E>) : this(def, ComponentTable.of(entities.core, def.schema))
 
@@ -39,10 +37,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
         }
     }
 
-    /**
-     * Saves this component table (`Snapshots.save`); save its entity table at the same point, and
-     * [TableDef.loadComponents] gives it back for the loaded one.
-     */
+    /** `Snapshots.save`; [TableDef.loadComponents] loads it for its entity table saved and loaded at the same point. */
     @Throws(java.io.IOException::class)
     public fun save(path: java.nio.file.Path) {
         dev.bulkdata.storage.Snapshots.save(core, path)

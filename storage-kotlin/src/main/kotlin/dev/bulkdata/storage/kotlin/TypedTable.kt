@@ -10,12 +10,11 @@ import dev.bulkdata.storage.TableStats
 import java.nio.file.Path
 
 /**
- * An open table declared by [D], with typed handles and columns over the core [Table] ([core]); obtain it from
- * [TableDef.open], close it with [close] or `use { }`. `table[handle, column]` (and `= value`) per column type,
- * `it[column]` inside `add { }` and `forEach { }`; a handle or column of another declaration does not compile. Each
- * member is the core call its KDoc names: costs, errors and threads are that method's, and the KDoc says only what
- * differs. Handles are `long`s at run time and lambdas inlined, so add, remove, contains, get, set, [forEach] and
- * [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
+ * An open table declared by [D]: the core [Table] with typed handles and columns, from [TableDef.open], closed by
+ * [close] or `use { }`. `table[handle, column]` (and `= value`) per column type, `it[column]` in `add { }` and
+ * `forEach { }`; a handle or column of another declaration does not compile. Each member is the core call its KDoc
+ * names, with that method's costs, errors and threads unless the KDoc says otherwise. Lambdas are inlined: add, remove,
+ * contains, get, set, [forEach] and [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
  */
 @TableDsl
 public sealed class TypedTable<D : TableDef<D>>(
@@ -363,8 +362,7 @@ public sealed class TypedTable<D : TableDef<D>>(
 
     /**
      * `PackedTable.defragment` of a PACKED table: at most [maxSwaps] neighbour swaps toward [order] (keep it in a
-     * `val`); returns how many. Throws [UnsupportedOperationException], naming the table, if it is not
-     * `TableKind.PACKED` (a BULK table's records never move).
+     * `val`), returning how many; throws [UnsupportedOperationException], naming the table, if it is not PACKED.
      */
     public fun defragment(maxSwaps: Long, order: TypedRecordOrder<D>): Long =
         packed("defragment").defragment(maxSwaps, order)

@@ -5,10 +5,9 @@ import java.lang.foreign.MemorySegment
 import java.lang.foreign.ValueLayout
 
 /**
- * One chunk's `float` column of a table declared by [D], for reading (`view[slot]`), from [TypedChunk.view]. Checks
- * only the chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the slot's
- * current bytes until the table closes; writing a hole through [WritableFloatView] is harmless (a reusing add zeroes
- * it). Inline: the loop compiles to the raw column's. Guide: docs/kotlin.md, "Coroutines per chunk".
+ * One chunk's `float` column, `view[slot]`, from [TypedChunk.view]; inline, so a loop compiles to the raw column's.
+ * Checks only the chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the slot's
+ * current bytes until the table closes; writing a hole via [WritableFloatView] is harmless (a reusing add zeroes it).
  */
 @JvmInline
 public value class FloatView<D : TableDef<D>> @PublishedApi internal constructor(
