@@ -135,7 +135,7 @@ private fun Table.closedDuringPass(e: Throwable): Throwable {
  * it when the collection ends; meanwhile structural changes throw [java.util.ConcurrentModificationException] and
  * chunks are valid only then (map them to values before `toList`, `first`, ...). Operators handing chunks through a
  * channel (`buffer`, `flowOn` to another dispatcher, ...) are refused: docs/kotlin.md, "Coroutines per chunk".
- * @throws IllegalStateException (when collected) if the table is closed or collected in a producer coroutine
+ * @throws IllegalStateException (on collection) if the table is closed or the flow is collected in a producer coroutine
  */
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = core.chunkFlow().map { TypedChunk(it) }
 

@@ -14,10 +14,9 @@ public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
 )
 
 /**
- * The receiver of [TypedTable.forEach]'s action: `visited[column]` and `= value` read and write the visited record
- * (`it`, a [Visited]); `handle[column]` and `this[handle, column]` (and `= value`) look any record up by handle as
- * [TypedTable]'s do, for each column type. Kept past its action, its visited-record access throws
- * [IllegalStateException].
+ * The receiver of [TypedTable.forEach]'s action: `visited[column]` (and `= value`) accesses the visited record (`it`, a
+ * [Visited]), `handle[column]` and `this[handle, column]` any record by handle as [TypedTable]'s do, for each column
+ * type. Kept past its action, its visited-record access throws [IllegalStateException].
  */
 @TableDsl
 public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(

@@ -28,8 +28,7 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
  * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`), columns in record order.
  * Constructing it only records them; the options block ([TableOptions]) runs and the core [Schema] is built on first
  * use ([open], [schema], [Column.field]), where every mistake throws an [IllegalArgumentException] naming the table and
- * the fix (so do not call them in the object body). Java reads the `@JvmField` columns as static fields. Thread-safe
- * once constructed. Guide: docs/kotlin.md.
+ * the fix (so do not call them in the object body). Thread-safe once constructed. Guide: docs/kotlin.md.
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
  */

@@ -10,9 +10,7 @@ public enum class TableKind {
     /** A `dev.bulkdata.storage.BulkTable`: records never move; a hole is reused in [TableOptions.reuseOrder]. */
     BULK,
 
-    /**
-     * A `PackedTable`: records stay contiguous, handles valid through moves; [TableOptions.reuseOrder] must not be set.
-     */
+    /** A `PackedTable`: records kept contiguous, handles valid through moves; never set [TableOptions.reuseOrder]. */
     PACKED,
 }
 
@@ -50,7 +48,7 @@ public class TableOptions internal constructor() {
     /** The most slots the table may use (live, holes and retired); unlimited by default. */
     public var maxCapacity: Int = Int.MAX_VALUE
 
-    /** A fixed tag ([HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG]) no automatic tag takes; 0: automatic. */
+    /** A fixed tag, [HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG], never taken automatically; 0: automatic. */
     public var tag: Int = 0
 
     /** A file to map the table from: [TableDef.open] creates it or reopens its last checkpoint; `null`: in memory. */

@@ -6,12 +6,11 @@ import java.lang.foreign.MemorySegment
 /**
  * One chunk (16 KiB block) of a table declared by [D]: the core [Chunk] typed by its table, so `chunk[slot, column]`
  * compiles only for a column of [D] and [handle] gives a `Handle<D>`. A value class: at run time the core chunk (boxed
- * where it is a generic type argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name: its
- * costs, errors and thread rules are that method's. `chunk[slot, column]` (and `= value`) check every access; fast
- * loops take a column's values once per chunk, before the loop: [view] (reading) or [writableView] (writing too; taking
- * it stamps the column's change version in this chunk), with [forEachLive]. Valid only while its pass is open (then
- * every method throws [IllegalStateException]): keep handles, not chunks. Raw memory ([column], [records], [core])
- * needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines per chunk".
+ * where it is a generic type argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name, with its
+ * costs, errors and thread rules. `chunk[slot, column]` (and `= value`) check every access; fast loops take a column's
+ * values once per chunk, before the loop: [view] (reading) or [writableView] (writing too; taking it stamps the
+ * column's change version in this chunk), with [forEachLive]. Valid only while its pass is open (then every method
+ * throws [IllegalStateException]): keep handles, not chunks. Guide: docs/kotlin.md, "Coroutines per chunk".
  */
 @JvmInline
 public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructor(

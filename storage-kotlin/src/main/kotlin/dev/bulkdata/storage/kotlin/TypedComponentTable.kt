@@ -12,13 +12,12 @@ import dev.bulkdata.storage.ComponentTable
 public value class Row<C : TableDef<C>> @PublishedApi internal constructor(public val value: Int)
 
 /**
- * Optional records of the columns of [C] for the entities of a table declared by [E]: at most one component per entity,
- * keyed by `Handle<E>` (the core [ComponentTable] typed at both ends), from [TableDef.openComponents]. Removing an
- * entity from its table leaves its component stale: not `in` the table, skipped by loops and joins, its row kept until
- * the slot is reused, [removeDead] or [clear]. `components[entity, column]` and `= value` are the core `get`/`set` by
- * entity, `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each member is the core
- * `ComponentTable` method of its name, with its costs, errors and thread rules. Guide: docs/kotlin.md, "Components and
- * joins".
+ * Optional records of the columns of [C] for the entities of an [E] table: at most one component per entity, keyed by
+ * `Handle<E>` (the core [ComponentTable] typed at both ends), from [TableDef.openComponents]. An entity removed from
+ * its table leaves its component stale: not `in` the table, skipped by loops and joins, its row kept until the slot is
+ * reused, [removeDead] or [clear]. `components[entity, column]` and `= value` are the core `get`/`set` by entity,
+ * `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each member is the core `ComponentTable`
+ * method of its name, with its costs, errors and thread rules. Guide: docs/kotlin.md, "Components and joins".
  */
 public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private constructor(
     /** The component declaration. */

@@ -4,9 +4,9 @@ import dev.bulkdata.storage.Join
 
 /**
  * A join of two component tables of the entities of [E]: visits every live entity that has a component in both, once,
- * with its [Row] in each (the core [Join] with typed rows). Make it once ([join]) and run it every frame. Costs, errors
+ * with its [Row] in each (the core [Join] with typed rows). Make it once ([join]), run it every frame. Costs, errors
  * and threads are the core [Join]'s: a run follows the smallest table's row order, never joins a stale component, and
- * refuses structural changes of its tables while it runs (removing entities is allowed). One run at a time.
+ * refuses structural changes of its tables while it runs (removing entities is allowed). One run at a time per join.
  */
 public class TypedJoin2<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> internal constructor(
     a: TypedComponentTable<E, A>,
@@ -48,9 +48,8 @@ public class TypedJoin3<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>, C : T
 }
 
 /**
- * The join of [a] and [b]: the entities that have a component in both (see [TypedJoin2]). Both must be component tables
- * of the same open entity table, which the types check for the declaration and the core for the table.
- * @throws IllegalArgumentException if [a] and [b] belong to different entity tables
+ * The join of [a] and [b] (see [TypedJoin2]): component tables of the same open entity table, which the types check for
+ * the declaration and the core for the table, throwing [IllegalArgumentException] otherwise.
  */
 public fun <E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> join(
     a: TypedComponentTable<E, A>,

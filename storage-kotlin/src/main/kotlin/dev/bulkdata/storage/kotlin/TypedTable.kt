@@ -13,8 +13,9 @@ import java.nio.file.Path
  * An open table declared by [D]: the core [Table] with typed handles and columns, from [TableDef.open], closed by
  * [close] or `use { }`. `table[handle, column]` (and `= value`) per column type, `it[column]` in `add { }` and
  * `forEach { }`; a handle or column of another declaration does not compile. Each member is the core call its KDoc
- * names, with that method's costs, errors and threads unless the KDoc says otherwise. Lambdas are inlined: add, remove,
- * contains, get, set, [forEach] and [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
+ * names, with that method's costs, errors and threads unless the KDoc says otherwise. Handles are `long`s at run time
+ * and lambdas inlined, so add, remove, contains, get, set, [forEach] and [forEachChunk] allocate nothing. Guide:
+ * docs/kotlin.md.
  */
 @TableDsl
 public sealed class TypedTable<D : TableDef<D>>(
@@ -268,8 +269,7 @@ public sealed class TypedTable<D : TableDef<D>>(
 
     /**
      * Calls [action] for every live record in chunk and slot order, `it` the record and `this` a [RecordScope]
-     * (`forEach { it[X] += it[VX] * dt }`). Inlined, nothing allocated per record; structural changes throw: queue them
-     * ([removeLater], [addLater]).
+     * (`forEach { it[X] += it[VX] * dt }`); structural changes throw: queue them ([removeLater], [addLater]).
      */
     @JvmSynthetic
     public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
@@ -321,9 +321,7 @@ public sealed class TypedTable<D : TableDef<D>>(
     @JvmSynthetic
     public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit): Unit = forEachChunkIn(core.iterate(), action)
 
-    /**
-     * [forEachChunk] over the chunks changed after [since] as [changes] looks for; throws as [forEach] with a filter.
-     */
+    /** [forEachChunk] of the chunks changed after [since] as [changes] looks for; throws as the filtered [forEach]. */
     @JvmSynthetic
     public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit): Unit =
         forEachChunkIn(core.iterate(changes, since), action)
@@ -367,10 +365,7 @@ public sealed class TypedTable<D : TableDef<D>>(
     public fun defragment(maxSwaps: Long, order: TypedRecordOrder<D>): Long =
         packed("defragment").defragment(maxSwaps, order)
 
-    /**
-     * Tells [defragment] the rows may be out of order, e.g. after writing the fields the order reads
-     * (`PackedTable.markFragmented`); throws [UnsupportedOperationException] as [defragment] does.
-     */
+    /** `PackedTable.markFragmented`, e.g. after writing fields the order reads; throws as [defragment] does. */
     public fun markFragmented(): Unit = packed("markFragmented").markFragmented()
 
     private fun packed(operation: String): PackedTable = core as? PackedTable
