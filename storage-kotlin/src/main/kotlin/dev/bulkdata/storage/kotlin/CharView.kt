@@ -5,12 +5,9 @@ import java.lang.foreign.MemorySegment
 import java.lang.foreign.ValueLayout
 
 /**
- * One chunk's `char` column for reading, `view[slot]`, from [TypedChunk.view]. Checks only the
- * chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the
- * slot's current bytes until the table closes. Inline: the loop compiles to the raw column's.
- * Guide: docs/kotlin.md, "Coroutines per chunk".
- *
- * @param D the table declaration
+ * One chunk's `char` column, `view[slot]`, from [TypedChunk.view]; inline, so a loop compiles to the raw column's.
+ * Checks only the chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the slot's
+ * current bytes until the table closes; writing a hole via [WritableCharView] is harmless (a reusing add zeroes it).
  */
 @JvmInline
 public value class CharView<D : TableDef<D>> @PublishedApi internal constructor(
@@ -24,12 +21,7 @@ public value class CharView<D : TableDef<D>> @PublishedApi internal constructor(
     public inline operator fun get(slot: Int): Char = segment.getAtIndex(ValueLayout.JAVA_CHAR_UNALIGNED, slot.toLong())
 }
 
-/**
- * [CharView] for writing too (`view[slot] = value`), from [TypedChunk.writableView]. Writing a
- * hole is harmless (a reusing add zeroes it).
- *
- * @param D the table declaration
- */
+/** [CharView] for writing too (`view[slot] = value`), from [TypedChunk.writableView]. */
 @JvmInline
 public value class WritableCharView<D : TableDef<D>> @PublishedApi internal constructor(
     @PublishedApi internal val segment: MemorySegment,
