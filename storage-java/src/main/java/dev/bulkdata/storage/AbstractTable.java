@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
@@ -101,8 +102,21 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         this.lease = lease;
         this.slots = new SlotMap(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
                 links == null ? null : links.apply(this));
-        this.arena = new BlockArena(this, lease);
+        this.arena = new BlockArena(this, lease, TableEvents.ARENA);
+        TableEvents.opened(this, lease.tag, this instanceof BulkTable ? "BulkTable" : "PackedTable",
+                AbstractTable::readStatistics);
         slots.reserveRange(arena);
+    }
+
+    /** The flight recorder's periodic read of a table's {@link #stats()}; kept static so it holds no table. */
+    private static void readStatistics(Object owner, long[] into) {
+        TableStats stats = ((AbstractTable) owner).stats();
+        into[0] = stats.live();
+        into[1] = stats.holes();
+        into[2] = stats.retired();
+        into[3] = stats.capacity();
+        into[4] = stats.blocks();
+        into[5] = stats.nativeBytes();
     }
 
     /** {@return the number of chunks an iteration visits} */

@@ -1,8 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.RowSort;
 import dev.bulkdata.storage.internal.memory.PagedInts;
 import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.util.ConcurrentModificationException;
@@ -86,8 +88,18 @@ public final class ComponentTable implements AutoCloseable {
         this.schema = schema;
         this.set = new SparseSet();
         // The arena gets a tag of its own (released on close), named after the component schema.
-        this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
+        TagLease lease = TagRegistry.register(schema.name(), entities.handleLayout());
+        this.arena = new BlockArena(this, lease, TableEvents.ARENA);
+        TableEvents.opened(this, lease.tag, "ComponentTable", ComponentTable::readStatistics);
         this.rows = new DenseRows(schema, arena, new RowOwner(), entities.slots.maxSlot);
+    }
+
+    /** The flight recorder's periodic read: live is the row count, holes and retired are 0. */
+    private static void readStatistics(Object owner, long[] into) {
+        ComponentTable table = (ComponentTable) owner;
+        into[0] = table.size();
+        into[4] = table.arena.blocks();
+        into[5] = table.arena.bytes();
     }
 
     /**

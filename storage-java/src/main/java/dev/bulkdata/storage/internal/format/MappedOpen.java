@@ -7,6 +7,7 @@ import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.StorageFileException;
 import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.MappedFile;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.FileFormat.Header;
@@ -97,7 +98,7 @@ public final class MappedOpen {
             store.opened = new OpenedCheckpoint(store.sequence, OpenedCheckpoint.State.CREATED,
                     "the file was created with checkpoint " + store.sequence);
             table.attach(store);
-            file.reportOpened(table.state().tag(), store.opened.sequence(), store.opened.state().name(),
+            TableEvents.mappedOpened(table.state().tag(), file.name, store.opened.sequence(), store.opened.state().name(),
                     store.opened.detail(), store.checksums);
             return table;
         } catch (Throwable t) {
@@ -420,7 +421,8 @@ public final class MappedOpen {
             }
             store.opened = new OpenedCheckpoint(slot.sequence, state, detail);
             table.attach(store);
-            file.reportOpened(m.state().tag(), slot.sequence, state.name(), detail, store.checksums);
+            TableEvents.mappedOpened(m.state().tag(), file.name, slot.sequence, state.name(), detail,
+                    store.checksums);
             return table;
         } catch (Throwable t) {
             table.close(); // unmaps, closes the file and releases the tag
@@ -514,7 +516,8 @@ public final class MappedOpen {
                     + store.sequence + " in " + temporary.getFileName() + ", then renamed over the file";
             store.opened = new OpenedCheckpoint(store.sequence, state, detail + migrated);
             table.attach(store);
-            file.reportOpened(s.tag(), store.sequence, state.name(), store.opened.detail(), store.checksums);
+            TableEvents.mappedOpened(s.tag(), file.name, store.sequence, state.name(), store.opened.detail(),
+                    store.checksums);
             return table;
         } catch (Throwable t) {
             if (table != null) {

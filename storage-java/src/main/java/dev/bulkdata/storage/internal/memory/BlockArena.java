@@ -1,6 +1,5 @@
 package dev.bulkdata.storage.internal.memory;
 
-import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.CapacityExceededException;
@@ -31,6 +30,8 @@ public final class BlockArena {
     private long bytes;
     private int blocks;
     private boolean closeCalled;
+    /** Told of every block handed out and of the close. */
+    private final ArenaListener listener;
     /** Native memory allocated ahead for the next blocks ({@link #allocateAhead}), or null. */
     private MemorySegment ahead;
     private long aheadAt;
@@ -54,10 +55,21 @@ public final class BlockArena {
      * @param lease the owner's tag lease, released on close
      */
     public BlockArena(Object owner, TagLease lease) {
+        this(owner, lease, ArenaListener.NONE);
+    }
+
+    /**
+     * Opens the arena of a new table that reports its blocks to {@code listener}.
+     *
+     * @param owner the table; when it becomes unreachable, the arena is closed and the tag released
+     * @param lease the owner's tag lease, released on close
+     * @param listener told of every block handed out and of the close
+     */
+    public BlockArena(Object owner, TagLease lease, ArenaListener listener) {
         this.arena = Arena.ofShared();
         this.tag = lease.tag;
-        this.cleanable = CLEANER.register(owner, new Release(arena, lease, this));
-        TableEvents.opened(owner, tag, this);
+        this.listener = listener;
+        this.cleanable = CLEANER.register(owner, new Release(arena, lease, this, listener));
     }
 
     /**
@@ -191,7 +203,7 @@ public final class BlockArena {
 
     private MemorySegment counted(MemorySegment segment, long size) {
         bytes += size;
-        TableEvents.allocated(tag, size, ++blocks, bytes);
+        listener.allocated(tag, size, ++blocks, bytes);
         return segment;
     }
 
@@ -332,11 +344,12 @@ public final class BlockArena {
     }
 
     /** Must not refer to the owner, or the owner would never become unreachable. */
-    private record Release(Arena arena, TagLease lease, BlockArena counts) implements Runnable {
+    private record Release(Arena arena, TagLease lease, BlockArena counts, ArenaListener listener)
+            implements Runnable {
         @Override
         public void run() {
             try {
-                TableEvents.closed(lease.tag, counts.blocks, counts.bytes, !counts.closeCalled);
+                listener.closed(lease.tag, counts.blocks, counts.bytes, !counts.closeCalled);
                 NativeBudget.release(counts.charged);
                 arena.close();
             } finally {

@@ -1,6 +1,5 @@
 package dev.bulkdata.storage.internal.memory;
 
-import dev.bulkdata.storage.internal.events.TableEvents;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -192,19 +191,6 @@ public final class MappedFile {
             r++;
         }
         return (long) r << 32 | (b - first);
-    }
-
-    /**
-     * Reports the checkpoint a table was opened at to the flight recorder ({@code dev.bulkdata.MappedOpen}).
-     *
-     * @param tag the table's tag
-     * @param sequence the checkpoint's number
-     * @param state how the file was found ({@code OpenedCheckpoint.State})
-     * @param detail what was found
-     * @param checksums whether its blocks carry checksums
-     */
-    public void reportOpened(int tag, long sequence, String state, String detail, boolean checksums) {
-        TableEvents.mappedOpened(tag, name, sequence, state, detail, checksums);
     }
 
     /** Forces every region's changed pages to the device ({@link MemorySegment#force()}). */
