@@ -14,8 +14,8 @@ package dev.bulkdata.storage;
  * seen = table.markVersion();
  * }</pre>
  *
- * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and
- * safe to share between threads; {@link #test} is O(fields of the filter) and allocation-free.
+ * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and safe to share between
+ * threads; {@link #test} is O(fields of the filter) and allocation-free.
  */
 public final class ChangeFilter {
     private static final ChangeFilter STRUCTURE = new ChangeFilter(null, new Field[0], true);
