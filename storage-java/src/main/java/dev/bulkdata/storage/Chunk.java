@@ -111,15 +111,13 @@ public interface Chunk {
     MemorySegment column(Field field);
 
     /**
-     * The column of a field, for writing: {@link #column(Field)}, writable. Taking it stamps the field's change
-     * version in this chunk, once (take it only for the chunks you write; a view kept past
-     * {@link Table#markVersion()} is not stamped again). Writing a hole is harmless (the add that reuses it zeroes
-     * it); never write a slot never used.
+     * The column of a field, for writing: {@link #column(Field)}, writable. Taking it stamps the field's change version
+     * in this chunk, once (take it only for the chunks you write; a view kept past {@link Table#markVersion()} is not
+     * stamped again). Writing a hole is harmless (the add that reuses it zeroes it); never write a slot never used.
      *
      * @param field a field of the table's schema
      * @return the writable column; valid until the table is closed
-     * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use
-     *     {@link #writableRecords()})
+     * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use {@link #writableRecords()})
      */
     MemorySegment writableColumn(Field field);
 

@@ -11,9 +11,8 @@ package dev.bulkdata.storage;
  * misread; {@link #contains(long)} asks without throwing.
  *
  * <p id="typed"><b>Typed access.</b> One {@code get} and one {@code set} per field type, each taking a typed field of
- * this table's schema. O(1), allocation-free: one check of the handle, then one access to the record's bytes. They
- * throw {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException}
- * for a field of another schema and {@link IllegalStateException} once the table is closed.
+ * this table's schema. O(1), allocation-free: one check of the handle (as above), then one access to the record's
+ * bytes; a field of another schema throws {@link IllegalArgumentException}.
  *
  * <p id="versions"><b>Change versions.</b> Every write through the API stamps the chunk it touched with the table's
  * version; {@link #markVersion()} returns it and moves it on, and a filtered pass ({@link ChangeFilter}) visits only
@@ -54,7 +53,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * {@link #addAll(long[], int, int)} over the whole array.
      *
      * @param handlesOut receives the new handles
-     * @throws CapacityExceededException if not all records fit
      */
     default void addAll(long[] handlesOut) {
         addAll(handlesOut, 0, handlesOut.length);
@@ -115,7 +113,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * {@link #removeAll(long[], int, int)} over the whole array.
      *
      * @param handles live handles of this table
-     * @throws InvalidHandleException naming the first bad handle and its position
      */
     default void removeAll(long[] handles) {
         removeAll(handles, 0, handles.length);
@@ -141,7 +138,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * allocation-free once the queue exists. Guide: docs/iteration-and-change-versions.md, "Changes during a pass".
      *
      * @param handle a live handle of this table
-     * @throws java.util.ConcurrentModificationException with no pass open, as {@link #remove}
      */
     void removeLater(long handle);
 
