@@ -378,7 +378,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     /**
      * {@return counts and memory of the table; O(1)} After {@link #close()} every count is 0.
      *
-     * @throws IllegalStateException if the table is corrupt (see Threads)
+     * @throws IllegalStateException if the table is corrupt (docs/errors-and-threads.md)
      */
     TableStats stats();
 
