@@ -6,16 +6,9 @@ package dev.bulkdata.storage;
  * ({@link Table#forEachChunk(ChangeFilter, int, ChunkVisitor)}, {@link Table#iterate(ChangeFilter, int)},
  * {@link Table#forEach(ChangeFilter, int, RecordVisitor)}) and visits only chunks {@link #test(Chunk, int)} accepts.
  *
- * <pre>{@code
- * ChangeFilter moved = ChangeFilter.of(PX, PY).orStructure();   // once
- * int seen = table.markVersion();                               // after the first full pass
- * ...                                                           // each frame:
- * table.forEachChunk(moved, seen, chunk -> upload(chunk));      // only chunks changed since seen
- * seen = table.markVersion();
- * }</pre>
- *
- * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and
- * safe to share between threads; {@link #test} is O(fields of the filter) and allocation-free.
+ * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and safe to share between
+ * threads; {@link #test} is O(fields of the filter) and allocation-free. Example:
+ * docs/iteration-and-change-versions.md, "Change versions: visit only what changed".
  */
 public final class ChangeFilter {
     private static final ChangeFilter STRUCTURE = new ChangeFilter(null, new Field[0], true);

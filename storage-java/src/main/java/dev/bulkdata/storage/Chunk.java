@@ -10,10 +10,11 @@ import java.lang.foreign.MemorySegment;
  * version: {@link #changedSince(Field, int)}). Read columns with the {@code _UNALIGNED} value layouts; guide:
  * docs/iteration-and-change-versions.md, "Passes over a table" (the loop shape).
  *
- * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type, by slot and typed field:
- * O(1), allocation-free, checking the slot and its live bit on every access; they throw
- * {@link IndexOutOfBoundsException} for a slot outside the chunk, {@link IllegalArgumentException} for a hole or a
- * field of another schema, and {@link IllegalStateException} once the chunk is no longer valid.
+ * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type, by slot and typed field: O(1),
+ * allocation-free, checking the slot and its live bit on every access. A method given a slot ({@code isLive},
+ * {@code handle}, {@code removeLater}, {@code get}, {@code set}) throws {@link IndexOutOfBoundsException} for a slot
+ * outside the chunk, and all but {@code isLive} {@link IllegalArgumentException} for a hole; a method given a field
+ * throws {@link IllegalArgumentException} for a field of another schema.
  *
  * <p><b>Validity and threads</b>: a chunk may be used only while an iteration of its table is open; afterwards every
  * accessor throws {@link IllegalStateException} (keep handles, not chunks). A {@link MemorySegment} from
@@ -40,7 +41,6 @@ public interface Chunk {
      * {@return whether {@code slot} holds a live record}
      *
      * @param slot a slot of this chunk
-     * @throws IndexOutOfBoundsException if {@code slot} is not in {@code [0, slotCount())}
      */
     boolean isLive(int slot);
 
@@ -75,7 +75,6 @@ public interface Chunk {
      * {@return the handle of the record in {@code slot}}
      *
      * @param slot a live slot of this chunk
-     * @throws IllegalArgumentException if the slot is a hole
      */
     long handle(int slot);
 
@@ -85,10 +84,8 @@ public interface Chunk {
      * this chunk may call it. O(1), allocates nothing.
      *
      * @param slot a live slot of this chunk
-     * @throws IndexOutOfBoundsException if the slot is not in this chunk
-     * @throws IllegalArgumentException if the slot is a hole
-     * @throws IllegalStateException if the chunk is no longer valid, or it is a {@link ComponentTable}'s chunk (queue
-     *     the entity's removal on the entity table: {@code entities.removeLater(chunk.handle(slot))})
+     * @throws IllegalStateException for a {@link ComponentTable}'s chunk (queue the entity's removal on the entity
+     *     table: {@code entities.removeLater(chunk.handle(slot))})
      */
     void removeLater(int slot);
 
@@ -98,7 +95,7 @@ public interface Chunk {
      *
      * @param init receives the new record's handle once it is added, to write its fields
      * @throws IllegalArgumentException if {@code init} is null
-     * @throws IllegalStateException if the chunk is no longer valid, or it is a {@link ComponentTable}'s chunk
+     * @throws IllegalStateException for a {@link ComponentTable}'s chunk
      */
     void addLater(java.util.function.LongConsumer init);
 
@@ -109,22 +106,18 @@ public interface Chunk {
      *
      * @param field a field of the table's schema
      * @return the read-only column; valid until the table is closed
-     * @throws IllegalArgumentException if the field belongs to another schema
      * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use {@link #records()})
      */
     MemorySegment column(Field field);
 
     /**
-     * The column of a field, for writing: {@link #column(Field)}, writable. Taking it stamps the field's change
-     * version in this chunk, once (take it only for the chunks you write; a view kept past
-     * {@link Table#markVersion()} is not stamped again). Writing a hole is harmless (the add that reuses it zeroes
-     * it); never write a slot never used.
+     * The column of a field, for writing: {@link #column(Field)}, writable. Taking it stamps the field's change version
+     * in this chunk, once (take it only for the chunks you write; a view kept past {@link Table#markVersion()} is not
+     * stamped again). Writing a hole is harmless (the add that reuses it zeroes it); never write a slot never used.
      *
      * @param field a field of the table's schema
      * @return the writable column; valid until the table is closed
-     * @throws IllegalArgumentException if the field belongs to another schema
-     * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use
-     *     {@link #writableRecords()})
+     * @throws IllegalStateException if the table's layout is {@link RecordLayout#AOS} (use {@link #writableRecords()})
      */
     MemorySegment writableColumn(Field field);
 
@@ -149,7 +142,6 @@ public interface Chunk {
      *
      * @param field a field of the table's schema
      * @param version a version from this table's {@link Table#markVersion()}; any other counts every chunk as changed
-     * @throws IllegalArgumentException if the field belongs to another schema
      * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}, which keeps no versions
      */
     boolean changedSince(Field field, int version);

@@ -7,8 +7,7 @@ import java.io.IOException;
  * {@link MappedBulkTable} or {@link MappedPackedTable}: a table of its kind that alone can make its file durable
  * ({@link #checkpoint()}, {@link #verify()}, {@link #openedCheckpoint()}); {@link #close()} checkpoints, unmaps and
  * unlocks. Crashes, reopening and schema changes: {@link TableBuilder#mapped(java.nio.file.Path)}. Threads and errors
- * as {@link Table}; {@code checkpoint} and {@code verify} hold the iteration guard. Guide:
- * docs/saving-and-mapped-tables.md.
+ * as {@link Table}. Guide: docs/saving-and-mapped-tables.md.
  */
 public sealed interface MappedTable extends Table permits MappedBulkTable, MappedPackedTable {
     /**
@@ -19,7 +18,7 @@ public sealed interface MappedTable extends Table permits MappedBulkTable, Mappe
      * tables"). Holds the iteration guard; other threads' field writes meanwhile may or may not be covered.
      *
      * @throws java.io.IOException if writing or forcing the file fails; the file keeps the previous checkpoint
-     * @throws IllegalStateException if the table is closed or corrupt
+     * @throws IllegalStateException if the table is corrupt
      */
     void checkpoint() throws IOException;
 
@@ -33,12 +32,10 @@ public sealed interface MappedTable extends Table permits MappedBulkTable, Mappe
      * @throws StorageFileException ({@code CHECKSUM}) naming the first block whose bytes no longer match its
      *     checksum: the file was changed by something other than this table
      * @throws java.io.IOException if reading the file fails
-     * @throws IllegalStateException if the table is closed, or its file has no block checksums
+     * @throws IllegalStateException if its file has no block checksums
      */
     int verify() throws IOException;
 
-    /**
-     * {@return which checkpoint this table was opened at, and why} O(1); answers also after {@link #close()}.
-     */
+    /** {@return which checkpoint this table was opened at, and why} O(1); answers also after {@link #close()}. */
     OpenedCheckpoint openedCheckpoint();
 }

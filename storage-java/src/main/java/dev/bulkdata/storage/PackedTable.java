@@ -13,10 +13,10 @@ import dev.bulkdata.storage.internal.format.FileFormat;
  * one's row (swap-and-pop): O(fields). Iteration: O(live records). Memory per record: {@link Schema#slotBytes()}
  * natively plus 12 bytes of slot entry and back-link.
  *
- * <p><b>Handles and errors</b> exactly as {@link BulkTable} (the "slot" of a handle is its slot in the slot map);
- * freed slots are reused first in, first out; {@link TableStats#holes()} is always 0. A record's row is not stable:
- * keep handles, not (chunk, slot) positions, across adds and removes. Threads and errors: see {@link Table};
- * {@code defragment} is a structural change.
+ * <p><b>Handles</b> as in {@link BulkTable} (the "slot" of a handle is its slot in the slot map); freed slots are
+ * reused first in, first out; {@link TableStats#holes()} is always 0. A record's row is not stable: keep handles, not
+ * (chunk, slot) positions, across adds and removes. Threads and errors (where {@code defragment} is a structural
+ * change): see {@link Table}.
  */
 public sealed interface PackedTable extends Table permits PackedTableImpl, MappedPackedTable {
 
@@ -32,17 +32,14 @@ public sealed interface PackedTable extends Table permits PackedTableImpl, Mappe
      * @param maxSwaps the most swaps to make, {@code >= 0}; with 0 it completes a pass only if the rows are in order
      * @return the number of swaps made; 0 when the rows already are in order
      * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}; the table is unchanged
-     * @throws java.util.ConcurrentModificationException if an iteration is open, or if {@code order} adds, removes or
-     *     clears (rows moved so far stay moved)
-     * @throws IllegalStateException if the table is closed
+     * @throws java.util.ConcurrentModificationException also if {@code order} adds, removes or clears (rows moved so
+     *     far stay moved)
      */
     long defragment(long maxSwaps, RecordOrder order);
 
     /**
      * Tells {@link #defragment(long, RecordOrder)} that the rows may be out of order although no record was added or
      * removed, e.g. after writing the fields the order reads. O(1).
-     *
-     * @throws IllegalStateException if the table is closed
      */
     void markFragmented();
 

@@ -6,24 +6,28 @@ package dev.bulkdata.storage;
  * builder's {@code mapped(path)} gives either in a file ({@link MappedTable}). Guide: docs/tables-and-handles.md.
  *
  * <p><b>Handles.</b> {@link #add()} returns a {@code long} holding the table's tag, the record's slot and the slot's
- * generation ({@link HandleLayout}). Every access by handle checks all three, so the handle of a removed record, of
- * another table or of a closed one, or a made-up one, is rejected with {@link InvalidHandleException}, never misread;
- * {@link #contains(long)} asks without throwing.
+ * generation ({@link HandleLayout}). Every access by handle checks all three, so a null handle, the handle of a removed
+ * record, of another table or of a closed one, or a made-up one, is rejected with {@link InvalidHandleException}, never
+ * misread; {@link #contains(long)} asks without throwing.
  *
  * <p id="typed"><b>Typed access.</b> One {@code get} and one {@code set} per field type, each taking a typed field of
- * this table's schema. O(1), allocation-free: one check of the handle, then one access to the record's bytes. They
- * throw {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException}
- * for a field of another schema and {@link IllegalStateException} once the table is closed.
+ * this table's schema. O(1), allocation-free: one check of the handle (as above), then one access to the record's
+ * bytes; a field of another schema throws {@link IllegalArgumentException}.
  *
  * <p id="versions"><b>Change versions.</b> Every write through the API stamps the chunk it touched with the table's
  * version; {@link #markVersion()} returns it and moves it on, and a filtered pass ({@link ChangeFilter}) visits only
- * the chunks changed since a version. Guide: docs/iteration-and-change-versions.md, "Change versions".
+ * the chunks changed since a version. A method given a {@code ChangeFilter} throws {@link IllegalArgumentException} if
+ * it is null or names fields of another schema. Guide: docs/iteration-and-change-versions.md, "Change versions".
  *
- * <p><b>Errors and threads.</b> Every method that throws leaves the table exactly as it was. One writer for structure
- * ({@code add}, {@code remove}, {@code clear}, {@code reset}, {@code cancelAdd}, {@code defragment}, {@code close});
- * fields of distinct records may be read and written from many threads. A structural change during an open pass, or
- * racing another thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
- * {@link #addLater}). Guide: docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
+ * <p><b>Errors and threads.</b> Every method that throws leaves the table exactly as it was. Once the table is closed,
+ * every method throws {@link IllegalStateException} except {@code name}, {@code schema}, {@code handleLayout},
+ * {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds' {@code reuseOrder}
+ * and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code remove}, {@code clear}, {@code reset},
+ * {@code cancelAdd}, {@code defragment}, {@code close}); fields of distinct records may be read and written from many
+ * threads. A structural change ({@code add}, {@code addAll}, {@code cancelAdd}, {@code remove}, {@code removeAll},
+ * {@code clear}, {@code reset}, {@code defragment}) during an open pass, or racing another thread's, throws
+ * {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater}, {@link #addLater}). Guide:
+ * docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
  */
 public sealed interface Table extends AutoCloseable permits BulkTable, PackedTable, MappedTable, AbstractTable {
     /** {@return the table's name (its schema's name)} */
@@ -42,8 +46,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      *
      * @return the new record's handle, never {@link Handles#NULL}
      * @throws CapacityExceededException if the slot space or native memory is used up
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     long add();
 
@@ -51,9 +53,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * {@link #addAll(long[], int, int)} over the whole array.
      *
      * @param handlesOut receives the new handles
-     * @throws CapacityExceededException if not all records fit
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     default void addAll(long[] handlesOut) {
         addAll(handlesOut, 0, handlesOut.length);
@@ -68,8 +67,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param to one past the last index written
      * @throws IndexOutOfBoundsException if the range is not within the array
      * @throws CapacityExceededException if not all records fit
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     void addAll(long[] handlesOut, int from, int to);
 
@@ -87,8 +84,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @throws IllegalArgumentException if {@code init} is null
      * @throws CapacityExceededException as {@link #addAll(long[], int, int)}; the records of earlier blocks' worth
      *     stay added and written
-     * @throws java.util.ConcurrentModificationException as {@link #add()}
-     * @throws IllegalStateException if the table is closed
      */
     void addAll(long[] handlesOut, int from, int to, RecordInit init);
 
@@ -103,8 +98,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      *
      * @param handle a handle this table's last add returned
      * @return whether the table's structure is now exactly what it was before that add
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     boolean cancelAdd(long handle);
 
@@ -113,9 +106,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * retires at its last generation. O(1), no record byte written.
      *
      * @param handle a live handle of this table
-     * @throws InvalidHandleException if the handle is null, stale, foreign or forged
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     void remove(long handle);
 
@@ -123,9 +113,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * {@link #removeAll(long[], int, int)} over the whole array.
      *
      * @param handles live handles of this table
-     * @throws InvalidHandleException naming the first bad handle and its position
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     default void removeAll(long[] handles) {
         removeAll(handles, 0, handles.length);
@@ -141,8 +128,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param to one past the last index read
      * @throws IndexOutOfBoundsException if the range is not within the array
      * @throws InvalidHandleException naming the first bad handle and its position
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     void removeAll(long[] handles, int from, int to);
 
@@ -153,9 +138,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * allocation-free once the queue exists. Guide: docs/iteration-and-change-versions.md, "Changes during a pass".
      *
      * @param handle a live handle of this table
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws java.util.ConcurrentModificationException with no pass open, as {@link #remove}
-     * @throws IllegalStateException if the table is closed
      */
     void removeLater(long handle);
 
@@ -168,7 +150,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param init writes the new record's fields; it may add and remove at once (no pass is open when it runs)
      * @throws IllegalArgumentException if {@code init} is null
      * @throws CapacityExceededException with no pass open, as {@link #add()}
-     * @throws IllegalStateException if the table is closed
      */
     void addLater(java.util.function.LongConsumer init);
 
@@ -180,7 +161,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      *
      * @return the number of records removed and added
      * @throws java.util.ConcurrentModificationException if a pass is open, or another thread is changing the table
-     * @throws IllegalStateException if the table is closed
      */
     int applyQueued();
 
@@ -268,36 +248,21 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     // @end-generated
 
 
-    /**
-     * {@return the number of live records; O(1)}
-     *
-     * @throws IllegalStateException if the table is closed
-     */
+    /** {@return the number of live records; O(1)} */
     int size();
 
-    /**
-     * {@return whether {@link #size()} is 0}
-     *
-     * @throws IllegalStateException if the table is closed
-     */
+    /** {@return whether {@link #size()} is 0} */
     default boolean isEmpty() {
         return size() == 0;
     }
 
-    /**
-     * {@return how many records the table can hold without allocating another block; O(1)}
-     *
-     * @throws IllegalStateException if the table is closed
-     */
+    /** {@return how many records the table can hold without allocating another block; O(1)} */
     int capacity();
 
     /**
      * Removes every record (all handles stale; blocks kept). O(slots opened), no record byte written. A slot at its
      * last generation moves the table to its next epoch if the layout has {@link HandleLayout#epochBits() epoch
      * bits}, else retires. {@link #reset()} is O(blocks).
-     *
-     * @throws java.util.ConcurrentModificationException if an iteration is open
-     * @throws IllegalStateException if the table is closed
      */
     void clear();
 
@@ -307,8 +272,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * next epoch, with epoch bits); once spent it costs what {@code clear()} does. Guide: docs/tables-and-handles.md,
      * "Emptying a table".
      *
-     * @throws java.util.ConcurrentModificationException if an iteration is open (nothing changes)
-     * @throws IllegalStateException if the table is closed or corrupt
+     * @throws IllegalStateException if the table is corrupt
      */
     void reset();
 
@@ -327,12 +291,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
     /** {@return whether {@link #close()} has been called} */
     boolean isClosed();
 
-    /**
-     * {@return an open iteration over the chunks (one per block); close it} While open, structural changes throw
-     * {@link java.util.ConcurrentModificationException}; field access is allowed.
-     *
-     * @throws IllegalStateException if the table is closed
-     */
+    /** {@return an open iteration over the chunks (one per block); close it} Fields stay accessible meanwhile. */
     ChunkIteration iterate();
 
     /**
@@ -342,8 +301,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
      * @return the open iteration
-     * @throws IllegalArgumentException if {@code changes} is null or names fields of another schema
-     * @throws IllegalStateException if the table is closed
      */
     ChunkIteration iterate(ChangeFilter changes, int since);
 
@@ -351,7 +308,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * Visits every chunk in order inside one open iteration. Allocation-free.
      *
      * @param visitor receives each chunk
-     * @throws IllegalStateException if the table is closed
      */
     void forEachChunk(ChunkVisitor visitor);
 
@@ -362,8 +318,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
      * @param visitor receives each chunk that changed
-     * @throws IllegalArgumentException if {@code changes} is null or names fields of another schema
-     * @throws IllegalStateException if the table is closed
      */
     void forEachChunk(ChangeFilter changes, int since, ChunkVisitor visitor);
 
@@ -380,7 +334,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
      * @param visitor receives each chunk, on any of those threads; the chunk is valid during the call
      * @throws IllegalArgumentException if {@code executor} or {@code visitor} is null or {@code parallelism < 1}
-     * @throws IllegalStateException if the table is closed
      */
     void forEachChunk(java.util.concurrent.Executor executor, int parallelism, ChunkVisitor visitor);
 
@@ -393,9 +346,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param executor runs the helper tasks
      * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
      * @param visitor receives each chunk that changed, on any of those threads
-     * @throws IllegalArgumentException if {@code changes}, {@code executor} or {@code visitor} is null,
-     *     {@code changes} names fields of another schema, or {@code parallelism < 1}
-     * @throws IllegalStateException if the table is closed
+     * @throws IllegalArgumentException if {@code executor} or {@code visitor} is null or {@code parallelism < 1}
      */
     void forEachChunk(ChangeFilter changes, int since, java.util.concurrent.Executor executor, int parallelism,
                       ChunkVisitor visitor);
@@ -404,7 +355,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * Visits every live record in slot order in one open iteration, skipping holes 64 at a time. Allocation-free.
      *
      * @param visitor receives each live record as (chunk, slot)
-     * @throws IllegalStateException if the table is closed
      */
     void forEach(RecordVisitor visitor);
 
@@ -415,8 +365,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param changes what counts as a change
      * @param since a version from {@link #markVersion()}
      * @param visitor receives each live record of a changed chunk as (chunk, slot)
-     * @throws IllegalArgumentException if {@code changes} is null or names fields of another schema
-     * @throws IllegalStateException if the table is closed
      */
     void forEach(ChangeFilter changes, int since, RecordVisitor visitor);
 
@@ -424,15 +372,13 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * {@return the current change version, that of everything written so far} Moves it on: writes before the call
      * carry it or an earlier one, writes after a later one ({@linkplain ##versions Change versions}). O(1) (once in
      * 2^29 calls O(chunks x fields)); call it while no other thread writes the table.
-     *
-     * @throws IllegalStateException if the table is closed
      */
     int markVersion();
 
     /**
      * {@return counts and memory of the table; O(1)} After {@link #close()} every count is 0.
      *
-     * @throws IllegalStateException if the table is corrupt (see Threads)
+     * @throws IllegalStateException if the table is corrupt (docs/errors-and-threads.md)
      */
     TableStats stats();
 
