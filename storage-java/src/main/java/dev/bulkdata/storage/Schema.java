@@ -18,9 +18,8 @@ import java.util.regex.Pattern;
  * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width; {@link RecordLayout#AOS}
  * lays records out in declaration order with C alignment. A schema whose fields are all narrower than 4 bytes gets a
  * hidden 4-byte column for the free-list links a snapshot saves, counted in {@link #slotBytes()}. Guide:
- * docs/tables-and-handles.md, "Blocks and slots"; the exact layout: docs/format.md.
- *
- * <p>Immutable and thread-safe; one schema may back any number of tables.
+ * docs/tables-and-handles.md, "Blocks and slots"; the exact layout: docs/format.md. Immutable and thread-safe; one
+ * schema may back any number of tables.
  */
 public final class Schema {
     /** The size of a block: the most bytes the slots of one block may take. */
