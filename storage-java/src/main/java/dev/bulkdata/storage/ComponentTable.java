@@ -188,10 +188,7 @@ public final class ComponentTable implements AutoCloseable {
         return closed;
     }
 
-    /**
-     * {@return the number of rows, including stale components not yet swept out by {@link #add},
-     * {@link #removeDead()} or {@link #forEachChunk}; O(1)}
-     */
+    /** {@return the number of rows, stale components included (see the class comment); O(1)} */
     public int size() {
         ensureOpen();
         return set.size();

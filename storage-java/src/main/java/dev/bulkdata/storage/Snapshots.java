@@ -169,7 +169,6 @@ public final class Snapshots {
      * @param expected the schema to load under, or null to take the snapshot's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table
-     * @throws StorageFileException as {@link #loadComponents(Path, Table, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
@@ -217,7 +216,6 @@ public final class Snapshots {
      * @param expected the schema to load under
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException as {@link #load(Path, Class, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static Table load(Path path, Schema expected, LoadOption... options) throws IOException {
