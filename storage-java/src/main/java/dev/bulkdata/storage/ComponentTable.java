@@ -25,15 +25,16 @@ import java.util.Objects;
  * another schema throws {@link IllegalArgumentException}.
  *
  * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead},
- * {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the table meanwhile; fields
- * of distinct components may be read and written from many threads. During a loop or {@link Join} over this table these
- * structural changes throw {@link ConcurrentModificationException} (queue them: {@link #removeLater},
- * {@link #addLater}). Methods taking an entity handle, but {@link #contains}, throw {@link InvalidHandleException} for
- * a null, stale, foreign or forged handle, {@link IllegalArgumentException} if the entity has no component here
- * ({@code add}, {@code addLater}: has one) and {@link IllegalStateException} if the entity table is closed; a row out
- * of range, {@link IndexOutOfBoundsException}. Every method that throws leaves the table as it was. After
- * {@link #close()} every method but {@code close}, {@code isClosed}, {@code contains} (false), {@code name},
- * {@code schema} and {@code entities} throws {@link IllegalStateException}.
+ * {@code forEachChunk}, {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the
+ * table meanwhile; fields of distinct components may be read and written from many threads. During a loop or
+ * {@link Join} over this table these structural changes throw {@link ConcurrentModificationException} (queue them:
+ * {@link #removeLater}, {@link #addLater}). Methods taking an entity handle, but {@link #contains}, throw
+ * {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException} if the
+ * entity has no component here ({@code add}, {@code addLater}: has one) and {@link IllegalStateException} if the entity
+ * table is closed (so do {@code removeDead} and {@code forEachChunk}); a row out of range,
+ * {@link IndexOutOfBoundsException}. Every method that throws leaves the table as it was. After {@link #close()} every
+ * method but {@code close}, {@code isClosed}, {@code contains} (false), {@code name}, {@code schema} and
+ * {@code entities} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
@@ -272,7 +273,6 @@ public final class ComponentTable implements AutoCloseable {
      * Removes every stale component (of an entity removed from the entity table). O(size), one entity lookup per row.
      *
      * @return how many components were removed
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public int removeDead() {
         ensureMutable("remove dead components from");
@@ -395,8 +395,6 @@ public final class ComponentTable implements AutoCloseable {
      * O(size); allocation-free once the chunk views exist.
      *
      * @param visitor receives each chunk
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void forEachChunk(ChunkVisitor visitor) {
         removeDead();
@@ -430,8 +428,7 @@ public final class ComponentTable implements AutoCloseable {
         return rows.segments()[b];
     }
 
-    // Sets the rows of a restored table: row r belongs to slot keys[r] at generation owners[r] (checked by the
-    // reader); the records are in the blocks. Not sorted: a defragment's progress is not saved.
+    // Restored row r: slot keys[r] at generation owners[r] (reader-checked). Unsorted: defragment progress is not saved.
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
             generations.ensure(keys.length - 1L);
