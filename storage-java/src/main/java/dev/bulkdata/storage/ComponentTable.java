@@ -428,7 +428,7 @@ public final class ComponentTable implements AutoCloseable {
         return rows.segments()[b];
     }
 
-    // Restored row r: slot keys[r] at generation owners[r] (reader-checked). Unsorted: defragment progress is not saved.
+    // Restored row r: slot keys[r] at generation owners[r] (reader-checked). Unsorted: defragment progress isn't saved.
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
             generations.ensure(keys.length - 1L);
@@ -534,7 +534,7 @@ public final class ComponentTable implements AutoCloseable {
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
-     * @throws IllegalArgumentException if {@code init} is null (or as {@link #add})
+     * @throws IllegalArgumentException if {@code init} is null
      */
     public void addLater(long entity, java.util.function.LongConsumer init) {
         ensureOpen();

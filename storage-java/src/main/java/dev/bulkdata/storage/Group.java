@@ -55,7 +55,8 @@ public final class Group implements AutoCloseable {
      * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for member {@code m}, slots
      * {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The chunk's columns ({@link Chunk#column},
      * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run. A
-     * {@code member} not a member's position in {@link Group#of}'s arguments throws {@link IndexOutOfBoundsException}.
+     * {@code member} argument that is no position in {@link Group#of}'s arguments throws
+     * {@link IndexOutOfBoundsException}.
      */
     public static final class Run {
         private final Chunk[] chunks;

@@ -17,20 +17,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an ordinary in-memory
  * table of the same kind; saves a {@link ComponentTable} and loads it for its entity table ({@link #loadComponents}).
  * Tables that refer to each other through {@linkplain HandleField handle fields} are checked with
- * {@link #danglingReferences} and, after a load under a new tag, mended with {@link #remap}. Guide:
- * docs/saving-and-mapped-tables.md.
+ * {@link #danglingReferences} and, after a load under a new tag, mended with {@link #remap}.
  *
  * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's generation, retired slots,
  * free list (the next {@code add()} returns what it would have), reuse order, layout, capacity limit, tag and schema.
  * It loads under its own tag, so every saved handle stays valid, if no open table holds the tag and no other table used
- * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). Give a saved
- * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added fields at their
- * {@link Schema.Builder#loadDefault load default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a
- * temporary file and moves it into place; every section has a CRC32C ({@code docs/format.md}). Save and load are
- * O(slots + blocks), nothing per record; a save holds the table's iteration guard. A null {@link Table} argument throws
- * {@link IllegalArgumentException}, a closed table or component table argument {@link IllegalStateException}; not so a
- * target of {@link #danglingReferences}, nor a component-table referrer of {@link #danglingReferences} whose schema has
- * no handle fields or of a {@link #remap} that returns 0 as nothing moves or the pair was remapped already.
+ * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). A schema that
+ * gained, lost or reordered fields loads by field name (added fields at their {@link Schema.Builder#loadDefault load
+ * default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a temporary file and moves it into place;
+ * every section has a CRC32C ({@code docs/format.md}). Save and load are O(slots + blocks), nothing per record; a save
+ * holds the table's iteration guard. A null {@link Table} argument throws {@link IllegalArgumentException}; a closed
+ * table or component table {@link IllegalStateException}, except a {@link #danglingReferences} target or a
+ * component-table referrer there without handle fields, and a component-table referrer of a {@link #remap} that returns
+ * 0 (nothing moves, or the pair was remapped). Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */
@@ -202,7 +201,6 @@ public final class Snapshots {
      * @param path the file
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException if the file is not a valid snapshot or its tag is taken
      * @throws IOException if reading fails
      */
     public static Table load(Path path, LoadOption... options) throws IOException {
