@@ -55,8 +55,7 @@ public final class Group implements AutoCloseable {
      * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for member {@code m}, slots
      * {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The chunk's columns ({@link Chunk#column},
      * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run. A
-     * {@code member} argument that is no position in {@link Group#of}'s arguments throws
-     * {@link IndexOutOfBoundsException}.
+     * {@code member} that is not a position in {@link Group#of}'s arguments throws {@link IndexOutOfBoundsException}.
      */
     public static final class Run {
         private final Chunk[] chunks;
