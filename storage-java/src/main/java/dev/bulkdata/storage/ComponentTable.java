@@ -22,17 +22,19 @@ import java.util.Objects;
  *
  * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity, and one
  * {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1), allocation-free. A field of
- * another schema throws {@link IllegalArgumentException}, and so does an entity without a component here; a row out of
- * range throws {@link IndexOutOfBoundsException}.
+ * another schema throws {@link IllegalArgumentException}.
  *
  * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead},
- * {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the table meanwhile; fields
- * of distinct components may be read and written from many threads. During a loop or {@link Join} over this table
- * these structural changes throw {@link ConcurrentModificationException} (queue them: {@link #removeLater},
- * {@link #addLater}). Methods taking an entity handle, but {@link #contains}, throw {@link InvalidHandleException} for
- * a null, stale, foreign or forged handle and {@link IllegalStateException} if the entity table is closed. Every method
- * that throws leaves the table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
- * {@code contains} (false), {@code name}, {@code schema} and {@code entities} throws {@link IllegalStateException}.
+ * {@code forEachChunk}, {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the
+ * table meanwhile; fields of distinct components may be read and written from many threads. During a loop or
+ * {@link Join} over this table these structural changes throw {@link ConcurrentModificationException} (queue them:
+ * {@link #removeLater}, {@link #addLater}). Methods taking an entity handle, but {@link #contains}, throw
+ * {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException} if the
+ * entity has no component here ({@code add}, {@code addLater}: has one) and {@link IllegalStateException} if the entity
+ * table is closed (so do {@code removeDead} and {@code forEachChunk}); a row out of range,
+ * {@link IndexOutOfBoundsException}. Every method that throws leaves the table as it was. After {@link #close()} every
+ * method but {@code close}, {@code isClosed}, {@code contains} (false), {@code name}, {@code schema} and
+ * {@code entities} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
@@ -187,10 +189,7 @@ public final class ComponentTable implements AutoCloseable {
         return closed;
     }
 
-    /**
-     * {@return the number of rows, including stale components not yet swept out by {@link #add},
-     * {@link #removeDead()} or {@link #forEachChunk}; O(1)}
-     */
+    /** {@return the number of rows, stale components included (see the class comment); O(1)} */
     public int size() {
         ensureOpen();
         return set.size();
@@ -204,7 +203,6 @@ public final class ComponentTable implements AutoCloseable {
      *
      * @param entity a live handle of the entity table without a component here
      * @return the component's dense row (where it ends up), valid until the next structural change of this table
-     * @throws IllegalArgumentException if the entity already has a component here
      * @throws CapacityExceededException if native memory runs out
      */
     public int add(long entity) {
@@ -248,7 +246,6 @@ public final class ComponentTable implements AutoCloseable {
      * Removes an entity's component: the last row moves into its row. O(fields). Stale ones: {@link #removeDead()}.
      *
      * @param entity a live handle of the entity table that has a component here
-     * @throws IllegalArgumentException if the entity has no component here
      */
     public void remove(long entity) {
         ensureMutable("remove from");
@@ -276,7 +273,6 @@ public final class ComponentTable implements AutoCloseable {
      * Removes every stale component (of an entity removed from the entity table). O(size), one entity lookup per row.
      *
      * @return how many components were removed
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public int removeDead() {
         ensureMutable("remove dead components from");
@@ -365,7 +361,6 @@ public final class ComponentTable implements AutoCloseable {
      * {@return the owner of a dense row: an entity handle, stale if the entity was removed and the row not swept} O(1).
      *
      * @param row a row, {@code 0 <= row < size()}
-     * @throws IndexOutOfBoundsException if the row is out of range
      */
     public long entityAt(int row) {
         checkedRow(row);
@@ -400,8 +395,6 @@ public final class ComponentTable implements AutoCloseable {
      * O(size); allocation-free once the chunk views exist.
      *
      * @param visitor receives each chunk
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void forEachChunk(ChunkVisitor visitor) {
         removeDead();
@@ -435,8 +428,7 @@ public final class ComponentTable implements AutoCloseable {
         return rows.segments()[b];
     }
 
-    // Sets the rows of a restored table: row r belongs to slot keys[r] at generation owners[r] (checked by the
-    // reader); the records are in the blocks. Not sorted: a defragment's progress is not saved.
+    // Restored row r: slot keys[r] at generation owners[r] (reader-checked). Unsorted: defragment progress isn't saved.
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
             generations.ensure(keys.length - 1L);
@@ -523,7 +515,6 @@ public final class ComponentTable implements AutoCloseable {
      * and its component are checked now. O(1) amortized under the queue's lock; allocates an entry.
      *
      * @param entity a live handle of the entity table that has a component here
-     * @throws IllegalArgumentException if the entity has no component here
      */
     public void removeLater(long entity) {
         ensureOpen();
@@ -543,7 +534,7 @@ public final class ComponentTable implements AutoCloseable {
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
-     * @throws IllegalArgumentException if {@code init} is null or the entity has a component here
+     * @throws IllegalArgumentException if {@code init} is null
      */
     public void addLater(long entity, java.util.function.LongConsumer init) {
         ensureOpen();

@@ -6,27 +6,26 @@ import java.util.ConcurrentModificationException;
 
 /**
  * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s packed at the front of
- * all of them, in the same order: row {@code r < size()} of every member belongs to the same entity. A pass over a
- * frequent join then walks the members' rows in lockstep, in memory order, with no per-entity lookup:
- * {@link #forEachRun} hands out runs of rows that lie in one block of every member, for counted loops over columns;
- * {@link #forEach} hands out each entity and its row. In a run loop keep the first slots in {@code long} variables:
- * {@code slot + i} then cannot overflow and the segments' bounds checks leave the loop. The members' own {@code add},
- * {@code remove}, {@code removeDead}, {@code clear} and {@code defragment} keep the group, at O(members) row swaps per
- * change; the row {@code add} returns is the row after them. Every pass first sweeps out the stale rows of entities
- * removed from the entity table, only if one was removed since the last sweep. A table belongs to at most one group.
- * Guide: docs/relations.md, "Groups: a frequent join kept in order".
- *
- * <p><b>Costs.</b> {@link #forEachRun}: the sweep (O(1) if no entity was removed, else O(size() × members)) plus one
- * visit per run, about {@code size() / rowsPerBlock} of the member with the fewest plus one per block boundary of the
- * others. {@link #forEach}: the sweep plus O(size()). Neither allocates. {@link #of}: see there.
+ * all of them, in the same order: row {@code r < size()} of every member belongs to the same entity. A pass then walks
+ * the members' rows in lockstep, in memory order, with no per-entity lookup: {@link #forEachRun} hands out runs of rows
+ * that lie in one block of every member, for counted loops over columns; {@link #forEach} hands out each entity and its
+ * row. In a run loop keep the first slots in {@code long} variables: {@code slot + i} then cannot overflow and the
+ * segments' bounds checks leave the loop. The members' own {@code add}, {@code remove}, {@code removeDead},
+ * {@code clear} and {@code defragment} keep the group, at O(members) row swaps per change; the row {@code add} returns
+ * is the row after them. Every pass first sweeps out the stale rows of entities removed from the entity table, only if
+ * one was removed since the last sweep. A table belongs to at most one group. Guide: docs/relations.md, "Groups: a
+ * frequent join kept in order". <b>Costs.</b> {@link #forEachRun}: the sweep (O(1) if no entity was removed, else
+ * O(size() × members)) plus one visit per run, about {@code size() / rowsPerBlock} of the member with the fewest plus
+ * one per block boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
  *
  * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a loop over every
  * member, so during one their structural changes throw {@link ConcurrentModificationException} and change nothing;
  * starting a pass (whose sweep changes structure) during a loop or join over a member throws it too. A group runs one
- * pass at a time (its {@link Run} is reused); splitting field writes among threads is the caller's. A refused call
- * leaves the group and members as they were; a visitor that throws ends its pass, keeping the writes and the sweep done
- * so far. After {@link #close()}, or once a member or the entity table is closed, the passes, {@link #size()} and
- * {@link #contains} throw {@link IllegalStateException}.
+ * pass at a time (its {@link Run} is reused): starting another meanwhile throws {@link IllegalStateException}, and a
+ * pass given a null visitor {@link IllegalArgumentException}; splitting field writes among threads is the caller's. A
+ * refused call leaves the group and members as they were; a visitor that throws ends its pass, keeping the writes and
+ * the sweep done so far. After {@link #close()}, or once a member or the entity table is closed, the passes,
+ * {@link #size()} and {@link #contains} throw {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
     /** Receives one entity of a {@link Group#forEach} pass. */
@@ -55,7 +54,8 @@ public final class Group implements AutoCloseable {
     /**
      * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for member {@code m}, slots
      * {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The chunk's columns ({@link Chunk#column},
-     * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run.
+     * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run. A
+     * {@code member} that is not a position in {@link Group#of}'s arguments throws {@link IndexOutOfBoundsException}.
      */
     public static final class Run {
         private final Chunk[] chunks;
@@ -82,7 +82,6 @@ public final class Group implements AutoCloseable {
          * {@return the chunk holding the run in a member; valid during the visit}
          *
          * @param member the member's position in {@link Group#of}'s arguments
-         * @throws IndexOutOfBoundsException if {@code member} is not a member's position
          */
         public Chunk chunk(int member) {
             return chunks[member];
@@ -93,7 +92,6 @@ public final class Group implements AutoCloseable {
          * {@code [slot, slot + count())}} Hold it in a {@code long} (see {@link Group}).
          *
          * @param member the member's position in {@link Group#of}'s arguments
-         * @throws IndexOutOfBoundsException if {@code member} is not a member's position
          */
         public int slot(int member) {
             return slots[member];
@@ -239,8 +237,6 @@ public final class Group implements AutoCloseable {
      *
      * @param visitor receives each run
      * @return the number of entities visited, {@link #size()} after the sweep
-     * @throws IllegalArgumentException if {@code visitor} is null
-     * @throws IllegalStateException if this group is already running a pass (or closed: class comment)
      */
     public int forEachRun(RunVisitor visitor) {
         begin(visitor);
@@ -275,8 +271,6 @@ public final class Group implements AutoCloseable {
      *
      * @param visitor receives each entity and its row
      * @return the number of entities visited
-     * @throws IllegalArgumentException if {@code visitor} is null
-     * @throws IllegalStateException if this group is already running a pass (or closed: class comment)
      */
     public int forEach(Visitor visitor) {
         begin(visitor);

@@ -16,10 +16,9 @@ package dev.bulkdata.storage;
  * {@link #of(int, int)}: fewer slot bits bound the table's size, fewer generation bits make slots retire sooner.
  * {@link #of(int, int, int)} gives some of the bits left to the table's <em>epoch</em>, which moves on only when the
  * table is emptied; a handle is valid only in its epoch, so an emptied table starts its generations over instead of
- * retiring slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md, "Generation budget".
- *
- * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0. Instances are immutable and
- * thread-safe.
+ * retiring slots. Unused bits are zero in every valid handle. The all-zero handle {@code 0L} is the null handle: no
+ * table hands out tag 0 or slot 0. Instances are immutable and thread-safe. Guide: docs/tables-and-handles.md,
+ * "Generation budget".
  */
 public final class HandleLayout {
     /** Width of the table tag, always the top bits of a handle. */
@@ -30,8 +29,7 @@ public final class HandleLayout {
     public static final int MAX_TAG = (1 << TAG_BITS) - 1;
     /**
      * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its builder asks for it
-     * ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is loaded; automatic tags are 1 to
-     * {@code MIN_FIXED_TAG - 1}.
+     * ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is loaded; automatic tags are 1 to {@value} - 1.
      */
     public static final int MIN_FIXED_TAG = 0xF00;
     /** Largest number of slot bits: the slot is an unsigned 32-bit field. */
@@ -41,10 +39,7 @@ public final class HandleLayout {
     /** Largest slot of any layout: slots are Java {@code int}s, so a table holds at most {@code 2^31 - 2} records. */
     public static final int MAX_SLOT = Integer.MAX_VALUE - 1;
 
-    /**
-     * Largest number of epoch bits: a table's file keeps its epoch in 11 bits; also
-     * {@code generationBits + epochBits <= 32}, what a {@code ComponentTable} keeps of an owner.
-     */
+    /** Largest number of epoch bits: a table's file keeps its epoch in 11 bits; see {@link #of(int, int, int)}. */
     public static final int MAX_EPOCH_BITS = 11;
 
     /** The default layout: 32 slot bits, 20 generation bits, 12 tag bits, no epoch bits. */
@@ -87,8 +82,7 @@ public final class HandleLayout {
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
-     * @param epochBits bits for the table's epoch, 0 to {@value #MAX_EPOCH_BITS}, with
-     *     {@code generationBits + epochBits <= 32}
+     * @param epochBits bits for the epoch, 0 to {@value #MAX_EPOCH_BITS}; {@code generationBits + epochBits <= 32}
      * @throws IllegalArgumentException if a width is out of range or the three exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits, int epochBits) {
@@ -185,10 +179,7 @@ public final class HandleLayout {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
 
-    /**
-     * {@return the largest generation; a slot removed at this generation is retired rather than reused, so no handle
-     * can ever alias a later record}
-     */
+    /** {@return the largest generation; a slot removed at it is retired, not reused: no handle aliases a later one} */
     public int maxGeneration() {
         return (int) generationMask;
     }
@@ -258,8 +249,7 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return {@code true} if bits between the epoch and the tag are set, so that no table with this layout can have
-     * made it}
+     * {@return {@code true} if bits between the epoch and the tag are set, so no table with this layout made it}
      *
      * @param handle any handle
      */
@@ -289,10 +279,7 @@ public final class HandleLayout {
         return (int) (tableBits >>> TAG_SHIFT);
     }
 
-    /**
-     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}: in one shift and one
-     * mask, where a slot's meta word keeps it ({@link SlotMeta})
-     */
+    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link SlotMeta} keeps it} */
     int generationAt(long handle, int shift) {
         return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
     }

@@ -5,12 +5,10 @@ import java.util.Arrays;
 /**
  * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or {@link SparseSet}s, exactly
  * once, handing over its dense row in each. Make the join once and run it every frame; running it allocates nothing.
- * Guide: docs/relations.md, "Component tables and joins".
- *
- * <p><b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting order) and probes every
- * other member's sparse array for each key; for component tables the entity must also be live and own every row (its
- * owner generation), so stale components are never joined. O(smallest size × members) lookups, each O(1); nothing
- * allocated per entity (the {@code rows} array is the join's own, refilled before each visit).
+ * <b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting order) and probes every other
+ * member's sparse array for each key; for component tables the entity must also be live and own every row (its owner
+ * generation), so stale components are never joined. O(smallest size × members) lookups, each O(1). Guide:
+ * docs/relations.md, "Component tables and joins".
  *
  * <p><b>Rules.</b> During a run, structural changes of any member throw
  * {@link java.util.ConcurrentModificationException} and change nothing (queue them with
@@ -51,8 +49,8 @@ public final class Join {
      * {@return a join of component tables of the same entity table}
      *
      * @param tables two or more component tables
-     * @throws IllegalArgumentException if fewer than two tables are given, one is null, or
-     *     they are keyed by different entity tables
+     * @throws IllegalArgumentException if fewer than two tables are given, one is null, or they are keyed by different
+     *     entity tables
      */
     public static Join of(ComponentTable... tables) {
         ComponentTable[] copy = members(tables, "tables");

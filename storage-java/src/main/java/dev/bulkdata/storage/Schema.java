@@ -18,9 +18,8 @@ import java.util.regex.Pattern;
  * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width; {@link RecordLayout#AOS}
  * lays records out in declaration order with C alignment. A schema whose fields are all narrower than 4 bytes gets a
  * hidden 4-byte column for the free-list links a snapshot saves, counted in {@link #slotBytes()}. Guide:
- * docs/tables-and-handles.md, "Blocks and slots"; the exact layout: docs/format.md.
- *
- * <p>Immutable and thread-safe; one schema may back any number of tables.
+ * docs/tables-and-handles.md, "Blocks and slots"; the exact layout: docs/format.md. Immutable and thread-safe; one
+ * schema may back any number of tables.
  */
 public final class Schema {
     /** The size of a block: the most bytes the slots of one block may take. */
@@ -365,7 +364,7 @@ public final class Schema {
                 .append(slotsPerBlock).append(" slots/block]").toString();
     }
 
-    /** Collects the name, record layout and fields of a {@link Schema}. Not thread-safe. */
+    /** Collects a {@link Schema}'s name, layout and fields; a call that throws changes nothing. Not thread-safe. */
     public static final class Builder {
         private final String name;
         private RecordLayout layout = RecordLayout.SOA;
@@ -403,15 +402,14 @@ public final class Schema {
         }
 
         /**
-         * Adds fields of one type, in order.
+         * Adds fields of one type, in order. O(number of names given).
          *
          * @param type the type of every field named
          * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or {@code _}; unique within
          *     the schema
          * @return this builder
-         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (which names its table: use
-         *     {@link #addHandle}), no names, an invalid name, a name already added, or fields that no longer fit a
-         *     {@value #BLOCK_BYTES}-byte block; the builder is unchanged. O(number of names given).
+         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (use {@link #addHandle}), no names,
+         *     an invalid name, a name already added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block
          */
         public Builder add(FieldType type, String... fieldNames) {
             if (type == null) {
@@ -435,7 +433,7 @@ public final class Schema {
          *     {@link Schema#builder})
          * @return this builder
          * @throws IllegalArgumentException on an invalid field or table name, a name already added, or fields that no
-         *     longer fit a block; the builder is unchanged
+         *     longer fit a block
          */
         public Builder addHandle(String fieldName, String targetTable) {
             if (targetTable == null || !TABLE_NAME.matcher(targetTable).matches()) {
@@ -489,7 +487,7 @@ public final class Schema {
          * @param value the value, which the field's type must hold exactly
          * @return this builder
          * @throws IllegalArgumentException if no field of that name was added, the field is a {@code BOOLEAN} or
-         *     {@code HANDLE}, or its type cannot hold {@code value}; the builder is unchanged. O(fields).
+         *     {@code HANDLE}, or its type cannot hold {@code value}. O(fields).
          */
         public Builder loadDefault(String fieldName, long value) {
             int i = declared(fieldName);
@@ -523,8 +521,7 @@ public final class Schema {
          * @param fieldName a {@code FLOAT} or {@code DOUBLE} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder is
-         *     unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type. O(fields).
          */
         public Builder loadDefault(String fieldName, double value) {
             int i = declared(fieldName);
@@ -544,8 +541,7 @@ public final class Schema {
          * @param fieldName a {@code BOOLEAN} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of another type; the builder is
-         *     unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type. O(fields).
          */
         public Builder loadDefault(String fieldName, boolean value) {
             int i = declared(fieldName);

@@ -16,27 +16,25 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an ordinary in-memory
  * table of the same kind; saves a {@link ComponentTable} and loads it for its entity table ({@link #loadComponents}).
- * Tables that refer to each other through handle fields ({@link HandleField}) are checked with
+ * Tables that refer to each other through {@linkplain HandleField handle fields} are checked with
  * {@link #danglingReferences} and, after a load under a new tag, mended with {@link #remap}.
  *
  * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's generation, retired slots,
  * free list (the next {@code add()} returns what it would have), reuse order, layout, capacity limit, tag and schema.
  * It loads under its own tag, so every saved handle stays valid, if no open table holds the tag and no other table used
- * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). Give a saved
- * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added fields at their
- * {@link Schema.Builder#loadDefault load default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a
- * temporary file and moves it into place; every section has a CRC32C ({@code docs/format.md}). Save and load are
- * O(slots + blocks), nothing per record; a save holds the table's iteration guard. A null {@link Table} argument
- * throws {@link IllegalArgumentException}; a closed table or component table argument, other than a target of
- * {@link #danglingReferences}, throws {@link IllegalStateException}. Guide: docs/saving-and-mapped-tables.md.
+ * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). A schema that
+ * gained, lost or reordered fields loads by field name (added fields at their {@link Schema.Builder#loadDefault load
+ * default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a temporary file and moves it into place;
+ * every section has a CRC32C ({@code docs/format.md}). Save and load are O(slots + blocks), nothing per record; a save
+ * holds the table's iteration guard. A null {@link Table} argument throws {@link IllegalArgumentException}; a closed
+ * table or component table {@link IllegalStateException}, except a {@link #danglingReferences} target or a
+ * component-table referrer there without handle fields, and a component-table referrer of a {@link #remap} that returns
+ * 0 (nothing moves, or the pair was remapped). Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
-        /**
-         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the handles then
-         * differ; {@link #remap} mends references.
-         */
+        /** Load under a new automatic tag and identity (own tag taken); handles then differ: {@link #remap} mends. */
         NEW_TAG,
         /** Require the expected schema exactly (layout, fields, order, types): any difference throws {@code SCHEMA_MISMATCH}. */
         EXACT_SCHEMA
@@ -161,8 +159,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #loadComponents(Path, Table, Schema, LoadOption...)} from a channel, from its
-     * position, read up to the snapshot's end; it stays open.
+     * {@link #loadComponents(Path, Table, Schema, LoadOption...)} from a channel, from its position to the
+     * snapshot's end; it stays open.
      *
      * @param in the channel
      * @param source a name for the source, for messages
@@ -170,7 +168,6 @@ public final class Snapshots {
      * @param expected the schema to load under, or null to take the snapshot's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table
-     * @throws StorageFileException as {@link #loadComponents(Path, Table, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
@@ -204,7 +201,6 @@ public final class Snapshots {
      * @param path the file
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException if the file is not a valid snapshot or its tag is taken
      * @throws IOException if reading fails
      */
     public static Table load(Path path, LoadOption... options) throws IOException {
@@ -218,7 +214,6 @@ public final class Snapshots {
      * @param expected the schema to load under
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException as {@link #load(Path, Class, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static Table load(Path path, Schema expected, LoadOption... options) throws IOException {
@@ -226,8 +221,8 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a table of a given kind saved with {@link #save}. With a schema, the loaded table uses
-     * {@code expected} itself, so the caller's field objects work on it.
+     * Loads a table of a given kind saved with {@link #save}. With a schema, the loaded table uses {@code expected}
+     * itself, so the caller's field objects work on it.
      *
      * @param path the file
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
@@ -248,8 +243,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #load(Path, Class, Schema, LoadOption...)} from a channel, from its position, read up
-     * to the snapshot's end; it stays open.
+     * {@link #load(Path, Class, Schema, LoadOption...)} from a channel, from its position to the snapshot's end;
+     * it stays open.
      *
      * @param in the channel
      * @param source a name for the source, for messages
@@ -269,11 +264,11 @@ public final class Snapshots {
     // References between tables: handle fields
 
     /**
-     * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value
-     * in {@code referrer}'s handle fields naming its saved tag the new tag and generation: valid
-     * stays valid, stale stays stale (unmovable becomes null). Does nothing under the own tag or
-     * for a pair already remapped; run it before new references are written. O(live records) per
-     * handle field aimed at {@code loaded}; holds {@code referrer}'s iteration guard.
+     * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value in
+     * {@code referrer}'s handle fields naming its saved tag the new tag and generation: valid stays valid, stale stays
+     * stale (unmovable becomes null). Does nothing under the own tag or for a pair already remapped; run it before new
+     * references are written. O(live records) per handle field aimed at {@code loaded}; holds {@code referrer}'s
+     * iteration guard.
      *
      * @param referrer the table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
@@ -303,8 +298,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #remap(Table, Table)} for a component table: every row, also those of removed entities
-     * not swept out yet. O(rows) per handle field aimed at {@code loaded}.
+     * {@link #remap(Table, Table)} for a component table: every row, also those of removed entities not swept out
+     * yet. O(rows) per handle field aimed at {@code loaded}.
      *
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
@@ -334,13 +329,13 @@ public final class Snapshots {
     }
 
     /**
-     * Counts values in {@code referrer}'s handle fields naming no live record of the field's target
-     * among {@code targets} (stale, foreign, made up, or target absent); null never dangles. Run it
-     * after loading a set of tables. O(live records x handle fields); changes nothing.
+     * Counts values in {@code referrer}'s handle fields naming no live record of the field's target among
+     * {@code targets} (stale, foreign, made up, or target absent); null never dangles. Run it after loading a set of
+     * tables. O(live records x handle fields); changes nothing.
      *
      * @param referrer the table whose handle fields are checked, open
-     * @param targets the open tables the fields may refer to, found by name (the first of a
-     *     name counts); {@code referrer} itself if it refers to itself
+     * @param targets the open tables the fields may refer to, found by name (the first of a name counts);
+     *     {@code referrer} itself if it refers to itself
      * @return the number of dangling references
      * @throws IllegalArgumentException if a target is null
      */
@@ -362,8 +357,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #danglingReferences(Table, Table...)} for a component table, over the components of
-     * live entities. O(rows × handle fields); changes nothing.
+     * {@link #danglingReferences(Table, Table...)} for a component table, over the components of live entities.
+     * O(rows × handle fields); changes nothing.
      *
      * @param referrer the component table whose handle fields are checked, open
      * @param targets the open tables the fields may refer to, found by name

@@ -10,11 +10,10 @@ import java.util.ConcurrentModificationException;
  * optional per-entity data can keep its rows packed. Rows are {@code 0..size()-1} with no holes; {@link #keyAt(int)}
  * names the key that owns a row, {@link #indexOf(int)} the row a key owns. Invariant: for every row {@code r < size},
  * {@code indexOf(keyAt(r)) == r}; every other key is absent. Pages of 4096 {@code int}s on the heap never move; only
- * their directories double. ARCHITECTURE.md, "Relations".
- *
- * <p><b>Costs.</b> {@link #insert}, {@link #remove}, {@link #contains}, {@link #indexOf}, {@link #keyAt}: O(1),
- * allocation-free but for a new 16 KiB page (once per 4096 keys or rows) and a directory doubling. {@link #clear()}:
- * O(size). Memory: 4 bytes per dense row, plus 4 per key of every sparse page in use (a page: 4096 consecutive keys).
+ * their directories double. ARCHITECTURE.md, "Relations". <b>Costs.</b> {@link #insert}, {@link #remove},
+ * {@link #contains}, {@link #indexOf}, {@link #keyAt}: O(1), allocation-free but for a new 16 KiB page (once per 4096
+ * keys or rows) and a directory doubling. {@link #clear()}: O(size). Memory: 4 bytes per dense row, plus 4 per key of
+ * every sparse page in use (a page: 4096 consecutive keys).
  *
  * <p><b>Errors and threads.</b> A key outside {@code [0, MAX_KEY]}, inserting a key that is present and removing one
  * that is absent throw {@link IllegalArgumentException} naming the key; the set is unchanged. {@code contains} and
