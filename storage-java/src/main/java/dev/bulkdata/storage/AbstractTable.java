@@ -616,7 +616,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
     }
 
-    /** Ends a pass ({@code failure}: what it threw, or null); the last open one applies the queue (failure thrown/suppressed). */
+    /** Ends a pass that threw {@code failure} or null; the last applies the queue (failure thrown or suppressed). */
     final void endPass(Throwable failure) {
         if (failure == null) {
             endIteration();

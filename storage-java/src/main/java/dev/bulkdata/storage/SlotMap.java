@@ -36,13 +36,10 @@ final class SlotMap extends SlotEntries {
     long tagBits;
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
-    // 0 to HandleLayout.maxEpoch(); a handle is valid only in its epoch. Moves on where a clear or reset would retire
-    // slots; every opened slot then restarts at floor.
+    // 0 to maxEpoch; a handle is valid only in its epoch (ARCHITECTURE.md, "Structural operations").
     int epoch;
     final int maxEpoch;
-    // At least the highest generation in any meta word this epoch (slot limit's included, which a cancelled add may
-    // have left): resetAll() frees every slot one above it without reading them. Raised where a generation rises,
-    // recomputed on restore.
+    // At least the highest generation in any meta word this epoch (slot limit's too): resetAll() frees above it.
     int top;
     final int maxGeneration;
     /** The largest slot this map may open (layout and maxCapacity). */
@@ -64,9 +61,8 @@ final class SlotMap extends SlotEntries {
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
-    // Slots [settled, limit) are pending: a reset freed them without writing their words, each is free at
-    // pendingGeneration (logicalMeta). find(long) checks this bound, so a pending word is never read as a handle's;
-    // takes reach pending slots in slot order and write their words (settle(int)).
+    // Slots [settled, limit) are pending: freed by a reset at pendingGeneration, words unwritten until a take reaches
+    // them in order (settle). find(long) checks this bound.
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
     int pendingGeneration;
@@ -81,10 +77,7 @@ final class SlotMap extends SlotEntries {
     /** Whether the last {@link #take()} came from {@link #reopen}, for {@link #undoTake}. */
     private boolean tookReopened;
 
-    /**
-     * @param links where free slots keep their links, or null to keep them in a payload int beside each meta word
-     *     (which the kind may use for live slots: {@link #payload(int)})
-     */
+    /** {@code links}: where free slots keep their links, or null for the payload int beside each meta word. */
     SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
         super(links == null);
         this.name = name;
@@ -233,9 +226,8 @@ final class SlotMap extends SlotEntries {
     // ---- Taking and releasing slots
 
     /**
-     * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots); returns the highest
-     * slot those takes may open, or -1 if holes cover them all: the kind makes record storage up to it. Throws
-     * {@link CapacityExceededException} if they do not all fit; nothing changes.
+     * Makes sure {@code count} {@link #take()}s cannot fail; returns the highest slot they may open (-1: holes cover
+     * all) for the kind's record storage. Throws {@link CapacityExceededException} if they do not fit; nothing changes.
      */
     long reserve(int count, int size) {
         long fromHoles = Math.min(count, holes());
@@ -252,9 +244,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear. Sets {@link #reused}.
-     * The caller reserved it. Throws {@link IllegalStateException} if the free list names a slot that is not free;
-     * nothing changes.
+     * Takes a reserved free slot in reuse order, or opens a fresh one (live bit clear); sets {@link #reused}. Throws
+     * {@link IllegalStateException}, changing nothing, if the free list names a slot that is not free.
      */
     int take() {
         tookReopened = false;
@@ -287,9 +278,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Opens {@code count} fresh slots live, in a map with no holes, writing their handles to
-     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller reserved them. Returns
-     * the first slot opened.
+     * Opens {@code count} reserved fresh slots live in a map with no holes, handles to {@code out[at, at + count)}:
+     * takes and activations in one pass. Returns the first slot opened.
      */
     int openRun(int count, long[] out, int at) {
         if (holes() != 0) {
@@ -397,9 +387,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Undoes the {@link #take()} of a dead slot: its generation advances (its handle stays stale) and it goes back
-     * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}. The caller checked
-     * the generation is not the last.
+     * Undoes a dead slot's {@link #take()}: its generation (not the last: the caller checked) advances and it goes back
+     * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}.
      */
     void undoTake(int slot, int limitBefore) {
         int generation = SlotMeta.generation(meta(slot)) + 1;
@@ -609,10 +598,7 @@ final class SlotMap extends SlotEntries {
         return last;
     }
 
-    /**
-     * Writes the list into the links (each slot's link names the next, the last's the header, the header's the head),
-     * as a snapshot saves it. O(list length); a right link is only read, so a second save dirties nothing.
-     */
+    /** Writes the list's links as a snapshot saves them ("The free list"); O(list length), rewriting no right link. */
     void writeLinks() {
         int length = listLength();
         if (length == 0) {
