@@ -164,10 +164,7 @@ abstract sealed class SlotEntries permits SlotMap {
 
     // ---- The clear pass
 
-    /**
-     * Makes every live slot of {@code [1, limit)} free at its next generation, or retired at {@code maxGeneration};
-     * branch-free where no slot retires, so that C2 vectorises it. Returns the slots retired.
-     */
+    /** Frees every live slot of {@code [1, limit)} at its next generation, or retires it; returns the slots retired. */
     final int advanceAllLive(int limit, int maxGeneration) {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
@@ -189,9 +186,8 @@ abstract sealed class SlotEntries permits SlotMap {
     /** {@link #advanceAllLive} on ints {@code [from, end)} of a heap page of entries. */
     private void releaseLive(int[] page, int from, int end, int maxLive, int advance) {
         if (!holds(page, from, end, maxLive)) {
-            // No slot retires (a payload equal to maxLive only sends its page the slow way): branch-free and at stride
-            // 1 (the live bit is bit 0; a payload, at an odd index of stride 2, is left as it is), so that C2
-            // vectorises it.
+            // No slot retires (a payload equal to maxLive only sends its page the slow way): branch-free, payloads
+            // (odd indices at stride 2) left as they are.
             int payloadBit = strideShift;
             for (int at = from; at < end; at++) {
                 int meta = page[at];
