@@ -27,10 +27,7 @@ import static dev.bulkdata.storage.internal.format.FileFormat.*;
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotReader {
-    /**
-     * Blocks allocated, read and checksummed per batch (256 KiB): still in cache when summed, reused by the C allocator
-     * (a whole-table allocation gets fresh pages each time), and the most a stream ending early makes allocate.
-     */
+    // Blocks allocated, read and summed per batch (256 KiB): in cache when summed; caps a short stream's allocation.
     private static final int READ_BATCH = 16;
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
     private static final int READ_AHEAD = 1 << 20;
