@@ -7,10 +7,9 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
  * The {@link PackedTable}: each slot's stride-2 {@link SlotMap} entry names its record's row in {@link DenseRows}, and
- * each row has a back-link to its slot: for every live slot {@code s}, {@code row(s) < size} and
- * {@code back[row(s)] == s}; every row {@code r < size} names live slot {@code back[r]}. Removal is swap-and-pop;
- * {@link #defragment} restarts its insertion sort from row 0 each call, skipped while {@code fragmented} is clear.
- * ARCHITECTURE.md, "PackedTable".
+ * each row a back-link to its slot: every live slot {@code s} has {@code row(s) < size}, {@code back[row(s)] == s};
+ * every row {@code r < size} names live slot {@code back[r]}. Removal is swap-and-pop; {@link #defragment} restarts
+ * its insertion sort from row 0 each call, skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;
