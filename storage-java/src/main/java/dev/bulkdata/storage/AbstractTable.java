@@ -84,9 +84,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). {@code links}: where free
-     * slots keep their free-list links, made from the new table (which the links may keep but must not use yet), or
-     * null to keep them beside the meta words (see {@link SlotMap}).
+     * A table under a tag already leased. {@code links}: where free slots keep their links, made from the new table
+     * (which the links may keep but must not use yet), or null for beside the meta words.
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
                   java.util.function.Function<AbstractTable, SlotMap.Links> links) {

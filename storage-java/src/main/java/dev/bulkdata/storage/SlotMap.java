@@ -306,8 +306,7 @@ final class SlotMap extends SlotEntries {
 
     /**
      * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a map just cleared or
-     * reset (every opened slot free, none retired, taken from slot 1 up), writing their handles from {@code out[at]}.
-     * Returns the slots taken, from slot 1; 0 if none (in any other state it does nothing).
+     * reset with none retired, handles from {@code out[at]}; returns how many (from slot 1), else 0 doing nothing.
      */
     int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
@@ -423,10 +422,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past the last generation, at
-     * {@link #floor} in the next epoch), so every earlier handle fails {@link #find(long)}'s bound. O(1) in FIFO and
-     * LIFO, a word per 4,096 slots in SWEEP. With no epoch left, it writes the pending words and does what
-     * {@link #releaseAllLive()} does.
+     * A reset, writing no word (O(1); SWEEP: a word per 4,096 slots): every opened slot becomes pending at
+     * {@code top + 1} or, if a slot retired or generations ran out, at {@link #floor} in the next epoch, so earlier
+     * handles fail {@link #find(long)}'s bound. With no epoch left, a {@link #releaseAllLive()}.
      */
     void resetAll() {
         if (top < maxGeneration && retired == 0) {
