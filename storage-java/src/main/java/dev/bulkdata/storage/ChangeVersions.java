@@ -182,10 +182,7 @@ final class ChangeVersions {
         return newer(stampAt(chunk * stride), since);
     }
 
-    /**
-     * {@return whether anything of chunk {@code chunk} (its structure or any field) changed after version
-     * {@code since}; true for a chunk without stamps (before the first mark, or past the chunks counted)}
-     */
+    /** {@return whether chunk {@code chunk}'s structure or any field changed after {@code since}; true if unstamped} */
     boolean anyChangedSince(int chunk, int since) {
         int from = chunk * stride;
         if (!marked || stride == 0 || from + stride > stamps.length) {

@@ -116,8 +116,7 @@ abstract sealed class SlotEntries permits SlotMap {
     private static final int SCRATCH_INTS = 1 << 12;
     private int[] scratch;
 
-    // Returns the highest generation of slots [1, limit), retired included; 0 if none: a branch-free max, payloads
-    // masked out, a range copied to scratch a page at a time.
+    // The highest generation of slots [1, limit), retired included; 0 if none. A branch-free max, payloads masked out.
     final int topGeneration(int limit) {
         if (limit <= 1) {
             return 0;
@@ -270,8 +269,7 @@ abstract sealed class SlotEntries permits SlotMap {
 
     // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
-    // Sets every restored entry: heap pages at stride 1 adopt metas' pages (one copy of a large mapped table's words);
-    // a range takes a bulk copy per page.
+    // Sets every restored entry: heap pages at stride 1 adopt metas' pages; a range takes a bulk copy per page.
     void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();
         int[][] made = metas.pages();
