@@ -744,12 +744,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return versions.mark();
     }
 
-    /**
-     * Frees the memory even if an iteration is open (its chunks then throw) or the table is corrupt; a change running
-     * on another thread meanwhile fails at its end. A mapped table that is not corrupt is checkpointed first; if that
-     * fails, the table is closed anyway and the failure thrown. Refuses, changing nothing, while an iteration holds the
-     * table open ({@link ChunkIteration#holding}).
-     */
+    /** As {@link Table#close()}; a change running on another thread meanwhile fails at its end. */
     @Override
     public final void close() {
         if (closed) {

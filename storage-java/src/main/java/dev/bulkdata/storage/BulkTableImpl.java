@@ -238,9 +238,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * {@inheritDoc} The chunk directory and the clean marks keep their arrays, so a thread racing a {@code close()} on
-     * another thread (a misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index
-     * out of bounds.
+     * {@inheritDoc} The chunk directory and clean marks keep their arrays, so a thread racing a {@code close()} (a
+     * misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index out of bounds.
      */
     @Override
     void onClose() {

@@ -2,7 +2,7 @@ package dev.bulkdata.storage;
 
 /**
  * What a clear frees in a FIFO or LIFO slot map: slots {@code [from, end)}, each free or retired, none in the free
- * list (a clear writes no link). Takes use it from {@code from} up, skipping retired ones; FIFO before the list.
+ * list (a clear writes no link). Takes go from {@code from} up, skipping retired; FIFO before the list, LIFO after.
  */
 final class ReopenRange {
     int from;
