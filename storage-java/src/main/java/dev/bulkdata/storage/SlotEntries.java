@@ -185,8 +185,7 @@ abstract sealed class SlotEntries permits SlotMap {
     /** {@link #advanceAllLive} on ints {@code [from, end)} of a heap page of entries. */
     private void releaseLive(int[] page, int from, int end, int maxLive, int advance) {
         if (!holds(page, from, end, maxLive)) {
-            // No slot retires (a payload equal to maxLive only sends its page the slow way): branch-free, payloads
-            // (odd indices at stride 2) left as they are.
+            // No slot retires (a payload equal to maxLive only sends its page the slow way); odd-index payloads kept.
             int payloadBit = strideShift;
             for (int at = from; at < end; at++) {
                 int meta = page[at];

@@ -10,8 +10,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word} (live, retired,
  * generation), the free slots, the open limit and retirement (refusals: {@link SlotRejections}). A handle resolves to a
- * slot here by one route ({@link #find(long)}), then to a record by the kind's rule (a BulkTable's slot, a
- * PackedTable's row in the entry's payload). The entries and the passes over them are {@link SlotEntries}.
+ * slot only through {@link #find(long)}. The entries and the passes over them are {@link SlotEntries}.
  *
  * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of slot
  * 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the generation a
@@ -544,8 +543,8 @@ final class SlotMap extends SlotEntries {
         return slot;
     }
 
-    // SWEEP: returns the first free slot at or after from, wrapping, in the bits (below settled) or the pending slots;
-    // the cursor never passes the first pending slot, so takes reach them in order. There is one.
+    // SWEEP: the first free slot (there is one) at or after from, wrapping, in the bits (below settled) or the pending
+    // slots; the cursor never passes the first pending slot, so takes reach them in order.
     private int nextFree(int from) {
         if (settled == limit) {
             return freeBits.next(from);
