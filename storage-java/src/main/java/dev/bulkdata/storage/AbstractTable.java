@@ -29,7 +29,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final Schema schema;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
-    // Blocks of records [0, regionRecords) in one reserved range (adoptRegion), or null. ARCHITECTURE, "Memory layout".
+    // The reserved range of records [0, regionRecords) (adoptRegion), or null; ARCHITECTURE.md, "Memory layout".
     MemorySegment region;
     int regionRecords;
     /** Whether {@link #region} holds every record: one flag C2 hoists out of a loop, instead of a compare per record. */
@@ -133,7 +133,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     /**
      * Makes room so that {@code count} activations cannot fail (BulkTable: blocks up to {@code highestSlot}, -1: none;
-     * PackedTable: rows), for {@link #unreserve} too. Throws {@link CapacityExceededException}; no record is added.
+     * PackedTable: rows), remembering the block count for {@link #unreserve}. Throws
+     * {@link CapacityExceededException} if memory runs out; no record is added.
      */
     abstract void reserveRecords(int count, long highestSlot);
 

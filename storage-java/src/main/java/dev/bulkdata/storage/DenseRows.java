@@ -131,8 +131,9 @@ final class DenseRows {
     }
 
     /**
-     * Allocates blocks so that {@code rows} rows fit. Throws {@link CapacityExceededException} if {@code rows >
-     * maxRows()}, a budget would be exceeded (nothing changes) or memory runs out (row count unchanged, blocks kept).
+     * Allocates blocks so that {@code rows} rows fit. Throws {@link CapacityExceededException} if
+     * {@code rows > maxRows()}, a budget would be exceeded (nothing changes) or memory runs out (row count unchanged,
+     * blocks kept).
      */
     void reserve(long rows) {
         if (rows > maxRows) {

@@ -3,9 +3,9 @@ package dev.bulkdata.storage.internal.tags;
 /**
  * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its slots start at (the tag's
  * floor), and what the table has handed out (generations, slots, epoch: {@link #issued(int, int)}), which
- * {@link TagRegistry#release} turns into the next table's floor. Held by the table's cleaner, not the table, so a table
- * dropped unclosed still reports it. Written by the table's writer only; read by release once the table is closed or
- * unreachable.
+ * {@link TagRegistry#release} turns into the next table's floor. Shared with the table's cleaner and holding no table,
+ * so a table dropped unclosed still reports it. Written by the table's writer only; read by release once the table is
+ * closed or unreachable.
  */
 public final class TagLease {
     /** The table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}. */
