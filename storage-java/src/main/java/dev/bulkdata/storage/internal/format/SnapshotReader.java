@@ -47,8 +47,7 @@ public final class SnapshotReader {
      *
      * @param fileSize the source's size in bytes, or -1 for a stream of unknown length
      * @param expected the schema the caller expects, or null to take the file's
-     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED})
-     *     or 0 for either
+     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED}), 0: either
      * @param newTag whether to load the table under a new automatic tag
      * @param exact whether the file must hold {@code expected} exactly; else a schema with added, dropped or
      *     reordered fields, or another layout, is read under {@code expected}
