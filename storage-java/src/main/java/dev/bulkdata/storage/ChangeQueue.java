@@ -7,10 +7,10 @@ import java.util.Comparator;
 import java.util.function.LongConsumer;
 
 /**
- * A table's changes queued during a pass, applied when its last pass ends ({@link AbstractTable#applyQueued}).
- * Removals are a bit per slot set by atomic OR (any thread, twice is once, applied in slot order). Adds are a list
- * under the lock, each with its chunk index ({@link Integer#MAX_VALUE}: the table's), applied stably sorted by it, so
- * a parallel pass's adds come out the same whichever thread ran which chunk.
+ * A table's changes queued during a pass, applied when its last pass ends ({@link AbstractTable#applyQueued}); made at
+ * the first and kept. Removals are a bit per slot set by atomic OR (any thread, twice is once, applied in slot order).
+ * Adds are a list under the lock, each with its chunk index ({@link Integer#MAX_VALUE}: the table's), applied stably
+ * sorted by it, so a parallel pass's adds come out the same whichever thread ran which chunk.
  */
 final class ChangeQueue {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
