@@ -29,9 +29,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final Schema schema;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
-    // The address space of the blocks of records [0, regionRecords), block b at b << BlockArena.BLOCK_SHIFT, or null: a
-    // lookup reads such a record from this one segment without loading its block's. Set with the first block
-    // (adoptRegion).
+    // The reserved range of records [0, regionRecords) (adoptRegion), or null; ARCHITECTURE.md, "Memory layout".
     MemorySegment region;
     int regionRecords;
     /** Whether {@link #region} holds every record: one flag C2 hoists out of a loop, instead of a compare per record. */
@@ -58,8 +56,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** Set once by {@link #poison}: two threads changed the structure at once. */
     boolean corrupt;
     private String corruption;
-    // The handle of the last structural change if it was add(), else 0; with lastAddLimit, what cancelAdd needs (the
-    // kind keeps its block count, unreserve).
+    // The handle of the last structural change if it was add(), else 0: what cancelAdd needs, with lastAddLimit.
     private long lastAdd;
     /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
     private volatile ChangeQueue queue;
@@ -67,8 +64,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     private int lastAddLimit;
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
-    // For a table loaded under a new tag (Snapshots.LoadOption.NEW_TAG): the snapshot's identity and tag and the
-    // generation shift of the load, for Snapshots.remap; else 0.
+    // Loaded under a new tag (LoadOption.NEW_TAG): the saved identity, tag and generation shift, for remap; else 0.
     long savedIdentity;
     int savedTag;
     int generationShift;
@@ -88,9 +84,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}). {@code links}: where free
-     * slots keep their free-list links, made from the new table (which the links may keep but must not use yet), or
-     * null to keep them beside the meta words (see {@link SlotMap}).
+     * A table under a tag already leased. {@code links}: where free slots keep their links, made from the new table
+     * (which the links may keep but must not use yet), or null for beside the meta words.
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
                   java.util.function.Function<AbstractTable, SlotMap.Links> links) {
@@ -137,34 +132,29 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Makes room so that {@code count} activations cannot fail: blocks for every slot up to {@code highestSlot}
-     * (BulkTable; -1: no fresh slot) or {@code count} more rows (PackedTable). Remembers the block count before, for
-     * {@link #unreserve}. Throws {@link CapacityExceededException} if memory runs out; no record is added.
+     * Makes room so that {@code count} activations cannot fail (BulkTable: blocks up to {@code highestSlot}, -1: none;
+     * PackedTable: rows), remembering the block count for {@link #unreserve}. Throws
+     * {@link CapacityExceededException} if memory runs out; no record is added.
      */
     abstract void reserveRecords(int count, long highestSlot);
 
     /** Makes a slot from {@link SlotMap#take()} live, with an all-zero record, and returns its handle. */
     abstract long activate(int slot);
 
-    /**
-     * Adds the first records of a reserved batch at once where the kind can, writing their handles from {@code from};
-     * returns the index after the last one (the rest go one by one). By default none.
-     */
+    /** Adds a reserved batch's first records at once where the kind can (default none); returns the index after. */
     int addRun(long[] handlesOut, int from, int to) {
         return from;
     }
 
     /**
-     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last row moves into the gap)
-     * and counts it out of {@code size}. No byte is zeroed ({@link #activate} zeroes a reused record); the meta word is
-     * the caller's.
+     * Drops a no-longer-live slot's record (BulkTable: live bit; PackedTable: last row fills the gap) and counts it out
+     * of {@code size}. No byte is zeroed ({@link #activate} does); the meta word is the caller's.
      */
     abstract void dropRecord(int slot);
 
     /**
-     * Undoes the last {@link #reserveRecords} after {@link #undoAdd} gave {@code slot} back: its blocks become zeroed
-     * spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of a slot now past the limit, as never-opened
-     * slots' records must be.
+     * Undoes the last {@link #reserveRecords} after {@link #undoAdd}: its blocks become zeroed spares; a BulkTable
+     * zeroes {@code slot}'s record if it is now past the limit (never-opened records are zero).
      */
     abstract void unreserve(int slot);
 
@@ -313,9 +303,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return exact;
     }
 
-    // Puts a slot that the last add took back where it came from: the head of the free list, or the slots never opened,
-    // with blocks that add allocated set aside as spares. Its generation still advances, so the handle the add returned
-    // stays stale for good.
+    // Gives the last add's slot back (free list or never-opened, blocks set aside); its generation advances, so the
+    // handle the add returned stays stale.
     private void undoAdd(int slot) {
         removals++;
         dropRecord(slot);
@@ -456,10 +445,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return applyQueue(false);
     }
 
-    // Applies what is queued, with no pass open, and returns the records removed and added: the removals in slot order
-    // as one structural change, then the adds in their order (ChangeQueue), each with its initializer. If an add or its
-    // initializer fails, that record is taken back, the adds after it stay queued, and the failure is thrown. At a
-    // pass's end (atPassEnd), a pass another thread opened meanwhile leaves the queue to that pass's end.
+    // Applies the queue with no pass open (removals in slot order, then adds in order) and returns the records changed.
+    // A failed add is taken back, later adds stay queued, the failure is thrown; a pass opened meanwhile applies it.
     private int applyQueue(boolean atPassEnd) {
         ChangeQueue q = queue;
         if (q == null || q.isEmpty()) {
@@ -597,10 +584,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
                 + " throws this exception. Close the table and rebuild its contents.");
     }
 
-    /**
-     * {@link AccessGuard#beginChange} ({@code operation} is for the message), forgetting the last add: only an add sets
-     * it again. Returns the writer word for {@link AccessGuard#endChange} or {@link AccessGuard#abortChange}.
-     */
+    /** {@link AccessGuard#beginChange}, forgetting the last add; returns the writer word for its end or abort. */
     final long beginChange(String operation) {
         long me = guard.beginChange(operation);
         lastAdd = 0;
@@ -621,8 +605,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         guard.beginIteration();
         ChangeQueue q = queue;
         if (q != null) {
-            // Slots opened since the last pass get removal bits now: none opens during a pass, so the bits never grow
-            // while visitors set them.
+            // Slots opened since the last pass get removal bits now, so the bits never grow while visitors set them.
             q.cover(slots.limit);
         }
     }
@@ -633,10 +616,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
     }
 
-    /**
-     * Ends a pass that threw {@code failure} (null if it completed), applying what it queued if it was the last open
-     * pass; a failure of that is thrown, or suppressed in {@code failure}.
-     */
+    /** Ends a pass that threw {@code failure} or null; the last applies the queue (failure thrown or suppressed). */
     final void endPass(Throwable failure) {
         if (failure == null) {
             endIteration();
@@ -721,8 +701,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         ChunkIteration.recordPass(this, changes, since, visitor);
     }
 
-    // MappedTable's methods: public for MappedBulkTableImpl and MappedPackedTableImpl, the only tables with a file
-    // ({@link #mapped} set when they open), which implement them with these.
+    // MappedTable's methods, public for MappedBulkTableImpl and MappedPackedTableImpl (the tables with mapped set).
 
     /** {@link MappedTable#checkpoint()}. */
     public final void checkpoint() throws IOException {
@@ -730,8 +709,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         checkpoint(false);
     }
 
-    // Holds an iteration around MappedStore.checkpoint: structural changes meanwhile throw
-    // ConcurrentModificationException.
+    // Holds an iteration around MappedStore.checkpoint: structural changes meanwhile throw CME.
     private void checkpoint(boolean closing) throws IOException {
         beginIteration();
         try {
@@ -767,12 +745,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return versions.mark();
     }
 
-    /**
-     * Frees the memory even if an iteration is open (its chunks then throw) or the table is corrupt; a change running
-     * on another thread meanwhile fails at its end. A mapped table that is not corrupt is checkpointed first; if that
-     * fails, the table is closed anyway and the failure thrown. Refuses, changing nothing, while an iteration holds the
-     * table open ({@link ChunkIteration#holding}).
-     */
+    /** As {@link Table#close()}; a change running on another thread meanwhile fails at its end. */
     @Override
     public final void close() {
         if (closed) {

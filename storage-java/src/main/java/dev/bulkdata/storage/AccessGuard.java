@@ -41,14 +41,12 @@ final class AccessGuard {
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once ended. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
-    // The writer word: threadId << 1 of the thread that made the last structural change (0 before the first), with
-    // CHANGING set while one runs; NO_WRITER once ended.
+    // threadId << 1 of the last structural change's thread (0: none yet), CHANGING while one runs; NO_WRITER: ended.
     @SuppressWarnings("unused") // accessed through WRITER
     private long writer;
     /** The name of the thread in {@code writer}, for messages; not the thread, which would stay reachable. */
     private String writerName;
-    // The iterations holding the table open (ChunkIteration.holding) and what holds them; guarded by this, as one may
-    // close on another thread. Null until the first hold.
+    // The iterations holding the table open and their holders; null until the first hold; guarded by this.
     private java.util.IdentityHashMap<ChunkIteration, String> holders;
 
     AccessGuard(AbstractTable table) {
@@ -64,12 +62,9 @@ final class AccessGuard {
     // ---- Writer claim
 
     /**
-     * Starts a structural change: checks that the table is open ({@link IllegalStateException} if closed or corrupt),
-     * no iteration is open and no other thread is inside a change (else {@link ConcurrentModificationException}), then
-     * marks this thread's change running and returns its writer word ({@code threadId << 1 | CHANGING}) for
-     * {@link #endChange}. It ends with {@link #endChange} or, if it throws, {@link #abortChange}. The writer thread's
-     * own changes cost opaque reads and writes of {@code writer} and no fence; another thread goes through
-     * {@link #claim}.
+     * Starts a structural change, ended by {@link #endChange} or, if it throws, {@link #abortChange}; returns the
+     * writer word. Throws {@link IllegalStateException} if the table is closed or corrupt, else
+     * {@link ConcurrentModificationException} if an iteration is open or another thread is inside a change.
      */
     long beginChange(String operation) {
         table.ensureOpen();
@@ -99,9 +94,8 @@ final class AccessGuard {
         return idle | CHANGING;
     }
 
-    // Takes the table over from writer word seen: a compare-and-set that succeeds only if no change of the previous
-    // writer is visible, then a wait of HANDOFF_NANOS for that writer's last stores to land, and a check that they did
-    // not take the table back. A few microseconds once per hand-over between threads.
+    // Takes the table over from writer word seen: CAS, a wait of HANDOFF_NANOS for the previous writer's last stores,
+    // and a check that it did not take the table back ("Threads").
     private void claim(long seen, long idle, String operation) {
         if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
             throw table.unusable();
@@ -143,8 +137,7 @@ final class AccessGuard {
      * the table meanwhile, and the table is then corrupt.
      */
     void endChange(long me) {
-        // A thread that read the writer word just before another thread poisoned the table can have overwritten the
-        // poisoned word with its own: `corrupt` catches that case.
+        // A writer word written over a just-poisoned one: `corrupt` catches it.
         if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
             throw concurrentChange(null);
         }
@@ -152,10 +145,9 @@ final class AccessGuard {
     }
 
     /**
-     * Ends a change that threw {@code failure} and returns what to throw: the failure itself, unless another thread
-     * changed the table meanwhile ({@link ConcurrentModificationException}, the failure suppressed) or it is an
-     * internal error only a broken structure explains (NPE, AIOOBE, ...): then the table is corrupt. With
-     * {@code fromCallback}, an NPE may be user code's (a {@link RecordOrder}) and does not count.
+     * Ends a change that threw {@code failure}; returns it, or a {@link ConcurrentModificationException} suppressing
+     * it if another thread changed the table meanwhile. An internal error (NPE, AIOOBE, ...) marks the table corrupt
+     * and returns its exception, except an NPE {@code fromCallback} (a {@link RecordOrder}'s).
      */
     RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
         if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
@@ -204,9 +196,8 @@ final class AccessGuard {
     }
 
     /**
-     * {@link #checkChunkAccess()} with a volatile read, on a slow path that may have raced a {@code close()}: a close
-     * whose effects this thread met is reported as such, not as a hole. Throws {@link IllegalStateException} if the
-     * chunks may not be used now.
+     * {@link #checkChunkAccess()} with a volatile read, for a slow path that may have raced a {@code close()}: a close
+     * whose effects this thread met is reported as such, not as a hole.
      */
     void recheckChunkAccess() {
         if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {

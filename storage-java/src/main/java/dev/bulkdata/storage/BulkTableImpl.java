@@ -25,12 +25,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     BulkChunk[] chunks = NO_CHUNKS;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
-    // Per block, bit g: every dead slot of group g (the 64 slots of bitmap word g) is all zero, so an add that reuses
-    // one writes no byte. Set when such an add finds its group without a live record and zeroes the group whole;
-    // cleared by a removal or a free-list link in the group, a writable view of the block (all groups) and a clear.
-    // Only the first 32 groups are tracked (past them records are zeroed one by one); a stray clear is always safe. A
-    // writable view on another thread during a pass clears marks with a plain store, made visible to the writer thread
-    // by the join that ends the pass.
+    // Per block, bit g: every dead slot of 64-slot group g is all zero (ARCHITECTURE.md, "Dead records' bytes"). Only
+    // groups below 32 are tracked; a stray clear is safe. A view's plain clear in a pass is seen after the pass's join.
     int[] cleanGroups = new int[0];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
@@ -129,10 +125,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return slots.activate(slot);
     }
 
-    /**
-     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their records zeroed a run per
-     * block and column; then fresh slots, whose records are zero already. Live bits are set a word at a time.
-     */
+    /** A cleared table's slots from 1 up, then fresh slots (ARCHITECTURE.md, "Batch adds"). */
     @Override
     int addRun(long[] handlesOut, int from, int to) {
         if (to - from < 2) {
@@ -168,9 +161,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         size += count;
     }
 
-    // Readies reused slot for a new record, all zero: nothing if its group is clean; if the group holds no record, the
-    // whole group up to the first never-opened slot, which makes it clean (a fill per column per 64 slots); else the
-    // one record. At worst 64 records' bytes are filled per add.
+    // Zeroes a reused slot's record: nothing in a clean group, the whole group if it holds no record, else the record.
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
         int s = slot & recordMask;
@@ -197,9 +188,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         cleanGroups[slot >>> recordShift] &= ~(1 << ((slot & recordMask) >>> 6));
     }
 
-    // Any byte of this block may change (a writable view): none of its groups is clean. Stores only if a mark is set,
-    // so that threads taking views of neighbouring blocks during a parallel pass share the marks' cache line for
-    // reading only.
+    // A writable view: no group of the block is clean. Stores only if a mark is set (parallel views share the line).
     void dirtyBlock(int block) {
         if (cleanGroups[block] != 0) {
             cleanGroups[block] = 0;
@@ -230,10 +219,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         }
     }
 
-    /**
-     * The slot map's pass (a clear's over the meta words; none for a reset, see {@link SlotMap#resetAll}), then one
-     * step per block: the live bits of a block that held records are cleared. No record byte is written.
-     */
+    /** The slot map's pass (none for a reset), then a block's live bits cleared per block that held records. */
     @Override
     void clearRecords(boolean reset) {
         if (reset) {
@@ -252,9 +238,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * {@inheritDoc} The chunk directory and the clean marks keep their arrays, so a thread racing a {@code close()} on
-     * another thread (a misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index
-     * out of bounds.
+     * {@inheritDoc} The chunk directory and clean marks keep their arrays, so a thread racing a {@code close()} (a
+     * misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index out of bounds.
      */
     @Override
     void onClose() {

@@ -24,9 +24,8 @@ final class ChangeVersions {
     private final int fields;
     /** The flat array of stamps; grown with the table's blocks, never shrunk. */
     int[] stamps;
-    // Per chunk, the version at which stampAll last stamped it. Equal to current, every stamp of the chunk is current
-    // (stamps only ever move up to current), so the next stampAll in that chunk is one compare. Reset by clamp(), long
-    // before a version could come round again.
+    // Per chunk, the version of its last stampAll: equal to current, the next stampAll there is one compare. Reset by
+    // clamp(), long before a version could come round again.
     private int[] full = new int[0];
     /** The version every write stamps now. */
     int current = 1;
@@ -55,9 +54,8 @@ final class ChangeVersions {
     }
 
     /**
-     * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the current version everywhere.
-     * Before the first {@link #mark()} only counts them (the first mark makes the array). Allocates only when the table
-     * grows past its largest size.
+     * Makes room for {@code chunks} chunks' stamps, new ones at the current version; before the first {@link #mark()}
+     * only counts them. Allocates only when the table grows past its largest size.
      */
     void ensureChunks(int chunks) {
         this.chunks = Math.max(this.chunks, chunks);
@@ -184,10 +182,7 @@ final class ChangeVersions {
         return newer(stampAt(chunk * stride), since);
     }
 
-    /**
-     * {@return whether anything of chunk {@code chunk} (its structure or any field) changed after version
-     * {@code since}; true for a chunk without stamps (before the first mark, or past the chunks counted)}
-     */
+    /** {@return whether chunk {@code chunk}'s structure or any field changed after {@code since}; true if unstamped} */
     boolean anyChangedSince(int chunk, int since) {
         int from = chunk * stride;
         if (!marked || stride == 0 || from + stride > stamps.length) {

@@ -41,9 +41,8 @@ final class DenseRows {
     private int used;
 
     /**
-     * Dense rows of {@code schema}, blocks from {@code arena} (no memory is taken until the first row); {@code owner}
-     * is the source of handles for {@link #chunk(int)} views, or null for none; {@code maxRows} the most rows ever held
-     * at once, at least 1.
+     * Blocks from {@code arena}, none until the first row; {@code owner} gives {@link #chunk(int)} views their handles
+     * (null: no views); {@code maxRows}, at least 1, caps the rows held at once.
      */
     DenseRows(Schema schema, BlockArena arena, DenseChunk.Owner owner, int maxRows) {
         if (maxRows < 1) {
@@ -132,10 +131,9 @@ final class DenseRows {
     }
 
     /**
-     * Makes sure {@code rows} rows fit without allocating, allocating blocks as needed. All or nothing for the rows: on
-     * failure the row count is unchanged (blocks allocated before the failure are kept for later use). Throws
-     * {@link CapacityExceededException} if {@code rows > maxRows()}, a memory budget would be exceeded (nothing
-     * changes) or native memory runs out.
+     * Allocates blocks so that {@code rows} rows fit. Throws {@link CapacityExceededException} if
+     * {@code rows > maxRows()}, a budget would be exceeded (nothing changes) or memory runs out (row count unchanged,
+     * blocks kept).
      */
     void reserve(long rows) {
         if (rows > maxRows) {
@@ -177,9 +175,8 @@ final class DenseRows {
     }
 
     /**
-     * Gives back the blocks past the first {@code count}, which must hold no rows: they stay allocated as zeroed spares
-     * for the next {@link #reserve}, but no longer count as held ({@link #blockCount()}, the arena's bytes). Used to
-     * cancel an add that allocated a block. {@code count}: blocks to keep, at least {@link #chunkCount()}.
+     * Keeps the first {@code count} blocks (at least {@link #chunkCount()}): the rest become zeroed spares for the next
+     * {@link #reserve}, not counted as held ({@link #blockCount()}, the arena's bytes). For a cancelled add.
      */
     void trimBlocks(int count) {
         int kept = count << shift;
@@ -194,9 +191,8 @@ final class DenseRows {
     }
 
     /**
-     * Sets the row count of rows restored from a snapshot: the blocks holding them were reserved and filled by the
-     * caller. Rows past {@code size} in those blocks may hold a removed record's bytes, so they count as used:
-     * {@link #addRow()} zeroes them.
+     * Sets the row count of restored rows (blocks reserved and filled by the caller); rows past {@code size} in them
+     * count as used, so {@link #addRow()} zeroes them.
      */
     void restoreSize(int size) {
         this.size = size;
@@ -221,9 +217,8 @@ final class DenseRows {
     }
 
     /**
-     * Swap-and-pop: moves the last row into {@code row} ({@code 0 <= row < size()}) and returns the index it came from,
-     * or -1 if {@code row} was the last row (nothing moved); the old last row keeps its bytes until {@link #addRow()}
-     * reuses it.
+     * Swap-and-pop: moves the last row into {@code row} ({@code 0 <= row < size()}) and returns where it came from, or
+     * -1 if {@code row} was last; the old last row keeps its bytes until {@link #addRow()} reuses it.
      */
     int removeRow(int row) {
         int last = --size;

@@ -4,8 +4,7 @@ import java.util.Arrays;
 
 /**
  * The free list of {@link ReuseOrder#SWEEP}: a bit per free slot plus a summary bit per non-zero word, so {@link #next}
- * skips 4,096 slots per summary word and holes refill in slot order whatever the removal order. Grown by doubling,
- * never shrunk.
+ * skips 4,096 slots per summary word; holes refill in slot order. Grown by doubling, never shrunk.
  */
 final class FreeBits {
     private static final long[] NO_BITS = new long[0];

@@ -2,9 +2,8 @@ package dev.bulkdata.storage;
 
 /**
  * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in a power-of-two ring grown
- * by doubling. FIFO pops the head and appends at the tail; LIFO pops and pushes at the head; O(1) without reading free
- * records, so successive takes are no chain of dependent cache misses. Only numbers: {@link SlotMap} checks a popped
- * slot is free.
+ * by doubling. FIFO pops the head and appends at the tail; LIFO pops and pushes at the head; O(1), reading no free
+ * record. Only numbers: {@link SlotMap} checks a popped slot is free.
  */
 final class FreeRing {
     private static final int[] NO_SLOTS = new int[0];

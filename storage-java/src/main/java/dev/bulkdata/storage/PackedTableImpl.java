@@ -7,10 +7,9 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
  * The {@link PackedTable}: each slot's stride-2 {@link SlotMap} entry names its record's row in {@link DenseRows}, and
- * each row has a back-link to its slot: for every live slot {@code s}, {@code row(s) < size} and
- * {@code back[row(s)] == s}; every row {@code r < size} names live slot {@code back[r]}. Removal is swap-and-pop;
- * {@link #defragment} restarts its insertion sort from row 0 each call, skipped while {@code fragmented} is clear.
- * ARCHITECTURE.md, "PackedTable".
+ * each row a back-link to its slot: every live slot {@code s} has {@code row(s) < size}, {@code back[row(s)] == s};
+ * every row {@code r < size} names live slot {@code back[r]}. Removal is swap-and-pop; {@link #defragment} restarts
+ * its insertion sort from row 0 each call, skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;
@@ -123,8 +122,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         int moved = rows.removeRow(row);
         versions.stampStructure(row >>> recordShift);
         if (moved >= 0) {
-            // The last record moves into the gap: new bytes in the gap's chunk, one record fewer in the chunk it leaves
-            // (the same chunk or the last one).
+            // The last record moves into the gap: new bytes in the gap's chunk, one fewer in the chunk it leaves.
             versions.stampFields(row >>> recordShift);
             versions.stampStructure(moved >>> recordShift);
             int movedSlot = back.get(moved);
@@ -283,9 +281,8 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     }
 
     /**
-     * Sets the rows of a restored table: {@code size} rows, row {@code r} holding the record of slot
-     * {@code backLinks[r]}; the slot map entries name the rows already. Defragment starts from a fragmented state (the
-     * order a pass sorted by is not saved).
+     * Sets a restored table's {@code size} rows, row {@code r} holding slot {@code backLinks[r]}'s record (the entries
+     * name the rows already); fragmented, as the sorted order is not saved.
      */
     void restoreRows(int size, int[] backLinks) {
         for (int row = 0; row < size; row++) {

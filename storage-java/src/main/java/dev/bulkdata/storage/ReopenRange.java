@@ -2,8 +2,7 @@ package dev.bulkdata.storage;
 
 /**
  * What a clear frees in a FIFO or LIFO slot map: slots {@code [from, end)}, each free or retired, none in the free
- * list, so a clear writes no link. Takes use it from {@code from} up (FIFO before the list, LIFO after it: its slots
- * were freed first), skipping retired ones.
+ * list (a clear writes no link). Takes go from {@code from} up, skipping retired; FIFO before the list, LIFO after.
  */
 final class ReopenRange {
     int from;

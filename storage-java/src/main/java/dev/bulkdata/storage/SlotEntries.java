@@ -116,8 +116,7 @@ abstract sealed class SlotEntries permits SlotMap {
     private static final int SCRATCH_INTS = 1 << 12;
     private int[] scratch;
 
-    // Returns the highest generation of slots [1, limit), retired included; 0 if none: a branch-free max, payloads
-    // masked out, a range copied to scratch a page at a time.
+    // The highest generation of slots [1, limit), retired included; 0 if none. A branch-free max, payloads masked out.
     final int topGeneration(int limit) {
         if (limit <= 1) {
             return 0;
@@ -164,10 +163,7 @@ abstract sealed class SlotEntries permits SlotMap {
 
     // ---- The clear pass
 
-    /**
-     * Makes every live slot of {@code [1, limit)} free at its next generation, or retired at {@code maxGeneration};
-     * branch-free where no slot retires, so that C2 vectorises it. Returns the slots retired.
-     */
+    /** Frees every live slot of {@code [1, limit)} at its next generation, or retires it; returns the slots retired. */
     final int advanceAllLive(int limit, int maxGeneration) {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
@@ -189,9 +185,7 @@ abstract sealed class SlotEntries permits SlotMap {
     /** {@link #advanceAllLive} on ints {@code [from, end)} of a heap page of entries. */
     private void releaseLive(int[] page, int from, int end, int maxLive, int advance) {
         if (!holds(page, from, end, maxLive)) {
-            // No slot retires (a payload equal to maxLive only sends its page the slow way): branch-free and at stride
-            // 1 (the live bit is bit 0; a payload, at an odd index of stride 2, is left as it is), so that C2
-            // vectorises it.
+            // No slot retires (a payload equal to maxLive only sends its page the slow way); odd-index payloads kept.
             int payloadBit = strideShift;
             for (int at = from; at < end; at++) {
                 int meta = page[at];
@@ -274,8 +268,7 @@ abstract sealed class SlotEntries permits SlotMap {
 
     // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
-    // Sets every restored entry: heap pages at stride 1 adopt metas' pages (one copy of a large mapped table's words);
-    // a range takes a bulk copy per page.
+    // Sets every restored entry: heap pages at stride 1 adopt metas' pages; a range takes a bulk copy per page.
     void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();
         int[][] made = metas.pages();

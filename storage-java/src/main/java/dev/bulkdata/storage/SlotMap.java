@@ -10,8 +10,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word} (live, retired,
  * generation), the free slots, the open limit and retirement (refusals: {@link SlotRejections}). A handle resolves to a
- * slot here by one route ({@link #find(long)}), then to a record by the kind's rule (a BulkTable's slot, a
- * PackedTable's row in the entry's payload). The entries and the passes over them are {@link SlotEntries}.
+ * slot only through {@link #find(long)}. The entries and the passes over them are {@link SlotEntries}.
  *
  * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of slot
  * 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the generation a
@@ -36,13 +35,10 @@ final class SlotMap extends SlotEntries {
     long tagBits;
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
-    // 0 to HandleLayout.maxEpoch(); a handle is valid only in its epoch. Moves on where a clear or reset would retire
-    // slots; every opened slot then restarts at floor.
+    // 0 to maxEpoch; a handle is valid only in its epoch (ARCHITECTURE.md, "Structural operations").
     int epoch;
     final int maxEpoch;
-    // At least the highest generation in any meta word this epoch (slot limit's included, which a cancelled add may
-    // have left): resetAll() frees every slot one above it without reading them. Raised where a generation rises,
-    // recomputed on restore.
+    // At least the highest generation in any meta word this epoch (slot limit's too): resetAll() frees above it.
     int top;
     final int maxGeneration;
     /** The largest slot this map may open (layout and maxCapacity). */
@@ -64,9 +60,8 @@ final class SlotMap extends SlotEntries {
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
-    // Slots [settled, limit) are pending: a reset freed them without writing their words, each is free at
-    // pendingGeneration (logicalMeta). find(long) checks this bound, so a pending word is never read as a handle's;
-    // takes reach pending slots in slot order and write their words (settle(int)).
+    // Slots [settled, limit) are pending: freed by a reset at pendingGeneration, words unwritten until a take reaches
+    // them in order (settle). find(long) checks this bound.
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
     int pendingGeneration;
@@ -81,10 +76,7 @@ final class SlotMap extends SlotEntries {
     /** Whether the last {@link #take()} came from {@link #reopen}, for {@link #undoTake}. */
     private boolean tookReopened;
 
-    /**
-     * @param links where free slots keep their links, or null to keep them in a payload int beside each meta word
-     *     (which the kind may use for live slots: {@link #payload(int)})
-     */
+    /** {@code links}: where free slots keep their links, or null for the payload int beside each meta word. */
     SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
         super(links == null);
         this.name = name;
@@ -233,9 +225,8 @@ final class SlotMap extends SlotEntries {
     // ---- Taking and releasing slots
 
     /**
-     * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots); returns the highest
-     * slot those takes may open, or -1 if holes cover them all: the kind makes record storage up to it. Throws
-     * {@link CapacityExceededException} if they do not all fit; nothing changes.
+     * Makes sure {@code count} {@link #take()}s cannot fail; returns the highest slot they may open (-1: holes cover
+     * all) for the kind's record storage. Throws {@link CapacityExceededException} if they do not fit; nothing changes.
      */
     long reserve(int count, int size) {
         long fromHoles = Math.min(count, holes());
@@ -252,9 +243,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear. Sets {@link #reused}.
-     * The caller reserved it. Throws {@link IllegalStateException} if the free list names a slot that is not free;
-     * nothing changes.
+     * Takes a reserved free slot in reuse order, or opens a fresh one (live bit clear); sets {@link #reused}. Throws
+     * {@link IllegalStateException}, changing nothing, if the free list names a slot that is not free.
      */
     int take() {
         tookReopened = false;
@@ -287,9 +277,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Opens {@code count} fresh slots live, in a map with no holes, writing their handles to
-     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller reserved them. Returns
-     * the first slot opened.
+     * Opens {@code count} reserved fresh slots live in a map with no holes, handles to {@code out[at, at + count)}:
+     * takes and activations in one pass. Returns the first slot opened.
      */
     int openRun(int count, long[] out, int at) {
         if (holes() != 0) {
@@ -316,8 +305,7 @@ final class SlotMap extends SlotEntries {
 
     /**
      * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a map just cleared or
-     * reset (every opened slot free, none retired, taken from slot 1 up), writing their handles from {@code out[at]}.
-     * Returns the slots taken, from slot 1; 0 if none (in any other state it does nothing).
+     * reset with none retired, handles from {@code out[at]}; returns how many (from slot 1), else 0 doing nothing.
      */
     int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
@@ -397,9 +385,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Undoes the {@link #take()} of a dead slot: its generation advances (its handle stays stale) and it goes back
-     * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}. The caller checked
-     * the generation is not the last.
+     * Undoes a dead slot's {@link #take()}: its generation (not the last: the caller checked) advances and it goes back
+     * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}.
      */
     void undoTake(int slot, int limitBefore) {
         int generation = SlotMeta.generation(meta(slot)) + 1;
@@ -434,10 +421,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past the last generation, at
-     * {@link #floor} in the next epoch), so every earlier handle fails {@link #find(long)}'s bound. O(1) in FIFO and
-     * LIFO, a word per 4,096 slots in SWEEP. With no epoch left, it writes the pending words and does what
-     * {@link #releaseAllLive()} does.
+     * A reset, writing no word (O(1); SWEEP: a word per 4,096 slots): every opened slot becomes pending at
+     * {@code top + 1} or, if a slot retired or generations ran out, at {@link #floor} in the next epoch, so earlier
+     * handles fail {@link #find(long)}'s bound. With no epoch left, a {@link #releaseAllLive()}.
      */
     void resetAll() {
         if (top < maxGeneration && retired == 0) {
@@ -557,8 +543,8 @@ final class SlotMap extends SlotEntries {
         return slot;
     }
 
-    // SWEEP: returns the first free slot at or after from, wrapping, in the bits (below settled) or the pending slots;
-    // the cursor never passes the first pending slot, so takes reach them in order. There is one.
+    // SWEEP: the first free slot (there is one) at or after from, wrapping, in the bits (below settled) or the pending
+    // slots; the cursor never passes the first pending slot, so takes reach them in order.
     private int nextFree(int from) {
         if (settled == limit) {
             return freeBits.next(from);
@@ -609,10 +595,7 @@ final class SlotMap extends SlotEntries {
         return last;
     }
 
-    /**
-     * Writes the list into the links (each slot's link names the next, the last's the header, the header's the head),
-     * as a snapshot saves it. O(list length); a right link is only read, so a second save dirties nothing.
-     */
+    /** Writes the list's links as a snapshot saves them ("The free list"); O(list length), rewriting no right link. */
     void writeLinks() {
         int length = listLength();
         if (length == 0) {

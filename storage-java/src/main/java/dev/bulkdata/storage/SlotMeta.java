@@ -1,14 +1,8 @@
 package dev.bulkdata.storage;
 
 /**
- * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}.
- *
- * <pre>
- *   31  30                                   1   0
- *  +---+--------------------------------------+---+
- *  | R |          generation (30 bits)        | L |   L = live, R = retired
- *  +---+--------------------------------------+---+
- * </pre>
+ * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}: bit 31
+ * {@code R} (retired), a 30-bit generation, bit 0 {@code L} (live); drawn in ARCHITECTURE.md, "Memory layout".
  *
  * <ul>
  * <li><b>live</b> ({@code L} set): the slot holds a record; a handle is valid iff the word equals

@@ -28,10 +28,7 @@ final class SlotRejections {
                 + " names slot " + slot + ", which is not a free slot; nothing was added.");
     }
 
-    /**
-     * Explains why {@code handle} is not live here; the slow path of every access. {@code previousName}: the last
-     * closed table that held this tag, or null.
-     */
+    /** Explains why {@code handle} is not live here; {@code previousName}: the tag's last closed table, or null. */
     static InvalidHandleException rejection(SlotMap slots, long handle, String previousName) {
         HandleLayout layout = slots.layout;
         String tableName = slots.name;

@@ -19,19 +19,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The tables' JDK Flight Recorder events (docs/observability.md), called by the tables, their arenas
- * ({@link #ARENA}), the mapped-file opener and the slot map; it knows no table type. A hook is one volatile read until
- * a recording starts (ARCHITECTURE.md, "Observability"); then an event object is made only if its type is enabled.
- * The periodic event reads each table's {@link Statistics} unsynchronized (best effort); a table closed meanwhile is
- * skipped.
+ * The tables' JDK Flight Recorder events (docs/observability.md), called by the tables, their arenas ({@link #ARENA}),
+ * the mapped-file opener and the slot map; it knows no table type. A hook is one volatile read until a recording starts
+ * (ARCHITECTURE.md, "Observability"); then an event object is made only if its type is enabled. The periodic event
+ * reads each table's {@link Statistics} unsynchronized (best effort); a table closed meanwhile is skipped.
  */
 public final class TableEvents {
     private record Open(WeakReference<Object> owner, String name, String kind, Statistics statistics) {
     }
 
     /**
-     * Reads a table's figures for the periodic statistics event. Must not capture the table (it
-     * is kept weakly): a static method that casts its argument.
+     * Reads a table's figures for the periodic statistics event. Must not capture the table (it is kept weakly): a
+     * static method that casts its argument.
      */
     @FunctionalInterface
     public interface Statistics {

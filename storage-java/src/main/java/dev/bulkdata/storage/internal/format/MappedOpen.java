@@ -595,8 +595,7 @@ public final class MappedOpen {
                         + ") is not an area at a multiple of " + MappedFile.STRIDE);
             }
             if (offset >= fileSize) {
-                // Areas are appended by the checkpoint that first writes them, and an open truncates only past every
-                // area: one starting past the end is damage (a checkpoint would write far outside the file).
+                // Areas are appended by their first checkpoint, never truncated: one past the end is damage.
                 throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata area " + a
                         + " starts at " + offset);
             }

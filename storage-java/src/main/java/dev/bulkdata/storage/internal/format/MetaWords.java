@@ -88,8 +88,7 @@ public final class MetaWords {
 
     /**
      * Computes the live words ({@link #liveStep} slots each, from slot 0) of {@code count} meta words of a page from
-     * slot {@code base}, {@code live} of them live, while the page is in cache; an all-live or all-dead page takes
-     * whole words at once.
+     * slot {@code base}, {@code live} of them live, while the page is in cache.
      */
     static void liveWords(int[] page, int base, int count, int live, int slotsPerBlock, long[] words) {
         int step = liveStep(slotsPerBlock);

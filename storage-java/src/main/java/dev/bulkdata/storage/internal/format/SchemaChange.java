@@ -60,11 +60,9 @@ final class SchemaChange {
 
     /**
      * {@return the change that reads a file of schema {@code file} under {@code expected}, the program's; null if the
-     * two are the same (name, layout, fields in order, their types and targets) or {@code expected} is null}
-     *
-     * @param exact whether any difference is refused
-     * @throws StorageFileException {@code SCHEMA_MISMATCH} if the table's name differs, a field of both changed its
-     *     type or target, or {@code exact} and anything differs
+     * two are the same (name, layout, fields in order, their types and targets) or {@code expected} is null} Throws
+     * {@link StorageFileException} {@code SCHEMA_MISMATCH} if the name differs, a field of both changed its type or
+     * target, or {@code exact} and anything differs.
      */
     static SchemaChange of(SnapshotReader r, Schema file, Schema expected, boolean exact) throws StorageFileException {
         if (expected == null) {

@@ -27,10 +27,7 @@ import static dev.bulkdata.storage.internal.format.FileFormat.*;
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotReader {
-    /**
-     * Blocks allocated, read and checksummed per batch (256 KiB): still in cache when summed, reused by the C allocator
-     * (a whole-table allocation gets fresh pages each time), and the most a stream ending early makes allocate.
-     */
+    // Blocks allocated, read and summed per batch (256 KiB): in cache when summed; caps a short stream's allocation.
     private static final int READ_BATCH = 16;
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
     private static final int READ_AHEAD = 1 << 20;
@@ -50,8 +47,7 @@ public final class SnapshotReader {
      *
      * @param fileSize the source's size in bytes, or -1 for a stream of unknown length
      * @param expected the schema the caller expects, or null to take the file's
-     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED})
-     *     or 0 for either
+     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED}), 0: either
      * @param newTag whether to load the table under a new automatic tag
      * @param exact whether the file must hold {@code expected} exactly; else a schema with added, dropped or
      *     reordered fields, or another layout, is read under {@code expected}

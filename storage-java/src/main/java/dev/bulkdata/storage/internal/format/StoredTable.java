@@ -19,10 +19,7 @@ public interface StoredTable {
     /** {@return the table's state before its slot sections} O(1), but a SWEEP table's free tail: O(holes). */
     TableState state();
 
-    /**
-     * Writes the free list into its links, its saved form: a BulkTable's link words in the free records, a
-     * PackedTable's payloads (slot 0's link names the head).
-     */
+    /** Writes the free list into its links, its saved form (ARCHITECTURE.md, "The free list"). */
     void writeLinks();
 
     /**
@@ -60,10 +57,7 @@ public interface StoredTable {
     void restore(TableState state, int[] list, int swept, MetaWords metas, int[] payloads, long[] liveWords,
                  int[] backLinks);
 
-    /**
-     * Records that the table was loaded under a new tag: the identity and tag the snapshot held and by how much every
-     * generation moved up (for remapping handles and component snapshots).
-     */
+    /** Records a load under a new tag: the snapshot's identity and tag, and how far every generation moved up. */
     void loadedFrom(long identity, int tag, int generationShift);
 
     /** Closes the table: unmaps or frees its blocks and releases its tag. */

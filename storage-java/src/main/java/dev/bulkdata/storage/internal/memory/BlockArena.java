@@ -10,13 +10,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} (so that chunks can be used on many threads) that every
- * block comes from, with the bytes handed out. Blocks are native memory, slices of one reserved range where
- * {@link AddressSpace} is available ({@link #plan}), or, after {@link #mapFrom}, slices of the table's mapped file.
- * Never freed one by one: close frees all at once (a shared arena's close costs a thread handshake). Access after
- * close throws from the FFM runtime, never crashes. A table dropped unclosed is closed by a cleaner, which also
- * releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first hand-out
- * (or {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
+ * The memory backend of one table: a shared {@link Arena} (chunks are used on many threads) that every block comes
+ * from, with the bytes handed out. Blocks are native memory, slices of one reserved range where {@link AddressSpace}
+ * is available ({@link #plan}), or, after {@link #mapFrom}, slices of its mapped file. Close frees all blocks at once.
+ * Access after close throws from the FFM runtime, never crashes. A cleaner closes a table dropped unclosed and
+ * releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first hand-out (or
+ * {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
  *
  * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
  * single-writer rule; {@link #bytes()} is read on the writer.
@@ -252,10 +251,9 @@ public final class BlockArena {
     }
 
     /**
-     * Allocates the next {@code count} blocks' memory at once, for {@link #allocateBlock} to hand out in order: one
-     * allocation (and one entry in the shared arena's free list) per batch of a load. Each block still counts its
-     * {@link Schema#blockBytes()}, not the padding between them, so a loaded table reports the saved one's bytes. No
-     * effect on a mapped arena.
+     * Allocates the next {@code count} blocks' memory at once (one allocation per batch of a load), for
+     * {@link #allocateBlock} to hand out in order. Each block counts its {@link Schema#blockBytes()}, not the padding
+     * between them, so a loaded table reports the saved one's bytes. No effect on a mapped arena.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message

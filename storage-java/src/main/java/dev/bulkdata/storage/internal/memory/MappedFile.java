@@ -105,11 +105,7 @@ public final class MappedFile {
         return regions[(int) (at >>> 32)].asSlice((at & 0xFFFF_FFFFL) * STRIDE, blockBytes);
     }
 
-    /**
-     * Hands out the next block, zeroed, appending and mapping a region when all are full.
-     *
-     * @throws IOException if the file cannot grow or be mapped
-     */
+    /** Hands out the next block, zeroed, appending and mapping a region when all are full (or IOException). */
     MemorySegment nextBlock() throws IOException {
         if (closed) {
             throw new IllegalStateException("file " + name + " is closed");

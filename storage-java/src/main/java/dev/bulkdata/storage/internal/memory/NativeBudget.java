@@ -69,8 +69,7 @@ public final class NativeBudget {
 
     /**
      * Counts {@code bytes} more against the process-wide limit, or counts nothing and returns false if that would pass
-     * it. Tables dropped unclosed count until their cleaners run, so before refusing it lets them run, as the JDK does
-     * for direct buffers: a {@link System#gc()}, then a few retries over about 60 milliseconds.
+     * it, after letting dropped tables' cleaners run ({@link System#gc()}, then retries over about 60 ms).
      */
     static boolean charge(long bytes) {
         if (tryCharge(bytes)) {

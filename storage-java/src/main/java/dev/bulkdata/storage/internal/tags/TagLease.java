@@ -1,12 +1,11 @@
 package dev.bulkdata.storage.internal.tags;
 
 /**
- * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its slots start at (the
- * tag's floor, see {@link TagRegistry}), and what the table has handed out so far (generations, slots and its epoch,
- * recorded by {@link #issued(int, int)}), which {@link TagRegistry#release} turns into the next table's floor. Shared
- * with the table's cleaner, not the table, so a table dropped unclosed still reports it when the cleaner releases the
- * tag. Threads: written by the table's writer only; read by {@link TagRegistry#release} after the table is closed or
- * unreachable.
+ * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its slots start at (the tag's
+ * floor), and what the table has handed out (generations, slots, epoch: {@link #issued(int, int)}), which
+ * {@link TagRegistry#release} turns into the next table's floor. Shared with the table's cleaner and holding no table,
+ * so a table dropped unclosed still reports it. Written by the table's writer only; read by release once the table is
+ * closed or unreachable.
  */
 public final class TagLease {
     /** The table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}. */
@@ -34,8 +33,7 @@ public final class TagLease {
     }
 
     /**
-     * Records the table's epoch after it moved on ({@code HandleLayout#epochBits()}): every handle it makes from now
-     * has it, above its generation.
+     * Records the table's epoch after it moved on: every handle it makes from now has it, above its generation.
      *
      * @param epoch the table's epoch
      */
@@ -44,8 +42,7 @@ public final class TagLease {
     }
 
     /**
-     * Records that the table made a handle with this generation and slot. O(1): two compares, and a store only when a
-     * peak rises.
+     * Records that the table made a handle with this generation and slot; O(1), storing only when a peak rises.
      *
      * @param generation the handle's generation
      * @param slot the handle's slot

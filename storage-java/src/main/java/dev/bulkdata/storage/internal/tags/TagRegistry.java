@@ -12,8 +12,7 @@ import dev.bulkdata.storage.HandleLayout;
  * ({@link #registerRestored}) only if no handle of another table identity could match a restored slot. The rules:
  * ARCHITECTURE.md, "Handles and tags".
  *
- * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call the mutating methods;
- * lookups happen on error paths and when formatting.
+ * <p>Thread-safe: every method but {@link #checkFixed} (which reads no state) synchronizes on the class.
  */
 public final class TagRegistry {
     private static final int TAGS = HandleLayout.MAX_TAG + 1;
