@@ -19,15 +19,15 @@ package dev.bulkdata.storage;
  * the chunks changed since a version. A method given a {@code ChangeFilter} throws {@link IllegalArgumentException} if
  * it is null or names fields of another schema. Guide: docs/iteration-and-change-versions.md, "Change versions".
  *
- * <p><b>Errors and threads.</b> Every method that throws leaves the table exactly as it was. Once the table is closed,
- * every method throws {@link IllegalStateException} except {@code name}, {@code schema}, {@code handleLayout},
- * {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds' {@code reuseOrder}
- * and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code remove}, {@code clear}, {@code reset},
- * {@code cancelAdd}, {@code defragment}, {@code close}); fields of distinct records may be read and written from many
- * threads. A structural change ({@code add}, {@code addAll}, {@code cancelAdd}, {@code remove}, {@code removeAll},
- * {@code clear}, {@code reset}, {@code defragment}) during an open pass, or racing another thread's, throws
- * {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater}, {@link #addLater}). Guide:
- * docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
+ * <p><b>Errors and threads.</b> A method that throws leaves the table exactly as it was unless its doc says otherwise.
+ * Once the table is closed, every method throws {@link IllegalStateException} except {@code name}, {@code schema},
+ * {@code handleLayout}, {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds'
+ * {@code reuseOrder} and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code remove},
+ * {@code clear}, {@code reset}, {@code cancelAdd}, {@code defragment}, {@code close}); fields of distinct records may
+ * be read and written from many threads. A structural change ({@code add}, {@code addAll}, {@code cancelAdd},
+ * {@code remove}, {@code removeAll}, {@code clear}, {@code reset}, {@code defragment}) during an open pass, or racing
+ * another thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
+ * {@link #addLater}). Guide: docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
  */
 public sealed interface Table extends AutoCloseable permits BulkTable, PackedTable, MappedTable, AbstractTable {
     /** {@return the table's name (its schema's name)} */
@@ -92,9 +92,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * structural change, the structure is exactly as before it ({@link #size()}, {@link #capacity()}, every
      * {@link #stats()} count; the next {@code add()} takes the same slot; an allocated block stays as a zeroed spare
      * outside {@link TableStats#nativeBytes()}). The generation still advances, so {@code handle} is stale; at the
-     * slot's last generation it retires as by {@link #remove(long)} and the result is {@code false}. Otherwise a live
-     * {@code handle} is removed as by {@code remove}, one not live is ignored, and the result is {@code false}.
-     * O(fields).
+     * slot's last generation it retires as by {@link #remove(long)} and the result is {@code false}. Otherwise (result
+     * {@code false}) a live {@code handle} is removed as by {@code remove}, one not live is ignored. O(fields).
      *
      * @param handle a handle this table's last add returned
      * @return whether the table's structure is now exactly what it was before that add
