@@ -313,8 +313,6 @@ public final class Group implements AutoCloseable {
         return s.append(closed ? "; closed]" : "; size=" + size + "]").toString();
     }
 
-    // Passes
-
     private void begin(Object visitor) {
         if (visitor == null) {
             throw new IllegalArgumentException("visitor is null");

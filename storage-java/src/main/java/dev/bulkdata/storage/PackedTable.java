@@ -3,10 +3,9 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
- * A table whose live records always occupy dense rows {@code 0..size()-1}, with no holes: iteration visits exactly
- * the live records, contiguously (every chunk is full except the last). Handles stay valid while their records move:
- * a handle names a slot, and the slot knows its record's current row (the {@code handle_map} of the article "Game
- * Engine Containers - handle_map"). Guide: docs/tables-and-handles.md, "PackedTable: dense rows".
+ * A table whose live records always occupy dense rows {@code 0..size()-1}: iteration visits exactly the live records,
+ * contiguously (every chunk is full except the last). Handles stay valid while their records move: a handle names a
+ * slot, and the slot knows its record's current row. Guide: docs/tables-and-handles.md, "PackedTable: dense rows".
  *
  * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
  * {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the last record into the removed

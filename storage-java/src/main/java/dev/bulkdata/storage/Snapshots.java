@@ -90,8 +90,6 @@ public final class Snapshots {
         void write(WritableByteChannel out) throws IOException;
     }
 
-    // Component tables
-
     /**
      * Saves a component table to a file, replacing it: rows in order, each row's entity and record. Save the entity
      * table at the same point and load it first ({@link #loadComponents}). O(rows + blocks).
@@ -260,8 +258,6 @@ public final class Snapshots {
                                            LoadOption... options) throws IOException {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
     }
-
-    // References between tables: handle fields
 
     /**
      * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value in

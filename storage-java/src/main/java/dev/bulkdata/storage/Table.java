@@ -19,15 +19,14 @@ package dev.bulkdata.storage;
  * the chunks changed since a version. A method given a {@code ChangeFilter} throws {@link IllegalArgumentException} if
  * it is null or names fields of another schema. Guide: docs/iteration-and-change-versions.md, "Change versions".
  *
- * <p><b>Errors and threads.</b> A method that throws leaves the table exactly as it was unless its doc says otherwise.
- * Once the table is closed, every method throws {@link IllegalStateException} except {@code name}, {@code schema},
- * {@code handleLayout}, {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds'
- * {@code reuseOrder} and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code remove},
- * {@code clear}, {@code reset}, {@code cancelAdd}, {@code defragment}, {@code close}); fields of distinct records may
- * be read and written from many threads. A structural change ({@code add}, {@code addAll}, {@code cancelAdd},
- * {@code remove}, {@code removeAll}, {@code clear}, {@code reset}, {@code defragment}) during an open pass, or racing
- * another thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
- * {@link #addLater}). Guide: docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
+ * <p><b>Errors and threads.</b> A method that throws leaves the table as it was unless its doc says otherwise. Once
+ * closed, every method throws {@link IllegalStateException} except {@code name}, {@code schema}, {@code handleLayout},
+ * {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds' {@code reuseOrder}
+ * and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code addAll}, {@code cancelAdd},
+ * {@code remove}, {@code removeAll}, {@code clear}, {@code reset}, {@code defragment}) and {@code close}; distinct
+ * records' fields may be read and written from many threads. A structural change during an open pass, or racing another
+ * thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
+ * {@link #addLater}). Guide: docs/errors-and-threads.md. An unreachable unclosed table is freed by a cleaner.
  */
 public sealed interface Table extends AutoCloseable permits BulkTable, PackedTable, MappedTable, AbstractTable {
     /** {@return the table's name (its schema's name)} */
@@ -80,7 +79,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param from first index to write
      * @param to index after the last one to write
      * @param init writes a new record's fields
-     * @throws IndexOutOfBoundsException if the range is not within {@code handlesOut}
      * @throws IllegalArgumentException if {@code init} is null
      * @throws CapacityExceededException as {@link #addAll(long[], int, int)}; the records of earlier blocks' worth
      *     stay added and written
@@ -345,7 +343,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param executor runs the helper tasks
      * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
      * @param visitor receives each chunk that changed, on any of those threads
-     * @throws IllegalArgumentException if {@code executor} or {@code visitor} is null or {@code parallelism < 1}
      */
     void forEachChunk(ChangeFilter changes, int since, java.util.concurrent.Executor executor, int parallelism,
                       ChunkVisitor visitor);

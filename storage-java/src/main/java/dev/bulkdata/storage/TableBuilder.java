@@ -120,11 +120,10 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default off; a reopened file
-     * needs its creation setting ({@code SCHEMA_MISMATCH} otherwise). Computed at each
-     * {@link MappedTable#checkpoint()} for the changed blocks (the table keeps change versions, so a set by handle
-     * pays the stamp), checked on opening a cleanly closed file (O(bytes)) and by {@link MappedTable#verify()}; a
-     * damaged block throws {@link StorageFileException} ({@code CHECKSUM}).
+     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block (a reopened file needs its
+     * creation setting); default off. Computed at each {@link MappedTable#checkpoint()} for the changed blocks (the
+     * table keeps change versions, so a set by handle pays the stamp), checked on opening a cleanly closed file
+     * (O(bytes)) and by {@link MappedTable#verify()}.
      *
      * @param on whether blocks carry checksums
      * @return this builder
