@@ -40,8 +40,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * Adds a record whose fields are all zero. O(1): reuses a hole if there is one (in a {@link BulkTable}, in its
-     * {@link ReuseOrder}), otherwise takes the next slot, allocating a block when the last one is full (only the
-     * block directory is ever copied, by doubling).
+     * {@link ReuseOrder}), otherwise takes the next slot, allocating a block when the last one is full.
      *
      * @return the new record's handle, never {@link Handles#NULL}
      * @throws CapacityExceededException if the slot space or native memory is used up
@@ -258,8 +257,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * Removes every record (all handles stale; blocks kept). O(slots opened), no record byte written. A slot at its
-     * last generation moves the table to its next epoch if the layout has {@link HandleLayout#epochBits() epoch
-     * bits}, else retires. {@link #reset()} is O(blocks).
+     * last generation retires, or with {@link HandleLayout#epochBits() epoch bits} moves the table to its next epoch.
      */
     void clear();
 
