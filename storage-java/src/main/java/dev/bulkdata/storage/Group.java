@@ -17,13 +17,13 @@ import java.util.ConcurrentModificationException;
  * fewest plus one per block boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
  *
  * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a loop over every
- * member, so during one their structural changes throw {@link ConcurrentModificationException} and change nothing;
- * starting a pass (whose sweep changes structure) during a loop or join over a member throws it too. A group runs one
- * pass at a time (its {@link Run} is reused): starting another meanwhile throws {@link IllegalStateException}, and a
- * pass given a null visitor {@link IllegalArgumentException}; splitting field writes among threads is the caller's. A
- * refused call leaves the group and members as they were; a visitor that throws ends its pass, keeping the writes and
- * the sweep done so far. After {@link #close()}, or once a member or the entity table is closed, the passes,
- * {@link #size()} and {@link #contains} throw {@link IllegalStateException}.
+ * member, so during one their structural changes throw {@link ConcurrentModificationException}; starting a pass (whose
+ * sweep changes structure) during a loop or join over a member throws it too. A group runs one pass at a time (its
+ * {@link Run} is reused): starting another meanwhile throws {@link IllegalStateException}, and a pass given a null
+ * visitor {@link IllegalArgumentException}; splitting field writes among threads is the caller's. A refused call leaves
+ * the group and members as they were; a visitor that throws ends its pass, keeping the writes and the sweep done so
+ * far. After {@link #close()}, or once a member or the entity table is closed, the passes, {@link #size()} and
+ * {@link #contains} throw {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
     /** Receives one entity of a {@link Group#forEach} pass. */
