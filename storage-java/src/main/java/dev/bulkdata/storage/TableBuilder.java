@@ -194,7 +194,6 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
         return table;
     }
 
-    /** {@return the kind's code in the file format} */
     abstract byte kind();
 
     abstract ReuseOrder reuseOrder();
