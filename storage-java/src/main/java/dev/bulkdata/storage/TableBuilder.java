@@ -54,8 +54,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Caps the slot space: the table never uses more than {@code slots} slots (live, free and retired together); an
-     * add beyond it throws {@link CapacityExceededException}. Without a cap the limit is the handle layout's
-     * {@link HandleLayout#maxSlot()}; unless one is set, the cap also chooses the layout ({@link #handleLayout}).
+     * add beyond it throws {@link CapacityExceededException}. Uncapped, the limit is {@link HandleLayout#maxSlot()}.
      *
      * @param slots the largest number of slots, at least 1
      * @return this builder
