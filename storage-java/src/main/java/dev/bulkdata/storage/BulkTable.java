@@ -4,7 +4,7 @@ import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
  * A table with stable slots: a record's slot never changes while it lives, removing leaves a hole, and adding reuses
- * holes (in the {@link ReuseOrder}) before growing. Lookup by handle is one shift, one mask and a generation compare.
+ * holes (in the {@link ReuseOrder}) before growing.
  *
  * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
  * {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks + live records), holes skipped 64 at a

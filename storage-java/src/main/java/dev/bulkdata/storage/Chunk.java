@@ -13,8 +13,8 @@ import java.lang.foreign.MemorySegment;
  * <p id="typed"><b>Typed access</b>: one {@code get} and one {@code set} per field type, by slot and typed field: O(1),
  * allocation-free, checking the slot and its live bit on every access. A method given a slot ({@code isLive},
  * {@code handle}, {@code removeLater}, {@code get}, {@code set}) throws {@link IndexOutOfBoundsException} for a slot
- * outside the chunk, and all but {@code isLive} {@link IllegalArgumentException} for a hole; a method given a field
- * throws {@link IllegalArgumentException} for a field of another schema.
+ * outside the chunk (as {@code nextLive} and {@code nextHole} for a negative {@code from}), and all but {@code isLive}
+ * {@link IllegalArgumentException} for a hole; a field of another schema throws {@link IllegalArgumentException}.
  *
  * <p><b>Validity and threads</b>: a chunk may be used only while an iteration of its table is open; afterwards every
  * accessor throws {@link IllegalStateException} (keep handles, not chunks). A {@link MemorySegment} from
@@ -56,7 +56,6 @@ public interface Chunk {
      * {@code slotCount()} if none} O(1) in a chunk without holes or of a packed table, else O(holes skipped / 64).
      *
      * @param from the first slot to look at; may be {@code slotCount()}
-     * @throws IndexOutOfBoundsException if {@code from} is negative
      */
     int nextHole(int from);
 

@@ -9,23 +9,21 @@ import java.util.ConcurrentModificationException;
  * all of them, in the same order: row {@code r < size()} of every member belongs to the same entity. A pass then walks
  * the members' rows in lockstep, in memory order, with no per-entity lookup: {@link #forEachRun} hands out runs of rows
  * that lie in one block of every member, for counted loops over columns; {@link #forEach} hands out each entity and its
- * row. In a run loop keep the first slots in {@code long} variables: {@code slot + i} then cannot overflow and the
- * segments' bounds checks leave the loop. The members' own {@code add}, {@code remove}, {@code removeDead},
- * {@code clear} and {@code defragment} keep the group, at O(members) row swaps per change; the row {@code add} returns
- * is the row after them. Every pass first sweeps out the stale rows of entities removed from the entity table, only if
- * one was removed since the last sweep. A table belongs to at most one group. Guide: docs/relations.md, "Groups: a
- * frequent join kept in order". <b>Costs.</b> {@link #forEachRun}: the sweep (O(1) if no entity was removed, else
- * O(size() × members)) plus one visit per run, about {@code size() / rowsPerBlock} of the member with the fewest plus
- * one per block boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
+ * row. The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and {@code defragment} keep the
+ * group, at O(members) row swaps per change; the row {@code add} returns is the row after them. Every pass first sweeps
+ * out the stale rows of entities removed from the entity table (O(1) if none was removed since the last sweep, else
+ * O(size() × members)). A table belongs to at most one group. Guide: docs/relations.md, "Groups". <b>Costs.</b>
+ * {@link #forEachRun}: the sweep plus one visit per run, about {@code size() / rowsPerBlock} of the member with the
+ * fewest plus one per block boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
  *
  * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a loop over every
- * member, so during one their structural changes throw {@link ConcurrentModificationException} and change nothing;
- * starting a pass (whose sweep changes structure) during a loop or join over a member throws it too. A group runs one
- * pass at a time (its {@link Run} is reused): starting another meanwhile throws {@link IllegalStateException}, and a
- * pass given a null visitor {@link IllegalArgumentException}; splitting field writes among threads is the caller's. A
- * refused call leaves the group and members as they were; a visitor that throws ends its pass, keeping the writes and
- * the sweep done so far. After {@link #close()}, or once a member or the entity table is closed, the passes,
- * {@link #size()} and {@link #contains} throw {@link IllegalStateException}.
+ * member, so during one their structural changes throw {@link ConcurrentModificationException}; starting a pass (whose
+ * sweep changes structure) during a loop or join over a member throws it too. A group runs one pass at a time (its
+ * {@link Run} is reused): starting another meanwhile throws {@link IllegalStateException}, and a pass given a null
+ * visitor {@link IllegalArgumentException}; splitting field writes among threads is the caller's. A refused call leaves
+ * the group and members as they were; a visitor that throws ends its pass, keeping the writes and the sweep done so
+ * far. After {@link #close()}, or once a member or the entity table is closed, the passes, {@link #size()} and
+ * {@link #contains} throw {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
     /** Receives one entity of a {@link Group#forEach} pass. */
@@ -89,7 +87,7 @@ public final class Group implements AutoCloseable {
 
         /**
          * {@return the slot of the run's first entity in {@link #chunk(int) chunk(member)}; the run is slots
-         * {@code [slot, slot + count())}} Hold it in a {@code long} (see {@link Group}).
+         * {@code [slot, slot + count())}} Hold it in a {@code long} (docs/relations.md, "Groups").
          *
          * @param member the member's position in {@link Group#of}'s arguments
          */
@@ -119,12 +117,10 @@ public final class Group implements AutoCloseable {
             swapAll(a, b);
         }
     });
-    /** Rows {@code [0, size)} of every member are the group's. */
     private int size;
     /** The entity table's {@link AbstractTable#removals} at the last sweep. */
     private long swept;
     private boolean closed;
-    /** Whether a pass is in progress (its {@link Run} is in use). */
     private boolean running;
 
     private Group(ComponentTable[] members) {
@@ -317,8 +313,6 @@ public final class Group implements AutoCloseable {
         return s.append(closed ? "; closed]" : "; size=" + size + "]").toString();
     }
 
-    // Passes
-
     private void begin(Object visitor) {
         if (visitor == null) {
             throw new IllegalArgumentException("visitor is null");
@@ -390,8 +384,7 @@ public final class Group implements AutoCloseable {
 
     // Kept by the members (ComponentTable calls these on structural changes)
 
-    // After a member gave the entity in slot key its component stamped generation, in row: if every member now has a
-    // component of that entity, moves its rows to the group's end. Returns the component's row in that member now.
+    // A member gave the entity in slot key a component (stamped generation) at row: enters it; returns its row now.
     int entered(int key, int generation, int row) {
         return enter(key, generation) ? size - 1 : row;
     }
@@ -411,8 +404,7 @@ public final class Group implements AutoCloseable {
         return true;
     }
 
-    // Takes a group row out before a member removes or reuses it: swaps it with the group's last row in every member
-    // and shrinks the group. Returns its new index (the same in every member), or row itself if not a group row.
+    // Before a member removes or reuses row: swaps it out of the group; returns its index then (row if not grouped).
     int leave(int row) {
         if (row >= size) {
             return row;

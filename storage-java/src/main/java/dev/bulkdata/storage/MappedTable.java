@@ -13,9 +13,8 @@ public sealed interface MappedTable extends Table permits MappedBulkTable, Mappe
     /**
      * Makes everything written before this call durable: after a crash the file reopens to this structure (handles,
      * generations, free list, tag) and every record as written, unless written again later
-     * ({@link TableBuilder#mapped}). Incremental: it forces the pages written since the last checkpoint and writes
-     * only the metadata pages that differ (O(slots) to build; guide: docs/saving-and-mapped-tables.md, "Mapped
-     * tables"). Holds the iteration guard; other threads' field writes meanwhile may or may not be covered.
+     * ({@link TableBuilder#mapped}). Incremental: O(slots) plus the pages written since the last checkpoint. Holds the
+     * iteration guard; other threads' field writes meanwhile may or may not be covered.
      *
      * @throws java.io.IOException if writing or forcing the file fails; the file keeps the previous checkpoint
      * @throws IllegalStateException if the table is corrupt

@@ -3,10 +3,9 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
- * A table whose live records always occupy dense rows {@code 0..size()-1}, with no holes: iteration visits exactly
- * the live records, contiguously (every chunk is full except the last). Handles stay valid while their records move:
- * a handle names a slot, and the slot knows its record's current row (the {@code handle_map} of the article "Game
- * Engine Containers - handle_map"). Guide: docs/tables-and-handles.md, "PackedTable: dense rows".
+ * A table whose live records always occupy dense rows {@code 0..size()-1}: iteration visits exactly the live records,
+ * contiguously (every chunk is full except the last). Handles stay valid while their records move: a handle names a
+ * slot, and the slot knows its record's current row. Guide: docs/tables-and-handles.md, "PackedTable: dense rows".
  *
  * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
  * {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the last record into the removed
@@ -21,17 +20,16 @@ import dev.bulkdata.storage.internal.format.FileFormat;
 public sealed interface PackedTable extends Table permits PackedTableImpl, MappedPackedTable {
 
     /**
-     * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring rows, and returns how
-     * many it made; call it again to continue (the sorted prefix costs one comparison per row). After a call that
-     * gets through every row, calls with the same {@code order} instance return 0 at once until a structural change
-     * or {@link #markFragmented()} fragments the table again; field writes do not count (call it after changing what
-     * {@code order} reads). A stable, adaptive insertion sort: O(n + I) comparisons and I swaps for n rows with I
-     * inversions (O(n^2) at worst); allocation-free. Every handle reads its own record after every call.
+     * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring rows; call it again to
+     * continue (the sorted prefix costs one comparison per row). After a call that gets through every row, calls with
+     * the same {@code order} instance return 0 at once until a structural change or {@link #markFragmented()} fragments
+     * the table again; field writes do not count. A stable, adaptive insertion sort: O(n + I) comparisons and I swaps
+     * for n rows with I inversions (O(n^2) at worst); allocation-free.
      *
      * @param order the wanted order of records; see {@link RecordOrder} for its rules
      * @param maxSwaps the most swaps to make, {@code >= 0}; with 0 it completes a pass only if the rows are in order
      * @return the number of swaps made; 0 when the rows already are in order
-     * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}; the table is unchanged
+     * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}
      * @throws java.util.ConcurrentModificationException also if {@code order} adds, removes or clears (rows moved so
      *     far stay moved)
      */

@@ -24,10 +24,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * It loads under its own tag, so every saved handle stays valid, if no open table holds the tag and no other table used
  * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). A schema that
  * gained, lost or reordered fields loads by field name (added fields at their {@link Schema.Builder#loadDefault load
- * default}); a changed type throws {@code SCHEMA_MISMATCH}. A save writes a temporary file and moves it into place;
- * every section has a CRC32C ({@code docs/format.md}). Save and load are O(slots + blocks), nothing per record; a save
- * holds the table's iteration guard. A null {@link Table} argument throws {@link IllegalArgumentException}; a closed
- * table or component table {@link IllegalStateException}, except a {@link #danglingReferences} target or a
+ * default}); a changed type throws {@code SCHEMA_MISMATCH}. Save and load are O(slots + blocks), nothing per record; a
+ * save holds the table's iteration guard. A null {@link Table} argument throws {@link IllegalArgumentException}; a
+ * closed table or component table {@link IllegalStateException}, except a {@link #danglingReferences} target or a
  * component-table referrer there without handle fields, and a component-table referrer of a {@link #remap} that returns
  * 0 (nothing moves, or the pair was remapped). Guide: docs/saving-and-mapped-tables.md.
  */
@@ -89,8 +88,6 @@ public final class Snapshots {
     private interface ChannelWriter {
         void write(WritableByteChannel out) throws IOException;
     }
-
-    // Component tables
 
     /**
      * Saves a component table to a file, replacing it: rows in order, each row's entity and record. Save the entity
@@ -260,8 +257,6 @@ public final class Snapshots {
                                            LoadOption... options) throws IOException {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
     }
-
-    // References between tables: handle fields
 
     /**
      * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value in

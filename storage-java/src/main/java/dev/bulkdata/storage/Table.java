@@ -19,15 +19,14 @@ package dev.bulkdata.storage;
  * the chunks changed since a version. A method given a {@code ChangeFilter} throws {@link IllegalArgumentException} if
  * it is null or names fields of another schema. Guide: docs/iteration-and-change-versions.md, "Change versions".
  *
- * <p><b>Errors and threads.</b> Every method that throws leaves the table exactly as it was. Once the table is closed,
- * every method throws {@link IllegalStateException} except {@code name}, {@code schema}, {@code handleLayout},
+ * <p><b>Errors and threads.</b> A method that throws leaves the table as it was unless its doc says otherwise. Once
+ * closed, every method throws {@link IllegalStateException} except {@code name}, {@code schema}, {@code handleLayout},
  * {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds' {@code reuseOrder}
- * and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code remove}, {@code clear}, {@code reset},
- * {@code cancelAdd}, {@code defragment}, {@code close}); fields of distinct records may be read and written from many
- * threads. A structural change ({@code add}, {@code addAll}, {@code cancelAdd}, {@code remove}, {@code removeAll},
- * {@code clear}, {@code reset}, {@code defragment}) during an open pass, or racing another thread's, throws
- * {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater}, {@link #addLater}). Guide:
- * docs/errors-and-threads.md. A table left unreachable unclosed is freed by a cleaner.
+ * and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code addAll}, {@code cancelAdd},
+ * {@code remove}, {@code removeAll}, {@code clear}, {@code reset}, {@code defragment}) and {@code close}; distinct
+ * records' fields may be read and written from many threads. A structural change during an open pass, or racing another
+ * thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
+ * {@link #addLater}). Guide: docs/errors-and-threads.md. An unreachable unclosed table is freed by a cleaner.
  */
 public sealed interface Table extends AutoCloseable permits BulkTable, PackedTable, MappedTable, AbstractTable {
     /** {@return the table's name (its schema's name)} */
@@ -41,8 +40,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * Adds a record whose fields are all zero. O(1): reuses a hole if there is one (in a {@link BulkTable}, in its
-     * {@link ReuseOrder}), otherwise takes the next slot, allocating a block when the last one is full (only the
-     * block directory is ever copied, by doubling).
+     * {@link ReuseOrder}), otherwise takes the next slot, allocating a block when the last one is full.
      *
      * @return the new record's handle, never {@link Handles#NULL}
      * @throws CapacityExceededException if the slot space or native memory is used up
@@ -80,7 +78,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param from first index to write
      * @param to index after the last one to write
      * @param init writes a new record's fields
-     * @throws IndexOutOfBoundsException if the range is not within {@code handlesOut}
      * @throws IllegalArgumentException if {@code init} is null
      * @throws CapacityExceededException as {@link #addAll(long[], int, int)}; the records of earlier blocks' worth
      *     stay added and written
@@ -92,9 +89,8 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * structural change, the structure is exactly as before it ({@link #size()}, {@link #capacity()}, every
      * {@link #stats()} count; the next {@code add()} takes the same slot; an allocated block stays as a zeroed spare
      * outside {@link TableStats#nativeBytes()}). The generation still advances, so {@code handle} is stale; at the
-     * slot's last generation it retires as by {@link #remove(long)} and the result is {@code false}. Otherwise a live
-     * {@code handle} is removed as by {@code remove}, one not live is ignored, and the result is {@code false}.
-     * O(fields).
+     * slot's last generation it retires as by {@link #remove(long)} and the result is {@code false}. Otherwise (result
+     * {@code false}) a live {@code handle} is removed as by {@code remove}, one not live is ignored. O(fields).
      *
      * @param handle a handle this table's last add returned
      * @return whether the table's structure is now exactly what it was before that add
@@ -261,8 +257,7 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
 
     /**
      * Removes every record (all handles stale; blocks kept). O(slots opened), no record byte written. A slot at its
-     * last generation moves the table to its next epoch if the layout has {@link HandleLayout#epochBits() epoch
-     * bits}, else retires. {@link #reset()} is O(blocks).
+     * last generation retires, or with {@link HandleLayout#epochBits() epoch bits} moves the table to its next epoch.
      */
     void clear();
 
@@ -346,7 +341,6 @@ public sealed interface Table extends AutoCloseable permits BulkTable, PackedTab
      * @param executor runs the helper tasks
      * @param parallelism the most threads visiting chunks at once, the calling one included; at least 1
      * @param visitor receives each chunk that changed, on any of those threads
-     * @throws IllegalArgumentException if {@code executor} or {@code visitor} is null or {@code parallelism < 1}
      */
     void forEachChunk(ChangeFilter changes, int since, java.util.concurrent.Executor executor, int parallelism,
                       ChunkVisitor visitor);

@@ -9,8 +9,9 @@ import java.nio.file.Path;
 
 /**
  * The options every table kind has, shared by {@link BulkTable.Builder} and {@link PackedTable.Builder}: the handle
- * layout, a cap on the slot space, a memory budget and a fixed tag. Each setter checks its value at once, returns the
- * kind's own builder for chaining and leaves the builder unchanged when it throws. Not thread-safe.
+ * layout, a cap on the slot space, a memory budget, a fixed tag, and for a {@link #mapped(Path)} file (tables in memory
+ * ignore these) checkpoint fallback, block checksums and exact schema. Each setter checks its value at once, returns
+ * the kind's own builder for chaining and leaves the builder unchanged when it throws. Not thread-safe.
  *
  * @param <B> the kind's builder
  * @param <T> the kind's table
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T extends Table, M extends T>
         permits BulkTable.Builder, PackedTable.Builder {
     final Schema schema;
-    /** The layout given to {@link #handleLayout}, or null: then {@link #layout()} follows {@link #maxCapacity}. */
     private HandleLayout handleLayout;
     int maxCapacity = Integer.MAX_VALUE;
     private long memoryBudget = Long.MAX_VALUE;
@@ -37,9 +37,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets how handles split into slot, generation and epoch bits, whatever the cap. Default:
-     * {@link HandleLayout#DEFAULT}, or with a {@link #maxCapacity(int) maxCapacity}
-     * {@link HandleLayout#forCapacity(int) HandleLayout.forCapacity(maxCapacity)}.
+     * Sets how handles split into slot, generation and epoch bits, cap or not; default {@link HandleLayout#DEFAULT}
+     * or, with a {@link #maxCapacity(int) cap}, {@link HandleLayout#forCapacity(int) forCapacity} of it.
      *
      * @param layout the handle layout
      * @return this builder
@@ -55,8 +54,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Caps the slot space: the table never uses more than {@code slots} slots (live, free and retired together); an
-     * add beyond it throws {@link CapacityExceededException}. Without a cap the limit is the handle layout's
-     * {@link HandleLayout#maxSlot()}; unless one is set, the cap also chooses the layout ({@link #handleLayout}).
+     * add beyond it throws {@link CapacityExceededException}. Uncapped, the limit is {@link HandleLayout#maxSlot()}.
      *
      * @param slots the largest number of slots, at least 1
      * @return this builder
@@ -72,10 +70,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Caps the native memory of the table's blocks, on top of the process-wide {@link MemoryBudget}. A block counts
-     * from when the table first takes it until the table closes (one given back by {@link Table#cancelAdd(long)}
-     * stays counted). An add, {@code addAll} or load that would pass either budget throws
-     * {@link CapacityExceededException} and leaves the table as it was; a batch is refused as a whole. Mapped tables
-     * ({@link #mapped(Path)}) count against no budget. Default: no cap.
+     * from when the table first takes it until the table closes (one given back by {@link Table#cancelAdd(long)} stays
+     * counted). An add, {@code addAll} or load that would pass either budget throws {@link CapacityExceededException}.
+     * Mapped tables ({@link #mapped(Path)}) count against no budget. Default: no cap.
      *
      * @param bytes the cap in bytes, at least 1 ({@link Long#MAX_VALUE}: no cap of its own)
      * @return this builder
@@ -107,7 +104,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
 
     /**
      * Sets whether {@link #mapped(Path)} may open a file at the checkpoint before its newest one; default
-     * {@link CheckpointFallback#AFTER_CRASH}. Tables in memory ignore it.
+     * {@link CheckpointFallback#AFTER_CRASH}.
      *
      * @param fallback when to fall back
      * @return this builder
@@ -122,11 +119,10 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default off; a reopened file
-     * needs its creation setting ({@code SCHEMA_MISMATCH} otherwise). Computed at each
-     * {@link MappedTable#checkpoint()} for the changed blocks (the table keeps change versions, so a set by handle
-     * pays the stamp), checked on opening a cleanly closed file (O(bytes)) and by {@link MappedTable#verify()}; a
-     * damaged block throws {@link StorageFileException} ({@code CHECKSUM}). Tables in memory ignore it.
+     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block (a reopened file needs its
+     * creation setting); default off. Computed at each {@link MappedTable#checkpoint()} for the changed blocks (the
+     * table keeps change versions, so a set by handle pays the stamp), checked on opening a cleanly closed file
+     * (O(bytes)) and by {@link MappedTable#verify()}.
      *
      * @param on whether blocks carry checksums
      * @return this builder
@@ -139,7 +135,7 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     /**
      * Sets whether {@link #mapped(Path)} reopens only a file of exactly this builder's schema; default off (a changed
      * schema is migrated). With it on, any difference throws {@link StorageFileException} ({@code SCHEMA_MISMATCH})
-     * and the file stays as it was. Tables in memory ignore it.
+     * and the file stays as it was.
      *
      * @param on whether the schema must match exactly
      * @return this builder
@@ -197,7 +193,6 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
         return table;
     }
 
-    /** {@return the kind's code in the file format} */
     abstract byte kind();
 
     abstract ReuseOrder reuseOrder();
