@@ -75,9 +75,8 @@ public final class MappedStore {
     }
 
     /**
-     * Makes a checkpoint (docs/format.md, section 12); the caller holds the iteration guard.
-     *
-     * @param closing whether {@code close()} makes it: its commit record then says so
+     * Makes a checkpoint (docs/format.md, section 12); the caller holds the iteration guard. With {@code closing}
+     * ({@code close()} makes it) its commit record says so.
      */
     public void checkpoint(boolean closing) throws IOException {
         int blocks = table.blockCount();
@@ -127,10 +126,8 @@ public final class MappedStore {
     }
 
     /**
-     * What a checkpoint wrote besides the header, for tests of its cost.
-     *
-     * @param metadataBytes the metadata bytes written: the pages that changed, or all of it into a new area
-     * @param blocksChecksummed the blocks whose checksum it computed
+     * What a checkpoint wrote besides the header, for tests of its cost: {@code metadataBytes} of metadata (the pages
+     * that changed, or all of it into a new area) and the {@code blocksChecksummed} blocks whose checksum it computed.
      */
     public record Written(long metadataBytes, int blocksChecksummed) {
     }
@@ -205,7 +202,6 @@ public final class MappedStore {
         return checked;
     }
 
-    /** {@return what a checksum mismatch of block {@code b} says} */
     static String blockDamage(int b, int slotsPerBlock, MappedFile file) {
         return "block " + b + " (slots or rows " + (long) b * slotsPerBlock + " to "
                 + ((long) (b + 1) * slotsPerBlock - 1) + ", file offset " + file.blockOffset(b)
@@ -220,7 +216,6 @@ public final class MappedStore {
         writeAt(channel, c, COMMIT_AT[s]);
     }
 
-    /** Writes {@code b} from its position to its limit at file offset {@code at}; returns the bytes written. */
     private static long writeAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
         long bytes = b.remaining();
         while (b.hasRemaining()) {

@@ -29,12 +29,10 @@ public final class BlockArena {
     private long bytes;
     private int blocks;
     private boolean closeCalled;
-    /** Told of every block handed out and of the close. */
     private final ArenaListener listener;
     /** Native memory allocated ahead for the next blocks ({@link #allocateAhead}), or null. */
     private MemorySegment ahead;
     private long aheadAt;
-    /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
     private long plannedBlocks;
     private boolean reserveTried;
@@ -111,7 +109,6 @@ public final class BlockArena {
         }
     }
 
-    /** Counts {@code size} bytes against both budgets, or throws counting nothing. */
     private void charge(long size, String table, String what) {
         if (size > budget - charged) {
             throw new CapacityExceededException("table '" + table + "' cannot take " + what + " (" + size
@@ -191,7 +188,6 @@ public final class BlockArena {
         }
     }
 
-    /** Block {@code block} of the region; blocks come in order, each once. */
     private MemorySegment regionBlock(Schema schema, int block) {
         if (block != blocks) {
             throw new IllegalStateException("block " + block + " allocated out of order (" + blocks + " allocated)");
@@ -207,8 +203,7 @@ public final class BlockArena {
     }
 
     /**
-     * {@return the table's next block, zeroed, {@link Schema#blockBytes()} bytes aligned to
-     * {@link Schema#BLOCK_ALIGNMENT}}
+     * {@return the table's next block, zeroed, {@link Schema#blockBytes()} bytes aligned to {@link Schema#BLOCK_ALIGNMENT}}
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -281,7 +276,6 @@ public final class BlockArena {
         }
     }
 
-    /** Bytes from one block to the next in an allocation of several: a block, rounded up to its alignment. */
     private static long stride(Schema schema) {
         return (schema.blockBytes() + Schema.BLOCK_ALIGNMENT - 1) & -Schema.BLOCK_ALIGNMENT;
     }

@@ -60,7 +60,6 @@ public final class MappedFile {
         this.end = end;
     }
 
-    /** Called once by the {@link BlockArena} that maps the regions into its arena. */
     void attach(Arena arena) {
         if (this.arena != null) {
             throw new IllegalStateException("file " + name + " is already attached to a table");

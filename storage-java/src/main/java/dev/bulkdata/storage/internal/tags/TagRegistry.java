@@ -43,8 +43,7 @@ public final class TagRegistry {
      *
      * @param name the table's name
      * @param layout the table's handle layout
-     * @throws CapacityExceededException if every tag is in use by an open table or too worn
-     *     by closed tables for this layout
+     * @throws CapacityExceededException if every tag is in use by an open table or too worn by closed tables for this layout
      */
     public static synchronized TagLease register(String name, HandleLayout layout) {
         int tag = freeAutomaticTag(name, layout, layout.maxGeneration());
@@ -193,7 +192,6 @@ public final class TagRegistry {
                 + " needed, or use a handle layout with more generation bits");
     }
 
-    /** The first generation a new table with {@code layout} may use under {@code tag}. */
     private static long floor(int tag, HandleLayout layout) {
         return floor(BOUNDS[tag], layout);
     }
