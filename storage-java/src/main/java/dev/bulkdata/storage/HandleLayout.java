@@ -170,7 +170,7 @@ public final class HandleLayout {
         return (long) epoch << (slotBits + generationBits);
     }
 
-    /** {@return a handle's epoch and generation, {@code epoch << generationBits | generation}, as ComponentTable keeps owners} */
+    /** {@return epoch and generation as one word, {@code epoch << generationBits | generation}: a component row's owner} */
     int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
