@@ -10,12 +10,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} (chunks are used on many threads) that every block comes
- * from, with the bytes handed out. Blocks are native memory, slices of one reserved range where {@link AddressSpace}
- * is available ({@link #plan}), or, after {@link #mapFrom}, slices of its mapped file. Close frees all blocks at once.
- * Access after close throws from the FFM runtime, never crashes. A cleaner closes a table dropped unclosed and
- * releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first hand-out (or
- * {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
+ * The memory backend of one table: a shared {@link Arena} that every block comes from (native memory, slices of a
+ * reserved range ({@link #plan}) or, after {@link #mapFrom}, of its mapped file), with the bytes handed out. Close
+ * frees all blocks at once; later access throws from the FFM runtime, never crashes. A cleaner closes a table dropped
+ * unclosed and releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first
+ * hand-out (or {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
  *
  * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
  * single-writer rule; {@link #bytes()} is read on the writer.
