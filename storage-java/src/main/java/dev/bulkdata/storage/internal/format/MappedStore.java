@@ -74,10 +74,7 @@ public final class MappedStore {
                 || table.changedSince(block, since);
     }
 
-    /**
-     * Makes a checkpoint (docs/format.md, section 12); the caller holds the iteration guard. With {@code closing}
-     * ({@code close()} makes it) its commit record says so.
-     */
+    /** Makes a checkpoint (docs/format.md, section 12), a closing one (its commit record says so) if {@code closing}. */
     public void checkpoint(boolean closing) throws IOException {
         int blocks = table.blockCount();
         int summed = checksums ? sumChangedBlocks(blocks) : 0; // before the force, which then covers what they sum
@@ -137,10 +134,7 @@ public final class MappedStore {
         return written;
     }
 
-    /**
-     * {@return the blocks summed} Computes the CRC32C of every block that may have changed since the last checkpoint
-     * (stamped after its version, written without a stamp, or unsummed), and marks a version.
-     */
+    /** {@return the blocks summed} Computes the CRC32C of every block {@link #due}, and marks a version. */
     private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();
         if (crcs.length < blocks) {
@@ -180,10 +174,7 @@ public final class MappedStore {
         Arrays.fill(pending, 0);
     }
 
-    /**
-     * {@return the number of blocks checked}: checks every block unchanged since the last checkpoint against the
-     * CRC32C it stored; the caller holds the table's iteration guard.
-     */
+    /** {@return the blocks checked}: each block unchanged since the last checkpoint, against its stored CRC32C. */
     public int verify() throws StorageFileException {
         MemorySegment[] segments = table.segments();
         CRC32C crc = new CRC32C();
