@@ -281,10 +281,7 @@ public final class Schema {
         return slotsPerBlock * slotBytes;
     }
 
-    /**
-     * {@return the bits a record stored (a float's raw bits, a boolean's 0 or 1) that a file of an earlier schema
-     * without {@code f} loads with; 0 unless {@link Builder#loadDefault} said}
-     */
+    /** {@return the bits (a float's raw bits, a boolean's 0 or 1) a record saved without {@code f} loads with; 0 if none} */
     long loadDefaultBits(Field f) {
         return loadDefaults[f.index()];
     }
