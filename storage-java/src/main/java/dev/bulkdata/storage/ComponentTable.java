@@ -55,7 +55,6 @@ public final class ComponentTable implements AutoCloseable {
     final BlockArena arena;
     final SparseSet set;
     final DenseRows rows;
-    /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
     /** The {@link Group} whose rows come first in this table, or null; set by the group. */

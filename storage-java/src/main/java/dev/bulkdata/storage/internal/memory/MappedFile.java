@@ -39,7 +39,6 @@ public final class MappedFile {
     private int handedOut;
     /** Blocks below this index may hold bytes written after the checkpoint the file was opened from. */
     private int staleBelow;
-    /** The first byte after every region and area in use. */
     private long end;
     private boolean closed;
 
