@@ -152,7 +152,6 @@ public final class NativeBudget {
         }
     }
 
-    /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize if given, else the largest heap. */
     private static long directMemoryLimit() {
         for (String arg : inputArguments()) {
             if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
