@@ -52,11 +52,9 @@ public final class ComponentTable implements AutoCloseable {
     /** The entity table, also read by {@link Join} and the snapshot writer. */
     final AbstractTable entities;
     final Schema schema;
-    /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
     final BlockArena arena;
     final SparseSet set;
     final DenseRows rows;
-    /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
     /** The {@link Group} whose rows come first in this table, or null; set by the group. */
@@ -71,7 +69,6 @@ public final class ComponentTable implements AutoCloseable {
     private boolean sorted = true;
     /** The first row {@link #sorter} sorts: 0, or the group's size in a grouped table. */
     private int sortBase;
-    /** The budgeted insertion sort, shared with {@link PackedTable}; orders rows by entity slot. */
     private final RowSort sorter = new RowSort(new RowSort.Rows() {
         @Override
         public int compareRows(int a, int b) {
@@ -89,7 +86,6 @@ public final class ComponentTable implements AutoCloseable {
         this.entities = entities;
         this.schema = schema;
         this.set = new SparseSet();
-        // The arena gets a tag of its own (released on close), named after the component schema.
         TagLease lease = TagRegistry.register(schema.name(), entities.handleLayout());
         this.arena = new BlockArena(this, lease, TableEvents.ARENA);
         TableEvents.opened(this, lease.tag, "ComponentTable", ComponentTable::readStatistics);
@@ -471,7 +467,6 @@ public final class ComponentTable implements AutoCloseable {
         generations.set(b, generation);
     }
 
-    /** The row of an entity's component; throws the reason it has none. */
     int rowOf(long entity) {
         int row = find(entity);
         if (row < 0) {

@@ -51,7 +51,6 @@ public final class HandleLayout {
     private final long generationMask;
     private final long payloadMask;
     private final int epochBits;
-    /** The epoch bits in place: between the generation and the tag. */
     private final long epochMask;
 
     private HandleLayout(int slotBits, int generationBits, int epochBits) {
@@ -171,10 +170,7 @@ public final class HandleLayout {
         return (long) epoch << (slotBits + generationBits);
     }
 
-    /**
-     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch << generationBits | generation}}:
-     * what a {@code ComponentTable} keeps of its owner
-     */
+    /** {@return epoch and generation as one word, {@code epoch << generationBits | generation}: a component row's owner} */
     int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }

@@ -101,8 +101,7 @@ public final class Schema {
             all[i] = newField(names.get(i), types.get(i), targets.get(i), i, bases[i], steps[i]);
             map.put(names.get(i), all[i]);
             if (linkField == null && sizes[i] >= Integer.BYTES) {
-                // The link word is the low 4 bytes of a wider field: on the little- and big-endian layouts alike it is
-                // a 4-byte slice at the field's own offset.
+                // The link word: a 4-byte slice at a wider field's own offset, on little- and big-endian layouts alike.
                 linkField = new IntField(this, LINK_FIELD_NAME, -1, bases[i], steps[i]);
             }
         }
@@ -282,10 +281,7 @@ public final class Schema {
         return slotsPerBlock * slotBytes;
     }
 
-    /**
-     * {@return the bits a record stored (a float's raw bits, a boolean's 0 or 1) that a file of an earlier schema
-     * without {@code f} loads with; 0 unless {@link Builder#loadDefault} said}
-     */
+    /** {@return the bits (a float's raw bits, a boolean's 0 or 1) a record saved without {@code f} loads with; 0 if none} */
     long loadDefaultBits(Field f) {
         return loadDefaults[f.index()];
     }

@@ -74,11 +74,7 @@ public final class MappedStore {
                 || table.changedSince(block, since);
     }
 
-    /**
-     * Makes a checkpoint (docs/format.md, section 12); the caller holds the iteration guard.
-     *
-     * @param closing whether {@code close()} makes it: its commit record then says so
-     */
+    /** Makes a checkpoint (docs/format.md, section 12), a closing one (its commit record says so) if {@code closing}. */
     public void checkpoint(boolean closing) throws IOException {
         int blocks = table.blockCount();
         int summed = checksums ? sumChangedBlocks(blocks) : 0; // before the force, which then covers what they sum
@@ -127,10 +123,8 @@ public final class MappedStore {
     }
 
     /**
-     * What a checkpoint wrote besides the header, for tests of its cost.
-     *
-     * @param metadataBytes the metadata bytes written: the pages that changed, or all of it into a new area
-     * @param blocksChecksummed the blocks whose checksum it computed
+     * What a checkpoint wrote besides the header, for tests of its cost: {@code metadataBytes} of metadata (the pages
+     * that changed, or all of it into a new area) and the {@code blocksChecksummed} blocks whose checksum it computed.
      */
     public record Written(long metadataBytes, int blocksChecksummed) {
     }
@@ -140,10 +134,7 @@ public final class MappedStore {
         return written;
     }
 
-    /**
-     * {@return the blocks summed} Computes the CRC32C of every block that may have changed since the last checkpoint
-     * (stamped after its version, written without a stamp, or unsummed), and marks a version.
-     */
+    /** {@return the blocks summed} Computes the CRC32C of every block {@link #due}, and marks a version. */
     private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();
         if (crcs.length < blocks) {
@@ -183,10 +174,7 @@ public final class MappedStore {
         Arrays.fill(pending, 0);
     }
 
-    /**
-     * {@return the number of blocks checked}: checks every block unchanged since the last checkpoint against the
-     * CRC32C it stored; the caller holds the table's iteration guard.
-     */
+    /** {@return the blocks checked}: each block unchanged since the last checkpoint, against its stored CRC32C. */
     public int verify() throws StorageFileException {
         MemorySegment[] segments = table.segments();
         CRC32C crc = new CRC32C();
@@ -205,7 +193,6 @@ public final class MappedStore {
         return checked;
     }
 
-    /** {@return what a checksum mismatch of block {@code b} says} */
     static String blockDamage(int b, int slotsPerBlock, MappedFile file) {
         return "block " + b + " (slots or rows " + (long) b * slotsPerBlock + " to "
                 + ((long) (b + 1) * slotsPerBlock - 1) + ", file offset " + file.blockOffset(b)
@@ -220,7 +207,6 @@ public final class MappedStore {
         writeAt(channel, c, COMMIT_AT[s]);
     }
 
-    /** Writes {@code b} from its position to its limit at file offset {@code at}; returns the bytes written. */
     private static long writeAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
         long bytes = b.remaining();
         while (b.hasRemaining()) {

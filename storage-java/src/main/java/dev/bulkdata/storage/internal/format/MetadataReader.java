@@ -38,9 +38,8 @@ final class MetadataReader {
     }
 
     /**
-     * Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). Its state
-     * holds the expected schema if the file holds the same, else the file's, and the metadata the
-     * {@link SchemaChange} to the expected one.
+     * Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). Its state holds
+     * the schema {@link #matched} picks; the metadata, the {@link SchemaChange} to the expected one.
      */
     Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws StorageFileException {
         try {

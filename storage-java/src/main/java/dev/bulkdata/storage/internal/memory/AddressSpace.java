@@ -10,11 +10,9 @@ import java.util.Locale;
 
 /**
  * Address space reserved for a table's blocks at once ({@code MAP_NORESERVE}: backed, zero, when first touched;
- * unmapped when its arena closes), block {@code i} at {@code base + i * 16 KiB}, so a lookup computes a record's
- * address from one segment and huge pages ({@link #adviseHugePages}) cost a TLB entry per 2 MiB. Only on Linux
- * x86-64/AArch64 with native access and {@code dev.bulkdata.storage.reserve} not {@code false}; else {@link #reserve}
- * returns null and blocks are allocated one by one, silently. Guide: docs/tables-and-handles.md, "Native access: one
- * address range per table".
+ * unmapped when its arena closes). Only on Linux x86-64/AArch64 with native access and
+ * {@code dev.bulkdata.storage.reserve} not {@code false}; else {@link #reserve} returns null and blocks are allocated
+ * one by one, silently. ARCHITECTURE.md, "Memory layout"; guide: docs/tables-and-handles.md, "Native access".
  */
 @SuppressWarnings("restricted") // the calls run only where the module has native access (AVAILABLE)
 public final class AddressSpace {

@@ -10,12 +10,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} (chunks are used on many threads) that every block comes
- * from, with the bytes handed out. Blocks are native memory, slices of one reserved range where {@link AddressSpace}
- * is available ({@link #plan}), or, after {@link #mapFrom}, slices of its mapped file. Close frees all blocks at once.
- * Access after close throws from the FFM runtime, never crashes. A cleaner closes a table dropped unclosed and
- * releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first hand-out (or
- * {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
+ * The memory backend of one table: a shared {@link Arena} that every block comes from (native memory, slices of a
+ * reserved range ({@link #plan}) or, after {@link #mapFrom}, of its mapped file), with the bytes handed out. Close
+ * frees all blocks at once; later access throws from the FFM runtime, never crashes. A cleaner closes a table dropped
+ * unclosed and releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first
+ * hand-out (or {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
  *
  * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
  * single-writer rule; {@link #bytes()} is read on the writer.
@@ -29,12 +28,10 @@ public final class BlockArena {
     private long bytes;
     private int blocks;
     private boolean closeCalled;
-    /** Told of every block handed out and of the close. */
     private final ArenaListener listener;
     /** Native memory allocated ahead for the next blocks ({@link #allocateAhead}), or null. */
     private MemorySegment ahead;
     private long aheadAt;
-    /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
     private long plannedBlocks;
     private boolean reserveTried;
@@ -111,7 +108,6 @@ public final class BlockArena {
         }
     }
 
-    /** Counts {@code size} bytes against both budgets, or throws counting nothing. */
     private void charge(long size, String table, String what) {
         if (size > budget - charged) {
             throw new CapacityExceededException("table '" + table + "' cannot take " + what + " (" + size
@@ -191,7 +187,6 @@ public final class BlockArena {
         }
     }
 
-    /** Block {@code block} of the region; blocks come in order, each once. */
     private MemorySegment regionBlock(Schema schema, int block) {
         if (block != blocks) {
             throw new IllegalStateException("block " + block + " allocated out of order (" + blocks + " allocated)");
@@ -207,8 +202,7 @@ public final class BlockArena {
     }
 
     /**
-     * {@return the table's next block, zeroed, {@link Schema#blockBytes()} bytes aligned to
-     * {@link Schema#BLOCK_ALIGNMENT}}
+     * {@return the table's next block, zeroed, {@link Schema#blockBytes()} bytes aligned to {@link Schema#BLOCK_ALIGNMENT}}
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -281,7 +275,6 @@ public final class BlockArena {
         }
     }
 
-    /** Bytes from one block to the next in an allocation of several: a block, rounded up to its alignment. */
     private static long stride(Schema schema) {
         return (schema.blockBytes() + Schema.BLOCK_ALIGNMENT - 1) & -Schema.BLOCK_ALIGNMENT;
     }

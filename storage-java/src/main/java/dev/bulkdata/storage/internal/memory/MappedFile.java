@@ -39,7 +39,6 @@ public final class MappedFile {
     private int handedOut;
     /** Blocks below this index may hold bytes written after the checkpoint the file was opened from. */
     private int staleBelow;
-    /** The first byte after every region and area in use. */
     private long end;
     private boolean closed;
 
@@ -60,7 +59,6 @@ public final class MappedFile {
         this.end = end;
     }
 
-    /** Called once by the {@link BlockArena} that maps the regions into its arena. */
     void attach(Arena arena) {
         if (this.arena != null) {
             throw new IllegalStateException("file " + name + " is already attached to a table");

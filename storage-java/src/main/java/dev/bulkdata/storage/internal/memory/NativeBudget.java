@@ -5,10 +5,9 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The process-wide native-memory budget: one atomic counter of the block bytes every table in memory holds
- * ({@link BlockArena#prepay}), from first hand-out to close, and its limit. Mapped blocks do not count (their pages
- * are the file's). The limit is read once from {@value #PROPERTY} (syntax and default: docs/errors-and-threads.md,
- * "Memory"). Any thread; called per block and per close, never per record.
+ * The process-wide native-memory budget: one atomic counter of the block bytes every table in memory holds, and its
+ * limit, read once from {@value #PROPERTY} (syntax and default: docs/errors-and-threads.md, "Memory"). Any thread;
+ * called per block and per close, never per record. ARCHITECTURE.md, "Memory layout" (budget).
  */
 public final class NativeBudget {
     /** The system property that sets the process-wide budget. */
@@ -153,7 +152,6 @@ public final class NativeBudget {
         }
     }
 
-    /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize if given, else the largest heap. */
     private static long directMemoryLimit() {
         for (String arg : inputArguments()) {
             if (arg.startsWith("-XX:MaxDirectMemorySize=")) {

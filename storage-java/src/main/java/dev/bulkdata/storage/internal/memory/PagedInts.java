@@ -147,8 +147,7 @@ public final class PagedInts {
     }
 
     /**
-     * Replaces the pages of an array in contiguous use with {@code made}, of this page size (elements past those in
-     * use zero).
+     * Replaces the pages of an array in contiguous use with {@code made}, of this page size (elements past those in use zero).
      *
      * @param made the pages, adopted as they are
      */

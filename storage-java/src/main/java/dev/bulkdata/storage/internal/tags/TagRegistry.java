@@ -6,11 +6,7 @@ import dev.bulkdata.storage.HandleLayout;
 /**
  * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table is ever accepted by a
  * later table, and remembers each open table's name and handle layout, to print a handle with its table's name and
- * report a foreign handle's table. A reused tag's next table starts its slots at the tag's <em>generation floor</em>,
- * above every handle made under it ({@code BOUNDS}, from the {@link TagLease}s); automatic tags go round-robin,
- * fixed tags ({@link HandleLayout#MIN_FIXED_TAG} up) only on request; a snapshot keeps its own tag
- * ({@link #registerRestored}) only if no handle of another table identity could match a restored slot. The rules:
- * ARCHITECTURE.md, "Handles and tags".
+ * report a foreign handle's table. Tag choice, generation floors and identities: ARCHITECTURE.md, "Handles and tags".
  *
  * <p>Thread-safe: every method but {@link #checkFixed} (which reads no state) synchronizes on the class.
  */
@@ -43,8 +39,7 @@ public final class TagRegistry {
      *
      * @param name the table's name
      * @param layout the table's handle layout
-     * @throws CapacityExceededException if every tag is in use by an open table or too worn
-     *     by closed tables for this layout
+     * @throws CapacityExceededException if every tag is in use by an open table or too worn by closed tables for this layout
      */
     public static synchronized TagLease register(String name, HandleLayout layout) {
         int tag = freeAutomaticTag(name, layout, layout.maxGeneration());
@@ -193,7 +188,6 @@ public final class TagRegistry {
                 + " needed, or use a handle layout with more generation bits");
     }
 
-    /** The first generation a new table with {@code layout} may use under {@code tag}. */
     private static long floor(int tag, HandleLayout layout) {
         return floor(BOUNDS[tag], layout);
     }
