@@ -115,7 +115,6 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /**
      * Opens a new, empty table (no native memory until the first add); with [TableOptions.file], a [TypedMappedTable].
-     * No checked exception, so Java needs no `try`.
      * @throws IllegalStateException if all automatic table tags are in use by open tables
      * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what `open(file)` throws
      */

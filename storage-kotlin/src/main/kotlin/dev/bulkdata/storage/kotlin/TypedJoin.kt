@@ -17,8 +17,7 @@ public class TypedJoin2<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> inter
     public val core: Join = Join.of(a.core, b.core)
 
     /**
-     * Runs the join, calling [action] per entity in both tables with its two rows; returns the number of visits.
-     * Inlined into one core visitor per call; nothing is allocated per entity.
+     * Calls [action] per entity in both tables with its rows; returns the visit count, allocating nothing per entity.
      */
     public inline fun forEach(crossinline action: (entity: Handle<E>, a: Row<A>, b: Row<B>) -> Unit): Int =
         core.forEach { entity, rows -> action(Handle(entity), Row(rows[0]), Row(rows[1])) }
