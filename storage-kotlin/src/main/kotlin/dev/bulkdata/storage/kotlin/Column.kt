@@ -42,10 +42,7 @@ public sealed class Column<D : TableDef<D>, F : Field>(
     override fun toString(): String = "${table.name}.$name:$type"
 }
 
-/**
- * A column of table [D] holding handles of table [T], declared with [TableDef.handle]: read and written as `Handle<T>`;
- * a new record holds [T]'s [TableDef.NULL]. Its core field is a `HandleField` targeting [T]'s name.
- */
+/** Handles of table [T] in table [D], from [TableDef.handle]; core field: a `HandleField` targeting [T]'s name. */
 public class HandleColumn<D : TableDef<D>, T : TableDef<T>> internal constructor(
     table: TableDef<D>,
     name: String,

@@ -6,8 +6,7 @@ import java.lang.foreign.ValueLayout
 
 /**
  * One chunk's `float` column, `view[slot]`, from [TypedChunk.view]; inline, so a loop compiles to the raw column's.
- * Checks only the chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the slot's
- * current bytes until the table closes; writing a hole via [WritableFloatView] is harmless (a reusing add zeroes it).
+ * Checks only bounds ([IndexOutOfBoundsException]); kept past its pass, it reads current bytes until the table closes.
  */
 @JvmInline
 public value class FloatView<D : TableDef<D>> @PublishedApi internal constructor(
@@ -33,7 +32,7 @@ public value class WritableFloatView<D : TableDef<D>> @PublishedApi internal con
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun get(slot: Int): Float = segment.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong())
 
-    /** Writes [value] into [slot]. */
+    /** Writes [value] into [slot]; writing a hole is harmless (a reusing add zeroes it). */
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun set(slot: Int, value: Float) {
         segment.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, slot.toLong(), value)

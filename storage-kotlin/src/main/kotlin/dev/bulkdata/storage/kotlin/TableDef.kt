@@ -115,8 +115,6 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /**
      * Opens a new, empty table (no native memory until the first add); with [TableOptions.file], a [TypedMappedTable].
-     * No checked exception, so Java needs no `try`.
-     * @throws IllegalArgumentException if the declaration or an option is invalid
      * @throws IllegalStateException if all automatic table tags are in use by open tables
      * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what `open(file)` throws
      */
@@ -126,7 +124,6 @@ public abstract class TableDef<D : TableDef<D>>(
     /**
      * Opens the table mapped from [file] (`TableBuilder.mapped`): created if absent, else reopened at its last
      * checkpoint, handles valid. Give the declaration a fixed [TableOptions.tag].
-     * @throws IllegalArgumentException if the declaration or an option is invalid
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)

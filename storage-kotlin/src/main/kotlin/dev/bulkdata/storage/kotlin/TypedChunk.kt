@@ -140,9 +140,8 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
 
     /**
      * Calls [action] with every live slot in slot order, in one counted loop from 0 to [slotCount] (in a chunk with
-     * holes, those whose [liveBits] bit is set): a hole-free chunk's loop is the JIT's best case for [view]s
-     * (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`). Inlined once, allocates nothing; call it in a function of its
-     * own per chunk. Used past its pass, the chunk throws [IllegalStateException].
+     * holes, those whose [liveBits] bit is set): a hole-free chunk's loop is the JIT's best case for [view]s (sample:
+     * docs/kotlin.md). Inlined once, allocates nothing; call it in a function of its own per chunk.
      */
     public inline fun forEachLive(action: (slot: Int) -> Unit) {
         val c = chunk

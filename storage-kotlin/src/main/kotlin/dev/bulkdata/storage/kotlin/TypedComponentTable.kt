@@ -82,10 +82,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** Frees the native memory. Idempotent; the entity table is not touched. */
     override fun close(): Unit = core.close()
 
-    /**
-     * Calls [action] with each live entity and its component's [Row], in row order; allocates nothing per component;
-     * structural changes of this table from [action] throw (queue them).
-     */
+    /** Calls [action] with each live entity and its [Row], in row order; allocates nothing per component. */
     public inline fun forEach(crossinline action: (entity: Handle<E>, row: Row<C>) -> Unit) {
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }

@@ -17,9 +17,7 @@ public class TypedJoin2<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> inter
     public val core: Join = Join.of(a.core, b.core)
 
     /**
-     * Runs the join: calls [action] with each entity that has both components and its row in each table, and returns
-     * the number of visits. Inlined into one core visitor per call; nothing is allocated per entity.
-     * @throws IllegalStateException if a table is closed, or this join is already running
+     * Calls [action] per entity in both tables with its rows; returns the visit count, allocating nothing per entity.
      */
     public inline fun forEach(crossinline action: (entity: Handle<E>, a: Row<A>, b: Row<B>) -> Unit): Int =
         core.forEach { entity, rows -> action(Handle(entity), Row(rows[0]), Row(rows[1])) }
@@ -47,10 +45,7 @@ public class TypedJoin3<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>, C : T
     override fun toString(): String = core.toString()
 }
 
-/**
- * The join of [a] and [b] (see [TypedJoin2]): component tables of the same open entity table, which the types check for
- * the declaration and the core for the table, throwing [IllegalArgumentException] otherwise.
- */
+/** The join ([TypedJoin2]) of [a] and [b], of the same open entity table (else [IllegalArgumentException]). */
 public fun <E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> join(
     a: TypedComponentTable<E, A>,
     b: TypedComponentTable<E, B>,

@@ -10,12 +10,11 @@ import dev.bulkdata.storage.TableStats
 import java.nio.file.Path
 
 /**
- * An open table declared by [D]: the core [Table] with typed handles and columns, from [TableDef.open], closed by
- * [close] or `use { }`. `table[handle, column]` (and `= value`) per column type, `it[column]` in `add { }` and
- * `forEach { }`; a handle or column of another declaration does not compile. Each member is the core call its KDoc
- * names, with that method's costs, errors and threads unless the KDoc says otherwise. Handles are `long`s at run time
- * and lambdas inlined, so add, remove, contains, get, set, [forEach] and [forEachChunk] allocate nothing. Guide:
- * docs/kotlin.md.
+ * An open table declared by [D]: the core [Table] with typed handles and columns, from [TableDef.open], closed by [close]
+ * or `use { }`. `table[handle, column]` (and `= value`) per column type, `it[column]` in `add { }` and `forEach { }`; a
+ * handle or column of another declaration does not compile. Each member is the core call its KDoc names, with that
+ * method's costs, errors and threads unless the KDoc says otherwise. Handles are `long`s at run time and lambdas
+ * inlined, so add, remove, contains, get, set, [forEach] and [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
  */
 @TableDsl
 public sealed class TypedTable<D : TableDef<D>>(
