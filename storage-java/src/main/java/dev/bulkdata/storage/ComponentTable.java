@@ -489,7 +489,7 @@ public final class ComponentTable implements AutoCloseable {
         return Objects.checkIndex(row, set.size());
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("component table '" + name() + "' is closed");
         }

@@ -25,10 +25,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). A schema that
  * gained, lost or reordered fields loads by field name (added fields at their {@link Schema.Builder#loadDefault load
  * default}); a changed type throws {@code SCHEMA_MISMATCH}. Save and load are O(slots + blocks), nothing per record; a
- * save holds the table's iteration guard. A null {@link Table} argument throws {@link IllegalArgumentException}; a
- * closed table or component table {@link IllegalStateException}, except a {@link #danglingReferences} target or a
- * component-table referrer there without handle fields, and a component-table referrer of a {@link #remap} that returns
- * 0 (nothing moves, or the pair was remapped). Guide: docs/saving-and-mapped-tables.md.
+ * save holds the table's iteration guard. A null table or component table throws {@link IllegalArgumentException}, a
+ * closed one {@link IllegalStateException}, except a {@link #danglingReferences} target (it counts as holding nothing).
+ * Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */
@@ -98,7 +97,7 @@ public final class Snapshots {
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
      */
     public static void save(ComponentTable components, Path path) throws IOException {
-        Objects.requireNonNull(components, "components");
+        checked(components);
         saveTo(path, out -> save(components, out));
     }
 
@@ -110,7 +109,7 @@ public final class Snapshots {
      * @throws IOException if writing fails
      */
     public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
-        Objects.requireNonNull(components, "components");
+        checked(components);
         Objects.requireNonNull(out, "out");
         components.save(out);
     }
@@ -182,6 +181,13 @@ public final class Snapshots {
         } finally {
             table.endIteration();
         }
+    }
+
+    private static void checked(ComponentTable components) {
+        if (components == null) {
+            throw new IllegalArgumentException("component table is null");
+        }
+        components.ensureOpen();
     }
 
     private static AbstractTable checked(Table table) {
@@ -301,7 +307,7 @@ public final class Snapshots {
      * @return how many values were rewritten
      */
     public static long remap(ComponentTable referrer, Table loaded) {
-        Objects.requireNonNull(referrer, "referrer");
+        checked(referrer);
         AbstractTable to = checked(loaded);
         Remap remap = Remap.of(to);
         if (!remap.moves() || to.remapped(referrer)) {
@@ -361,7 +367,7 @@ public final class Snapshots {
      * @throws IllegalArgumentException if a target is null
      */
     public static long danglingReferences(ComponentTable referrer, Table... targets) {
-        Objects.requireNonNull(referrer, "referrer");
+        checked(referrer);
         long count = 0;
         for (Field f : referrer.schema().fields()) {
             if (f instanceof HandleField field) {

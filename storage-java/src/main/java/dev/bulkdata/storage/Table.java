@@ -19,10 +19,10 @@ package dev.bulkdata.storage;
  * the chunks changed since a version. A method given a {@code ChangeFilter} throws {@link IllegalArgumentException} if
  * it is null or names fields of another schema. Guide: docs/iteration-and-change-versions.md, "Change versions".
  *
- * <p><b>Errors and threads.</b> A method that throws leaves the table as it was unless its doc says otherwise. Once
- * closed, every method throws {@link IllegalStateException} except {@code name}, {@code schema}, {@code handleLayout},
- * {@code contains}, {@code format}, {@code stats}, {@code isClosed}, {@code close} and the kinds' {@code reuseOrder}
- * and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code addAll}, {@code cancelAdd},
+ * <p><b>Errors and threads.</b> A method that throws leaves the table as it was unless its doc says otherwise (a
+ * visitor's own writes stay). Once closed, every method throws {@link IllegalStateException} except {@code name},
+ * {@code schema}, {@code handleLayout}, {@code contains}, {@code format}, {@code stats}, {@code isClosed},
+ * {@code close} and the kinds' {@code reuseOrder} and {@code openedCheckpoint}. One writer for structure ({@code add}, {@code addAll}, {@code cancelAdd},
  * {@code remove}, {@code removeAll}, {@code clear}, {@code reset}, {@code defragment}) and {@code close}; distinct
  * records' fields may be read and written from many threads. A structural change during an open pass, or racing another
  * thread's, throws {@link java.util.ConcurrentModificationException} (queue it: {@link #removeLater},
