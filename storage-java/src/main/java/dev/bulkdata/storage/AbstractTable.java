@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
@@ -12,19 +13,15 @@ import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * What every table kind shares: name, schema, tag, the native arena, the open/closed state, the
- * {@link AccessGuard} (writer claim and iteration guard), and the operations of {@link Table}
- * written once over two parts each kind provides: a {@link SlotMap} (made with the kind's link
- * storage), and its records. A handle resolves to a slot, then to a record index by the kind's
- * rule ({@link #recordOf}); record {@code r} lies in {@code segments[r >>> recordShift]} at
- * {@code r & recordMask} in both kinds, so the typed accessors by handle (generated, at the end)
- * are written once. The kind's hooks are about records only; data (link storage, block count)
- * the kind passes in or keeps in fields here.
+ * What every table kind shares (name, schema, tag, arena, open state, {@link AccessGuard}) and the operations of
+ * {@link Table}, written once over each kind's {@link SlotMap} and records. A handle resolves to a slot, then to a
+ * record index by the kind's rule ({@link #recordOf}); record {@code r} lies in {@code segments[r >>> recordShift]} at
+ * {@code r & recordMask} in both kinds, so the typed accessors by handle (generated, at the end) are written once.
  *
- * <p>Every structural change runs between {@link #beginChange} and {@link AccessGuard#endChange}.
- * A change that overlapped another thread's, or failed in a way only a broken structure
- * explains, marks the table corrupt ({@link #poison}): every later call but {@code close()}
- * throws {@link IllegalStateException}. ARCHITECTURE.md, "Structural operations" and "Threads".
+ * <p>Every structural change runs between {@link #beginChange} and {@link AccessGuard#endChange}. A change that
+ * overlapped another thread's, or failed in a way only a broken structure explains, marks the table corrupt
+ * ({@link #poison}): every later call but {@code close()} throws {@link IllegalStateException}. ARCHITECTURE.md,
+ * "Structural operations" and "Threads".
  */
 abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
@@ -32,11 +29,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final Schema schema;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
     MemorySegment[] segments = NO_SEGMENTS;
-    /**
-     * The address space of the blocks of records {@code [0, regionRecords)}, block {@code b} at
-     * {@code b << BlockArena.BLOCK_SHIFT}, or null: a lookup reads such a record from this one
-     * segment without loading its block's. Set with the first block ({@link #adoptRegion}).
-     */
+    // The reserved range of records [0, regionRecords) (adoptRegion), or null; ARCHITECTURE.md, "Memory layout".
     MemorySegment region;
     int regionRecords;
     /** Whether {@link #region} holds every record: one flag C2 hoists out of a loop, instead of a compare per record. */
@@ -47,16 +40,12 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     /** The chunks' change versions: every write by handle stamps its field in its chunk. */
     final ChangeVersions versions;
 
-    /** How this table's handles split into tag, generation and slot. */
     final HandleLayout handles;
     /** The tag's lease: records every handle made, for the next table under this tag. */
     final TagLease lease;
     final BlockArena arena;
-    /** The slots, with the links the kind passed in. */
     final SlotMap slots;
-    /** The writer claim and the iteration guard. */
     final AccessGuard guard = new AccessGuard(this);
-    /** Live records. */
     int size;
     /** Record removals (any kind): a {@link Group} that saw the same count at its last sweep has no stale row. */
     long removals;
@@ -66,24 +55,16 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     boolean closed;
     /** Set once by {@link #poison}: two threads changed the structure at once. */
     boolean corrupt;
-    /** What {@link #poison} detected, for messages. */
     private String corruption;
-    /**
-     * The handle of the last structural change if it was {@link #add()}, else 0; with
-     * {@link #lastAddLimit}, what {@link #cancelAdd} needs (the kind keeps its block count, {@link #unreserve}).
-     */
+    // The handle of the last structural change if it was add(), else 0: what cancelAdd needs, with lastAddLimit.
     private long lastAdd;
     /** The changes queued during passes ({@link #removeLater}, {@link #addLater}); made at the first. */
     private volatile ChangeQueue queue;
-    /** removeAll's two passes, with their scratch array. */
     private final RemoveBatch removeBatch = new RemoveBatch(this);
     private int lastAddLimit;
     /** The file and checkpoint state of a mapped table ({@link MappedStore}); null for a table in memory. */
     MappedStore mapped;
-    /**
-     * For a table loaded under a new tag ({@link Snapshots.LoadOption#NEW_TAG}): the snapshot's
-     * identity and tag and the generation shift of the load, for {@link Snapshots#remap}; else 0.
-     */
+    // Loaded under a new tag (LoadOption.NEW_TAG): the saved identity, tag and generation shift, for remap; else 0.
     long savedIdentity;
     int savedTag;
     int generationShift;
@@ -95,7 +76,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return remapped != null && remapped.contains(referrer);
     }
 
-    /** Records that {@code referrer}'s references to this table were remapped. */
     final synchronized void markRemapped(Object referrer) {
         if (remapped == null) {
             remapped = java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>());
@@ -104,11 +84,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * A table under a tag already leased (see {@link TableBuilder} and {@link Snapshots}).
-     *
-     * @param links where free slots keep their free-list links, made from the new table (which
-     *     the links may keep but must not use yet), or null to keep them beside the meta
-     *     words (see {@link SlotMap})
+     * A table under a tag already leased. {@code links}: where free slots keep their links, made from the new table
+     * (which the links may keep but must not use yet), or null for beside the meta words.
      */
     AbstractTable(Schema schema, HandleLayout handles, ReuseOrder reuseOrder, int maxCapacity, TagLease lease,
                   java.util.function.Function<AbstractTable, SlotMap.Links> links) {
@@ -120,8 +97,21 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         this.lease = lease;
         this.slots = new SlotMap(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
                 links == null ? null : links.apply(this));
-        this.arena = new BlockArena(this, lease);
+        this.arena = new BlockArena(this, lease, TableEvents.ARENA);
+        TableEvents.opened(this, lease.tag, this instanceof BulkTable ? "BulkTable" : "PackedTable",
+                AbstractTable::readStatistics);
         slots.reserveRange(arena);
+    }
+
+    /** The flight recorder's periodic read of a table's {@link #stats()}; kept static so it holds no table. */
+    private static void readStatistics(Object owner, long[] into) {
+        TableStats stats = ((AbstractTable) owner).stats();
+        into[0] = stats.live();
+        into[1] = stats.holes();
+        into[2] = stats.retired();
+        into[3] = stats.capacity();
+        into[4] = stats.blocks();
+        into[5] = stats.nativeBytes();
     }
 
     /** {@return the number of chunks an iteration visits} */
@@ -142,47 +132,35 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Makes room so that {@code count} activations cannot fail: blocks for every slot up to
-     * {@code highestSlot} (BulkTable; -1: no fresh slot) or {@code count} more rows (PackedTable).
-     * Remembers the block count before, for {@link #unreserve}.
-     *
-     * @throws CapacityExceededException if memory runs out; no record is added
+     * Makes room so that {@code count} activations cannot fail (BulkTable: blocks up to {@code highestSlot}, -1: none;
+     * PackedTable: rows), remembering the block count for {@link #unreserve}. Throws
+     * {@link CapacityExceededException} if memory runs out; no record is added.
      */
     abstract void reserveRecords(int count, long highestSlot);
 
     /** Makes a slot from {@link SlotMap#take()} live, with an all-zero record, and returns its handle. */
     abstract long activate(int slot);
 
-    /**
-     * Adds the first records of a reserved batch at once where the kind can, writing their
-     * handles from {@code from}; returns the index after the last one (the rest go one by one).
-     * By default none.
-     */
+    /** Adds a reserved batch's first records at once where the kind can (default none); returns the index after. */
     int addRun(long[] handlesOut, int from, int to) {
         return from;
     }
 
     /**
-     * Drops the record of a slot no longer live (BulkTable: its live bit; PackedTable: the last
-     * row moves into the gap) and counts it out of {@code size}. No byte is zeroed ({@link #activate}
-     * zeroes a reused record); the meta word is the caller's.
+     * Drops a no-longer-live slot's record (BulkTable: live bit; PackedTable: last row fills the gap) and counts it out
+     * of {@code size}. No byte is zeroed ({@link #activate} does); the meta word is the caller's.
      */
     abstract void dropRecord(int slot);
 
     /**
-     * Undoes the last {@link #reserveRecords} after {@link #undoAdd} gave {@code slot} back: its
-     * blocks become zeroed spares ({@link BlockArena#setAside}); a BulkTable zeroes the record of
-     * a slot now past the limit, as never-opened slots' records must be.
+     * Undoes the last {@link #reserveRecords} after {@link #undoAdd}: its blocks become zeroed spares; a BulkTable
+     * zeroes {@code slot}'s record if it is now past the limit (never-opened records are zero).
      */
     abstract void unreserve(int slot);
 
-    // ---------------------------------------------------------------------------------------
-    // Structure, shared by every kind
+    // ---- Structure, shared by every kind
 
-    /**
-     * Finishes removing a slot (its meta word live or already marked dead): drops its record,
-     * then the slot map advances or retires its generation and frees the slot.
-     */
+    /** Finishes removing a live or dead-marked slot: drops its record; {@link SlotMap#release} frees or retires it. */
     final void releaseDead(int slot) {
         removals++;
         dropRecord(slot);
@@ -325,11 +303,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return exact;
     }
 
-    /**
-     * Puts a slot that the last add took back where it came from: the head of the free list,
-     * or the slots never opened, with blocks that add allocated set aside as spares. Its
-     * generation still advances, so the handle the add returned stays stale for good.
-     */
+    // Gives the last add's slot back (free list or never-opened, blocks set aside); its generation advances, so the
+    // handle the add returned stays stale.
     private void undoAdd(int slot) {
         removals++;
         dropRecord(slot);
@@ -359,7 +334,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         empty("reset", true);
     }
 
-    /** {@link #clear()} or {@link #reset()}. */
     private void empty(String operation, boolean reset) {
         long me = beginChange(operation);
         try {
@@ -395,8 +369,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         guard.endChange(me);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Changes queued during a pass
+    // ---- Changes queued during a pass
 
     @Override
     public final void removeLater(long handle) {
@@ -472,15 +445,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return applyQueue(false);
     }
 
-    /**
-     * Applies what is queued, with no pass open: the removals in slot order as one structural
-     * change, then the adds in their order ({@link ChangeQueue}), each with its initializer.
-     * If an add or its initializer fails, that record is taken back, the adds after it stay
-     * queued, and the failure is thrown. At a pass's end ({@code atPassEnd}), a pass another
-     * thread opened meanwhile leaves the queue to that pass's end.
-     *
-     * @return the number of records removed and added
-     */
+    // Applies the queue with no pass open (removals in slot order, then adds in order) and returns the records changed.
+    // A failed add is taken back, later adds stay queued, the failure is thrown; a pass opened meanwhile applies it.
     private int applyQueue(boolean atPassEnd) {
         ChangeQueue q = queue;
         if (q == null || q.isEmpty()) {
@@ -556,15 +522,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return removed;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Rejections
+    // ---- Rejections
 
-    /**
-     * Resolves a handle to its slot.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed
-     */
+    /** {@return the slot of live {@code handle}}, else throws its {@link #rejection}. */
     final int slotOf(long handle) {
         int slot = findSlot(handle);
         if (slot < 0) {
@@ -624,14 +584,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
                 + " throws this exception. Close the table and rebuild its contents.");
     }
 
-    /**
-     * Starts a structural change ({@link AccessGuard#beginChange}) and forgets the last add:
-     * only a change that is an add sets it again.
-     *
-     * @param operation what the caller is about to do, for the message
-     * @return this change's writer word, for {@link AccessGuard#endChange} or
-     *     {@link AccessGuard#abortChange}
-     */
+    /** {@link AccessGuard#beginChange}, forgetting the last add; returns the writer word for its end or abort. */
     final long beginChange(String operation) {
         long me = guard.beginChange(operation);
         lastAdd = 0;
@@ -652,8 +605,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         guard.beginIteration();
         ChangeQueue q = queue;
         if (q != null) {
-            // Slots opened since the last pass get removal bits now: none opens during a pass,
-            // so the bits never grow while visitors set them.
+            // Slots opened since the last pass get removal bits now, so the bits never grow while visitors set them.
             q.cover(slots.limit);
         }
     }
@@ -664,10 +616,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
     }
 
-    /**
-     * Ends a pass that threw {@code failure} (null if it completed), applying what it queued if
-     * it was the last open pass; a failure of that is thrown, or suppressed in {@code failure}.
-     */
+    /** Ends a pass that threw {@code failure} or null; the last applies the queue (failure thrown or suppressed). */
     final void endPass(Throwable failure) {
         if (failure == null) {
             endIteration();
@@ -693,8 +642,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /**
-     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and
-     * reports it, chunks and iterations end, and every later change throws. Idempotent.
+     * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and reports it, chunks and
+     * iterations end, and every later change throws. Idempotent.
      */
     final void poison(String what) {
         if (!corrupt) {
@@ -752,8 +701,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         ChunkIteration.recordPass(this, changes, since, visitor);
     }
 
-    // MappedTable's methods: public for MappedBulkTableImpl and MappedPackedTableImpl, the only
-    // tables with a file ({@link #mapped} set when they open), which implement them with these.
+    // MappedTable's methods, public for MappedBulkTableImpl and MappedPackedTableImpl (the tables with mapped set).
 
     /** {@link MappedTable#checkpoint()}. */
     public final void checkpoint() throws IOException {
@@ -761,11 +709,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         checkpoint(false);
     }
 
-    /**
-     * Makes a checkpoint of a mapped table ({@link MappedStore#checkpoint}) holding an
-     * iteration, so structural changes wait for it (they throw
-     * {@link ConcurrentModificationException} meanwhile).
-     */
+    // Holds an iteration around MappedStore.checkpoint: structural changes meanwhile throw CME.
     private void checkpoint(boolean closing) throws IOException {
         beginIteration();
         try {
@@ -801,13 +745,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return versions.mark();
     }
 
-    /**
-     * Frees the memory even if an iteration is open (its chunks then throw) or the table is
-     * corrupt; a change running on another thread meanwhile fails at its end. A mapped table
-     * that is not corrupt is checkpointed first; if that fails, the table is closed anyway
-     * and the failure thrown. Refuses, changing nothing, while an iteration holds the table
-     * open ({@link ChunkIteration#holding}).
-     */
+    /** As {@link Table#close()}; a change running on another thread meanwhile fails at its end. */
     @Override
     public final void close() {
         if (closed) {
@@ -836,7 +774,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
     }
 
-    /** {@return {@link #blockCount}} */
     final int blockCount() {
         return blockCount;
     }
@@ -846,13 +783,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return getClass().getSimpleName() + "[" + name() + (closed ? ", closed]" : ", size=" + size() + "]");
     }
 
-    /**
-     * Resolves a handle to the index of its record in {@link #segments}: record {@code r} is
-     * at position {@code r & recordMask} of segment {@code r >>> recordShift}.
-     *
-     * @throws InvalidHandleException if the handle is not live in this table
-     * @throws IllegalStateException if the table is closed or corrupt
-     */
+    /** {@return the index of {@code handle}'s record in {@link #segments}}, else throws its {@link #rejection}. */
     abstract int recordOf(long handle);
 
     /** Takes the arena's reserved range, if it has one, for the lookups by handle. */

@@ -5,14 +5,10 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * A table's two guards against use at the wrong time: the iteration guard (a counter of open
- * iterations, changed atomically: structural changes throw {@link ConcurrentModificationException}
- * while it is non-zero, and a chunk is valid only while it is positive) and the writer claim (a
- * structural change that overlaps another thread's throws instead of corrupting the table, or,
- * if detected only at its end, marks the table corrupt). {@link #end()} ends both for good when
- * the table closes or is found corrupt. Iterations may also hold the table open ({@link #hold}).
- * Field reads and writes are not claimed: one racing a structural change is an undetected data
- * race. ARCHITECTURE.md, "Errors and chunk validity" and "Threads" (the writer word's protocol).
+ * A table's iteration guard (structural changes throw {@link ConcurrentModificationException} while an iteration is
+ * open; a chunk is valid only then) and writer claim (a structural change overlapping another thread's throws, or, if
+ * detected only at its end, marks the table corrupt); {@link #end()} ends both for good. Iterations may also hold the
+ * table open ({@link #hold}). Field accesses are not claimed. ARCHITECTURE.md, "Errors and chunk validity", "Threads".
  */
 final class AccessGuard {
     private static final VarHandle OPEN_ITERATIONS;
@@ -45,19 +41,12 @@ final class AccessGuard {
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once ended. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
-    /**
-     * The writer word: {@code threadId << 1} of the thread that made the last structural
-     * change (0 before the first), with {@link #CHANGING} set while one runs;
-     * {@link #NO_WRITER} once ended.
-     */
+    // threadId << 1 of the last structural change's thread (0: none yet), CHANGING while one runs; NO_WRITER: ended.
     @SuppressWarnings("unused") // accessed through WRITER
     private long writer;
     /** The name of the thread in {@code writer}, for messages; not the thread, which would stay reachable. */
     private String writerName;
-    /**
-     * The iterations holding the table open ({@link ChunkIteration#holding}) and what holds them;
-     * guarded by {@code this}, as one may close on another thread. Null until the first hold.
-     */
+    // The iterations holding the table open and their holders; null until the first hold; guarded by this.
     private java.util.IdentityHashMap<ChunkIteration, String> holders;
 
     AccessGuard(AbstractTable table) {
@@ -70,20 +59,12 @@ final class AccessGuard {
         WRITER.setVolatile(this, NO_WRITER);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Writer claim
+    // ---- Writer claim
 
     /**
-     * Starts a structural change: checks that the table is open, no iteration is open and no
-     * other thread is inside a change, then marks this thread's change running. It ends with
-     * {@link #endChange} or, if it throws, {@link #abortChange}. The writer thread's own changes
-     * cost opaque reads and writes of {@code writer} and no fence; another thread goes through
-     * {@link #claim}.
-     *
-     * @return this change's writer word ({@code threadId << 1 | CHANGING}), for {@link #endChange}
-     * @throws IllegalStateException if the table is closed or corrupt
-     * @throws ConcurrentModificationException if an iteration is open or another thread is
-     *     changing the table
+     * Starts a structural change, ended by {@link #endChange} or, if it throws, {@link #abortChange}; returns the
+     * writer word. Throws {@link IllegalStateException} if the table is closed or corrupt, else
+     * {@link ConcurrentModificationException} if an iteration is open or another thread is inside a change.
      */
     long beginChange(String operation) {
         table.ensureOpen();
@@ -113,12 +94,8 @@ final class AccessGuard {
         return idle | CHANGING;
     }
 
-    /**
-     * Takes the table over from writer word {@code seen}: a compare-and-set that succeeds only if
-     * no change of the previous writer is visible, then a wait of {@link #HANDOFF_NANOS} for that
-     * writer's last stores to land, and a check that they did not take the table back. A few
-     * microseconds once per hand-over between threads.
-     */
+    // Takes the table over from writer word seen: CAS, a wait of HANDOFF_NANOS for the previous writer's last stores,
+    // and a check that it did not take the table back ("Threads").
     private void claim(long seen, long idle, String operation) {
         if (seen == NO_WRITER || (long) WRITER.getVolatile(this) == NO_WRITER) {
             throw table.unusable();
@@ -156,14 +133,11 @@ final class AccessGuard {
     }
 
     /**
-     * Ends a structural change that completed.
-     *
-     * @throws ConcurrentModificationException if another thread changed the table meanwhile;
-     *     the table is then corrupt
+     * Ends a structural change that completed; throws {@link ConcurrentModificationException} if another thread changed
+     * the table meanwhile, and the table is then corrupt.
      */
     void endChange(long me) {
-        // A thread that read the writer word just before another thread poisoned the table can
-        // have overwritten the poisoned word with its own: `corrupt` catches that case.
+        // A writer word written over a just-poisoned one: `corrupt` catches it.
         if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
             throw concurrentChange(null);
         }
@@ -171,12 +145,9 @@ final class AccessGuard {
     }
 
     /**
-     * Ends a change that threw {@code failure} and returns what to throw: the failure itself,
-     * unless another thread changed the table meanwhile ({@link ConcurrentModificationException},
-     * the failure suppressed) or it is an internal error only a broken structure explains
-     * ({@link NullPointerException}, {@link ArrayIndexOutOfBoundsException}, ...): then the table
-     * is corrupt. With {@code fromCallback}, a {@link NullPointerException} may be user code's (a
-     * {@link RecordOrder}) and does not count.
+     * Ends a change that threw {@code failure}; returns it, or a {@link ConcurrentModificationException} suppressing
+     * it if another thread changed the table meanwhile. An internal error (NPE, AIOOBE, ...) marks the table corrupt
+     * and returns its exception, except an NPE {@code fromCallback} (a {@link RecordOrder}'s).
      */
     RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
         if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
@@ -212,14 +183,11 @@ final class AccessGuard {
         return e;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Iterations
+    // ---- Iterations
 
     /**
-     * Checks that chunks may be used now: an iteration is open (the structure cannot change under
-     * the chunk) and the table is open. One plain read on the fast path.
-     *
-     * @throws IllegalStateException otherwise, naming the reason
+     * Checks that chunks may be used now: an iteration is open (the structure cannot change under the chunk) and the
+     * table is open, else throws {@link IllegalStateException} naming the reason. One plain read on the fast path.
      */
     void checkChunkAccess() {
         if ((int) OPEN_ITERATIONS.get(this) <= 0) {
@@ -228,10 +196,8 @@ final class AccessGuard {
     }
 
     /**
-     * {@link #checkChunkAccess()} with a volatile read, on a slow path that may have raced a
-     * {@code close()}: a close whose effects this thread met is reported as such, not as a hole.
-     *
-     * @throws IllegalStateException if the chunks may not be used now
+     * {@link #checkChunkAccess()} with a volatile read, for a slow path that may have raced a {@code close()}: a close
+     * whose effects this thread met is reported as such, not as a hole.
      */
     void recheckChunkAccess() {
         if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {
@@ -254,7 +220,6 @@ final class AccessGuard {
         PARALLEL_PASSES.getAndAdd(this, 1);
     }
 
-    /** A parallel pass ended. */
     void parallelPassEnded() {
         PARALLEL_PASSES.getAndAdd(this, -1);
     }

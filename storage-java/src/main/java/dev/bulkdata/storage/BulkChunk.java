@@ -4,21 +4,18 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * The chunk of one block of a {@link BulkTableImpl}: the block's native segment of record
- * bytes plus, beside it on the heap, the live bitmap and the live count. One per block, made
- * with the block, so visiting chunks allocates nothing.
+ * The chunk of one block of a {@link BulkTableImpl}: the block's native segment of record bytes plus, beside it on the
+ * heap, the live bitmap and the live count. One per block, made with the block, so visiting chunks allocates nothing.
  *
  * <pre>
  *  data (native, Schema.blockBytes() &lt;= 16 KiB, 64-byte aligned): record bytes only
  *  live (long per 64 slots): bit s%64 of word s/64 = the live bit of slot s
  * </pre>
  *
- * <p>Invariant: bit {@code s} of {@code live} equals the live bit of the slot's meta word in
- * the table's {@link SlotMap}, and {@code liveCount} is the number of set bits. Memory per
- * slot beside the record: 1 bit (the 4-byte meta word is in the slot map).
- *
- * <p>Threads: structure (live, liveCount) changes only on the table's writer thread. Field
- * reads and writes of distinct slots may run on many threads.
+ * <p>Invariant: bit {@code s} of {@code live} equals the live bit of the slot's meta word in the table's
+ * {@link SlotMap}, and {@code liveCount} is the number of set bits. Memory per slot beside the record: 1 bit (the
+ * 4-byte meta word is in the slot map). Threads: structure (live, liveCount) changes only on the table's writer
+ * thread; field reads and writes of distinct slots may run on many threads.
  */
 final class BulkChunk extends SlotChunk {
     final BulkTableImpl table;
@@ -42,13 +39,8 @@ final class BulkChunk extends SlotChunk {
         return -1L >>> (-slots & (Long.SIZE - 1));
     }
 
-    /**
-     * Whether every slot is live: then {@code liveBits} and {@code nextLive} read no bitmap
-     * word (the bitmap is a heap array of its own, whose line is often a cache miss of its own
-     * in a pass over many chunks). The accessors' {@link #position} keeps its bitmap test: a
-     * live-count branch there made typed access in Java and Kotlin loops slower (measured:
-     * benchmarks/NOTES.md).
-     */
+    // Whether every slot is live: then liveBits and nextLive read no bitmap word (often a cache miss in a pass over
+    // many chunks). position() keeps its bitmap test: a live-count branch there was slower (benchmarks/NOTES.md).
     boolean full() {
         return liveCount == slots;
     }
@@ -80,11 +72,7 @@ final class BulkChunk extends SlotChunk {
         liveCount--;
     }
 
-    /**
-     * A clear: every slot dead, the live count 0.
-     *
-     * @return a bit per bitmap word (the first 32) that held a live slot
-     */
+    // A clear: every slot dead, the live count 0. Returns a bit per bitmap word (the first 32) that held a live slot.
     int clearAll() {
         int held = 0;
         for (int w = 0; w < words(); w++) {
@@ -112,10 +100,8 @@ final class BulkChunk extends SlotChunk {
         table.checkChunkAccess();
     }
 
-    /**
-     * The live slots in runs: a chunk without holes is one counted loop over every slot, out of
-     * which the JIT hoists the visitor's loop-invariant checks; otherwise each word's set bits.
-     */
+    // The live slots in runs: a chunk without holes is one counted loop over every slot, out of which the JIT hoists
+    // the visitor's loop-invariant checks; otherwise each word's set bits.
     @Override
     void forEachLive(RecordVisitor visitor) {
         if (full()) {
@@ -145,8 +131,7 @@ final class BulkChunk extends SlotChunk {
     @Override
     int position(int slot) {
         table.checkChunkAccess();
-        // One compare covers the range: a negative slot shifts to a huge word index, and the
-        // bits of slots past slotCount() are never set.
+        // One compare: a negative slot shifts to a huge word index, and bits past slotCount() are never set.
         int word = slot >>> 6;
         if (word >= live.length || (live[word] & (1L << slot)) == 0) {
             throw hole(slot);
@@ -154,10 +139,7 @@ final class BulkChunk extends SlotChunk {
         return slot;
     }
 
-    /**
-     * The slow path of {@link #position}: out of the chunk, or a hole, or the table closed by
-     * another thread after the check (its close clears the live bits).
-     */
+    // Slow path of position(): outside the chunk, a hole, or the table closed by another thread (close clears bits).
     private RuntimeException hole(int slot) {
         table.recheckChunkAccess();
         Objects.checkIndex(slot, slots);

@@ -3,19 +3,17 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
- * A table with stable slots (an "array with holes"): a record's slot never changes while it
- * lives, removing leaves a hole, and adding reuses holes (in the {@link ReuseOrder}) before
- * growing. Lookup by handle is one shift, one mask and a generation compare.
+ * A table with stable slots: a record's slot never changes while it lives, removing leaves a hole, and adding reuses
+ * holes (in the {@link ReuseOrder}) before growing.
  *
- * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a
- * block every {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks + live
- * records), holes skipped 64 at a time. Memory: {@link Schema#slotBytes()} natively per slot plus
- * 4 bytes of generation and 1 bit of live bitmap.
+ * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
+ * {@code slotsPerBlock} records when there are no holes). Iteration: O(blocks + live records), holes skipped 64 at a
+ * time. Memory: {@link Schema#slotBytes()} natively per slot plus 4 bytes of generation and 1 bit of live bitmap.
  *
  * <p><b>Generations.</b> Each slot's generation advances with every removal; a slot removed at
- * {@link HandleLayout#maxGeneration()} is retired, never reused, so an old handle never refers to
- * a later record. Only a layout with epoch bits lets an emptied table start every slot's
- * generations over. Guide: docs/tables-and-handles.md. Threads and errors: see {@link Table}.
+ * {@link HandleLayout#maxGeneration()} is retired, never reused, so an old handle never refers to a later record.
+ * Only a layout with epoch bits lets an emptied table start every slot's generations over. Guide:
+ * docs/tables-and-handles.md. Threads and errors: see {@link Table}.
  */
 public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBulkTable {
 
@@ -23,10 +21,9 @@ public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBul
     ReuseOrder reuseOrder();
 
     /**
-     * Starts building a table.
+     * {@return a builder for {@code schema} with SWEEP reuse, the default handle layout and no capacity limit}
      *
      * @param schema the record schema
-     * @return a builder with SWEEP reuse, the default handle layout and no capacity limit
      * @throws IllegalArgumentException if {@code schema} is null
      */
     static Builder builder(Schema schema) {
@@ -34,10 +31,9 @@ public sealed interface BulkTable extends Table permits BulkTableImpl, MappedBul
     }
 
     /**
-     * Creates a table with the default options.
+     * {@return a new, empty table of {@code schema}, default options, no native memory until the first add}
      *
      * @param schema the record schema
-     * @return the new, empty table; it holds no native memory until the first add
      * @throws IllegalArgumentException if {@code schema} is null
      * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
      */

@@ -7,17 +7,13 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * The {@link BulkTable}: a record lives in its slot, for good; slot {@code i} is position
- * {@code i & recordMask} of block {@code i >>> recordShift}, a {@link BulkChunk} per block (the
- * chunk directory doubles, the only thing ever copied; a block set aside by cancelAdd is kept
- * as a spare past {@code blockCount}).
+ * The {@link BulkTable}: a record lives in its slot, for good; slot {@code i} is position {@code i & recordMask} of
+ * block {@code i >>> recordShift}, a {@link BulkChunk} per block (the chunk directory doubles, the only thing ever
+ * copied; a block set aside by cancelAdd is kept as a spare past {@code blockCount}).
  *
- * <p>A free slot's saved link lives in the link word of its own dead record ({@link RecordLinks}),
- * written when a snapshot is taken. Removing and clearing write no record byte: a dead slot keeps
- * its bytes until an add zeroes them ({@link #activate}, or a whole empty 64-slot group,
- * {@link #cleanGroups}). Invariants: a slot's live bit equals its meta word's; every slot never
- * opened (at or past {@code limit}) is all zero. After close every access by handle takes the
- * slow path, which reports the closed table.
+ * <p>A free slot's saved link lives in its own dead record ({@link RecordLinks}). Removing and clearing write no
+ * record byte: a dead slot keeps its bytes until an add zeroes them ({@link #cleanGroups}). Invariants: a slot's live
+ * bit equals its meta word's; every slot never opened (at or past {@code limit}) is all zero.
  */
 sealed class BulkTableImpl extends AbstractTable implements BulkTable permits MappedBulkTableImpl {
     private static final BulkChunk[] NO_CHUNKS = new BulkChunk[0];
@@ -29,18 +25,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     BulkChunk[] chunks = NO_CHUNKS;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
     private int blocksBefore;
-    /**
-     * Per block, bit {@code g}: every dead slot of group {@code g} (the 64 slots of bitmap word
-     * {@code g}) is all zero, so an add that reuses one writes no byte. Set when such an add
-     * finds its group without a live record and zeroes the group whole; cleared by a removal in
-     * the group, a free-list link written into it, a writable view of the block (all groups)
-     * and a clear (the groups that held records). Only the first 32 groups are tracked (blocks
-     * of more than 2,048 slots, records under 8 bytes, zero their records one by one past
-     * that); a stray clear of a bit is always safe. Beside the chunks, not in them, so that a
-     * chunk object stays at 48 bytes. A writable view taken on another thread during a pass
-     * clears its block's marks with a plain store: the join that ends the pass (which the
-     * caller needs anyway to see that thread's writes) makes it visible to the writer thread.
-     */
+    // Per block, bit g: every dead slot of 64-slot group g is all zero (ARCHITECTURE.md, "Dead records' bytes"). Only
+    // groups below 32 are tracked; a stray clear is safe. A view's plain clear in a pass is seen after the pass's join.
     int[] cleanGroups = new int[0];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
@@ -68,10 +54,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Records
+    // ---- Records
 
-    /** A record lives in its slot. */
     @Override
     int recordOf(long handle) {
         int slot = slots.find(handle);
@@ -141,11 +125,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return slots.activate(slot);
     }
 
-    /**
-     * Into an empty table whose slots are all free (after a clear), the slots from 1 up, their
-     * records zeroed a run per block and column; then fresh slots, whose records are zero
-     * already. Live bits are set a word at a time.
-     */
+    /** A cleared table's slots from 1 up, then fresh slots (ARCHITECTURE.md, "Batch adds"). */
     @Override
     int addRun(long[] handlesOut, int from, int to) {
         if (to - from < 2) {
@@ -181,14 +161,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         size += count;
     }
 
-    /**
-     * Readies reused {@code slot} for a new record, all zero: nothing if its group is clean;
-     * the whole group, up to the first never-opened slot (past which every record is zero
-     * already), if the group holds no record, which makes it clean (an add after a clear or
-     * after many removals pays a fill per column per 64 slots instead of a store per field per
-     * record); else the one record. The worst case, one record added and removed again in an
-     * otherwise empty group, fills at most 64 records' bytes per add.
-     */
+    // Zeroes a reused slot's record: nothing in a clean group, the whole group if it holds no record, else the record.
     private void zeroForReuse(BulkChunk c, int slot) {
         int block = slot >>> recordShift;
         int s = slot & recordMask;
@@ -215,11 +188,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         cleanGroups[slot >>> recordShift] &= ~(1 << ((slot & recordMask) >>> 6));
     }
 
-    /**
-     * Any byte of block {@code block} may change (a writable view): none of its groups is clean.
-     * Stores only if a mark is set, so that threads taking views of neighbouring blocks during
-     * a parallel pass share the marks' cache line for reading only.
-     */
+    // A writable view: no group of the block is clean. Stores only if a mark is set (parallel views share the line).
     void dirtyBlock(int block) {
         if (cleanGroups[block] != 0) {
             cleanGroups[block] = 0;
@@ -236,9 +205,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * A slot given back to the never-opened slots must be all zero again; blocks past those
-     * before the last reservation stay in the directory as spares, reused by
-     * {@link #reserveRecords}.
+     * A slot given back to the never-opened slots must be all zero again; blocks past those before the last reservation
+     * stay in the directory as spares, reused by {@link #reserveRecords}.
      */
     @Override
     void unreserve(int slot) {
@@ -251,11 +219,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         }
     }
 
-    /**
-     * The slot map's pass (a clear's over the meta words; none for a reset, see
-     * {@link SlotMap#resetAll}), then one step per block: the live bits of a block that held
-     * records are cleared. No record byte is written.
-     */
+    /** The slot map's pass (none for a reset), then a block's live bits cleared per block that held records. */
     @Override
     void clearRecords(boolean reset) {
         if (reset) {
@@ -274,11 +238,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * {@inheritDoc} The chunk directory and the clean marks keep their arrays: a thread that
-     * passed its check just before a {@code close()} on another thread (a misuse, while an
-     * iteration hands out chunks or a chunk takes a writable view) then indexes an array of the
-     * old length and meets the closed table's {@link IllegalStateException} at its next check,
-     * instead of an index out of bounds in an array swapped for an empty one.
+     * {@inheritDoc} The chunk directory and clean marks keep their arrays, so a thread racing a {@code close()} (a
+     * misuse) meets the closed table's {@link IllegalStateException} at its next check, not an index out of bounds.
      */
     @Override
     void onClose() {
@@ -292,8 +253,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         blockCount = 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Queries and iteration
+    // ---- Queries and iteration
 
     @Override
     public ReuseOrder reuseOrder() {
@@ -330,8 +290,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return chunks[i];
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Snapshots (the saved state, StoredTables)
+    // ---- Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     MemorySegment restoreBlock(int b) {
@@ -340,8 +299,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     }
 
     /**
-     * Sets the live bits and the size of a restored table from its live words:
-     * a bitmap word per {@link MetaWords#liveStep} slots from slot 0 ({@link MetaWords}).
+     * Sets the live bits and the size of a restored table from its live words: a bitmap word per
+     * {@link MetaWords#liveStep} slots from slot 0 ({@link MetaWords}).
      */
     void restoreLive(long[] words) {
         int step = MetaWords.liveStep(slotsPerBlock);

@@ -1,23 +1,14 @@
 package dev.bulkdata.storage;
 
 /**
- * Which changes a filtered pass looks for: writes to any of some fields, records added to or
- * removed from a chunk (its structure), or both. Made once and kept; a pass takes it with the
- * version to compare against ({@link Table#forEachChunk(ChangeFilter, int, ChunkVisitor)},
- * {@link Table#forEach(ChangeFilter, int, RecordVisitor)},
- * {@link Table#iterate(ChangeFilter, int)}) and visits only the chunks for which
- * {@link #test(Chunk, int)} holds.
+ * Which changes a filtered pass looks for: writes to any of some fields, records added to or removed from a chunk (its
+ * structure), or both. Made once and kept; a pass takes it with the version to compare against
+ * ({@link Table#forEachChunk(ChangeFilter, int, ChunkVisitor)}, {@link Table#iterate(ChangeFilter, int)},
+ * {@link Table#forEach(ChangeFilter, int, RecordVisitor)}) and visits only chunks {@link #test(Chunk, int)} accepts.
  *
- * <pre>{@code
- * ChangeFilter moved = ChangeFilter.of(PX, PY).orStructure();   // once
- * int seen = table.markVersion();                               // after the first full pass
- * ...                                                           // each frame:
- * table.forEachChunk(moved, seen, chunk -> upload(chunk));      // only chunks changed since seen
- * seen = table.markVersion();
- * }</pre>
- *
- * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and
- * safe to share between threads; {@link #test} is O(fields of the filter) and allocation-free.
+ * <p>See {@link Table#markVersion()} for what versions are and when they move. Immutable and safe to share between
+ * threads; {@link #test} is O(fields of the filter) and allocation-free. Example:
+ * docs/iteration-and-change-versions.md, "Change versions: visit only what changed".
  */
 public final class ChangeFilter {
     private static final ChangeFilter STRUCTURE = new ChangeFilter(null, new Field[0], true);
@@ -39,12 +30,10 @@ public final class ChangeFilter {
     }
 
     /**
-     * A filter for chunks where any of {@code fields} was written.
+     * {@return a filter for chunks where any of {@code fields} was written}
      *
      * @param fields one or more fields of one schema
-     * @return the filter
-     * @throws IllegalArgumentException if no field is given, a field is null, or the fields
-     *     belong to different schemas
+     * @throws IllegalArgumentException if no field is given, a field is null, or the fields belong to different schemas
      */
     public static ChangeFilter of(Field... fields) {
         if (fields == null || fields.length == 0) {
@@ -76,14 +65,12 @@ public final class ChangeFilter {
     }
 
     /**
-     * Whether the chunk has a change this filter looks for after version {@code since}: one of
-     * its fields was written ({@link Chunk#changedSince(Field, int)}) or, if the filter includes
-     * structure, a record was added, removed or moved
-     * ({@link Chunk#structureChangedSince(int)}).
+     * {@return whether the chunk has a change this filter looks for after version {@code since}}: one of its fields
+     * was written ({@link Chunk#changedSince(Field, int)}) or, if the filter includes structure, a record was added,
+     * removed or moved ({@link Chunk#structureChangedSince(int)}).
      *
      * @param chunk a chunk of a table of the filter's schema, during its iteration
      * @param since a version from {@link Table#markVersion()}
-     * @return whether the chunk qualifies
      * @throws IllegalArgumentException if the filter's fields belong to another schema
      * @throws UnsupportedOperationException for a chunk of a {@link ComponentTable}
      * @throws IllegalStateException if the chunk's iteration has ended
@@ -109,7 +96,6 @@ public final class ChangeFilter {
         changes.check(tableSchema, table);
     }
 
-    /** Checks that the filter fits a table of {@code tableSchema}. */
     void check(Schema tableSchema, String table) {
         if (schema != null && schema != tableSchema) {
             throw new IllegalArgumentException("change filter on fields of schema '" + schema.name()

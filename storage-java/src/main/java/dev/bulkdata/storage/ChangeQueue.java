@@ -7,11 +7,10 @@ import java.util.Comparator;
 import java.util.function.LongConsumer;
 
 /**
- * A table's changes queued during a pass, applied when its last pass ends
- * ({@link AbstractTable#applyQueued}); made at the first and kept. Removals are a bit per slot
- * set by atomic OR (any thread, twice is once, applied in slot order). Adds are a list under the
- * lock, each with its chunk index ({@link Integer#MAX_VALUE}: the table's), applied stably sorted
- * by it, so a parallel pass's adds come out the same whichever thread ran which chunk.
+ * A table's changes queued during a pass, applied when its last pass ends ({@link AbstractTable#applyQueued}); made at
+ * the first and kept. Removals are a bit per slot set by atomic OR (any thread, twice is once, applied in slot order).
+ * Adds are a list under the lock, each with its chunk index ({@link Integer#MAX_VALUE}: the table's), applied stably
+ * sorted by it, so a parallel pass's adds come out the same whichever thread ran which chunk.
  */
 final class ChangeQueue {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -33,7 +32,6 @@ final class ChangeQueue {
         removals = new long[(limit + 63) >>> 6];
     }
 
-    /** {@return whether anything is queued} */
     boolean isEmpty() {
         return !removalsQueued && addCount == 0;
     }
@@ -76,10 +74,7 @@ final class ChangeQueue {
         addCount = adds.size();
     }
 
-    /**
-     * {@return the bits of the slots queued for removal, for the writer to read and clear, or
-     * null if none was queued}; ends the queued removals. No pass may be open.
-     */
+    // Bits of the slots queued for removal (null if none), for the writer to read and clear; ends them. No pass open.
     long[] takeRemovals() {
         if (!removalsQueued) {
             return null;

@@ -3,20 +3,15 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * The change versions of one table: the version counter and, per chunk, a structural version
- * and one per field, in one flat heap array ({@code c * stride + 1 + f}, {@code stride = fields
- * + 1}). The one home of the stamping and comparing rules; what stamps what, and the window of
- * exact comparison: ARCHITECTURE.md, "Change versions".
+ * The change versions of one table: the version counter and, per chunk, a structural version and one per field, in one
+ * flat heap array ({@code c * stride + 1 + f}, {@code stride = fields + 1}). The one home of the stamping and comparing
+ * rules; what stamps what, and the window of exact comparison: ARCHITECTURE.md, "Change versions".
  *
- * <p>Until the first {@link #mark()} the stamps are not made and stamping is skipped (one load
- * and branch per write, {@link #marked}). A stamp is stored only when it differs from
- * {@link #current}, so threads writing neighbouring chunks do not fight over a cache line.
- * Versions are {@code int}s compared by signed difference (as Unity's); every 2^29 marks
- * {@link #clamp()} raises stamps older than {@link #WINDOW} marks, so a version from the last
- * {@code WINDOW} marks compares exactly, and an older one counts every chunk as changed.
+ * <p>A stamp is stored only when it differs from {@link #current}. Versions are {@code int}s compared by signed
+ * difference; one from the last {@link #WINDOW} marks compares exactly, an older one counts every chunk as changed.
  *
- * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may
- * be written by many threads at once (each writes {@code current}, so the race is benign).
+ * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may be written by many
+ * threads at once (each writes {@code current}, so the race is benign).
  */
 final class ChangeVersions {
     /** Versions this many marks old or newer compare exactly. */
@@ -29,20 +24,12 @@ final class ChangeVersions {
     private final int fields;
     /** The flat array of stamps; grown with the table's blocks, never shrunk. */
     int[] stamps;
-    /**
-     * Per chunk, the version at which {@link #stampAll} last stamped it. Equal to
-     * {@link #current}, every stamp of the chunk is {@code current} (stamps only ever move up
-     * to {@code current}), so the next {@code stampAll} in that chunk is one compare. Reset by
-     * {@link #clamp()}, long before a version could come round again.
-     */
+    // Per chunk, the version of its last stampAll: equal to current, the next stampAll there is one compare. Reset by
+    // clamp(), long before a version could come round again.
     private int[] full = new int[0];
     /** The version every write stamps now. */
     int current = 1;
-    /**
-     * Whether {@link #mark()} was ever called. Until then every stamp is 1, the first
-     * {@code current}, so every stamp would be a no-op: the stamping methods return after this
-     * one load and branch, and a table that never asks for versions pays only that.
-     */
+    /** Whether {@link #mark()} was called: until then every stamp is 1, and stamping is one load and branch. */
     private boolean marked;
     /** Chunks the table has had at most, whose stamps exist once {@link #marked}. */
     private int chunks;
@@ -53,7 +40,6 @@ final class ChangeVersions {
         this.stamps = stamps;
     }
 
-    /** Versions for a table of {@code schema}, no chunk yet. */
     ChangeVersions(Schema schema) {
         this(schema.fields().size(), schema.fields().size() + 1, new int[0]);
     }
@@ -68,10 +54,8 @@ final class ChangeVersions {
     }
 
     /**
-     * Makes room for the stamps of {@code chunks} chunks; new chunks start stamped with the
-     * current version everywhere. Before the first {@link #mark()} only counts them (every
-     * stamp is 1 until then, so the array is made by the first mark: a table that never asks
-     * for versions keeps none). Allocates only when the table grows past its largest size.
+     * Makes room for {@code chunks} chunks' stamps, new ones at the current version; before the first {@link #mark()}
+     * only counts them. Allocates only when the table grows past its largest size.
      */
     void ensureChunks(int chunks) {
         this.chunks = Math.max(this.chunks, chunks);
@@ -98,12 +82,10 @@ final class ChangeVersions {
         Arrays.fill(full, fullHad, full.length, current - 1);
     }
 
-    /** Stamps field {@code field} of chunk {@code chunk}. */
     void stampField(int chunk, int field) {
         stamp(chunk * stride + 1 + field);
     }
 
-    /** Stamps entry {@code i} of {@link #stamps}. */
     private void stamp(int i) {
         if (!marked) {
             return;
@@ -120,12 +102,10 @@ final class ChangeVersions {
         stamp(chunk * stride);
     }
 
-    /** Stamps every field of chunk {@code chunk}. */
     void stampFields(int chunk) {
         stampRange(chunk * stride + 1, fields);
     }
 
-    /** Stamps {@code count} entries of {@link #stamps} from {@code from}. */
     private void stampRange(int from, int count) {
         if (!marked) {
             return;
@@ -139,10 +119,7 @@ final class ChangeVersions {
         }
     }
 
-    /**
-     * Stamps the structure and every field of chunk {@code chunk}: a record arrived in it. One
-     * compare when the chunk was stamped whole at this version already (an add after an add).
-     */
+    /** Stamps chunk {@code chunk}'s structure and fields (a record arrived); one compare if stamped whole already. */
     void stampAll(int chunk) {
         if (!marked || stride == 0) {
             return;     // no mark yet, or unused versions: nothing is read
@@ -155,10 +132,7 @@ final class ChangeVersions {
         }
     }
 
-    /**
-     * Returns the current version and moves the counter on, so that every later stamp is newer.
-     * Every {@link #CLAMP_EVERY} marks, raises the stamps that fell out of the window.
-     */
+    /** Returns the current version and moves the counter on; every {@link #CLAMP_EVERY} marks, raises stale stamps. */
     int mark() {
         markFirst();
         int v = current;
@@ -199,7 +173,6 @@ final class ChangeVersions {
         return marked ? stamps[i] : 1;
     }
 
-    /** {@return whether field {@code field} of chunk {@code chunk} was written after version {@code since}} */
     boolean fieldChangedSince(int chunk, int field, int since) {
         return newer(stampAt(chunk * stride + 1 + field), since);
     }
@@ -209,11 +182,7 @@ final class ChangeVersions {
         return newer(stampAt(chunk * stride), since);
     }
 
-    /**
-     * {@return whether anything of chunk {@code chunk} (its structure or any field) changed
-     * after version {@code since}; true for a chunk without stamps (before the first mark, or
-     * past the chunks counted)}
-     */
+    /** {@return whether chunk {@code chunk}'s structure or any field changed after {@code since}; true if unstamped} */
     boolean anyChangedSince(int chunk, int since) {
         int from = chunk * stride;
         if (!marked || stride == 0 || from + stride > stamps.length) {

@@ -9,9 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An open iteration over a table's chunks ({@link Table#iterate()}) or changed chunks
  * ({@link Table#iterate(ChangeFilter, int)}); while any is open, structural changes throw
- * {@link java.util.ConcurrentModificationException}. Close it once, idempotently. Chunks may go
- * to several threads, one per task; close the iteration on one thread after all tasks are done,
- * as {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does.
+ * {@link java.util.ConcurrentModificationException}. Close it once, idempotently. Chunks may go to several threads, one
+ * per task; close the iteration on one thread after all tasks are done, as
+ * {@link Table#forEachChunk(Executor, int, ChunkVisitor)} does. {@link #selects} and {@link #chunk} take a chunk's
+ * number ({@link Chunk#index()}) in {@code [0, count())} and throw {@link IndexOutOfBoundsException} for any other and
+ * {@link IllegalStateException} once the iteration is closed.
  */
 public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable permits ChunkIteration.Holding {
     private final AbstractTable table;
@@ -21,10 +23,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     private final int since;
     private boolean closed;
 
-    /**
-     * Its signature does not name {@link ChangeFilter}: C2 does not inline a constructor naming a
-     * class not loaded yet, and an iteration whose constructor is not inlined escapes.
-     */
+    // No ChangeFilter in the signature: C2 won't inline a constructor naming a class not loaded yet (then it escapes).
     ChunkIteration(AbstractTable table) {
         this.table = table;
         this.count = table.chunkCount();
@@ -45,12 +44,10 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     }
 
     /**
-     * {@return whether the chunk passes the change filter (always, unfiltered)}: the iterator
-     * yields exactly these. Tested at the call, so a later write counts. O(fields of the filter).
+     * {@return whether the chunk passes the change filter (always, unfiltered)}: the iterator yields exactly these.
+     * Tested at the call, so a later write counts. O(fields of the filter).
      *
-     * @param index the chunk's number ({@link Chunk#index()}), {@code 0 <= index < count()}
-     * @throws IndexOutOfBoundsException if the index is out of range
-     * @throws IllegalStateException if this iteration is closed
+     * @param index the chunk's number
      */
     public boolean selects(int index) {
         if (closed) {
@@ -63,9 +60,7 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
     /**
      * {@return the chunk}
      *
-     * @param index the chunk's number ({@link Chunk#index()}), {@code 0 <= index < count()}
-     * @throws IndexOutOfBoundsException if the index is out of range
-     * @throws IllegalStateException if this iteration is closed
+     * @param index the chunk's number
      */
     public Chunk chunk(int index) {
         if (closed) {
@@ -266,19 +261,18 @@ public sealed class ChunkIteration implements Iterable<Chunk>, AutoCloseable per
 
     /**
      * Opens an iteration, as {@link Table#iterate()} or, with {@code changes},
-     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile
-     * {@link Table#close()} throws {@link IllegalStateException} naming {@code holder} and changes
-     * nothing. For blocks read by code the table cannot stop (a foreign consumer of an Arrow
-     * export's raw addresses). O(1). Close it on the opening thread or after a happens-before
-     * edge from it.
+     * {@link Table#iterate(ChangeFilter, int)}, that holds the table open until closed: meanwhile {@link Table#close()}
+     * throws {@link IllegalStateException} naming {@code holder} and changes nothing. For blocks read by code the table
+     * cannot stop (a foreign consumer of an Arrow export's raw addresses). O(1). Close it on the opening thread or
+     * after a happens-before edge from it.
      *
      * @param table a {@link BulkTable} or {@link PackedTable}
      * @param changes what counts as a change, or null for every chunk
      * @param since a version from {@link Table#markVersion()}; ignored without {@code changes}
      * @param holder who holds the table, for the message of {@code close()}
      * @return the open iteration
-     * @throws IllegalArgumentException if {@code table} or {@code holder} is null, or
-     *     {@code changes} names fields of another schema
+     * @throws IllegalArgumentException if {@code table} or {@code holder} is null, or {@code changes} names fields
+     *     of another schema
      * @throws IllegalStateException if the table is closed or corrupt
      */
     public static ChunkIteration holding(Table table, ChangeFilter changes, int since, String holder) {

@@ -1,43 +1,40 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.RowSort;
 import dev.bulkdata.storage.internal.memory.PagedInts;
 import dev.bulkdata.storage.internal.memory.BlockArena;
+import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
 /**
- * Optional per-entity data: at most one component record per entity of an entity table (a
- * {@link BulkTable} or a {@link PackedTable}), keyed by the entity's handle, kept in dense rows
- * so that loops over the components touch no holes. Fields are read and written by entity
- * handle, or by dense row in loops and {@link Join}s. A {@link SparseSet} maps the entity's slot
- * to a row; removal is swap-and-pop. add, contains, remove, get and set by entity are O(1) and
- * allocate nothing.
+ * Optional per-entity data: at most one component record per entity of an entity table (a {@link BulkTable} or a
+ * {@link PackedTable}), keyed by the entity's handle, kept in dense rows so that loops over the components touch no
+ * holes. Fields are read and written by entity handle, or by dense row in loops and {@link Join}s. A {@link SparseSet}
+ * maps the entity's slot to a row; removal is swap-and-pop. add, contains, remove, get and set by entity are O(1) and
+ * allocate nothing. A component never outlives its entity: every access by entity checks that the handle is live in
+ * the entity table and matches the row's owner generation. Removing an entity leaves its component <em>stale</em>
+ * (invisible to {@link #contains}, loops and joins) until its slot's next {@link #add}, {@link #removeDead()} or
+ * {@link #clear()}; {@link #size()} counts it until then. Guide: docs/relations.md, "Component tables and joins".
  *
- * <p>A component never outlives its entity: every access by entity checks that the handle is
- * live in the entity table and matches the row's owner generation. Removing an entity leaves
- * its component <em>stale</em> (invisible to {@link #contains}, loops and joins) until its
- * slot's next {@link #add}, {@link #removeDead()} or {@link #clear()}; {@link #size()} counts it
- * until then. Guide: docs/relations.md, "Component tables and joins".
+ * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity, and one
+ * {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1), allocation-free. A field of
+ * another schema throws {@link IllegalArgumentException}.
  *
- * <p id="typed"><b>Typed access.</b> One {@code get}/{@code set} pair per field type by entity,
- * and one {@code getAt}/{@code setAt} pair by dense row as a {@link Join} hands rows out; O(1),
- * allocation-free. By entity they throw {@link InvalidHandleException} for a null, stale,
- * foreign or forged handle, {@link IllegalArgumentException} if the entity has no component here
- * or the field is of another schema, {@link IllegalStateException} if this table or the entity
- * table is closed; by row, {@link IndexOutOfBoundsException} for a row out of range,
- * {@link IllegalArgumentException} for a field of another schema, {@link IllegalStateException}
- * if this table is closed.
- *
- * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove},
- * {@code removeDead}, {@code clear}, {@code close}), no other thread using the table meanwhile;
- * fields of distinct components may be read and written from many threads. During a loop or
- * {@link Join} over this table structural changes throw {@link ConcurrentModificationException}
- * (queue them: {@link #removeLater}, {@link #addLater}). Every method that throws leaves the
- * table as it was. After {@link #close()} every method but {@code close}, {@code isClosed},
- * {@code contains} (false), {@code name} and {@code schema} throws {@link IllegalStateException}.
+ * <p><b>Threads and errors.</b> One writer for structure ({@code add}, {@code remove}, {@code removeDead},
+ * {@code forEachChunk}, {@code clear}, {@code reset}, {@code defragment}, {@code close}), no other thread using the
+ * table meanwhile; fields of distinct components may be read and written from many threads. During a loop or
+ * {@link Join} over this table these structural changes throw {@link ConcurrentModificationException} (queue them:
+ * {@link #removeLater}, {@link #addLater}). Methods taking an entity handle, but {@link #contains}, throw
+ * {@link InvalidHandleException} for a null, stale, foreign or forged handle, {@link IllegalArgumentException} if the
+ * entity has no component here ({@code add}, {@code addLater}: has one) and {@link IllegalStateException} if the entity
+ * table is closed (so do {@code removeDead} and {@code forEachChunk}); a row out of range,
+ * {@link IndexOutOfBoundsException}. Every method that throws leaves the table as it was. After {@link #close()} every
+ * method but {@code close}, {@code isClosed}, {@code contains} (false), {@code name}, {@code schema} and
+ * {@code entities} throws {@link IllegalStateException}.
  */
 public final class ComponentTable implements AutoCloseable {
     /** Receives the components of a {@link #forEach} loop. */
@@ -55,12 +52,9 @@ public final class ComponentTable implements AutoCloseable {
     /** The entity table, also read by {@link Join} and the snapshot writer. */
     final AbstractTable entities;
     final Schema schema;
-    /** The arena of the rows' blocks, and the rows (read by the snapshot writer and reader too). */
     final BlockArena arena;
-    /** Entity slot to dense row. */
     final SparseSet set;
     final DenseRows rows;
-    /** Generation of the owner of each dense row, in pages of {@link SparseSet#PAGE_SIZE} rows. */
     final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
     /** The {@link Group} whose rows come first in this table, or null; set by the group. */
@@ -71,14 +65,10 @@ public final class ComponentTable implements AutoCloseable {
     /** A component removal ({@code init} null) or add queued during a loop. */
     private record Queued(long entity, java.util.function.LongConsumer init) {
     }
-    /**
-     * Whether the rows are in entity slot order since the last complete defragment pass (in a
-     * group: the group's rows, and the rows after them).
-     */
+    // Whether rows are in entity slot order since the last full defragment pass (in a group: its rows, those after).
     private boolean sorted = true;
     /** The first row {@link #sorter} sorts: 0, or the group's size in a grouped table. */
     private int sortBase;
-    /** The budgeted insertion sort, shared with {@link PackedTable}; orders rows by entity slot. */
     private final RowSort sorter = new RowSort(new RowSort.Rows() {
         @Override
         public int compareRows(int a, int b) {
@@ -96,17 +86,25 @@ public final class ComponentTable implements AutoCloseable {
         this.entities = entities;
         this.schema = schema;
         this.set = new SparseSet();
-        // The arena gets a tag of its own (released on close), named after the component schema.
-        this.arena = new BlockArena(this, TagRegistry.register(schema.name(), entities.handleLayout()));
+        TagLease lease = TagRegistry.register(schema.name(), entities.handleLayout());
+        this.arena = new BlockArena(this, lease, TableEvents.ARENA);
+        TableEvents.opened(this, lease.tag, "ComponentTable", ComponentTable::readStatistics);
         this.rows = new DenseRows(schema, arena, new RowOwner(), entities.slots.maxSlot);
     }
 
+    /** The flight recorder's periodic read: live is the row count, holes and retired are 0. */
+    private static void readStatistics(Object owner, long[] into) {
+        ComponentTable table = (ComponentTable) owner;
+        into[0] = table.size();
+        into[4] = table.arena.blocks();
+        into[5] = table.arena.bytes();
+    }
+
     /**
-     * Creates an empty component table for the entities of a table.
+     * {@return a new, empty component table for the entities of a table; it holds no native memory until the first add}
      *
      * @param entities the entity table, a {@link BulkTable} or {@link PackedTable}, open
      * @param schema the component record's schema
-     * @return the new table; it holds no native memory until the first add
      * @throws IllegalArgumentException if an argument is null
      * @throws IllegalStateException if {@code entities} is closed or all table tags are in use
      */
@@ -187,32 +185,21 @@ public final class ComponentTable implements AutoCloseable {
         return closed;
     }
 
-    /**
-     * {@return the number of rows, including stale components not yet swept out by
-     * {@link #add}, {@link #removeDead()} or {@link #forEachChunk}; O(1)}
-     *
-     * @throws IllegalStateException if this table is closed
-     */
+    /** {@return the number of rows, stale components included (see the class comment); O(1)} */
     public int size() {
         ensureOpen();
         return set.size();
     }
 
-    // ---------------------------------------------------------------------------------------
     // Structure
 
     /**
-     * Gives an entity a component, all fields zero, taking over and zeroing the stale row of a
-     * removed entity in the same slot if there is one. O(1); in a {@link Group} the rows then move
-     * to keep the group packed (O(members)), and the row returned is where the component ends up.
+     * Gives an entity a component, all fields zero, taking over and zeroing the stale row of a removed entity in the
+     * same slot if there is one. O(1); O(members) in a {@link Group}, whose rows then move to keep it packed.
      *
      * @param entity a live handle of the entity table without a component here
-     * @return the component's dense row, valid until the next structural change of this table
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity already has a component here
+     * @return the component's dense row (where it ends up), valid until the next structural change of this table
      * @throws CapacityExceededException if native memory runs out
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public int add(long entity) {
         ensureMutable("add to");
@@ -243,31 +230,24 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Whether a handle is a live entity with a component here. O(1); never throws.
+     * {@return whether {@code entity} is live with a component here, as get, set and remove need} O(1); never throws.
      *
      * @param entity any value
-     * @return {@code true} if {@code get}/{@code set}/{@code remove} would accept it
      */
     public boolean contains(long entity) {
         return !closed && find(entity) >= 0;
     }
 
     /**
-     * Removes an entity's component: the last row moves into its row. O(number of fields).
+     * Removes an entity's component: the last row moves into its row. O(fields). Stale ones: {@link #removeDead()}.
      *
      * @param entity a live handle of the entity table that has a component here
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     *     (a removed entity's stale component goes with {@link #removeDead()})
-     * @throws IllegalArgumentException if the entity has no component here
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void remove(long entity) {
         ensureMutable("remove from");
         removeRow(rowOf(entity));
     }
 
-    /** Removes a row, taking it out of the group first if it is a group row. */
     private void removeRow(int row) {
         removeRowUngrouped(group == null ? row : group.leave(row));
     }
@@ -286,12 +266,9 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Removes every stale component (of an entity removed from the entity table). O(size), one
-     * entity lookup per row.
+     * Removes every stale component (of an entity removed from the entity table). O(size), one entity lookup per row.
      *
      * @return how many components were removed
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public int removeDead() {
         ensureMutable("remove dead components from");
@@ -307,23 +284,12 @@ public final class ComponentTable implements AutoCloseable {
         return removed;
     }
 
-    /**
-     * {@link #clear()}, under the entity tables' name for it: a component table has no handles
-     * of its own to purge.
-     *
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table is closed
-     */
+    /** {@link #clear()}, under the entity tables' name: a component table has no handles of its own to purge. */
     public void reset() {
         clear();
     }
 
-    /**
-     * Removes every component. O(size); memory is kept for reuse.
-     *
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table is closed
-     */
+    /** Removes every component. O(size); memory is kept for reuse. */
     public void clear() {
         ensureMutable("clear");
         if (group != null) {
@@ -336,18 +302,14 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Moves rows toward entity order (ascending owner slot), so that loops and joins over
-     * several component tables walk memory in the entity table's order, making at most
-     * {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a complete pass,
-     * calls return 0 at once until a component is added or removed. The budgeted insertion sort of
-     * {@link PackedTable#defragment}: O(n + I) comparisons and I swaps for I inversions, no
-     * allocation. Entity handles are unaffected; dense rows change.
+     * Moves rows toward entity order (ascending owner slot), so that loops and joins over several tables walk memory in
+     * entity order, in at most {@code maxSwaps} swaps of neighbouring rows; call again to continue. After a complete
+     * pass, calls return 0 at once until an add or remove. An insertion sort like {@link PackedTable#defragment}:
+     * O(n + I) comparisons and I swaps for I inversions, no allocation; handles stay, dense rows change.
      *
      * @param maxSwaps the most swaps this call may make, {@code >= 0}
      * @return the number of swaps made
      * @throws IllegalArgumentException if {@code maxSwaps < 0}
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table is closed
      */
     public long defragment(long maxSwaps) {
         if (maxSwaps < 0) {
@@ -374,11 +336,7 @@ public final class ComponentTable implements AutoCloseable {
         return swaps;
     }
 
-    /**
-     * Frees the native memory. Idempotent. The entity table is not touched.
-     *
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     */
+    /** Frees the native memory. Idempotent. The entity table is not touched. */
     @Override
     public void close() {
         if (closed) {
@@ -393,17 +351,12 @@ public final class ComponentTable implements AutoCloseable {
         arena.close();
     }
 
-    // ---------------------------------------------------------------------------------------
     // Loops
 
     /**
-     * The entity that owns a dense row: a handle of the entity table, stale if the entity was
-     * removed and the row not yet swept out. O(1).
+     * {@return the owner of a dense row: an entity handle, stale if the entity was removed and the row not swept} O(1).
      *
      * @param row a row, {@code 0 <= row < size()}
-     * @return the owner's handle
-     * @throws IndexOutOfBoundsException if the row is out of range
-     * @throws IllegalStateException if this table is closed
      */
     public long entityAt(int row) {
         checkedRow(row);
@@ -411,13 +364,10 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Visits every component whose entity is live, in row order. O(size), one entity lookup per
-     * row; allocation-free. Structural changes of this table from the visitor throw
-     * {@link ConcurrentModificationException}; removing entities is allowed (a component whose
-     * entity is removed before its turn is skipped).
+     * Visits every component whose entity is live, in row order. O(size), one entity lookup per row; allocation-free.
+     * The visitor may remove entities (a component whose entity is removed before its turn is skipped).
      *
      * @param visitor receives each live entity and its row
-     * @throws IllegalStateException if this table is closed
      */
     public void forEach(Visitor visitor) {
         ensureOpen();
@@ -436,14 +386,11 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Visits the rows block by block as {@link Chunk}s whose live slots are a prefix
-     * ({@code [0, liveCount())}), {@link Chunk#handle(int)} giving each row's owner. Stale
-     * components are swept out first ({@link #removeDead()}). O(size); allocation-free once the
-     * chunk views exist.
+     * Visits the rows block by block as {@link Chunk}s whose live slots are a prefix ({@code [0, liveCount())}),
+     * {@link Chunk#handle(int)} giving each row's owner. Stale components are swept out first ({@link #removeDead()}).
+     * O(size); allocation-free once the chunk views exist.
      *
      * @param visitor receives each chunk
-     * @throws ConcurrentModificationException if a loop or join over this table is running
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void forEachChunk(ChunkVisitor visitor) {
         removeDead();
@@ -458,7 +405,6 @@ public final class ComponentTable implements AutoCloseable {
         applyQueuedIfIdle();
     }
 
-    // ---------------------------------------------------------------------------------------
     // Snapshots (StoredTables)
 
     /** Writes a snapshot to {@code out} with structural changes refused (as during a loop), the table open. */
@@ -478,11 +424,7 @@ public final class ComponentTable implements AutoCloseable {
         return rows.segments()[b];
     }
 
-    /**
-     * Sets the rows of a restored table: row {@code r} belongs to slot {@code keys[r]} at
-     * generation {@code owners[r]} (checked by the reader); the records are in the blocks. Not
-     * sorted: a defragment's progress is not saved.
-     */
+    // Restored row r: slot keys[r] at generation owners[r] (reader-checked). Unsorted: defragment progress isn't saved.
     void restoreRows(int[] keys, int[] owners) {
         if (keys.length > 0) {
             generations.ensure(keys.length - 1L);
@@ -495,13 +437,9 @@ public final class ComponentTable implements AutoCloseable {
         sorted = keys.length == 0;
     }
 
-    // ---------------------------------------------------------------------------------------
     // Lookups, shared with Join
 
-    /**
-     * The owner generation of a row, unchecked, with the entity table's epoch above it
-     * ({@link HandleLayout#stamp}) so that an entity of a later epoch never matches.
-     */
+    // The owner generation of a row, unchecked, epoch bits included (HandleLayout.stamp): a later epoch never matches.
     int generation(int row) {
         return generations.get(row);
     }
@@ -529,7 +467,6 @@ public final class ComponentTable implements AutoCloseable {
         generations.set(b, generation);
     }
 
-    /** The row of an entity's component; throws the reason it has none. */
     int rowOf(long entity) {
         int row = find(entity);
         if (row < 0) {
@@ -547,13 +484,12 @@ public final class ComponentTable implements AutoCloseable {
                 + name() + "'; add it first or check with contains(entity)");
     }
 
-    /** {@code row}, checked to be in {@code [0, size())} of this open table. */
     int checkedRow(int row) {
         ensureOpen();
         return Objects.checkIndex(row, set.size());
     }
 
-    private void ensureOpen() {
+    void ensureOpen() {
         if (closed) {
             throw new IllegalStateException("component table '" + name() + "' is closed");
         }
@@ -564,21 +500,16 @@ public final class ComponentTable implements AutoCloseable {
         ensureNoLoop(operation);
     }
 
-    // ---------------------------------------------------------------------------------------
     // Changes queued during a loop
 
     /**
-     * Removes an entity's component once no loop over this table (or a member of its group)
-     * runs: inside {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group}
-     * pass, where {@link #remove} throws, the removal is queued and the component stays visible
-     * until the loop ends; then the queue is applied, removals first, in the order queued (twice
-     * queued, removed once). With no loop running it is {@link #remove}. The entity and its
-     * component are checked now. O(1) amortized under the queue's lock; allocates an entry.
+     * Removes an entity's component once no loop over this table (or a member of its group) runs: inside
+     * {@link #forEach}, {@link #forEachChunk}, a {@link Join} or a {@link Group} pass, where {@link #remove} throws,
+     * the removal is queued and the component stays visible until the loop ends; then the queue is applied, removals
+     * first, in the order queued (twice queued, removed once). With no loop running it is {@link #remove}. The entity
+     * and its component are checked now. O(1) amortized under the queue's lock; allocates an entry.
      *
      * @param entity a live handle of the entity table that has a component here
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if the entity has no component here
-     * @throws IllegalStateException if this table or the entity table is closed
      */
     public void removeLater(long entity) {
         ensureOpen();
@@ -591,19 +522,14 @@ public final class ComponentTable implements AutoCloseable {
     }
 
     /**
-     * Gives an entity a component once no loop over this table (or a member of its group) runs,
-     * then has {@code init} write its fields. Inside a loop, where {@link #add} throws, the add is
-     * queued and applied when the loop ends, after the queued removals, in the order queued; an
-     * entity removed, or given the component, meanwhile is skipped. With no loop running it is
-     * {@link #add} then {@code init}. If {@code init} throws, the component is removed again and
-     * the exception thrown (later queued adds stay queued). The entity is checked now. Costs as
-     * {@link #removeLater}.
+     * {@link #removeLater}'s counterpart (costs as there): gives an entity a component, then has {@code init} write its
+     * fields; during a loop queued, applied after the queued removals in the order queued (an entity removed, or given
+     * the component, meanwhile is skipped), else {@link #add} then {@code init} at once. If {@code init} throws, the
+     * component is removed again and the exception thrown (later queued adds stay queued). The entity is checked now.
      *
      * @param entity a live handle of the entity table without a component here
      * @param init receives {@code entity} once its component exists
-     * @throws InvalidHandleException if the entity handle is null, stale, foreign or forged
-     * @throws IllegalArgumentException if {@code init} is null or the entity has a component here
-     * @throws IllegalStateException if this table or the entity table is closed
+     * @throws IllegalArgumentException if {@code init} is null
      */
     public void addLater(long entity, java.util.function.LongConsumer init) {
         ensureOpen();
@@ -648,7 +574,6 @@ public final class ComponentTable implements AutoCloseable {
         }
     }
 
-    /** {@return whether a loop or join over this table, or a member of its group, runs} */
     private boolean loopOpen() {
         if (group != null) {
             return group.loopOpen();
@@ -656,7 +581,7 @@ public final class ComponentTable implements AutoCloseable {
         return set.openJoins() != 0;
     }
 
-    /** When a loop, join or group pass ends: applies the queues of this table (or its group) if no loop runs any more. */
+    /** When a loop, join or group pass ends: applies this table's (or its group's) queues if no loop runs any more. */
     void applyQueuedIfIdle() {
         if (group != null) {
             group.applyQueuedIfIdle();
@@ -696,7 +621,6 @@ public final class ComponentTable implements AutoCloseable {
         }
     }
 
-    /** Refuses a structural change while a loop runs over this table, or over another member of its group. */
     private void ensureNoLoop(String operation) {
         if (group != null) {
             group.checkNoLoop(operation);

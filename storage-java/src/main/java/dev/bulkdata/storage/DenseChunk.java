@@ -3,16 +3,13 @@ package dev.bulkdata.storage;
 import java.util.Objects;
 
 /**
- * The {@link Chunk} view of one block of {@link DenseRows}: its live slots are exactly
- * {@code [0, liveCount())}, a prefix of the block (every block but the last is full). One view
- * per block, made when the block is allocated, so iterating allocates nothing.
+ * The {@link Chunk} view of one block of {@link DenseRows}: its live slots are exactly {@code [0, liveCount())}, a
+ * prefix of the block (every block but the last is full). One view per block, made with it: iteration allocates none.
  *
- * <p>Handles come from the {@link Owner} (the table that maps rows back to handles). Slot
- * accessors check that the slot is in the chunk and below {@code liveCount()}; every accessor
- * throws {@link IllegalStateException} unless the owner says its chunks may be used
- * ({@link Owner#checkChunkAccess()}: a pass is running and the table is open).
- *
- * <p>Threads: as {@link Chunk}; the live prefix changes only on the owner's writer thread.
+ * <p>Handles come from the {@link Owner} (the table that maps rows back to handles). Slot accessors check that the slot
+ * is in the chunk and below {@code liveCount()}; every accessor throws {@link IllegalStateException} unless the owner
+ * says its chunks may be used ({@link Owner#checkChunkAccess()}: a pass is running and the table is open). Threads: as
+ * {@link Chunk}; the live prefix changes only on the owner's writer thread.
  */
 final class DenseChunk extends SlotChunk {
     /** The table behind a {@link DenseRows}: its name, its open state and its handles. */
@@ -20,16 +17,10 @@ final class DenseChunk extends SlotChunk {
         /** {@return the table's name, for messages} */
         String name();
 
-        /**
-         * Throws {@link IllegalStateException} unless the table's chunks may be used now: the
-         * table is open and a pass over it (iteration, loop) is running.
-         */
+        /** Throws {@link IllegalStateException} unless the table is open and a pass (iteration, loop) over it runs. */
         void checkChunkAccess();
 
-        /**
-         * {@link #checkChunkAccess()} on a slow path that may have raced a {@code close()} on
-         * another thread, which empties the rows: reports the closed table, not a missing row.
-         */
+        // checkChunkAccess() on a slow path that may have raced a close(), which empties the rows: reports it.
         default void recheckChunkAccess() {
             checkChunkAccess();
         }

@@ -7,21 +7,15 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the
- * start of the first block, row {@code r} in block {@code r >>> shift} at slot {@code r & mask}
- * (a field addressed as in {@link BulkChunk}). Used by {@link PackedTable} and the component
- * table.
+ * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the start of the first block,
+ * row {@code r} in block {@code r >>> shift} at slot {@code r & mask} (a field addressed as in {@link BulkChunk}). Used
+ * by {@link PackedTable} and the component table.
  *
- * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held
- * records once and keep their bytes (removing and clearing write nothing); every byte of every
- * row at or after {@code used} in an allocated block is zero. So {@link #addRow()} zeroes a row
- * below {@code used} and hands out one at {@code used} without writing it. Blocks never move and
- * are freed only with the arena: a row address stays valid, though its record may be moved by
- * {@link #removeRow} or {@link #swapRows}.
- *
- * <p>Costs: {@link #addRow()} O(1), a block every {@code rowsPerBlock} rows; {@link #removeRow},
- * {@link #swapRows}: O(fields). Unchecked: rows and fields are trusted (the owner checked them).
- * Structure changes on the owner's writer thread only.
+ * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held records once and keep
+ * their bytes (removing and clearing write nothing); every byte of every row at or after {@code used} in an allocated
+ * block is zero. Blocks never move and are freed only with the arena: a row address stays valid, though its record
+ * may move. {@link #addRow()} costs O(1), {@link #removeRow} and {@link #swapRows} O(fields). Unchecked: the owner
+ * checked rows and fields. Structure changes on the owner's writer thread only.
  */
 final class DenseRows {
     private static final MemorySegment[] NO_BLOCKS = new MemorySegment[0];
@@ -47,12 +41,8 @@ final class DenseRows {
     private int used;
 
     /**
-     * Dense rows.
-     *
-     * @param schema the row schema
-     * @param arena where blocks come from; no memory is taken until the first row
-     * @param owner the source of handles for {@link #chunk(int)} views, or null for none
-     * @param maxRows the most rows ever held at once, at least 1
+     * Blocks from {@code arena}, none until the first row; {@code owner} gives {@link #chunk(int)} views their handles
+     * (null: no views); {@code maxRows}, at least 1, caps the rows held at once.
      */
     DenseRows(Schema schema, BlockArena arena, DenseChunk.Owner owner, int maxRows) {
         if (maxRows < 1) {
@@ -73,12 +63,10 @@ final class DenseRows {
         return schema;
     }
 
-    /** {@return the number of rows} */
     int size() {
         return size;
     }
 
-    /** {@return the most rows this may hold} */
     int maxRows() {
         return maxRows;
     }
@@ -134,23 +122,18 @@ final class DenseRows {
         return (long) blockCount * schema.blockBytes();
     }
 
-    /** {@return the segment holding {@code row}} */
     MemorySegment blockOf(int row) {
         return blocks[row >>> shift];
     }
 
-    /** {@return {@code row}'s slot inside its block} */
     int slotOf(int row) {
         return row & mask;
     }
 
     /**
-     * Makes sure {@code rows} rows fit without allocating, allocating blocks as needed. All or
-     * nothing for the rows: on failure the row count is unchanged (blocks allocated before the
-     * failure are kept for later use).
-     *
-     * @throws CapacityExceededException if {@code rows > maxRows()}, a memory budget would be
-     *     exceeded (nothing changes) or native memory runs out
+     * Allocates blocks so that {@code rows} rows fit. Throws {@link CapacityExceededException} if
+     * {@code rows > maxRows()}, a budget would be exceeded (nothing changes) or memory runs out (row count unchanged,
+     * blocks kept).
      */
     void reserve(long rows) {
         if (rows > maxRows) {
@@ -192,11 +175,8 @@ final class DenseRows {
     }
 
     /**
-     * Gives back the blocks past the first {@code count}, which must hold no rows: they stay
-     * allocated as zeroed spares for the next {@link #reserve}, but no longer count as held
-     * ({@link #blockCount()}, the arena's bytes). Used to cancel an add that allocated a block.
-     *
-     * @param count blocks to keep, at least {@link #chunkCount()}
+     * Keeps the first {@code count} blocks (at least {@link #chunkCount()}): the rest become zeroed spares for the next
+     * {@link #reserve}, not counted as held ({@link #blockCount()}, the arena's bytes). For a cancelled add.
      */
     void trimBlocks(int count) {
         int kept = count << shift;
@@ -211,9 +191,8 @@ final class DenseRows {
     }
 
     /**
-     * Sets the row count of rows restored from a snapshot: the blocks holding them were
-     * reserved and filled by the caller. Rows past {@code size} in those blocks may hold a
-     * removed record's bytes, so they count as used: {@link #addRow()} zeroes them.
+     * Sets the row count of restored rows (blocks reserved and filled by the caller); rows past {@code size} in them
+     * count as used, so {@link #addRow()} zeroes them.
      */
     void restoreSize(int size) {
         this.size = size;
@@ -221,11 +200,8 @@ final class DenseRows {
     }
 
     /**
-     * Appends an all-zero row.
-     *
-     * @return its index, the old {@link #size()}
-     * @throws CapacityExceededException if {@code maxRows()} rows are held or native memory
-     *     runs out; nothing changes
+     * Appends an all-zero row and returns its index, the old {@link #size()}. Throws {@link CapacityExceededException}
+     * if {@code maxRows()} rows are held or native memory runs out; nothing changes.
      */
     int addRow() {
         if (size == maxRows || (size & mask) == 0 && (size >>> shift) == blockCount) {
@@ -241,12 +217,8 @@ final class DenseRows {
     }
 
     /**
-     * Swap-and-pop: moves the last row into {@code row}; the old last row keeps its bytes until
-     * {@link #addRow()} reuses it.
-     *
-     * @param row a row, {@code 0 <= row < size()}
-     * @return the index the moved row came from (the old last row), or -1 if {@code row} was
-     *     the last row (then nothing moved)
+     * Swap-and-pop: moves the last row into {@code row} ({@code 0 <= row < size()}) and returns where it came from, or
+     * -1 if {@code row} was last; the old last row keeps its bytes until {@link #addRow()} reuses it.
      */
     int removeRow(int row) {
         int last = --size;
@@ -314,10 +286,7 @@ final class DenseRows {
         size = 0;
     }
 
-    /**
-     * Forgets every row without touching memory: for the owner's close, just before the arena
-     * frees the blocks. Chunk views then hold no rows, so they report the closed table.
-     */
+    /** Forgets every row without touching memory, for the owner's close: chunk views then report the closed table. */
     void forget() {
         size = 0;
     }

@@ -1,11 +1,10 @@
 package dev.bulkdata.storage;
 
 /**
- * A named, typed field of a {@link Schema} ({@link Schema#floatField(String)} and friends): the
- * key for reading and writing values. Its class fixes the value's Java type; a field of another
- * schema is rejected with {@link IllegalArgumentException}. Slot {@code s}'s value is at byte
- * {@code blockOffset + s * slotStride} of a block, in both {@link RecordLayout}s. Immutable and
- * thread-safe; fields compare by identity.
+ * A named, typed field of a {@link Schema} ({@link Schema#floatField(String)} and friends): the key for reading and
+ * writing values. Its class fixes the value's Java type; a field of another schema is rejected with
+ * {@link IllegalArgumentException}. Slot {@code s}'s value is at byte {@code blockOffset + s * slotStride} of a block,
+ * in both {@link RecordLayout}s. Immutable and thread-safe; fields compare by identity.
  */
 public abstract sealed class Field
         permits ByteField, ShortField, CharField, IntField, LongField, FloatField, DoubleField, BooleanField,
@@ -14,7 +13,6 @@ public abstract sealed class Field
     private final String name;
     private final FieldType type;
     private final int index;
-    // a slot's value is at blockOffset + slot * slotStride inside a block
     final int blockOffset;
     final int slotStride;
 
@@ -48,8 +46,8 @@ public abstract sealed class Field
     }
 
     /**
-     * {@return byte offset, inside a block, of slot 0's value: the column start in
-     * {@link RecordLayout#SOA}, the offset within the record in {@link RecordLayout#AOS}}
+     * {@return byte offset, inside a block, of slot 0's value: the column start in {@link RecordLayout#SOA}, the offset
+     * within the record in {@link RecordLayout#AOS}}
      */
     public final int blockOffset() {
         return blockOffset;
@@ -63,16 +61,12 @@ public abstract sealed class Field
         return slotStride;
     }
 
-    /** Byte offset of {@code slot}'s value inside a block. */
     final long offset(int slot) {
         return blockOffset + (long) slot * slotStride;
     }
 
-    /**
-     * {@link #offset(int)} for a constant {@code width}: the SOA case scales the slot by it. A
-     * stride loaded from the field as the scale keeps C2 from optimising a per-slot loop's address
-     * and range checks (benchmarks/NOTES.md, "Per-slot access").
-     */
+    // offset(slot) for a constant width: SOA scales by it, since a stride loaded from the field keeps C2 from
+    // optimising a per-slot loop's address and range checks (benchmarks/NOTES.md, "Per-slot access").
     final long offset(int slot, int width) {
         int stride = slotStride;
         return blockOffset + (stride == width ? (long) slot * width : (long) slot * stride);

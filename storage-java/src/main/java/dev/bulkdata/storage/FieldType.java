@@ -1,8 +1,6 @@
 package dev.bulkdata.storage;
 
-/**
- * The primitive types a {@link Field} can have, with their width in bytes.
- */
+/** The primitive types a {@link Field} can have, with their width in bytes. */
 public enum FieldType {
     /** 1 byte, {@code byte}. */
     BYTE(1),
@@ -21,8 +19,8 @@ public enum FieldType {
     /** 1 byte, {@code boolean} stored as {@code 0} or {@code 1}. */
     BOOLEAN(1),
     /**
-     * 8 bytes, a {@code long} handle of the table the field names ({@link HandleField#target()});
-     * {@code 0} is the null handle. Declared with {@link Schema.Builder#addHandle}.
+     * 8 bytes, a {@code long} handle of the table the field names ({@link HandleField#target()}); {@code 0} is the null
+     * handle. Declared with {@link Schema.Builder#addHandle}.
      */
     HANDLE(8);
 

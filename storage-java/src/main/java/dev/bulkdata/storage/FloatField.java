@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding float values. Obtain it from {@link Schema#floatField(String)}.
- */
+/** A {@link Field} holding float values. Obtain it from {@link Schema#floatField(String)}. */
 public final class FloatField extends Field {
     private static final ValueLayout.OfFloat LAYOUT = ValueLayout.JAVA_FLOAT_UNALIGNED;
 

@@ -3,9 +3,8 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * The free list of {@link ReuseOrder#SWEEP}: a bit per free slot plus a summary bit per non-zero
- * word, so {@link #next} skips 4,096 slots per summary word and holes refill in slot order
- * whatever the removal order. Grown by doubling, never shrunk.
+ * The free list of {@link ReuseOrder#SWEEP}: a bit per free slot plus a summary bit per non-zero word, so {@link #next}
+ * skips 4,096 slots per summary word; holes refill in slot order. Grown by doubling, never shrunk.
  */
 final class FreeBits {
     private static final long[] NO_BITS = new long[0];
@@ -42,17 +41,12 @@ final class FreeBits {
         count--;
     }
 
-    /** {@return whether {@code slot} is in the set} */
     boolean contains(int slot) {
         int w = slot >>> 6;
         return w < bits.length && (bits[w] & (1L << slot)) != 0;
     }
 
-    /**
-     * {@return the first slot at or after {@code from}, wrapping}; the set is not empty.
-     *
-     * @throws IllegalStateException if it holds no slot although {@link #count} is not 0
-     */
+    /** {@return the first slot at or after {@code from}, wrapping}; {@link IllegalStateException} if there is none */
     int next(int from) {
         int w = from >>> 6;
         long word = w < bits.length ? bits[w] & (-1L << from) : 0;

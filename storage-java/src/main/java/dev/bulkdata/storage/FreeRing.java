@@ -1,10 +1,9 @@
 package dev.bulkdata.storage;
 
 /**
- * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in a
- * power-of-two ring grown by doubling. FIFO pops the head and appends at the tail; LIFO pops and
- * pushes at the head; O(1) without reading free records, so successive takes are no chain of
- * dependent cache misses. Only numbers: {@link SlotMap} checks a popped slot is free.
+ * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in a power-of-two ring grown
+ * by doubling. FIFO pops the head and appends at the tail; LIFO pops and pushes at the head; O(1), reading no free
+ * record. Only numbers: {@link SlotMap} checks a popped slot is free.
  */
 final class FreeRing {
     private static final int[] NO_SLOTS = new int[0];
@@ -39,7 +38,6 @@ final class FreeRing {
         }
     }
 
-    /** Puts {@code slot} at the tail. */
     void append(int slot) {
         if (length == slots.length) {
             grow();

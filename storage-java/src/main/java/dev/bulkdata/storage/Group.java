@@ -5,34 +5,25 @@ import dev.bulkdata.storage.internal.memory.RowSort;
 import java.util.ConcurrentModificationException;
 
 /**
- * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s
- * packed at the front of all of them, in the same order: row {@code r < size()} of every member
- * belongs to the same entity. A pass over a frequent join then walks the members' rows in
- * lockstep, in memory order, with no per-entity lookup: {@link #forEachRun} hands out runs of
- * rows that lie in one block of every member, for counted loops over columns; {@link #forEach}
- * hands out each entity and its row. In a run loop keep the first slots in {@code long}
- * variables: {@code slot + i} then cannot overflow and the segments' bounds checks leave the loop.
+ * Keeps the entities that have a component in every one of two or more {@link ComponentTable}s packed at the front of
+ * all of them, in the same order: row {@code r < size()} of every member belongs to the same entity. A pass then walks
+ * the members' rows in lockstep, in memory order, with no per-entity lookup: {@link #forEachRun} hands out runs of rows
+ * that lie in one block of every member, for counted loops over columns; {@link #forEach} hands out each entity and its
+ * row. The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and {@code defragment} keep the
+ * group, at O(members) row swaps per change; the row {@code add} returns is the row after them. Every pass first sweeps
+ * out the stale rows of entities removed from the entity table (O(1) if none was removed since the last sweep, else
+ * O(size() × members)). A table belongs to at most one group. Guide: docs/relations.md, "Groups". <b>Costs.</b>
+ * {@link #forEachRun}: the sweep plus one visit per run, about {@code size() / rowsPerBlock} of the member with the
+ * fewest plus one per block boundary of the others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
  *
- * <p>The members' own {@code add}, {@code remove}, {@code removeDead}, {@code clear} and
- * {@code defragment} keep the group, at O(members) row swaps per change; the row {@code add}
- * returns is the row after them. Every pass first sweeps out the stale rows of entities removed
- * from the entity table, only if one was removed since the last sweep. A table belongs to at
- * most one group. Guide: docs/relations.md, "Groups: a frequent join kept in order".
- *
- * <p><b>Costs.</b> {@link #of}: O(smallest member × members). {@link #forEachRun}: the sweep
- * (O(1) if no entity was removed, else O(size() × members)) plus one visit per run, about
- * {@code size() / rowsPerBlock} of the member with the fewest plus one per block boundary of the
- * others. {@link #forEach}: the sweep plus O(size()). Neither allocates.
- *
- * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a
- * loop over every member, so during one their structural changes throw
- * {@link ConcurrentModificationException} and change nothing; starting a pass (whose sweep
- * changes structure) during a loop or join over a member throws it too. A group runs one pass at
- * a time (its {@link Run} is reused); splitting field writes among threads is the caller's. A
- * refused call leaves the group and members as they were; a visitor that throws ends its pass,
- * keeping the writes and the sweep done so far. After {@link #close()}, or once a member or the
- * entity table is closed, the passes, {@link #size()} and {@link #contains} throw
- * {@link IllegalStateException}.
+ * <p><b>Threads and errors.</b> As the members: one writer for structure, and a pass counts as a loop over every
+ * member, so during one their structural changes throw {@link ConcurrentModificationException}; starting a pass (whose
+ * sweep changes structure) during a loop or join over a member throws it too. A group runs one pass at a time (its
+ * {@link Run} is reused): starting another meanwhile throws {@link IllegalStateException}, and a pass given a null
+ * visitor {@link IllegalArgumentException}; splitting field writes among threads is the caller's. A refused call leaves
+ * the group and members as they were; a visitor that throws ends its pass, keeping the writes and the sweep done so
+ * far. After {@link #close()}, or once a member or the entity table is closed, the passes, {@link #size()} and
+ * {@link #contains} throw {@link IllegalStateException}.
  */
 public final class Group implements AutoCloseable {
     /** Receives one entity of a {@link Group#forEach} pass. */
@@ -59,10 +50,10 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for
-     * member {@code m}, slots {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The
-     * chunk's columns ({@link Chunk#column}, {@link Chunk#writableColumn}) index those slots
-     * directly; its other live slots hold rows outside this run. Valid only during the visit.
+     * Group rows {@code [row(), row() + count())}, which lie in one block of every member: for member {@code m}, slots
+     * {@code [slot(m), slot(m) + count())} of {@code chunk(m)}. The chunk's columns ({@link Chunk#column},
+     * {@link Chunk#writableColumn}) index those slots directly; its other live slots hold rows outside this run. A
+     * {@code member} that is not a position in {@link Group#of}'s arguments throws {@link IndexOutOfBoundsException}.
      */
     public static final class Run {
         private final Chunk[] chunks;
@@ -86,23 +77,19 @@ public final class Group implements AutoCloseable {
         }
 
         /**
-         * The chunk holding the run in a member.
+         * {@return the chunk holding the run in a member; valid during the visit}
          *
          * @param member the member's position in {@link Group#of}'s arguments
-         * @return the chunk; valid during the visit
-         * @throws IndexOutOfBoundsException if {@code member} is not a member's position
          */
         public Chunk chunk(int member) {
             return chunks[member];
         }
 
         /**
-         * The slot of the run's first entity in {@link #chunk(int) chunk(member)}. Index columns
-         * at {@code slot + i} with the slot held in a {@code long} (see {@link Group}).
+         * {@return the slot of the run's first entity in {@link #chunk(int) chunk(member)}; the run is slots
+         * {@code [slot, slot + count())}} Hold it in a {@code long} (docs/relations.md, "Groups").
          *
          * @param member the member's position in {@link Group#of}'s arguments
-         * @return the slot; the run is slots {@code [slot, slot + count())}
-         * @throws IndexOutOfBoundsException if {@code member} is not a member's position
          */
         public int slot(int member) {
             return slots[member];
@@ -130,12 +117,10 @@ public final class Group implements AutoCloseable {
             swapAll(a, b);
         }
     });
-    /** Rows {@code [0, size)} of every member are the group's. */
     private int size;
     /** The entity table's {@link AbstractTable#removals} at the last sweep. */
     private long swept;
     private boolean closed;
-    /** Whether a pass is in progress (its {@link Run} is in use). */
     private boolean running;
 
     private Group(ComponentTable[] members) {
@@ -145,15 +130,13 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Groups component tables of one entity table until {@link #close()}: the entities with a
-     * component in every one come first, in the same order. O(smallest member × members) lookups
-     * and row swaps; entity handles are not affected, dense rows change.
+     * Groups component tables of one entity table until {@link #close()}: the entities with a component in every one
+     * come first, in the same order. O(smallest member × members) lookups and row swaps; handles stay, dense rows move.
      *
-     * @param tables two or more distinct, open component tables of one open entity table, none
-     *     in a group already
+     * @param tables two or more distinct, open component tables of one open entity table, none in a group already
      * @return the group
-     * @throws IllegalArgumentException if fewer than two tables are given, one is null, one is
-     *     given twice, they are keyed by different entity tables, or one is in another group
+     * @throws IllegalArgumentException if fewer than two tables are given, one is null, one is given twice, they are
+     *     keyed by different entity tables, or one is in another group
      * @throws IllegalStateException if a table or the entity table is closed
      * @throws ConcurrentModificationException if a loop or join over one of them is running
      */
@@ -220,10 +203,8 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * {@return the number of entities in the group: rows {@code 0..size()-1} of every member}
-     * Counts the stale rows of removed entities until the next pass sweeps them. O(1).
-     *
-     * @throws IllegalStateException if the group, a member or the entity table is closed
+     * {@return the number of entities in the group: rows {@code 0..size()-1} of every member} Counts the stale rows of
+     * removed entities until the next pass sweeps them. O(1).
      */
     public int size() {
         ensureOpen();
@@ -234,7 +215,6 @@ public final class Group implements AutoCloseable {
      * {@return whether {@code entity} is live with its components (one per member) in the group} O(1).
      *
      * @param entity any value
-     * @throws IllegalStateException if the group, a member or the entity table is closed
      */
     public boolean contains(long entity) {
         ensureOpen();
@@ -248,16 +228,11 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Visits the group in runs, after the sweep (class comment): rows {@code 0..size()-1} cut at
-     * every member's block boundary, each run a chunk and a first slot per member. An entity
-     * removed during the pass is still visited if its run was not yet (runs are fixed at start).
+     * Visits rows {@code 0..size()-1} in runs cut at every member's block boundary, each a chunk and a first slot per
+     * member. An entity removed during the pass is still visited if its run was not yet (runs are fixed at start).
      *
      * @param visitor receives each run
      * @return the number of entities visited, {@link #size()} after the sweep
-     * @throws IllegalArgumentException if {@code visitor} is null
-     * @throws ConcurrentModificationException if a loop or join over a member is running
-     * @throws IllegalStateException if the group, a member or the entity table is closed, or
-     *     this group is already running a pass
      */
     public int forEachRun(RunVisitor visitor) {
         begin(visitor);
@@ -287,16 +262,11 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Visits each entity with its row (the same in every member) in row order, after the sweep
-     * (class comment). An entity removed from the entity table before its turn is skipped (a
-     * lookup per row, made only once a removal happened during the pass).
+     * Visits each entity with its row (the same in every member) in row order. An entity removed from the entity table
+     * before its turn is skipped (a lookup per row, made only once a removal happened during the pass).
      *
      * @param visitor receives each entity and its row
      * @return the number of entities visited
-     * @throws IllegalArgumentException if {@code visitor} is null
-     * @throws ConcurrentModificationException if a loop or join over a member is running
-     * @throws IllegalStateException if the group, a member or the entity table is closed, or
-     *     this group is already running a pass
      */
     public int forEach(Visitor visitor) {
         begin(visitor);
@@ -318,8 +288,8 @@ public final class Group implements AutoCloseable {
     }
 
     /**
-     * Ends the grouping: the members keep their rows where they are and are free to join
-     * another group; this group's methods then throw. Idempotent. O(members).
+     * Ends the grouping: the members keep their rows and may join another group; this group's methods then throw.
+     * Idempotent. O(members).
      *
      * @throws ConcurrentModificationException if a pass of this group is running
      */
@@ -342,9 +312,6 @@ public final class Group implements AutoCloseable {
         }
         return s.append(closed ? "; closed]" : "; size=" + size + "]").toString();
     }
-
-    // ---------------------------------------------------------------------------------------
-    // Passes
 
     private void begin(Object visitor) {
         if (visitor == null) {
@@ -372,7 +339,6 @@ public final class Group implements AutoCloseable {
         applyQueuedIfIdle();
     }
 
-    /** {@return whether a loop or join runs over any member} */
     boolean loopOpen() {
         for (ComponentTable t : members) {
             if (t.set.openJoins() != 0) {
@@ -416,14 +382,9 @@ public final class Group implements AutoCloseable {
         return entities.slots.handleOfStamp(first.set.keyAtUnchecked(row), first.generation(row));
     }
 
-    // ---------------------------------------------------------------------------------------
     // Kept by the members (ComponentTable calls these on structural changes)
 
-    /**
-     * After a member gave the entity in slot {@code key} its component stamped
-     * {@code generation}, in {@code row}: if every member now has a component of that entity, moves its rows
-     * to the group's end. {@return the component's row in that member now}
-     */
+    // A member gave the entity in slot key a component (stamped generation) at row: enters it; returns its row now.
     int entered(int key, int generation, int row) {
         return enter(key, generation) ? size - 1 : row;
     }
@@ -443,11 +404,7 @@ public final class Group implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Takes a group row out of the group before a member removes or reuses it: swaps it with
-     * the group's last row in every member and shrinks the group. {@return the row's new
-     * index, the same in every member; {@code row} itself if it was not a group row}
-     */
+    // Before a member removes or reuses row: swaps it out of the group; returns its index then (row if not grouped).
     int leave(int row) {
         if (row >= size) {
             return row;
@@ -483,14 +440,12 @@ public final class Group implements AutoCloseable {
         return size;
     }
 
-    /** Refuses a member's structural change while a loop over any member runs. */
     void checkNoLoop(String operation) {
         for (ComponentTable t : members) {
             t.checkNoLoop(operation);
         }
     }
 
-    /** Releases the members; the group is closed. */
     void dissolve() {
         closed = true;
         size = 0;

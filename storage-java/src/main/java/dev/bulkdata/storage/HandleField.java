@@ -4,16 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A {@link Field} holding handles of another table, named by the field: the {@link #target()}
- * table's name. Declared with {@link Schema.Builder#addHandle(String, String)}, obtained from
- * {@link Schema#handleField(String)}; read and written as {@code long} handles with the typed
- * {@code get}/{@code set} of {@link Table}, {@link Chunk} and {@link ComponentTable}. A new
- * record's handle fields hold {@link Handles#NULL}.
+ * A {@link Field} holding handles of another table, named by the field: the {@link #target()} table's name. Declared
+ * with {@link Schema.Builder#addHandle(String, String)}, obtained from {@link Schema#handleField(String)}; read and
+ * written as {@code long} handles with the typed {@code get}/{@code set} of {@link Table}, {@link Chunk} and
+ * {@link ComponentTable}. A new record's handle fields hold {@link Handles#NULL}.
  *
- * <p>A value is stored as it is written, 8 bytes, without a check: a table does not know the
- * tables its fields refer to. What the target name is for: a snapshot records it, so that
- * {@link Snapshots#remap} rewrites the references to a table loaded under a new tag and
- * {@link Snapshots#danglingReferences} finds the references that name no live record.
+ * <p>A value is stored as it is written, 8 bytes, without a check: a table does not know the tables its fields refer
+ * to. What the target name is for: a snapshot records it, so that {@link Snapshots#remap} rewrites the references to a
+ * table loaded under a new tag and {@link Snapshots#danglingReferences} finds the references that name no live record.
  */
 public final class HandleField extends Field {
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;

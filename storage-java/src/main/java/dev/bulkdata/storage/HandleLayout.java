@@ -12,16 +12,13 @@ package dev.bulkdata.storage;
  *                     DEFAULT: slotBits = 32, generationBits = 20
  * </pre>
  *
- * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of
- * the low 52 bits with {@link #of(int, int)}: fewer slot bits bound the table's size, fewer
- * generation bits make slots retire sooner. {@link #of(int, int, int)} gives some of the bits
- * left to the table's <em>epoch</em>, which moves on only when the table is emptied; a handle is
- * valid only in its epoch, so an emptied table starts its generations over instead of retiring
- * slots. Unused bits are zero in every valid handle. Guide: docs/tables-and-handles.md,
+ * <p>The tag always takes the top {@value #TAG_BITS} bits. A table may choose another split of the low 52 bits with
+ * {@link #of(int, int)}: fewer slot bits bound the table's size, fewer generation bits make slots retire sooner.
+ * {@link #of(int, int, int)} gives some of the bits left to the table's <em>epoch</em>, which moves on only when the
+ * table is emptied; a handle is valid only in its epoch, so an emptied table starts its generations over instead of
+ * retiring slots. Unused bits are zero in every valid handle. The all-zero handle {@code 0L} is the null handle: no
+ * table hands out tag 0 or slot 0. Instances are immutable and thread-safe. Guide: docs/tables-and-handles.md,
  * "Generation budget".
- *
- * <p>The all-zero handle {@code 0L} is the null handle: no table hands out tag 0 or slot 0.
- * Instances are immutable and thread-safe.
  */
 public final class HandleLayout {
     /** Width of the table tag, always the top bits of a handle. */
@@ -31,9 +28,8 @@ public final class HandleLayout {
     /** Largest tag a table can have (tags run from 1; 0 is never handed out). */
     public static final int MAX_TAG = (1 << TAG_BITS) - 1;
     /**
-     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its
-     * builder asks for it ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is
-     * loaded; automatic tags are 1 to {@code MIN_FIXED_TAG - 1}.
+     * The first of the fixed tags, {@value} to {@value #MAX_TAG}: a table gets one only when its builder asks for it
+     * ({@code BulkTable.Builder.tag(int)}) or a snapshot saved with it is loaded; automatic tags are 1 to {@value} - 1.
      */
     public static final int MIN_FIXED_TAG = 0xF00;
     /** Largest number of slot bits: the slot is an unsigned 32-bit field. */
@@ -43,10 +39,7 @@ public final class HandleLayout {
     /** Largest slot of any layout: slots are Java {@code int}s, so a table holds at most {@code 2^31 - 2} records. */
     public static final int MAX_SLOT = Integer.MAX_VALUE - 1;
 
-    /**
-     * Largest number of epoch bits: a table's file keeps its epoch in 11 bits; also
-     * {@code generationBits + epochBits <= 32}, what a {@code ComponentTable} keeps of an owner.
-     */
+    /** Largest number of epoch bits: a table's file keeps its epoch in 11 bits; see {@link #of(int, int, int)}. */
     public static final int MAX_EPOCH_BITS = 11;
 
     /** The default layout: 32 slot bits, 20 generation bits, 12 tag bits, no epoch bits. */
@@ -58,7 +51,6 @@ public final class HandleLayout {
     private final long generationMask;
     private final long payloadMask;
     private final int epochBits;
-    /** The epoch bits in place: between the generation and the tag. */
     private final long epochMask;
 
     private HandleLayout(int slotBits, int generationBits, int epochBits) {
@@ -72,11 +64,10 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag.
+     * {@return the layout with the given split of the 52 bits below the tag, without epoch bits}
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
-     * @return the layout, without epoch bits
      * @throws IllegalArgumentException if a width is out of range or both exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits) {
@@ -84,15 +75,13 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout with the given split of the 52 bits below the tag, with epoch bits: a
-     * table emptied over and over (refilled every frame) then keeps its slots for
-     * {@code 2^(epochBits + generationBits)} emptyings instead of {@code 2^generationBits}.
+     * {@return the layout with the given split of the 52 bits below the tag, with epoch bits}: a table emptied over and
+     * over (refilled every frame) then keeps its slots for {@code 2^(epochBits + generationBits)} emptyings instead of
+     * {@code 2^generationBits}.
      *
      * @param slotBits bits for the slot, 1 to 32
      * @param generationBits bits for the generation, 1 to 30
-     * @param epochBits bits for the table's epoch, 0 to {@value #MAX_EPOCH_BITS}, with
-     *     {@code generationBits + epochBits <= 32}
-     * @return the layout
+     * @param epochBits bits for the epoch, 0 to {@value #MAX_EPOCH_BITS}; {@code generationBits + epochBits <= 32}
      * @throws IllegalArgumentException if a width is out of range or the three exceed 52 bits
      */
     public static HandleLayout of(int slotBits, int generationBits, int epochBits) {
@@ -119,15 +108,13 @@ public final class HandleLayout {
     }
 
     /**
-     * Returns the layout a table builder uses when given a {@code maxCapacity} and no layout: the
-     * fewest slot bits that hold slot {@code maxCapacity}, the rest given to generations (up to
-     * 30), then epochs: {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)},
-     * {@code generationBits = min(30, 52 - slotBits)},
-     * {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
+     * {@return the layout a table builder uses when given a {@code maxCapacity} and no layout}: the fewest slot bits
+     * that hold slot {@code maxCapacity}, the rest given to generations (up to 30), then epochs:
+     * {@code slotBits = 32 - Integer.numberOfLeadingZeros(maxCapacity)}, {@code generationBits = min(30, 52 -
+     * slotBits)}, {@code epochBits = min(11, 52 - slotBits - generationBits, 32 - generationBits)}.
      * {@code Integer.MAX_VALUE}, a builder's "no cap", gives {@link #DEFAULT}.
      *
      * @param maxCapacity the table's largest number of slots, at least 1
-     * @return the layout
      * @throws IllegalArgumentException if {@code maxCapacity < 1}
      */
     public static HandleLayout forCapacity(int maxCapacity) {
@@ -183,29 +170,22 @@ public final class HandleLayout {
         return (long) epoch << (slotBits + generationBits);
     }
 
-    /**
-     * {@return the generation and epoch of a handle as one 32-bit word, {@code epoch <<
-     * generationBits | generation}}: what a {@code ComponentTable} keeps of its owner
-     */
+    /** {@return epoch and generation as one word, {@code epoch << generationBits | generation}: a component row's owner} */
     int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
 
-    /**
-     * {@return the largest generation; a slot removed at this generation is retired rather than
-     * reused, so no handle can ever alias a later record}
-     */
+    /** {@return the largest generation; a slot removed at it is retired, not reused: no handle aliases a later one} */
     public int maxGeneration() {
         return (int) generationMask;
     }
 
     /**
-     * Packs a handle. No table is consulted: the result may be valid for no table.
+     * {@return the packed handle, of epoch 0} No table is consulted: the result may be valid for no table.
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
-     * @return the packed handle, of epoch 0
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int generation, long slot) {
@@ -213,13 +193,12 @@ public final class HandleLayout {
     }
 
     /**
-     * Packs a handle with an epoch. No table is consulted: the result may be valid for no table.
+     * {@return the packed handle, with an epoch} No table is consulted: the result may be valid for no table.
      *
      * @param tag the table tag, 0 to {@value #MAX_TAG}
      * @param epoch the epoch, 0 to {@link #maxEpoch()}
      * @param generation the generation, 0 to {@link #maxGeneration()}
      * @param slot the slot, 0 to {@code 2^slotBits - 1} (as unsigned)
-     * @return the packed handle
      * @throws IllegalArgumentException if a part does not fit its bits
      */
     public long pack(int tag, int epoch, int generation, long slot) {
@@ -266,8 +245,7 @@ public final class HandleLayout {
     }
 
     /**
-     * {@return {@code true} if bits between the epoch and the tag are set, so that no table
-     * with this layout can have made it}
+     * {@return {@code true} if bits between the epoch and the tag are set, so no table with this layout made it}
      *
      * @param handle any handle
      */
@@ -275,8 +253,7 @@ public final class HandleLayout {
         return ((handle & ~(payloadMask | epochMask)) << TAG_BITS) != 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The engine's operations on handles: every bit operation on a handle is in this class.
+    // ---- The engine's operations on handles: every bit operation on a handle is in this class.
 
     /** {@return the slot of a handle as an {@code int}, for a slot that fits one: a checked handle's, or a bound} */
     int intSlot(long handle) {
@@ -298,10 +275,7 @@ public final class HandleLayout {
         return (int) (tableBits >>> TAG_SHIFT);
     }
 
-    /**
-     * {@return the generation of a handle shifted left by {@code shift}, every other bit clear}:
-     * in one shift and one mask, where a slot's meta word keeps it ({@link SlotMeta})
-     */
+    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link SlotMeta} keeps it} */
     int generationAt(long handle, int shift) {
         return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
     }
@@ -333,12 +307,11 @@ public final class HandleLayout {
     }
 
     /**
-     * Formats a handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by
-     * {@code e} and the epoch if it is not 0 ({@code particles#42@3e5}).
+     * {@return the handle as {@code name#slot@generation}, e.g. {@code particles#42@3}, followed by {@code e} and the
+     * epoch if it is not 0 ({@code particles#42@3e5}); {@code "null"} for {@code 0L}}
      *
      * @param tableName the name to print before {@code #}
      * @param handle the handle
-     * @return the readable form; {@code "null"} for {@code 0L}
      */
     public String format(String tableName, long handle) {
         if (handle == Handles.NULL) {

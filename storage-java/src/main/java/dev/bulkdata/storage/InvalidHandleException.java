@@ -1,9 +1,9 @@
 package dev.bulkdata.storage;
 
 /**
- * Thrown when a handle does not refer to a live record of the table it is used with; the
- * message names the table, slot and both generations, or the handle's table. The throwing call
- * leaves the table as it was. {@link Table#contains(long)} is the check that never throws.
+ * Thrown when a handle does not refer to a live record of the table it is used with; the message names the table,
+ * slot and both generations, or the handle's table. The throwing call leaves the table as it was.
+ * {@link Table#contains(long)} is the check that never throws.
  */
 public final class InvalidHandleException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
@@ -19,15 +19,14 @@ public final class InvalidHandleException extends IllegalArgumentException {
         /** The slot lies beyond every slot this table has handed out. */
         OUT_OF_RANGE,
         /**
-         * The handle was never handed out by this table: unknown tag, bits outside the layout,
-         * the reserved slot 0, or a generation the slot has not reached yet.
+         * The handle was never handed out by this table: unknown tag, bits outside the layout, the reserved slot 0,
+         * or a generation the slot has not reached yet.
          */
         FORGED,
         /**
-         * The handle's tag belonged to a table now closed, and no open table accepts it: the tag
-         * is free, or held again (by this table or another) at generations above the handle's. A
-         * made-up handle with such a tag is indistinguishable; one whose tag no table has held is
-         * {@link #FORGED}.
+         * The handle's tag belonged to a table now closed, and no open table accepts it: the tag is free, or held
+         * again (by this table or another) at generations above the handle's. A made-up handle with such a tag is
+         * indistinguishable; one whose tag no table has held is {@link #FORGED}.
          */
         CLOSED
     }

@@ -3,23 +3,18 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or
- * {@link SparseSet}s, exactly once, handing over its dense row in each. Make the join once and
- * run it every frame; running it allocates nothing. Guide: docs/relations.md, "Component tables
- * and joins".
- *
- * <p><b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting
- * order) and probes every other member's sparse array for each key; for component tables the
- * entity must also be live and own every row (its owner generation), so stale components are
- * never joined. O(smallest size × members) lookups, each O(1); nothing allocated per entity (the
- * {@code rows} array is the join's own, refilled before each visit).
+ * Visits every entity (or key) present in all of two or more {@link ComponentTable}s or {@link SparseSet}s, exactly
+ * once, handing over its dense row in each. Make the join once and run it every frame; running it allocates nothing.
+ * <b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting order) and probes every other
+ * member's sparse array for each key; for component tables the entity must also be live and own every row (its owner
+ * generation), so stale components are never joined. O(smallest size × members) lookups, each O(1). Guide:
+ * docs/relations.md, "Component tables and joins".
  *
  * <p><b>Rules.</b> During a run, structural changes of any member throw
  * {@link java.util.ConcurrentModificationException} and change nothing (queue them with
- * {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}); field writes are fine,
- * and so is removing entities (one removed before its turn is skipped). The {@code rows} array
- * is valid only during the visit. A join object runs one run at a time; separate join objects
- * over the same members may run on several threads while nobody changes the members' structure.
+ * {@link ComponentTable#removeLater} and {@link ComponentTable#addLater}); field writes are fine, and so is removing
+ * entities (one removed before its turn is skipped). A join object runs one run at a time; separate join objects over
+ * the same members may run on several threads while nobody changes the members' structure.
  */
 public final class Join {
     /** Receives one entity (or key) of a {@link Join}. */
@@ -28,10 +23,8 @@ public final class Join {
         /**
          * Visits an entity present in every member.
          *
-         * @param id the entity handle for a join of component tables; the key for a join of
-         *     sparse sets
-         * @param rows the dense row in each member, in the order the members were given; the
-         *     join reuses this array, so it is valid only during this call
+         * @param id the entity handle for a join of component tables; the key for a join of sparse sets
+         * @param rows each member's dense row, in the order the members were given; reused, valid only during this call
          */
         void visit(long id, int[] rows);
     }
@@ -53,12 +46,11 @@ public final class Join {
     }
 
     /**
-     * A join of component tables of the same entity table.
+     * {@return a join of component tables of the same entity table}
      *
      * @param tables two or more component tables
-     * @return the join
-     * @throws IllegalArgumentException if fewer than two tables are given, one is null, or
-     *     they are keyed by different entity tables
+     * @throws IllegalArgumentException if fewer than two tables are given, one is null, or they are keyed by different
+     *     entity tables
      */
     public static Join of(ComponentTable... tables) {
         ComponentTable[] copy = members(tables, "tables");
@@ -79,10 +71,9 @@ public final class Join {
     }
 
     /**
-     * A join of sparse sets; the visitor's {@code id} is the key.
+     * {@return a join of sparse sets; the visitor's {@code id} is the key}
      *
      * @param sets two or more sparse sets
-     * @return the join
      * @throws IllegalArgumentException if fewer than two sets are given or one is null
      */
     public static Join of(SparseSet... sets) {
@@ -105,9 +96,8 @@ public final class Join {
     }
 
     /**
-     * The row of the entity being visited in {@code table}, for its {@code getAt}/{@code setAt}:
-     * the same as {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by
-     * table, so a visitor need not know the members' order. O(members); allocates nothing.
+     * {@return the row of the entity being visited in {@code table}, for its {@code getAt}/{@code setAt}} The same as
+     * {@code rows[i]} for the member given {@code i}-th to {@link #of}, found by table. O(members); allocates nothing.
      *
      * <pre>{@code
      * moving.forEach((entity, rows) -> position.setAt(moving.row(position), PX,
@@ -115,7 +105,6 @@ public final class Join {
      * }</pre>
      *
      * @param table a member of this join
-     * @return its row of the entity being visited
      * @throws IllegalStateException if no visit of this join is in progress
      * @throws IllegalArgumentException if {@code table} is not a member (or this joins sparse sets)
      */
@@ -135,14 +124,12 @@ public final class Join {
     }
 
     /**
-     * Runs the join: visits each entity (or key) present in every member exactly once.
-     * O(min size × members); allocates nothing.
+     * Runs the join: visits each entity (or key) present in every member once. O(min size × members); no allocation.
      *
      * @param visitor receives each entity and its rows
      * @return the number of visits
      * @throws IllegalArgumentException if {@code visitor} is null
-     * @throws IllegalStateException if a component table or the entity table is closed, or
-     *     this join is already running
+     * @throws IllegalStateException if a component table or the entity table is closed, or this join is already running
      */
     public int forEach(Visitor visitor) {
         if (visitor == null) {

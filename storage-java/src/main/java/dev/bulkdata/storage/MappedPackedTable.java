@@ -1,9 +1,8 @@
 package dev.bulkdata.storage;
 
 /**
- * A {@link PackedTable} whose blocks are regions of a file: what
- * {@link TableBuilder#mapped(java.nio.file.Path) PackedTable.builder(schema).mapped(path)}
- * returns. Every method of both interfaces; see {@link MappedTable} for the file's contract.
+ * A {@link PackedTable} whose blocks are regions of a file: what {@link TableBuilder#mapped(java.nio.file.Path)
+ * PackedTable.builder(schema).mapped(path)} returns; see {@link MappedTable} for the file's contract.
  */
 public sealed interface MappedPackedTable extends PackedTable, MappedTable permits MappedPackedTableImpl {
 }

@@ -1,12 +1,11 @@
 package dev.bulkdata.storage;
 
 /**
- * Which checkpoint of its file a mapped table was opened at, and why that one
- * ({@link MappedTable#openedCheckpoint()}). Also recorded as the flight recorder event
- * {@code dev.bulkdata.MappedOpen}.
+ * Which checkpoint of its file a mapped table was opened at, and why that one ({@link MappedTable#openedCheckpoint()}).
+ * Also recorded as the flight recorder event {@code dev.bulkdata.MappedOpen}.
  *
- * @param sequence the checkpoint's number in the file: 1 for a file just created, one more at
- *     every completed checkpoint (a {@code close()} checkpoints too)
+ * @param sequence the checkpoint's number in the file: 1 for a file just created, one more at every completed
+ *     checkpoint (a {@code close()} checkpoints too)
  * @param state how the file was found
  * @param detail a sentence saying what was found, naming the newer checkpoint for a fallback
  */
@@ -18,14 +17,14 @@ public record OpenedCheckpoint(long sequence, State state, String detail) {
         /** The newest checkpoint, written by {@code close()}: nothing was written after it. */
         CLOSED,
         /**
-         * The newest checkpoint, but the table was not closed after it (a crash, a table dropped
-         * without {@code close()}, or a file whose close left no record of it): writes after it
-         * may be partly there (the crash rule of {@link TableBuilder#mapped}).
+         * The newest checkpoint, but the table was not closed after it (a crash, a table dropped without
+         * {@code close()}, or a file whose close left no record of it): writes after it may be partly there (the crash
+         * rule of {@link TableBuilder#mapped}).
          */
         NOT_CLOSED,
         /**
-         * The checkpoint before the newest, whose header a crash during {@code checkpoint()}
-         * left torn: the last completed checkpoint ({@link CheckpointFallback}).
+         * The checkpoint before the newest, whose header a crash during {@code checkpoint()} left torn: the last
+         * completed checkpoint ({@link CheckpointFallback}).
          */
         INTERRUPTED,
         /**

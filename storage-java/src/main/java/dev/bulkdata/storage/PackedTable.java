@@ -3,63 +3,48 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**
- * A table whose records are always packed: the live records occupy dense rows
- * {@code 0..size()-1} with no holes, so iteration visits exactly the live records, contiguously
- * (every chunk is full except the last). Handles stay valid while their records move: a handle
- * names a slot, and the slot knows its record's current row (the {@code handle_map} of the
- * article "Game Engine Containers - handle_map"). Guide: docs/tables-and-handles.md,
- * "PackedTable: dense rows".
+ * A table whose live records always occupy dense rows {@code 0..size()-1}: iteration visits exactly the live records,
+ * contiguously (every chunk is full except the last). Handles stay valid while their records move: a handle names a
+ * slot, and the slot knows its record's current row. Guide: docs/tables-and-handles.md, "PackedTable: dense rows".
  *
- * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a
- * block every {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the
- * last record into the removed one's row (swap-and-pop): O(fields). Iteration: O(live records).
- * Memory per record: {@link Schema#slotBytes()} natively plus 12 bytes of slot entry and
- * back-link.
+ * <p><b>Costs.</b> add, remove, contains, get and set by handle: O(1), no allocation (but a block every
+ * {@code slotsPerBlock} records and a slot page every 4096 slots). Remove copies the last record into the removed
+ * one's row (swap-and-pop): O(fields). Iteration: O(live records). Memory per record: {@link Schema#slotBytes()}
+ * natively plus 12 bytes of slot entry and back-link.
  *
- * <p><b>Handles and errors</b> exactly as {@link BulkTable} (the "slot" of a handle is its slot
- * in the slot map); freed slots are reused first in, first out; {@link TableStats#holes()} is
- * always 0. A record's row is not stable: keep handles, not (chunk, slot) positions, across adds
- * and removes. Threads and errors: see {@link Table}; {@code defragment} is a structural change.
+ * <p><b>Handles</b> as in {@link BulkTable} (the "slot" of a handle is its slot in the slot map); freed slots are
+ * reused first in, first out; {@link TableStats#holes()} is always 0. A record's row is not stable: keep handles, not
+ * (chunk, slot) positions, across adds and removes. Threads and errors (where {@code defragment} is a structural
+ * change): see {@link Table}.
  */
 public sealed interface PackedTable extends Table permits PackedTableImpl, MappedPackedTable {
 
     /**
-     * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring
-     * rows, and returns how many it made; call it again to continue (the sorted prefix costs one
-     * comparison per row). After a call that gets through every row, calls with the same
-     * {@code order} instance return 0 at once until the table is fragmented again by a
-     * structural change or {@link #markFragmented()}; writes of fields do not count (call
-     * {@link #markFragmented()} after changing what {@code order} reads).
-     *
-     * <p>A stable, adaptive insertion sort: O(n + I) comparisons and I swaps for n rows with I
-     * inversions (O(n^2) at worst); allocation-free. Every handle reads its own record after
-     * every call.
+     * Moves rows toward {@code order}, making at most {@code maxSwaps} swaps of neighbouring rows; call it again to
+     * continue (the sorted prefix costs one comparison per row). After a call that gets through every row, calls with
+     * the same {@code order} instance return 0 at once until a structural change or {@link #markFragmented()} fragments
+     * the table again; field writes do not count. A stable, adaptive insertion sort: O(n + I) comparisons and I swaps
+     * for n rows with I inversions (O(n^2) at worst); allocation-free.
      *
      * @param order the wanted order of records; see {@link RecordOrder} for its rules
-     * @param maxSwaps the most swaps this call may make, {@code >= 0}; with 0 the call only
-     *     completes a pass if the rows are already in order
+     * @param maxSwaps the most swaps to make, {@code >= 0}; with 0 it completes a pass only if the rows are in order
      * @return the number of swaps made; 0 when the rows already are in order
-     * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}; the
-     *     table is unchanged
-     * @throws java.util.ConcurrentModificationException if an iteration is open, or if
-     *     {@code order} adds, removes or clears (rows moved so far stay moved)
-     * @throws IllegalStateException if the table is closed
+     * @throws IllegalArgumentException if {@code order} is null or {@code maxSwaps < 0}
+     * @throws java.util.ConcurrentModificationException also if {@code order} adds, removes or clears (rows moved so
+     *     far stay moved)
      */
     long defragment(long maxSwaps, RecordOrder order);
 
     /**
-     * Tells {@link #defragment(long, RecordOrder)} that the rows may be out of order although
-     * no record was added or removed, e.g. after writing the fields the order reads. O(1).
-     *
-     * @throws IllegalStateException if the table is closed
+     * Tells {@link #defragment(long, RecordOrder)} that the rows may be out of order although no record was added or
+     * removed, e.g. after writing the fields the order reads. O(1).
      */
     void markFragmented();
 
     /**
-     * Starts building a table.
+     * {@return a builder for {@code schema} with the default handle layout and no capacity limit}
      *
      * @param schema the record schema
-     * @return a builder with the default handle layout and no capacity limit
      * @throws IllegalArgumentException if {@code schema} is null
      */
     static Builder builder(Schema schema) {
@@ -67,10 +52,9 @@ public sealed interface PackedTable extends Table permits PackedTableImpl, Mappe
     }
 
     /**
-     * Creates a table with the default options.
+     * {@return a new, empty table of {@code schema}, default options, no native memory until the first add}
      *
      * @param schema the record schema
-     * @return the new, empty table; it holds no native memory until the first add
      * @throws IllegalArgumentException if {@code schema} is null
      * @throws IllegalStateException if all 3,839 automatic table tags are in use by open tables
      */

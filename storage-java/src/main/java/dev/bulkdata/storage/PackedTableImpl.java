@@ -6,13 +6,10 @@ import dev.bulkdata.storage.internal.tags.TagLease;
 
 
 /**
- * The {@link PackedTable}: the slot map keeps, beside each slot's meta word, the row of its
- * record (a stride-2 {@link SlotMap} entry), over {@link DenseRows}, with a back-link per row.
- * Invariants: for every live slot {@code s}, {@code back[row(s)] == s} and {@code row(s) < size};
- * for every row {@code r < size}, slot {@code back[r]} is live and names {@code r}; free slots
- * are in the slot map's FIFO list, retired ones nowhere. Removal is swap-and-pop, the moved
- * record's entry and back-link following; {@link #defragment} restarts its insertion sort from
- * row 0 each call and is skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
+ * The {@link PackedTable}: each slot's stride-2 {@link SlotMap} entry names its record's row in {@link DenseRows}, and
+ * each row a back-link to its slot: every live slot {@code s} has {@code row(s) < size}, {@code back[row(s)] == s};
+ * every row {@code r < size} names live slot {@code back[r]}. Removal is swap-and-pop; {@link #defragment} restarts
+ * its insertion sort from row 0 each call, skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
     final DenseRows rows;
@@ -48,10 +45,8 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         this.back = new PagedInts(recordShift, 0);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Rows
+    // ---- Rows
 
-    /** The row of a live slot. */
     int row(int slot) {
         return slots.payload(slot);
     }
@@ -74,8 +69,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Handles
+    // ---- Handles
 
     /** A record lives in its slot's row, read from the same entry as the meta word. */
     @Override
@@ -107,8 +101,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         return versions;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Structure
+    // ---- Structure
 
     /** Gives a taken slot the next row; room for the row was reserved. */
     @Override
@@ -129,8 +122,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         int moved = rows.removeRow(row);
         versions.stampStructure(row >>> recordShift);
         if (moved >= 0) {
-            // The last record moves into the gap: new bytes in the gap's chunk, one record
-            // fewer in the chunk it leaves (the same chunk or the last one).
+            // The last record moves into the gap: new bytes in the gap's chunk, one fewer in the chunk it leaves.
             versions.stampFields(row >>> recordShift);
             versions.stampStructure(moved >>> recordShift);
             int movedSlot = back.get(moved);
@@ -173,8 +165,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         rows.forget();
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Defragment
+    // ---- Defragment
 
     @Override
     public long defragment(long maxSwaps, RecordOrder order) {
@@ -239,8 +230,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         fragmented = true;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Queries and iteration
+    // ---- Queries and iteration
 
     @Override
     public int capacity() {
@@ -275,8 +265,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
         return rows.chunk(index);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Snapshots (the saved state, StoredTables)
+    // ---- Snapshots (the saved state, StoredTables)
 
     /** Allocates block {@code b} of a table being restored (blocks in order) and returns it to be filled. */
     java.lang.foreign.MemorySegment restoreBlock(int b) {
@@ -292,9 +281,8 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     }
 
     /**
-     * Sets the rows of a restored table: {@code size} rows, row {@code r} holding the record of
-     * slot {@code backLinks[r]}; the slot map entries name the rows already. Defragment starts
-     * from a fragmented state (the order a pass sorted by is not saved).
+     * Sets a restored table's {@code size} rows, row {@code r} holding slot {@code backLinks[r]}'s record (the entries
+     * name the rows already); fragmented, as the sorted order is not saved.
      */
     void restoreRows(int size, int[] backLinks) {
         for (int row = 0; row < size; row++) {

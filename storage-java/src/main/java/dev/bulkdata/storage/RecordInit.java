@@ -1,9 +1,8 @@
 package dev.bulkdata.storage;
 
 /**
- * Writes the fields of records just added by {@link Table#addAll(long[], int, int, RecordInit)},
- * one call per record, through the record's chunk: {@code chunk.set(slot, field, value)}, as a
- * {@link RecordVisitor} does. The chunk is valid only during the call.
+ * Writes the fields of records just added by {@link Table#addAll(long[], int, int, RecordInit)} through the record's
+ * chunk: {@code chunk.set(slot, field, value)}, as a {@link RecordVisitor} does. The chunk is valid only in the call.
  */
 @FunctionalInterface
 public interface RecordInit {

@@ -1,9 +1,9 @@
 package dev.bulkdata.storage;
 
 /**
- * A table's record layout: how its records are arranged inside each 16 KiB block (not to be
- * confused with the {@link HandleLayout}, the bit split of a handle). Both record layouts behave
- * the same through the table API; they differ in which loops are fast.
+ * A table's record layout: how its records are arranged inside each 16 KiB block (not to be confused with the
+ * {@link HandleLayout}, the bit split of a handle). Both record layouts behave the same through the table API; they
+ * differ in which loops are fast.
  *
  * <pre>
  *  SOA (one column per field, per block)      AOS (records of one stride)
@@ -16,14 +16,13 @@ package dev.bulkdata.storage;
  */
 public enum RecordLayout {
     /**
-     * Structure of arrays (the default): inside each block every field has its own contiguous
-     * column, handed out zero-copy by {@link Chunk#column(Field)}. Best when loops touch a few
-     * fields of many records.
+     * Structure of arrays (the default): inside each block every field has its own contiguous column, handed out
+     * zero-copy by {@link Chunk#column(Field)}. Best when loops touch a few fields of many records.
      */
     SOA,
     /**
-     * Array of structures: records of one stride, fields at fixed offsets laid out with C
-     * alignment rules. Best when code touches whole records one at a time.
+     * Array of structures: records of one stride, fields at fixed offsets laid out with C alignment rules. Best when
+     * code touches whole records one at a time.
      */
     AOS
 }

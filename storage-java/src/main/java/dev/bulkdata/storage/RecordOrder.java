@@ -1,11 +1,10 @@
 package dev.bulkdata.storage;
 
 /**
- * The order {@link PackedTable#defragment(long, RecordOrder)} moves records toward: a comparison
- * of two records by handle, reading their fields through the table (non-capturing or long-lived
- * instances avoid allocation). A consistent total preorder, as for {@link java.util.Comparator};
- * it must not add, remove or clear (that throws {@link java.util.ConcurrentModificationException},
- * ending the defragment call with every handle still valid).
+ * The order {@link PackedTable#defragment(long, RecordOrder)} moves records toward: a comparison of two records by
+ * handle, reading their fields through the table (non-capturing or long-lived instances avoid allocation). A consistent
+ * total preorder, as for {@link java.util.Comparator}; it must not add, remove or clear (that throws
+ * {@link java.util.ConcurrentModificationException}, ending the defragment call with every handle still valid).
  */
 @FunctionalInterface
 public interface RecordOrder {
@@ -14,8 +13,8 @@ public interface RecordOrder {
      *
      * @param handleA the first record's handle
      * @param handleB the second record's handle
-     * @return negative if A goes before B, positive if after, 0 if either order will do (equal
-     *     records keep their relative order)
+     * @return negative if A goes before B, positive if after, 0 if either order will do (equal records keep their
+     *     relative order)
      */
     int compare(long handleA, long handleB);
 }

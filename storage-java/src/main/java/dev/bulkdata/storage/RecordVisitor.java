@@ -1,10 +1,8 @@
 package dev.bulkdata.storage;
 
 /**
- * Receives the live records of a table, one call per record, from
- * {@link Table#forEach(RecordVisitor)}. Read and write the record with
- * {@code chunk.get(slot, field)} and {@code chunk.set(slot, field, value)}; its handle is
- * {@code chunk.handle(slot)}.
+ * Receives the live records of a table from {@link Table#forEach(RecordVisitor)}. Read and write a record with
+ * {@code chunk.get(slot, field)} and {@code chunk.set(slot, field, value)}; its handle is {@code chunk.handle(slot)}.
  */
 @FunctionalInterface
 public interface RecordVisitor {

@@ -3,9 +3,8 @@ package dev.bulkdata.storage;
 import java.util.Arrays;
 
 /**
- * {@link Table#removeAll}'s batch, all or nothing: a first pass checks every handle and marks it
- * dead (undone on failure), the second releases the slots in slot order. Inside the table's
- * structural change.
+ * {@link Table#removeAll}'s batch, all or nothing: a first pass checks every handle and marks it dead (undone on
+ * failure), the second releases the slots in slot order. Inside the table's structural change.
  */
 final class RemoveBatch {
     private final AbstractTable table;
@@ -17,9 +16,8 @@ final class RemoveBatch {
     }
 
     /**
-     * Removes the records of {@code handles[from, to)}, or none.
-     *
-     * @throws InvalidHandleException if a handle is not live in the table or appears twice
+     * Removes the records of {@code handles[from, to)}, or none: throws {@link InvalidHandleException} if a handle is
+     * not live in the table or appears twice.
      */
     void remove(long[] handles, int from, int to) {
         AbstractTable table = this.table;

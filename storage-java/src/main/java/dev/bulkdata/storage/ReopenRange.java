@@ -1,9 +1,8 @@
 package dev.bulkdata.storage;
 
 /**
- * What a clear frees in a FIFO or LIFO slot map: slots {@code [from, end)}, each free or retired,
- * none in the free list, so a clear writes no link. Takes use it from {@code from} up (FIFO
- * before the list, LIFO after it: its slots were freed first), skipping retired ones.
+ * What a clear frees in a FIFO or LIFO slot map: slots {@code [from, end)}, each free or retired, none in the free
+ * list (a clear writes no link). Takes go from {@code from} up, skipping retired; FIFO before the list, LIFO after.
  */
 final class ReopenRange {
     int from;
@@ -36,7 +35,6 @@ final class ReopenRange {
         free -= taken;
     }
 
-    /** {@return whether {@code slot} lies in the range} */
     boolean contains(int slot) {
         return slot >= from && slot < end;
     }

@@ -12,17 +12,14 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The shape of a table's records: a table name, ordered named primitive fields and a
- * {@link RecordLayout}. Building a schema fixes where every field lives inside a block and how
- * many records a block holds: the largest power of two of slots that fits in
- * {@value #BLOCK_BYTES} bytes, and only those slots' bytes are allocated ({@link #blockBytes()}).
- * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width;
- * {@link RecordLayout#AOS} lays records out in declaration order with C alignment. A schema
- * whose fields are all narrower than 4 bytes gets a hidden 4-byte column for the free-list
- * links a snapshot saves, counted in {@link #slotBytes()}. Guide: docs/tables-and-handles.md,
- * "Blocks and slots"; the exact layout: docs/format.md.
- *
- * <p>Immutable and thread-safe; one schema may back any number of tables.
+ * The shape of a table's records: a table name, ordered named primitive fields and a {@link RecordLayout}. Building a
+ * schema fixes where every field lives inside a block and how many records a block holds: the largest power of two of
+ * slots that fits in {@value #BLOCK_BYTES} bytes, and only those slots' bytes are allocated ({@link #blockBytes()}).
+ * {@link RecordLayout#SOA} orders its columns widest first, so each is aligned to its width; {@link RecordLayout#AOS}
+ * lays records out in declaration order with C alignment. A schema whose fields are all narrower than 4 bytes gets a
+ * hidden 4-byte column for the free-list links a snapshot saves, counted in {@link #slotBytes()}. Guide:
+ * docs/tables-and-handles.md, "Blocks and slots"; the exact layout: docs/format.md. Immutable and thread-safe; one
+ * schema may back any number of tables.
  */
 public final class Schema {
     /** The size of a block: the most bytes the slots of one block may take. */
@@ -104,8 +101,7 @@ public final class Schema {
             all[i] = newField(names.get(i), types.get(i), targets.get(i), i, bases[i], steps[i]);
             map.put(names.get(i), all[i]);
             if (linkField == null && sizes[i] >= Integer.BYTES) {
-                // The link word is the low 4 bytes of a wider field: on the little- and
-                // big-endian layouts alike it is a 4-byte slice at the field's own offset.
+                // The link word: a 4-byte slice at a wider field's own offset, on little- and big-endian layouts alike.
                 linkField = new IntField(this, LINK_FIELD_NAME, -1, bases[i], steps[i]);
             }
         }
@@ -148,11 +144,10 @@ public final class Schema {
     }
 
     /**
-     * Starts a schema.
+     * {@return a new schema builder, with layout {@link RecordLayout#SOA} and no fields}
      *
-     * @param tableName the name of tables built from it: a letter or {@code _}, then letters,
-     *     digits, {@code _ . -}; at most 64 characters. It appears in handle text and messages.
-     * @return a builder with layout {@link RecordLayout#SOA} and no fields
+     * @param tableName the name of tables built from it: a letter or {@code _}, then letters, digits, {@code _ . -}; at
+     *     most 64 characters. It appears in handle text and messages.
      * @throws IllegalArgumentException if the name is not valid
      */
     public static Builder builder(String tableName) {
@@ -271,10 +266,7 @@ public final class Schema {
         return recordBytes;
     }
 
-    /**
-     * {@return the bytes one slot takes in a block: {@link #recordBytes()} plus AOS alignment
-     * padding and the hidden free-list column, if any}
-     */
+    /** {@return a slot's bytes in a block: {@link #recordBytes()} plus AOS padding and any hidden free-list column} */
     public int slotBytes() {
         return slotBytes;
     }
@@ -289,20 +281,15 @@ public final class Schema {
         return slotsPerBlock * slotBytes;
     }
 
-    /**
-     * {@return the bits a record stored (a float's raw bits, a boolean's 0 or 1) that a file of
-     * an earlier schema without {@code f} loads with; 0 unless {@link Builder#loadDefault} said}
-     */
+    /** {@return the bits (a float's raw bits, a boolean's 0 or 1) a record saved without {@code f} loads with; 0 if none} */
     long loadDefaultBits(Field f) {
         return loadDefaults[f.index()];
     }
 
-    /** Every field whose bytes make up a record, including a hidden link column. */
     Field[] storedFields() {
         return storedFields;
     }
 
-    /** The 4 bytes of a free slot that hold the free-list link. */
     IntField link() {
         return link;
     }
@@ -373,10 +360,7 @@ public final class Schema {
                 .append(slotsPerBlock).append(" slots/block]").toString();
     }
 
-    /**
-     * Collects the name, record layout and fields of a {@link Schema}. Not thread-safe; use it from the
-     * thread that builds the schema.
-     */
+    /** Collects a {@link Schema}'s name, layout and fields; a call that throws changes nothing. Not thread-safe. */
     public static final class Builder {
         private final String name;
         private RecordLayout layout = RecordLayout.SOA;
@@ -386,7 +370,6 @@ public final class Schema {
         private final List<String> targets = new ArrayList<>();
         /** Per field in {@link #names}: its load default's bits ({@link #loadDefault}), 0 if none. */
         private final List<Long> loadDefaults = new ArrayList<>();
-        /** The names of {@link #names}, for an O(1) duplicate check per new name. */
         private final java.util.Set<String> nameSet = new java.util.HashSet<>();
         /** Bytes of the fields so far: a lower bound of the record, checked as fields are added. */
         private long declaredBytes;
@@ -415,16 +398,14 @@ public final class Schema {
         }
 
         /**
-         * Adds fields of one type, in order.
+         * Adds fields of one type, in order. O(number of names given).
          *
          * @param type the type of every field named
-         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or
-         *     {@code _}; unique within the schema
+         * @param fieldNames one or more names: a letter or {@code _}, then letters, digits or {@code _}; unique within
+         *     the schema
          * @return this builder
-         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (which names
-         *     its table: use {@link #addHandle}), no names, an invalid name, a name already
-         *     added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block; the builder
-         *     is unchanged. O(number of names given).
+         * @throws IllegalArgumentException on a null type, {@link FieldType#HANDLE} (use {@link #addHandle}), no names,
+         *     an invalid name, a name already added, or fields that no longer fit a {@value #BLOCK_BYTES}-byte block
          */
         public Builder add(FieldType type, String... fieldNames) {
             if (type == null) {
@@ -439,17 +420,16 @@ public final class Schema {
         }
 
         /**
-         * Adds a field holding handles of the table named {@code targetTable}
-         * ({@link FieldType#HANDLE}, a {@code long}; see {@link HandleField}). A snapshot records
-         * the name for {@link Snapshots#remap} and {@link Snapshots#danglingReferences}; the table
-         * need not exist yet, and may be this schema's own.
+         * Adds a field holding handles of the table named {@code targetTable} ({@link FieldType#HANDLE}, a
+         * {@code long}; see {@link HandleField}). A snapshot records the name for {@link Snapshots#remap} and
+         * {@link Snapshots#danglingReferences}; the table need not exist yet, and may be this schema's own.
          *
          * @param fieldName the field's name, as in {@link #add}
-         * @param targetTable the name of the table whose handles the field holds, a valid table
-         *     name (see {@link Schema#builder})
+         * @param targetTable the name of the table whose handles the field holds, a valid table name (see
+         *     {@link Schema#builder})
          * @return this builder
-         * @throws IllegalArgumentException on an invalid field or table name, a name already
-         *     added, or fields that no longer fit a block; the builder is unchanged
+         * @throws IllegalArgumentException on an invalid field or table name, a name already added, or fields that no
+         *     longer fit a block
          */
         public Builder addHandle(String fieldName, String targetTable) {
             if (targetTable == null || !TABLE_NAME.matcher(targetTable).matches()) {
@@ -493,19 +473,17 @@ public final class Schema {
         }
 
         /**
-         * Declares the value that records saved without the field get when a file of an earlier
-         * schema is loaded under this one ({@link Snapshots#load}, {@link TableBuilder#mapped});
-         * without it they get zero. Records added later start at zero; a file that has the field
-         * keeps its values. For {@code BYTE}, {@code SHORT}, {@code CHAR}, {@code INT},
-         * {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE}
-         * field always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
+         * Declares the value that records saved without the field get when a file of an earlier schema is loaded under
+         * this one ({@link Snapshots#load}, {@link TableBuilder#mapped}); without it they get zero. Records added later
+         * start at zero; a file that has the field keeps its values. For {@code BYTE}, {@code SHORT}, {@code CHAR},
+         * {@code INT}, {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE} field
+         * always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.
          *
          * @param fieldName a field added before
          * @param value the value, which the field's type must hold exactly
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added, the field is a
-         *     {@code BOOLEAN} or {@code HANDLE}, or its type cannot hold {@code value}; the
-         *     builder is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added, the field is a {@code BOOLEAN} or
+         *     {@code HANDLE}, or its type cannot hold {@code value}. O(fields).
          */
         public Builder loadDefault(String fieldName, long value) {
             int i = declared(fieldName);
@@ -533,14 +511,13 @@ public final class Schema {
         }
 
         /**
-         * {@link #loadDefault(String, long)} for a {@code FLOAT} field (the value rounded to
-         * {@code float}) or a {@code DOUBLE} field.
+         * {@link #loadDefault(String, long)} for a {@code FLOAT} field (the value rounded to {@code float}) or a
+         * {@code DOUBLE} field.
          *
          * @param fieldName a {@code FLOAT} or {@code DOUBLE} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of
-         *     another type; the builder is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type. O(fields).
          */
         public Builder loadDefault(String fieldName, double value) {
             int i = declared(fieldName);
@@ -560,8 +537,7 @@ public final class Schema {
          * @param fieldName a {@code BOOLEAN} field added before
          * @param value the value
          * @return this builder
-         * @throws IllegalArgumentException if no field of that name was added or it is of
-         *     another type; the builder is unchanged. O(fields).
+         * @throws IllegalArgumentException if no field of that name was added or it is of another type. O(fields).
          */
         public Builder loadDefault(String fieldName, boolean value) {
             int i = declared(fieldName);
@@ -584,11 +560,9 @@ public final class Schema {
         }
 
         /**
-         * Builds the schema.
+         * {@return the immutable schema built}
          *
-         * @return the immutable schema
-         * @throws IllegalArgumentException if no field was added or one record does not fit in
-         *     a 16 KiB block
+         * @throws IllegalArgumentException if no field was added or one record does not fit in a 16 KiB block
          */
         public Schema build() {
             if (names.isEmpty()) {

@@ -3,13 +3,11 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 
 /**
- * What both kinds of chunk share: one block's segment and its column views, and the typed slot
- * accessors (generated for every field type, at the end of this file). A subclass says whether its table is
- * open and which slots hold records ({@link #position(int)}); a {@link BulkChunk} of a
- * {@link BulkTable} has holes, a {@link DenseChunk} of packed rows a live prefix.
- *
- * <p>Threads: as {@link Chunk}. Column views are made on first request; the race between two
- * threads making the same view is benign, since views of one column are interchangeable.
+ * What both kinds of chunk share: one block's segment and its column views, and the typed slot accessors (generated for
+ * every field type, at the end of this file). A subclass says whether its table is open and which slots hold records
+ * ({@link #position(int)}); a {@link BulkChunk} of a {@link BulkTable} has holes, a {@link DenseChunk} of packed rows a
+ * live prefix. Threads: as {@link Chunk}. Column views are made on first request; the race between two threads making
+ * the same view is benign, since views of one column are interchangeable.
  */
 abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     final Schema schema;
@@ -22,13 +20,8 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
 
     /** Slots of the block, live or not. */
     final int slots;
-    /**
-     * Views made on first request: field {@code f}'s read-only column at {@code [2 * f]}, its
-     * writable one at {@code [2 * f + 1]}, {@link #data} read-only at the end (one array, so a
-     * chunk object stays at 48 bytes: 1M records of 32 bytes have about 2,000 of them). The
-     * index needs no field count: reading {@code schema.fields().size()} per column request was
-     * 14 % of a kernel's time over 100,000 in-cache records (JFR execution samples).
-     */
+    // Views made on first request: field f's read-only column at [2 * f], its writable one at [2 * f + 1], data
+    // read-only at the end (one array keeps a chunk object at 48 bytes; the index reads no field count: that was slow).
     private MemorySegment[] views;
 
     SlotChunk(Schema schema, MemorySegment data, int slots, ChangeVersions versions, int index) {
@@ -45,17 +38,11 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     /** Visits the live records of this chunk in slot order (a table's {@code forEach}), while an iteration is open. */
     abstract void forEachLive(RecordVisitor visitor);
 
-    /**
-     * Throws {@link IllegalStateException} unless the chunk may be used: its table is open and
-     * an iteration of it is open.
-     */
+    /** Throws {@link IllegalStateException} unless the chunk may be used: its table and an iteration of it are open. */
     abstract void checkAccess();
 
-    /**
-     * A writable view of the block is handed out: any of its bytes, a hole's too, may change.
-     * Nothing to do for packed rows (a reused row is always zeroed); a {@link BulkChunk} drops
-     * its block's clean marks.
-     */
+    // A writable view of the block is handed out: any of its bytes, a hole's too, may change. Nothing to do for packed
+    // rows (a reused row is always zeroed); a BulkChunk drops its block's clean marks.
     void writing() {
     }
 
@@ -157,13 +144,9 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     }
 
     /**
-     * Checks that the chunk may be used ({@code checkAccess()}) and that {@code slot} is in
-     * this chunk and holds a record.
-     *
-     * @return {@code slot}
-     * @throws IndexOutOfBoundsException if it is outside the chunk
-     * @throws IllegalArgumentException if it holds no record
-     * @throws IllegalStateException if the table is closed or no iteration of it is open
+     * Checks that the chunk may be used ({@code checkAccess()}) and that {@code slot} is in this chunk and holds a
+     * record, and returns it; else throws {@link IndexOutOfBoundsException} (outside the chunk),
+     * {@link IllegalArgumentException} (no record) or {@link IllegalStateException} (table closed, no iteration).
      */
     abstract int position(int slot);
 

@@ -9,11 +9,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A {@link SlotMap}'s entries and the passes over all of them (clear, snapshot, restore). Per
- * slot a meta word (stride 1, BulkTable) or meta word and payload (stride 2, PackedTable: the
- * row if live, else the free link), either in one reserved range for every slot the map may open
- * (backed as touched, never moved) or, without ranges, in heap pages of 4,096 slots that never
- * move. SlotMap is the one subclass so that {@link SlotMap#find} reads {@link #range} and
+ * A {@link SlotMap}'s entries and the passes over all of them (clear, snapshot, restore). Per slot a meta word (stride
+ * 1, BulkTable) or meta word and payload (stride 2, PackedTable: the row if live, else the free link), either in one
+ * reserved range for every slot the map may open (backed as touched, never moved) or, without ranges, in heap pages of
+ * 4,096 slots that never move. SlotMap is the one subclass so that {@link SlotMap#find} reads {@link #range} and
  * {@link #pages} as its own fields: no extra load.
  */
 abstract sealed class SlotEntries permits SlotMap {
@@ -112,16 +111,12 @@ abstract sealed class SlotEntries permits SlotMap {
         pages = entries.pages();
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The restore pass
+    // ---- The restore pass
 
     private static final int SCRATCH_INTS = 1 << 12;
     private int[] scratch;
 
-    /**
-     * {@return the highest generation of slots {@code [1, limit)}, retired included; 0 if none}:
-     * a branch-free max, payloads masked out, a range copied to scratch a page at a time.
-     */
+    // The highest generation of slots [1, limit), retired included; 0 if none. A branch-free max, payloads masked out.
     final int topGeneration(int limit) {
         if (limit <= 1) {
             return 0;
@@ -166,15 +161,9 @@ abstract sealed class SlotEntries permits SlotMap {
 
     private static final int GENERATION_BITS = SlotMeta.GENERATION_MASK << SlotMeta.GENERATION_SHIFT;
 
-    // ---------------------------------------------------------------------------------------
-    // The clear pass
+    // ---- The clear pass
 
-    /**
-     * Makes every live slot of {@code [1, limit)} free at its next generation, or retired at
-     * {@code maxGeneration}; branch-free where no slot retires, so that C2 vectorises it.
-     *
-     * @return the slots retired
-     */
+    /** Frees every live slot of {@code [1, limit)} at its next generation, or retires it; returns the slots retired. */
     final int advanceAllLive(int limit, int maxGeneration) {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
@@ -196,9 +185,7 @@ abstract sealed class SlotEntries permits SlotMap {
     /** {@link #advanceAllLive} on ints {@code [from, end)} of a heap page of entries. */
     private void releaseLive(int[] page, int from, int end, int maxLive, int advance) {
         if (!holds(page, from, end, maxLive)) {
-            // No slot retires (a payload equal to maxLive only sends its page the slow way):
-            // branch-free and at stride 1 (the live bit is bit 0; a payload, at an odd index
-            // of stride 2, is left as it is), so that C2 vectorises it.
+            // No slot retires (a payload equal to maxLive only sends its page the slow way); odd-index payloads kept.
             int payloadBit = strideShift;
             for (int at = from; at < end; at++) {
                 int meta = page[at];
@@ -222,11 +209,8 @@ abstract sealed class SlotEntries permits SlotMap {
         }
     }
 
-    /**
-     * {@link #advanceAllLive} on a range page from byte {@code base}, two ints per 8-byte access.
-     * Adding {@code advance} to a live word cannot carry (bit 31, retired, is clear); slot 0 is
-     * never live, so the first page's pairs start there.
-     */
+    // advanceAllLive on a range page from byte base, two ints per 8-byte access. Adding advance to a live word cannot
+    // carry (bit 31, retired, is clear); slot 0 is never live, so the first page's pairs start there.
     private void releaseLive(MemorySegment r, long base, int from, int end, int maxLive, int advance) {
         int pairs = end >>> 1;
         if (!holds(r, base, pairs, maxLive)) {
@@ -282,13 +266,9 @@ abstract sealed class SlotEntries permits SlotMap {
         return retiredMeta;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Saved state (StoredTables): the copies a snapshot saves and a restore sets
+    // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
-    /**
-     * Sets every restored entry: heap pages at stride 1 adopt {@code metas}' pages (one copy of a
-     * large mapped table's words); a range takes a bulk copy per page.
-     */
+    // Sets every restored entry: heap pages at stride 1 adopt metas' pages; a range takes a bulk copy per page.
     void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();
         int[][] made = metas.pages();

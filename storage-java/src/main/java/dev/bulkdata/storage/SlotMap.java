@@ -8,23 +8,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word}
- * (live, retired, generation), the free slots, the open limit and retirement (refusals:
- * {@link SlotRejections}). A handle resolves to a slot here by one route ({@link #find(long)}),
- * then to a record by the kind's rule (a BulkTable's slot, a PackedTable's row in the entry's
- * payload). The entries and the passes over them are {@link SlotEntries}.
+ * The slots that handles name, for every table kind: each slot's {@link SlotMeta meta word} (live, retired,
+ * generation), the free slots, the open limit and retirement (refusals: {@link SlotRejections}). A handle resolves to a
+ * slot only through {@link #find(long)}. The entries and the passes over them are {@link SlotEntries}.
  *
- * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out,
- * so every handle of slot 0 (the null handle too) is invalid. A never-opened slot starts at
- * the tag's {@link #floor} or at the generation a cancelled add left in its word, whichever is
- * higher. Free slots ({@link FreeBits} for SWEEP, else {@link FreeRing} and a clear's
- * {@link ReopenRange}) are never read from the free records, so writes to a hole's bytes cannot
- * disturb them; a take still checks the slot's meta word. {@link #take()} reports in
- * {@link #reused} a slot opened before, whose old bytes the kind must zero.
+ * <p>Slots {@code [1, limit)} are opened; slot 0 is the saved list's header, never handed out, so every handle of slot
+ * 0 (the null handle too) is invalid. A never-opened slot starts at the tag's {@link #floor} or at the generation a
+ * cancelled add left in its word, whichever is higher. Free slots are never read from the free records.
  *
- * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on
- * many threads while nothing changes. ARCHITECTURE.md, "The free list" and "Structural
- * operations" (clear, reset's pending slots, epochs).
+ * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on many threads while
+ * nothing changes. ARCHITECTURE.md, "The free list" and "Structural operations" (clear, reset's pending slots, epochs).
  */
 final class SlotMap extends SlotEntries {
     /** Where a free slot (and the header, slot 0) keeps the next free slot of the list's saved form. */
@@ -36,24 +29,16 @@ final class SlotMap extends SlotEntries {
 
     private static final int HEADER = 0;
 
-    /** The table's name, for messages. */
     final String name;
     final HandleLayout layout;
     /** Tag and epoch, shifted to where handles hold them; changes only with the epoch, when the table is empty. */
     long tagBits;
     /** The table's tag alone, shifted to where handles hold it. */
     final long tagOnly;
-    /**
-     * 0 to {@link HandleLayout#maxEpoch()}; a handle is valid only in its epoch. Moves on where a
-     * clear or reset would retire slots; every opened slot then restarts at {@link #floor}.
-     */
+    // 0 to maxEpoch; a handle is valid only in its epoch (ARCHITECTURE.md, "Structural operations").
     int epoch;
     final int maxEpoch;
-    /**
-     * At least the highest generation in any meta word this epoch (slot {@code limit}'s
-     * included, which a cancelled add may have left): {@link #resetAll()} frees every slot one
-     * above it without reading them. Raised where a generation rises, recomputed on restore.
-     */
+    // At least the highest generation in any meta word this epoch (slot limit's too): resetAll() frees above it.
     int top;
     final int maxGeneration;
     /** The largest slot this map may open (layout and maxCapacity). */
@@ -75,12 +60,8 @@ final class SlotMap extends SlotEntries {
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
     int limit;
-    /**
-     * Slots {@code [settled, limit)} are <em>pending</em>: a reset freed them without writing
-     * their words, each is free at {@link #pendingGeneration} ({@link #logicalMeta}).
-     * {@link #find(long)} checks this bound, so a pending word is never read as a handle's; takes
-     * reach pending slots in slot order and write their words ({@link #settle(int)}).
-     */
+    // Slots [settled, limit) are pending: freed by a reset at pendingGeneration, words unwritten until a take reaches
+    // them in order (settle). find(long) checks this bound.
     int settled;
     /** The generation of every pending slot (see {@link #settled}). */
     int pendingGeneration;
@@ -95,10 +76,7 @@ final class SlotMap extends SlotEntries {
     /** Whether the last {@link #take()} came from {@link #reopen}, for {@link #undoTake}. */
     private boolean tookReopened;
 
-    /**
-     * @param links where free slots keep their links, or null to keep them in a payload int
-     *     beside each meta word (which the kind may use for live slots: {@link #payload(int)})
-     */
+    /** {@code links}: where free slots keep their links, or null for the payload int beside each meta word. */
     SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
         super(links == null);
         this.name = name;
@@ -116,14 +94,11 @@ final class SlotMap extends SlotEntries {
         this.freeBits = new FreeBits(name);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Handles
+    // ---- Handles
 
     /**
-     * The one validity check of a handle (tag and stray bits, slot bound, meta word against
-     * {@code generation << 1 | LIVE}); one branch on the fast path.
-     *
-     * @return the handle's slot if it refers to a live slot, else -1
+     * {@return the handle's slot if it refers to a live slot, else -1} The one validity check of a handle (tag and
+     * stray bits, slot bound, meta word against {@code generation << 1 | LIVE}); one branch on the fast path.
      */
     int find(long handle) {
         HandleLayout l = layout;
@@ -167,15 +142,11 @@ final class SlotMap extends SlotEntries {
         return -1;
     }
 
-    /** {@return the handle of {@code slot} at {@code generation}} */
     long handle(int slot, int generation) {
         return layout.handle(tagBits, generation, slot);
     }
 
-    /**
-     * {@return the handle of {@code slot} with the epoch and generation of {@code stamp}
-     * ({@link HandleLayout#stamp}), under the table's tag}
-     */
+    /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp}, under the table's tag} */
     long handleOfStamp(int slot, int stamp) {
         return layout.handleOfStamp(tagOnly, stamp, slot);
     }
@@ -216,10 +187,7 @@ final class SlotMap extends SlotEntries {
         return (logicalMeta(slot) & (SlotMeta.LIVE | SlotMeta.RETIRED)) == 0;
     }
 
-    /**
-     * {@return the meta word {@code slot} stands for: its own, or a pending slot's (free at
-     * {@link #pendingGeneration})}
-     */
+    /** {@return the word {@code slot} stands for: its own, or a pending slot's (free at {@link #pendingGeneration})} */
     int logicalMeta(int slot) {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : meta(slot);
     }
@@ -254,15 +222,11 @@ final class SlotMap extends SlotEntries {
         return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Taking and releasing slots
+    // ---- Taking and releasing slots
 
     /**
-     * Makes sure {@code count} calls of {@link #take()} cannot fail (entries for the fresh slots).
-     *
-     * @return the highest slot those takes may open, or -1 if holes cover them all: the kind
-     *     makes record storage up to it
-     * @throws CapacityExceededException if they do not all fit; nothing changes
+     * Makes sure {@code count} {@link #take()}s cannot fail; returns the highest slot they may open (-1: holes cover
+     * all) for the kind's record storage. Throws {@link CapacityExceededException} if they do not fit; nothing changes.
      */
     long reserve(int count, int size) {
         long fromHoles = Math.min(count, holes());
@@ -279,10 +243,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes a free slot in reuse order, or opens a fresh one; its word has the live bit clear.
-     * Sets {@link #reused}. The caller reserved it.
-     *
-     * @throws IllegalStateException if the free list names a slot that is not free; nothing changes
+     * Takes a reserved free slot in reuse order, or opens a fresh one (live bit clear); sets {@link #reused}. Throws
+     * {@link IllegalStateException}, changing nothing, if the free list names a slot that is not free.
      */
     int take() {
         tookReopened = false;
@@ -315,11 +277,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Opens {@code count} fresh slots live, in a map with no holes, writing their handles to
-     * {@code out[at, at + count)}: {@code count} takes and activations in one pass. The caller
-     * reserved them.
-     *
-     * @return the first slot opened
+     * Opens {@code count} reserved fresh slots live in a map with no holes, handles to {@code out[at, at + count)}:
+     * takes and activations in one pass. Returns the first slot opened.
      */
     int openRun(int count, long[] out, int at) {
         if (holes() != 0) {
@@ -345,11 +304,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a
-     * map just cleared or reset (every opened slot free, none retired, taken from slot 1 up),
-     * writing their handles from {@code out[at]}. In any other state does nothing.
-     *
-     * @return the slots taken, from slot 1; 0 if none
+     * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a map just cleared or
+     * reset with none retired, handles from {@code out[at]}; returns how many (from slot 1), else 0 doing nothing.
      */
     int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
@@ -429,9 +385,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * Undoes the {@link #take()} of a dead slot: its generation advances (its handle stays
-     * stale) and it goes back where take found it, or to the never-opened slots if
-     * {@code limit} was {@code limitBefore}. The caller checked the generation is not the last.
+     * Undoes a dead slot's {@link #take()}: its generation (not the last: the caller checked) advances and it goes back
+     * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}.
      */
     void undoTake(int slot, int limitBefore) {
         int generation = SlotMeta.generation(meta(slot)) + 1;
@@ -451,8 +406,8 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in
-     * one pass over the words; every opened slot not retired is then free, in slot order.
+     * A clear: every live slot advances (or retires, or the table moves to its next epoch) in one pass over the words;
+     * every opened slot not retired is then free, in slot order.
      */
     void releaseAllLive() {
         int retiring = advanceAllLive(settled, maxGeneration);     // a pending slot is free already
@@ -466,10 +421,9 @@ final class SlotMap extends SlotEntries {
     }
 
     /**
-     * A reset, writing no word: every opened slot becomes pending at {@code top + 1} (or, past
-     * the last generation, at {@link #floor} in the next epoch), so every earlier handle fails
-     * {@link #find(long)}'s bound. O(1) in FIFO and LIFO, a word per 4,096 slots in SWEEP. With
-     * no epoch left, it writes the pending words and does what {@link #releaseAllLive()} does.
+     * A reset, writing no word (O(1); SWEEP: a word per 4,096 slots): every opened slot becomes pending at
+     * {@code top + 1} or, if a slot retired or generations ran out, at {@link #floor} in the next epoch, so earlier
+     * handles fail {@link #find(long)}'s bound. With no epoch left, a {@link #releaseAllLive()}.
      */
     void resetAll() {
         if (top < maxGeneration && retired == 0) {
@@ -543,14 +497,9 @@ final class SlotMap extends SlotEntries {
         settled = 0;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The free list
+    // ---- The free list
 
-    /**
-     * {@return the ring's head, taken, or 0 if empty}
-     *
-     * @throws IllegalStateException if it names a slot that is not free; nothing changes
-     */
+    /** Takes the ring's head, or returns 0 if empty; throws {@link IllegalStateException} if it is not free. */
     private int pop() {
         FreeRing r = ring;
         if (r.length == 0) {
@@ -594,11 +543,8 @@ final class SlotMap extends SlotEntries {
         return slot;
     }
 
-    /**
-     * SWEEP: {@return the first free slot at or after {@code from}, wrapping}, in the bits (below
-     * {@link #settled}) or the pending slots; the cursor never passes the first pending slot, so
-     * takes reach them in order. There is one.
-     */
+    // SWEEP: the first free slot (there is one) at or after from, wrapping, in the bits (below settled) or the pending
+    // slots; the cursor never passes the first pending slot, so takes reach them in order.
     private int nextFree(int from) {
         if (settled == limit) {
             return freeBits.next(from);
@@ -612,11 +558,8 @@ final class SlotMap extends SlotEntries {
         return from < limit ? Math.max(from, settled) : settled;
     }
 
-    /**
-     * SWEEP after a clear or reset: the bits hold every opened slot below {@link #settled} but
-     * the header and retired ones, the cursor at 1; after a reset the bits empty by their
-     * summary, a word per 4,096 slots.
-     */
+    // SWEEP after a clear or reset: the bits hold every opened slot below settled but the header and retired ones, the
+    // cursor at 1; after a reset the bits empty by their summary, a word per 4,096 slots.
     private void freeAllOpened() {
         cursor = 1;
         if (settled <= 1) {
@@ -652,11 +595,7 @@ final class SlotMap extends SlotEntries {
         return last;
     }
 
-    /**
-     * Writes the list into the links (each slot's link names the next, the last's the header, the
-     * header's the head), as a snapshot saves it. O(list length); a right link is only read, so a
-     * second save dirties nothing.
-     */
+    /** Writes the list's links as a snapshot saves them ("The free list"); O(list length), rewriting no right link. */
     void writeLinks() {
         int length = listLength();
         if (length == 0) {
@@ -696,13 +635,11 @@ final class SlotMap extends SlotEntries {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : super.savedMeta(slot);
     }
 
-    /** {@return the table's tag} */
     int tag() {
         return HandleLayout.tagOfBits(tagBits);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Saved state (StoredTables, for internal.format): export and restore of the whole state
+    // ---- Saved state (StoredTables, for internal.format): export and restore of the whole state
 
     /** {@return the slots of the free list from head to tail, without a clear's reopen range (for a mapped table's checkpoint)} */
     int[] listedSlots() {

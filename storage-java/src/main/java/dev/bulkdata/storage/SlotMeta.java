@@ -1,21 +1,14 @@
 package dev.bulkdata.storage;
 
 /**
- * The meta word of a slot: one {@code int} per slot of every table kind, kept by the
- * {@link SlotMap}.
- *
- * <pre>
- *   31  30                                   1   0
- *  +---+--------------------------------------+---+
- *  | R |          generation (30 bits)        | L |   L = live, R = retired
- *  +---+--------------------------------------+---+
- * </pre>
+ * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}: bit 31
+ * {@code R} (retired), a 30-bit generation, bit 0 {@code L} (live); drawn in ARCHITECTURE.md, "Memory layout".
  *
  * <ul>
- * <li><b>live</b> ({@code L} set): the slot holds a record; a handle is valid iff the word
- *     equals {@code generation << 1 | 1} ({@link #live(int)}), so the check is one compare;
- * <li><b>free</b> ({@code L} and {@code R} clear): the slot is in the free list, its
- *     generation already advanced past every handle made for it;
+ * <li><b>live</b> ({@code L} set): the slot holds a record; a handle is valid iff the word equals
+ *     {@code generation << 1 | 1} ({@link #live(int)}), so the check is one compare;
+ * <li><b>free</b> ({@code L} and {@code R} clear): the slot is in the free list, its generation already advanced past
+ *     every handle made for it;
  * <li><b>retired</b> ({@code R} set): the generation ran out; never handed out again.
  * </ul>
  *

@@ -3,18 +3,16 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
- * The messages of a full table and of a handle not live: slow paths that read the slot map's state
- * after {@link SlotMap#find} or {@link SlotMap#reserve} said no.
+ * The messages of a full table and of a handle not live: slow paths that read the slot map's state after
+ * {@link SlotMap#find} or {@link SlotMap#reserve} said no.
  */
 final class SlotRejections {
     private SlotRejections() {
     }
 
     /**
-     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has
-     * room for (the free list and the slots never opened), and its counters
-     *
-     * @param size the table's live records
+     * {@return why {@code requested} more records do not fit in {@code slots}}: what it has room for (the free list and
+     * the slots never opened), and its counters, {@code size} the table's live records
      */
     static CapacityExceededException full(SlotMap slots, long requested, int size) {
         int listed = slots.listLength();
@@ -30,11 +28,7 @@ final class SlotRejections {
                 + " names slot " + slot + ", which is not a free slot; nothing was added.");
     }
 
-    /**
-     * Explains why {@code handle} is not live here; the slow path of every access.
-     *
-     * @param previousName the last closed table that held this tag, or null
-     */
+    /** Explains why {@code handle} is not live here; {@code previousName}: the tag's last closed table, or null. */
     static InvalidHandleException rejection(SlotMap slots, long handle, String previousName) {
         HandleLayout layout = slots.layout;
         String tableName = slots.name;

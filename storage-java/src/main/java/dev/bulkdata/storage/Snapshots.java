@@ -14,30 +14,25 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an
- * ordinary in-memory table of the same kind; saves a {@link ComponentTable} and loads it for its
- * entity table ({@link #loadComponents}). Tables that refer to each other through handle fields
- * ({@link HandleField}) are checked with {@link #danglingReferences} and, after a load under a
- * new tag, mended with {@link #remap}.
+ * Saves a {@link BulkTable} or {@link PackedTable} to a file or channel, and loads it back as an ordinary in-memory
+ * table of the same kind; saves a {@link ComponentTable} and loads it for its entity table ({@link #loadComponents}).
+ * Tables that refer to each other through {@linkplain HandleField handle fields} are checked with
+ * {@link #danglingReferences} and, after a load under a new tag, mended with {@link #remap}.
  *
- * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's
- * generation, retired slots, free list (the next {@code add()} returns what it would have),
- * reuse order, layout, capacity limit, tag and schema. It loads under its own tag, so every saved
- * handle stays valid, if no open table holds the tag and no other table used it in this process;
- * else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). Give a saved
- * table a fixed tag. A schema that gained, lost or reordered fields loads by field name (added
- * fields at their {@link Schema.Builder#loadDefault load default}); a changed type throws
- * {@code SCHEMA_MISMATCH}. A save writes a temporary file and moves it into place; every
- * section has a CRC32C ({@code docs/format.md}). Save and load are O(slots + blocks), nothing per
- * record; a save holds the table's iteration guard. Guide: docs/saving-and-mapped-tables.md.
+ * <p>A loaded table is exactly the saved one: size, iteration order, records, every slot's generation, retired slots,
+ * free list (the next {@code add()} returns what it would have), reuse order, layout, capacity limit, tag and schema.
+ * It loads under its own tag, so every saved handle stays valid, if no open table holds the tag and no other table used
+ * it in this process; else {@code TAG_CONFLICT}, unless {@link LoadOption#NEW_TAG} (then {@link #remap}). A schema that
+ * gained, lost or reordered fields loads by field name (added fields at their {@link Schema.Builder#loadDefault load
+ * default}); a changed type throws {@code SCHEMA_MISMATCH}. Save and load are O(slots + blocks), nothing per record; a
+ * save holds the table's iteration guard. A null table or component table throws {@link IllegalArgumentException}, a
+ * closed one {@link IllegalStateException}, except a {@link #danglingReferences} target (it counts as holding nothing).
+ * Guide: docs/saving-and-mapped-tables.md.
  */
 public final class Snapshots {
     /** Options of a load. */
     public enum LoadOption {
-        /**
-         * Load under a new automatic tag and identity, for a snapshot whose own tag is taken: the
-         * handles then differ from the saved ones; {@link #remap} mends references to them.
-         */
+        /** Load under a new automatic tag and identity (own tag taken); handles then differ: {@link #remap} mends. */
         NEW_TAG,
         /** Require the expected schema exactly (layout, fields, order, types): any difference throws {@code SCHEMA_MISMATCH}. */
         EXACT_SCHEMA
@@ -52,8 +47,6 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalArgumentException if {@code table} is null
-     * @throws IllegalStateException if {@code table} is closed
      * @throws java.util.ConcurrentModificationException if another thread changes its structure
      */
     public static void save(Table table, Path path) throws IOException {
@@ -86,8 +79,6 @@ public final class Snapshots {
      * @param table an open {@link BulkTable} or {@link PackedTable} of this library
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalArgumentException if {@code table} is null
-     * @throws IllegalStateException if {@code table} is closed
      */
     public static void save(Table table, WritableByteChannel out) throws IOException {
         write(checked(table), Objects.requireNonNull(out, "out"));
@@ -97,21 +88,16 @@ public final class Snapshots {
         void write(WritableByteChannel out) throws IOException;
     }
 
-    // ---------------------------------------------------------------------------------------
-    // Component tables
-
     /**
-     * Saves a component table to a file, replacing it: rows in order, each row's entity and
-     * record. Save the entity table at the same point and load it first ({@link #loadComponents}).
-     * O(rows + blocks).
+     * Saves a component table to a file, replacing it: rows in order, each row's entity and record. Save the entity
+     * table at the same point and load it first ({@link #loadComponents}). O(rows + blocks).
      *
      * @param components an open component table
      * @param path the file
      * @throws IOException if writing fails; an earlier file at {@code path} is then left as it was
-     * @throws IllegalStateException if {@code components} is closed
      */
     public static void save(ComponentTable components, Path path) throws IOException {
-        Objects.requireNonNull(components, "components");
+        checked(components);
         saveTo(path, out -> save(components, out));
     }
 
@@ -121,34 +107,29 @@ public final class Snapshots {
      * @param components an open component table
      * @param out where to write
      * @throws IOException if writing fails
-     * @throws IllegalStateException if {@code components} is closed
      */
     public static void save(ComponentTable components, WritableByteChannel out) throws IOException {
-        Objects.requireNonNull(components, "components");
+        checked(components);
         Objects.requireNonNull(out, "out");
         components.save(out);
     }
 
     /**
-     * Loads a component table saved with {@link #save(ComponentTable, Path)} for {@code entities}:
-     * the entity table it was saved with, or that table loaded from a snapshot of the same point
-     * or later. Each component comes back in its row (stale for an entity removed since).
-     * O(rows + blocks); the schema may have changed as a table's.
+     * Loads a component table saved with {@link #save(ComponentTable, Path)} for {@code entities}: the entity table it
+     * was saved with, or that table loaded from a snapshot of the same point or later. Each component comes back in its
+     * row (stale for an entity removed since). O(rows + blocks); the schema may have changed as a table's.
      *
      * @param path the file
      * @param entities the entity table, open
      * @param expected the schema to load under, or null to take the file's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table, which the caller closes
-     * @throws StorageFileException if the file is not a valid snapshot of a component table
-     *     ({@code KIND_MISMATCH} for a table's snapshot), holds a schema that does not load
-     *     under {@code expected} ({@code SCHEMA_MISMATCH}), or does not fit
-     *     {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a
-     *     component of an entity that {@code entities} has not reached); nothing stays open
+     * @throws StorageFileException if the file is not a valid snapshot of a component table ({@code KIND_MISMATCH} for
+     *     a table's snapshot), holds a schema that does not load under {@code expected} ({@code SCHEMA_MISMATCH}), or
+     *     does not fit {@code entities} ({@code ENTITY_MISMATCH}: saved for another entity table, or with a component
+     *     of an entity that {@code entities} has not reached); nothing stays open
      * @throws IOException if reading fails
-     * @throws IllegalArgumentException if {@code entities} is null, or
-     *     an option is {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
-     * @throws IllegalStateException if {@code entities} is closed
+     * @throws IllegalArgumentException for {@link LoadOption#NEW_TAG} (components follow their entity table's tag)
      */
     public static ComponentTable loadComponents(Path path, Table entities, Schema expected, LoadOption... options)
             throws IOException {
@@ -174,8 +155,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #loadComponents(Path, Table, Schema, LoadOption...)} from a channel, from its
-     * position, read up to the snapshot's end; it stays open.
+     * {@link #loadComponents(Path, Table, Schema, LoadOption...)} from a channel, from its position to the
+     * snapshot's end; it stays open.
      *
      * @param in the channel
      * @param source a name for the source, for messages
@@ -183,7 +164,6 @@ public final class Snapshots {
      * @param expected the schema to load under, or null to take the snapshot's
      * @param options {@link LoadOption#EXACT_SCHEMA} or none
      * @return the component table
-     * @throws StorageFileException as {@link #loadComponents(Path, Table, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static ComponentTable loadComponents(ReadableByteChannel in, String source, Table entities,
@@ -203,6 +183,13 @@ public final class Snapshots {
         }
     }
 
+    private static void checked(ComponentTable components) {
+        if (components == null) {
+            throw new IllegalArgumentException("component table is null");
+        }
+        components.ensureOpen();
+    }
+
     private static AbstractTable checked(Table table) {
         if (!(table instanceof AbstractTable t)) { // Table is sealed: only null is not one
             throw new IllegalArgumentException("table is null");
@@ -217,7 +204,6 @@ public final class Snapshots {
      * @param path the file
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException if the file is not a valid snapshot or its tag is taken
      * @throws IOException if reading fails
      */
     public static Table load(Path path, LoadOption... options) throws IOException {
@@ -231,7 +217,6 @@ public final class Snapshots {
      * @param expected the schema to load under
      * @param options load options
      * @return the table, a {@link BulkTable} or {@link PackedTable} as saved
-     * @throws StorageFileException as {@link #load(Path, Class, Schema, LoadOption...)}
      * @throws IOException if reading fails
      */
     public static Table load(Path path, Schema expected, LoadOption... options) throws IOException {
@@ -239,19 +224,17 @@ public final class Snapshots {
     }
 
     /**
-     * Loads a table of a given kind saved with {@link #save}. With a schema, the loaded table uses
-     * {@code expected} itself, so the caller's field objects work on it.
+     * Loads a table of a given kind saved with {@link #save}. With a schema, the loaded table uses {@code expected}
+     * itself, so the caller's field objects work on it.
      *
      * @param path the file
      * @param kind {@code BulkTable.class}, {@code PackedTable.class} or {@code Table.class} for either
-     * @param expected the schema to load under (the file's, or an earlier version of it), or
-     *     null to take the file's
+     * @param expected the schema to load under (the file's, or an earlier version of it), or null to take the file's
      * @param options load options
      * @param <T> the kind
      * @return the table
-     * @throws StorageFileException if the file is not a valid snapshot, holds another kind
-     *     ({@code KIND_MISMATCH}) or a schema that does not load under {@code expected}
-     *     ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
+     * @throws StorageFileException if the file is no valid snapshot, holds another kind ({@code KIND_MISMATCH}) or a
+     *     schema not loadable under {@code expected} ({@code SCHEMA_MISMATCH}), or its tag is taken; nothing stays open
      * @throws IOException if reading fails
      */
     public static <T extends Table> T load(Path path, Class<T> kind, Schema expected, LoadOption... options)
@@ -263,8 +246,8 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #load(Path, Class, Schema, LoadOption...)} from a channel, from its position, read up
-     * to the snapshot's end; it stays open.
+     * {@link #load(Path, Class, Schema, LoadOption...)} from a channel, from its position to the snapshot's end;
+     * it stays open.
      *
      * @param in the channel
      * @param source a name for the source, for messages
@@ -281,23 +264,17 @@ public final class Snapshots {
         return read(Objects.requireNonNull(in, "in"), -1, String.valueOf(source), kind, expected, options);
     }
 
-    // ---------------------------------------------------------------------------------------
-    // References between tables: handle fields
-
     /**
-     * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value
-     * in {@code referrer}'s handle fields naming its saved tag the new tag and generation: valid
-     * stays valid, stale stays stale (unmovable becomes null). Does nothing under the own tag or
-     * for a pair already remapped; run it before new references are written. O(live records) per
-     * handle field aimed at {@code loaded}; holds {@code referrer}'s iteration guard.
+     * After {@code loaded} came back under a new tag ({@link LoadOption#NEW_TAG}), gives each value in
+     * {@code referrer}'s handle fields naming its saved tag the new tag and generation: valid stays valid, stale stays
+     * stale (unmovable becomes null). Does nothing under the own tag or for a pair already remapped; run it before new
+     * references are written. O(live records) per handle field aimed at {@code loaded}; holds {@code referrer}'s
+     * iteration guard.
      *
      * @param referrer the table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if either is null
-     * @throws IllegalStateException if either is closed
-     * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is
-     *     being changed
+     * @throws java.util.ConcurrentModificationException if {@code referrer}'s structure is being changed
      */
     public static long remap(Table referrer, Table loaded) {
         AbstractTable from = checked(referrer);
@@ -322,17 +299,15 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #remap(Table, Table)} for a component table: every row, also those of removed entities
-     * not swept out yet. O(rows) per handle field aimed at {@code loaded}.
+     * {@link #remap(Table, Table)} for a component table: every row, also those of removed entities not swept out
+     * yet. O(rows) per handle field aimed at {@code loaded}.
      *
      * @param referrer the component table whose handle fields are rewritten, open
      * @param loaded a table returned by {@link #load}, open
      * @return how many values were rewritten
-     * @throws IllegalArgumentException if {@code loaded} is null
-     * @throws IllegalStateException if either is closed
      */
     public static long remap(ComponentTable referrer, Table loaded) {
-        Objects.requireNonNull(referrer, "referrer");
+        checked(referrer);
         AbstractTable to = checked(loaded);
         Remap remap = Remap.of(to);
         if (!remap.moves() || to.remapped(referrer)) {
@@ -355,17 +330,15 @@ public final class Snapshots {
     }
 
     /**
-     * Counts values in {@code referrer}'s handle fields naming no live record of the field's target
-     * among {@code targets} (stale, foreign, made up, or target absent); null never dangles. Run it
-     * after loading a set of tables. O(live records x handle fields); changes nothing.
+     * Counts values in {@code referrer}'s handle fields naming no live record of the field's target among
+     * {@code targets} (stale, foreign, made up, or target absent); null never dangles. Run it after loading a set of
+     * tables. O(live records x handle fields); changes nothing.
      *
      * @param referrer the table whose handle fields are checked, open
-     * @param targets the open tables the fields may refer to, found by name (the first of a
-     *     name counts); {@code referrer} itself if it refers to itself
+     * @param targets the open tables the fields may refer to, found by name (the first of a name counts);
+     *     {@code referrer} itself if it refers to itself
      * @return the number of dangling references
-     * @throws IllegalArgumentException if {@code referrer} is null or a
-     *     target is null
-     * @throws IllegalStateException if {@code referrer} is closed
+     * @throws IllegalArgumentException if a target is null
      */
     public static long danglingReferences(Table referrer, Table... targets) {
         AbstractTable from = checked(referrer);
@@ -385,17 +358,16 @@ public final class Snapshots {
     }
 
     /**
-     * {@link #danglingReferences(Table, Table...)} for a component table, over the components of
-     * live entities. O(rows × handle fields); changes nothing.
+     * {@link #danglingReferences(Table, Table...)} for a component table, over the components of live entities.
+     * O(rows × handle fields); changes nothing.
      *
      * @param referrer the component table whose handle fields are checked, open
      * @param targets the open tables the fields may refer to, found by name
      * @return the number of dangling references
      * @throws IllegalArgumentException if a target is null
-     * @throws IllegalStateException if {@code referrer} is closed
      */
     public static long danglingReferences(ComponentTable referrer, Table... targets) {
-        Objects.requireNonNull(referrer, "referrer");
+        checked(referrer);
         long count = 0;
         for (Field f : referrer.schema().fields()) {
             if (f instanceof HandleField field) {

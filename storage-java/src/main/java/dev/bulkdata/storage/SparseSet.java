@@ -6,26 +6,20 @@ import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 
 /**
- * Links keys (entity slots, or the slot part of a table's handles) to at most one dense row
- * each, so that a store of optional per-entity data can keep its rows packed. Rows are
- * {@code 0..size()-1} with no holes; {@link #keyAt(int)} names the key that owns a row,
- * {@link #indexOf(int)} the row a key owns. Invariant: for every row {@code r < size},
- * {@code indexOf(keyAt(r)) == r}; every other key is absent. Pages of 4096 {@code int}s on the
- * heap never move; only their directories double. ARCHITECTURE.md, "Relations".
+ * Links keys (entity slots, or the slot part of a table's handles) to at most one dense row each, so that a store of
+ * optional per-entity data can keep its rows packed. Rows are {@code 0..size()-1} with no holes; {@link #keyAt(int)}
+ * names the key that owns a row, {@link #indexOf(int)} the row a key owns. Invariant: for every row {@code r < size},
+ * {@code indexOf(keyAt(r)) == r}; every other key is absent. Pages of 4096 {@code int}s on the heap never move; only
+ * their directories double. ARCHITECTURE.md, "Relations". <b>Costs.</b> {@link #insert}, {@link #remove},
+ * {@link #contains}, {@link #indexOf}, {@link #keyAt}: O(1), allocation-free but for a new 16 KiB page (once per 4096
+ * keys or rows) and a directory doubling. {@link #clear()}: O(size). Memory: 4 bytes per dense row, plus 4 per key of
+ * every sparse page in use (a page: 4096 consecutive keys).
  *
- * <p><b>Costs.</b> {@link #insert}, {@link #remove}, {@link #contains}, {@link #indexOf},
- * {@link #keyAt}: O(1), allocation-free but for a new 16 KiB page (once per 4096 keys or rows)
- * and a directory doubling. {@link #clear()}: O(size). Memory: 4 bytes per dense row, plus 4 per
- * key of every sparse page in use (a page covers 4096 consecutive keys).
- *
- * <p><b>Errors.</b> A key outside {@code [0, MAX_KEY]}, inserting a key that is present and
- * removing one that is absent throw {@link IllegalArgumentException} naming the key; the set is
- * unchanged. {@code contains} and {@code indexOf} accept any {@code int}.
- *
- * <p><b>Threads.</b> One writer and no readers while it writes; reads (and joins) from many
- * threads while nobody writes. While a {@link Join} over this set runs, {@code insert},
- * {@code remove} and {@code clear} throw {@link ConcurrentModificationException} and change
- * nothing.
+ * <p><b>Errors and threads.</b> A key outside {@code [0, MAX_KEY]}, inserting a key that is present and removing one
+ * that is absent throw {@link IllegalArgumentException} naming the key; the set is unchanged. {@code contains} and
+ * {@code indexOf} accept any {@code int}. One writer and no readers while it writes; reads (and joins) from many
+ * threads while nobody writes. While a {@link Join} over this set runs, {@code insert}, {@code remove} and
+ * {@code clear} throw {@link ConcurrentModificationException} and change nothing.
  */
 public final class SparseSet {
     /** The largest key: {@link HandleLayout#MAX_SLOT}, the largest slot of a handle. */
@@ -73,8 +67,7 @@ public final class SparseSet {
     }
 
     /**
-     * {@return the key's dense row, {@code 0 <= row < size()}, or -1 if the key is not in the set}
-     * O(1); never throws.
+     * {@return the key's dense row, {@code 0 <= row < size()}, or -1 if the key is not in the set} O(1); never throws.
      *
      * @param key any value
      */
@@ -104,12 +97,9 @@ public final class SparseSet {
     }
 
     /**
-     * Adds a key, giving it the next dense row, {@code size()} before the call. O(1).
+     * {@return the row that {@code key} is added with: the next dense row, {@code size()} before the call} O(1).
      *
      * @param key the key, {@code 0 <= key <= MAX_KEY}
-     * @return the key's row
-     * @throws IllegalArgumentException if the key is out of range or already in the set
-     * @throws ConcurrentModificationException if a join over this set is running
      */
     public int insert(int key) {
         checkKey(key);
@@ -134,10 +124,7 @@ public final class SparseSet {
      * store that keeps data in the same rows moves its last row the same way. O(1).
      *
      * @param key a key in the set
-     * @return the row the moved key came from (the old last row, {@code size()} after the
-     *     call), or -1 if the removed key held the last row and nothing moved
-     * @throws IllegalArgumentException if the key is out of range or not in the set
-     * @throws ConcurrentModificationException if a join over this set is running
+     * @return the row the moved key came from (the old last row, {@code size()} after the call), or -1 if none moved
      */
     public int remove(int key) {
         checkKey(key);
@@ -161,10 +148,7 @@ public final class SparseSet {
         return last;
     }
 
-    /**
-     * Exchanges the keys of two rows, both below {@link #size()}, unchecked: for a store that
-     * reorders its rows (and moves its data in step). O(1).
-     */
+    /** Exchanges the keys of two rows below {@link #size()}, unchecked, for a store reordering its rows. O(1). */
     void swapRows(int a, int b) {
         int keyA = keyAtUnchecked(a);
         int keyB = keyAtUnchecked(b);
@@ -174,11 +158,7 @@ public final class SparseSet {
         sparse.set(keyB, a);
     }
 
-    /**
-     * Removes every key. O(size); pages are kept for reuse.
-     *
-     * @throws ConcurrentModificationException if a join over this set is running
-     */
+    /** Removes every key. O(size); pages are kept for reuse. */
     public void clear() {
         ensureNoJoin("clear");
         for (int row = 0; row < size; row++) {

@@ -3,10 +3,9 @@ package dev.bulkdata.storage;
 import java.io.IOException;
 
 /**
- * A snapshot could not be loaded ({@link Snapshots}) or a mapped table's file opened
- * ({@link TableBuilder#mapped}); the message names the file (or channel source) and what is
- * wrong, {@link #reason()} which kind of fault. When thrown, nothing of the load is left: no
- * table, native memory, tag or open file.
+ * A snapshot could not be loaded ({@link Snapshots}) or a mapped table's file opened ({@link TableBuilder#mapped});
+ * the message names the file (or channel source) and what is wrong, {@link #reason()} which kind of fault. When
+ * thrown, nothing of the load is left: no table, native memory, tag or open file.
  */
 public final class StorageFileException extends IOException {
     private static final long serialVersionUID = 1L;
@@ -26,28 +25,23 @@ public final class StorageFileException extends IOException {
         /** The checksums match but the content is inconsistent (a length, count, state or link out of place). */
         MALFORMED,
         /**
-         * The file's schema is not the expected one (name, layout, or a field's name or type),
-         * or a mapped table's options (handle layout, reuse order, capacity limit, fixed tag)
-         * are not the builder's.
+         * The file's schema is not the expected one (name, layout, or a field's name or type), or a mapped table's
+         * options (handle layout, reuse order, capacity limit, fixed tag) are not the builder's.
          */
         SCHEMA_MISMATCH,
         /** The file holds another kind of table than the one asked for. */
         KIND_MISMATCH,
         /**
-         * A component table's snapshot does not fit the entity table it is loaded for: it was
-         * saved for another entity table, or after the entity table's snapshot (a component
-         * whose entity the entity table has not reached).
+         * A component table's snapshot does not fit the entity table it is loaded for: saved for another entity
+         * table, or after the entity table's snapshot (a component of an entity the entity table has not reached).
          */
         ENTITY_MISMATCH,
         /**
-         * The table's tag is held by an open table, or another table handed out handles under it
-         * in this process since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
+         * The table's tag is held by an open table, or another table handed out handles under it in this process
+         * since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
          */
         TAG_CONFLICT,
-        /**
-         * The file of a mapped table is open in another table, in this process or another
-         * (its file lock is held).
-         */
+        /** The file of a mapped table is open in another table, in this process or another (its file lock is held). */
         LOCKED
     }
 

@@ -22,11 +22,10 @@ import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
- * The engine's side of the seam to the file format ({@code internal.format}): adapts a table to
- * {@link StoredTable} (its {@link TableState}, slot map and blocks, read and restored through
- * the package-private members here only) and a component table to {@link StoredComponents},
- * makes tables of a kind and the library's {@link StorageFileException}s ({@link Engine}), and
- * is the engine's one route into the format: {@link Snapshots}, {@link TableBuilder#mapped},
+ * The engine's side of the seam to the file format ({@code internal.format}): adapts a table to {@link StoredTable}
+ * (its {@link TableState}, slot map and blocks, read and restored through the package-private members here only) and a
+ * component table to {@link StoredComponents}, makes tables of a kind and the library's {@link StorageFileException}s
+ * ({@link Engine}), and is the engine's one route into the format: {@link Snapshots}, {@link TableBuilder#mapped},
  * {@link ComponentTable} and a mapped table's checkpoints call the format through it.
  */
 final class StoredTables implements Engine {
@@ -172,10 +171,9 @@ final class StoredTables implements Engine {
         public void restore(TableState s, int[] list, int swept, MetaWords metas, int[] payloads, long[] liveWords,
                             int[] backLinks) {
             if (table instanceof BulkTableImpl bulk) {
-                // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but
-                // a slot never opened must read zero, since an add hands it out as it is: make it so.
-                // (A PackedTable's rows past the last may keep removed records' bytes: DenseRows
-                // zeroes them on reuse.)
+                // A dead slot may keep a removed record's bytes (an add zeroes a reused record), but a slot never
+                // opened must read zero, since an add hands it out as it is: make it so. (A PackedTable's rows past the
+                // last may keep removed records' bytes: DenseRows zeroes them on reuse.)
                 int spb = s.schema().slotsPerBlock();
                 for (long slot = s.limit(), end = (long) table.blockCount() * spb; slot < end; slot++) {
                     s.schema().wipe(table.segments[(int) (slot / spb)], (int) (slot % spb));
@@ -188,13 +186,9 @@ final class StoredTables implements Engine {
             }
         }
 
-        /**
-         * Sets the restored slot map's counters, its free list ({@code list}, head to tail, checked
-         * by the reader), a clear's reopen range ({@code reopened} free slots in
-         * {@code [reuseCursor, reuseEnd)}; {@link ReuseOrder#SWEEP}: the reuse cursor is the
-         * cursor, see {@link SlotMap#reuseCursor()}) and its entries. Only on a new slot map,
-         * before its table is used.
-         */
+        // Sets the restored slot map's counters, its free list (list, head to tail, checked by the reader), a clear's
+        // reopen range (reopened free slots in [reuseCursor, reuseEnd); ReuseOrder.SWEEP: the reuse cursor is the
+        // cursor, see SlotMap.reuseCursor()) and its entries. Only on a new slot map, before its table is used.
         private void restoreIndex(TableState s, int[] list, int reopened, MetaWords metas, int[] payloads) {
             slots.restoreEpoch(s.epoch());
             table.lease.epoch(s.epoch());

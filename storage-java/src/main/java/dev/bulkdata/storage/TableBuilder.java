@@ -8,10 +8,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The options every table kind has, shared by {@link BulkTable.Builder} and
- * {@link PackedTable.Builder}: the handle layout, a cap on the slot space, a memory budget and a fixed tag. Each
- * setter checks its value at once, returns the kind's own builder for chaining and leaves the
- * builder unchanged when it throws. Not thread-safe.
+ * The options every table kind has, shared by {@link BulkTable.Builder} and {@link PackedTable.Builder}: the handle
+ * layout, a cap on the slot space, a memory budget, a fixed tag, and for a {@link #mapped(Path)} file (tables in memory
+ * ignore these) checkpoint fallback, block checksums and exact schema. Each setter checks its value at once, returns
+ * the kind's own builder for chaining and leaves the builder unchanged when it throws. Not thread-safe.
  *
  * @param <B> the kind's builder
  * @param <T> the kind's table
@@ -20,7 +20,6 @@ import java.nio.file.Path;
 public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T extends Table, M extends T>
         permits BulkTable.Builder, PackedTable.Builder {
     final Schema schema;
-    /** The layout given to {@link #handleLayout}, or null: then {@link #layout()} follows {@link #maxCapacity}. */
     private HandleLayout handleLayout;
     int maxCapacity = Integer.MAX_VALUE;
     private long memoryBudget = Long.MAX_VALUE;
@@ -38,9 +37,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets how handles split into slot, generation and epoch bits, whatever the cap. Default:
-     * {@link HandleLayout#DEFAULT}, or with a {@link #maxCapacity(int) maxCapacity}
-     * {@link HandleLayout#forCapacity(int) HandleLayout.forCapacity(maxCapacity)}.
+     * Sets how handles split into slot, generation and epoch bits, cap or not; default {@link HandleLayout#DEFAULT}
+     * or, with a {@link #maxCapacity(int) cap}, {@link HandleLayout#forCapacity(int) forCapacity} of it.
      *
      * @param layout the handle layout
      * @return this builder
@@ -55,11 +53,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Caps the slot space: the table never uses more than {@code slots} slots (live, free and
-     * retired together); an add beyond it throws {@link CapacityExceededException}. Without a
-     * cap the limit is the handle layout's {@link HandleLayout#maxSlot()}. Unless a layout is
-     * set ({@link #handleLayout}), the cap also chooses it ({@link HandleLayout#forCapacity(int)}),
-     * giving the unused slot bits to generations and epochs.
+     * Caps the slot space: the table never uses more than {@code slots} slots (live, free and retired together); an
+     * add beyond it throws {@link CapacityExceededException}. Uncapped, the limit is {@link HandleLayout#maxSlot()}.
      *
      * @param slots the largest number of slots, at least 1
      * @return this builder
@@ -74,15 +69,12 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Caps the native memory of the table's blocks, on top of the process-wide
-     * {@link MemoryBudget}. A block counts from when the table first takes it until the table
-     * closes (one given back by {@link Table#cancelAdd(long)} stays counted). An add,
-     * {@code addAll} or load that would pass either budget throws
-     * {@link CapacityExceededException} and leaves the table as it was; a batch is refused as a
-     * whole. Mapped tables ({@link #mapped(Path)}) count against no budget. Default: no cap.
+     * Caps the native memory of the table's blocks, on top of the process-wide {@link MemoryBudget}. A block counts
+     * from when the table first takes it until the table closes (one given back by {@link Table#cancelAdd(long)} stays
+     * counted). An add, {@code addAll} or load that would pass either budget throws {@link CapacityExceededException}.
+     * Mapped tables ({@link #mapped(Path)}) count against no budget. Default: no cap.
      *
-     * @param bytes the most bytes of blocks the table may hold, at least 1
-     *     ({@link Long#MAX_VALUE}: no cap of its own)
+     * @param bytes the cap in bytes, at least 1 ({@link Long#MAX_VALUE}: no cap of its own)
      * @return this builder
      * @throws IllegalArgumentException if {@code bytes < 1}
      */
@@ -96,9 +88,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Gives the table a fixed tag, so its handles carry the same tag in every run: what a saved
-     * table needs to load under its own tag while other tables are open (automatic tags never
-     * take a fixed one). Handles of earlier tables under the tag in this process stay rejected.
+     * Gives the table a fixed tag, so its handles carry the same tag in every run: what a saved table needs to load
+     * under its own tag while other tables are open (automatic tags never take a fixed one). Handles of earlier
+     * tables under the tag in this process stay rejected.
      *
      * @param tag {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
      * @return this builder
@@ -111,8 +103,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets whether {@link #mapped(Path)} may open a file at the checkpoint before its newest
-     * one; default {@link CheckpointFallback#AFTER_CRASH}. Tables in memory ignore it.
+     * Sets whether {@link #mapped(Path)} may open a file at the checkpoint before its newest one; default
+     * {@link CheckpointFallback#AFTER_CRASH}.
      *
      * @param fallback when to fall back
      * @return this builder
@@ -127,12 +119,10 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block; default
-     * off; a reopened file needs its creation setting ({@code SCHEMA_MISMATCH} otherwise).
-     * Computed at each {@link MappedTable#checkpoint()} for the changed blocks (the table keeps
-     * change versions, so a set by handle pays the stamp), checked on opening a cleanly closed
-     * file (O(bytes)) and by {@link MappedTable#verify()}; a damaged block throws
-     * {@link StorageFileException} ({@code CHECKSUM}). Tables in memory ignore it.
+     * Sets whether a file that {@link #mapped(Path)} creates keeps a CRC32C per block (a reopened file needs its
+     * creation setting); default off. Computed at each {@link MappedTable#checkpoint()} for the changed blocks (the
+     * table keeps change versions, so a set by handle pays the stamp), checked on opening a cleanly closed file
+     * (O(bytes)) and by {@link MappedTable#verify()}.
      *
      * @param on whether blocks carry checksums
      * @return this builder
@@ -143,10 +133,9 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Sets whether {@link #mapped(Path)} reopens only a file of exactly this builder's schema;
-     * default off (a changed schema is migrated). With it on, any difference throws
-     * {@link StorageFileException} ({@code SCHEMA_MISMATCH}) and the file stays as it was.
-     * Tables in memory ignore it.
+     * Sets whether {@link #mapped(Path)} reopens only a file of exactly this builder's schema; default off (a changed
+     * schema is migrated). With it on, any difference throws {@link StorageFileException} ({@code SCHEMA_MISMATCH})
+     * and the file stays as it was.
      *
      * @param on whether the schema must match exactly
      * @return this builder
@@ -157,36 +146,31 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
     }
 
     /**
-     * Creates the table. It holds no native memory until the first add. The builder may build
-     * again: each table is new, with its own tag.
+     * Creates a new table with its own tag and no native memory until the first add; the builder may build again.
      *
      * @return the new, empty table
-     * @throws IllegalStateException if all automatic table tags are in use by open tables, or an
-     *     open table holds the fixed {@link #tag(int)}
-     * @throws CapacityExceededException if earlier tables under the fixed tag handed out every
-     *     generation this handle layout has
+     * @throws IllegalStateException if all automatic table tags are in use by open tables, or an open table holds the
+     *     fixed {@link #tag(int)}
+     * @throws CapacityExceededException if earlier tables under the fixed tag used up the layout's generations
      */
     public abstract T build();
 
     /**
-     * Opens a table whose blocks are regions of {@code file} mapped into memory (it may exceed
-     * the heap and free memory): a {@link MappedTable} of this builder's kind. An absent or empty
-     * file is created; otherwise the table of its last completed {@link MappedTable#checkpoint()
-     * checkpoint} reopens with every record, generation, free slot, identity and tag, so handles
-     * stay valid (give it a fixed {@link #tag(int)}). A schema changed as {@link Snapshots}
-     * allows migrates the file (O(slots x fields)). After a crash it reopens to exactly the last
-     * checkpoint's structure; values written since may or may not be there, never torn. Locked
-     * while open. Opening reads the metadata, not the blocks: O(slots). Guide:
-     * docs/saving-and-mapped-tables.md, "Mapped tables".
+     * Opens a table whose blocks are regions of {@code file} mapped into memory (it may exceed the heap and free
+     * memory): a {@link MappedTable} of this builder's kind. An absent or empty file is created; otherwise the table
+     * of its last completed {@link MappedTable#checkpoint() checkpoint} reopens with every record, generation, free
+     * slot, identity and tag, so handles stay valid (give it a fixed {@link #tag(int)}). A schema changed as
+     * {@link Snapshots} allows migrates the file (O(slots x fields)). After a crash it reopens to exactly the last
+     * checkpoint's structure; values written since may or may not be there, never torn. Locked while open. Opening
+     * reads the metadata, not the blocks: O(slots). Guide: docs/saving-and-mapped-tables.md, "Mapped tables".
      *
      * @param file the table's file
      * @return the open table
-     * @throws StorageFileException if the file is not a mapped table's file, is damaged
-     *     ({@code CHECKSUM}, unless the {@link #checkpointFallback(CheckpointFallback) fallback
-     *     option} allows the checkpoint before), holds another kind, a schema that does not
-     *     reopen under this one ({@code SCHEMA_MISMATCH}) or other options (layout, reuse
-     *     order, capacity, checksums, tag), its tag is taken ({@code TAG_CONFLICT}), or another
-     *     table holds the file ({@code LOCKED})
+     * @throws StorageFileException if the file is not a mapped table's file, is damaged ({@code CHECKSUM}, unless the
+     *     {@link #checkpointFallback(CheckpointFallback) fallback option} allows the checkpoint before), holds
+     *     another kind, a schema that does not reopen under this one ({@code SCHEMA_MISMATCH}) or other options
+     *     (layout, reuse order, capacity, checksums, tag), its tag is taken ({@code TAG_CONFLICT}), or another table
+     *     holds the file ({@code LOCKED})
      * @throws IOException if the file cannot be opened, read or written
      * @throws IllegalArgumentException if {@code file} is null
      * @throws IllegalStateException as {@link #build()} when the file is created
@@ -209,10 +193,8 @@ public abstract sealed class TableBuilder<B extends TableBuilder<B, T, M>, T ext
         return table;
     }
 
-    /** {@return the kind's code in the file format} */
     abstract byte kind();
 
-    /** {@return the reuse order of the tables this builder makes} */
     abstract ReuseOrder reuseOrder();
 
     /** {@return the handle layout of the tables this builder makes: the one set, else the one {@link #maxCapacity} chooses} */

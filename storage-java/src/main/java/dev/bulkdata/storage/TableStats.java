@@ -5,24 +5,19 @@ package dev.bulkdata.storage;
  *
  * @param table the table's name
  * @param live records that handles can reach ({@link Table#size()})
- * @param holes slots of removed records waiting in the free list for reuse; always 0 for a
- *     {@link PackedTable}, whose rows have no holes (its free sparse slots hold no record bytes)
+ * @param holes slots of removed records waiting in the free list for reuse; always 0 for a {@link PackedTable}, whose
+ *     rows have no holes (its free sparse slots hold no record bytes)
  * @param retired slots whose generation ran out: never handed out again
  * @param capacity records the table can hold before it must allocate another block
  * @param blocks blocks allocated (16 KiB each at most; see {@link Schema#blockBytes()})
- * @param nativeBytes bytes of native memory in the table's blocks; all of it is freed by
- *     {@link Table#close()}. After {@link Table#cancelAdd(long)} gave back a block, the table
- *     keeps it as a zeroed spare for its next growth, outside this count (at most one block)
+ * @param nativeBytes bytes of native memory in the table's blocks; all of it is freed by {@link Table#close()}. After
+ *     {@link Table#cancelAdd(long)} gave back a block, the table keeps it as a zeroed spare for its next growth,
+ *     outside this count (at most one block)
  */
 public record TableStats(String table, int live, int holes, int retired, int capacity, int blocks,
                          long nativeBytes) {
 
-    /**
-     * The stats of a closed table: everything 0, since its memory is freed.
-     *
-     * @param table the table's name
-     * @return the stats of a closed table
-     */
+    /** {@return the stats of closed table {@code table}: everything 0, since its memory is freed} */
     static TableStats closed(String table) {
         return new TableStats(table, 0, 0, 0, 0, 0, 0);
     }

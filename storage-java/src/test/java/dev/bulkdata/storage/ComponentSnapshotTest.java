@@ -256,4 +256,26 @@ class ComponentSnapshotTest {
         assertThrows(IllegalStateException.class, () -> Snapshots.save(c, dir.resolve("closed.bulk")));
         entities.close();
     }
+
+    @Test
+    void aNullOrClosedComponentTable_isRefusedByEveryMethod_evenWhenThereIsNothingToDo() throws IOException {
+        // No handle field, so danglingReferences has nothing to count; the loaded table moved nothing, so remap has
+        // nothing to rewrite: both still refuse a closed or null component table, as save does.
+        Schema schema = Schema.builder("snapPlain").add(FieldType.FLOAT, "x").build();
+        try (Table entities = BulkTable.of(ENTITY)) {
+            ComponentTable c = ComponentTable.of(entities, schema);
+            c.add(entities.add());
+            assertEquals(0, Snapshots.danglingReferences(c, entities));
+            assertEquals(0, Snapshots.remap(c, entities));
+            c.close();
+            assertThrows(IllegalStateException.class, () -> Snapshots.danglingReferences(c, entities));
+            assertThrows(IllegalStateException.class, () -> Snapshots.remap(c, entities));
+            assertThrows(IllegalStateException.class, () -> Snapshots.save(c, dir.resolve("closed.bulk")));
+            assertFalse(Files.exists(dir.resolve("closed.bulk")));
+            ComponentTable none = null;
+            assertThrows(IllegalArgumentException.class, () -> Snapshots.danglingReferences(none, entities));
+            assertThrows(IllegalArgumentException.class, () -> Snapshots.remap(none, entities));
+            assertThrows(IllegalArgumentException.class, () -> Snapshots.save(none, dir.resolve("null.bulk")));
+        }
+    }
 }

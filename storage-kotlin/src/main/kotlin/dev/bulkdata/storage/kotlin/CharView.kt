@@ -5,12 +5,8 @@ import java.lang.foreign.MemorySegment
 import java.lang.foreign.ValueLayout
 
 /**
- * One chunk's `char` column for reading, `view[slot]`, from [TypedChunk.view]. Checks only the
- * chunk's bounds ([IndexOutOfBoundsException]): a hole, or a view kept past its pass, reads the
- * slot's current bytes until the table closes. Inline: the loop compiles to the raw column's.
- * Guide: docs/kotlin.md, "Coroutines per chunk".
- *
- * @param D the table declaration
+ * One chunk's `char` column, `view[slot]`, from [TypedChunk.view]; inline, so a loop compiles to the raw column's.
+ * Checks only bounds ([IndexOutOfBoundsException]); kept past its pass, it reads current bytes until the table closes.
  */
 @JvmInline
 public value class CharView<D : TableDef<D>> @PublishedApi internal constructor(
@@ -24,12 +20,7 @@ public value class CharView<D : TableDef<D>> @PublishedApi internal constructor(
     public inline operator fun get(slot: Int): Char = segment.getAtIndex(ValueLayout.JAVA_CHAR_UNALIGNED, slot.toLong())
 }
 
-/**
- * [CharView] for writing too (`view[slot] = value`), from [TypedChunk.writableView]. Writing a
- * hole is harmless (a reusing add zeroes it).
- *
- * @param D the table declaration
- */
+/** [CharView] for writing too (`view[slot] = value`), from [TypedChunk.writableView]. */
 @JvmInline
 public value class WritableCharView<D : TableDef<D>> @PublishedApi internal constructor(
     @PublishedApi internal val segment: MemorySegment,
@@ -41,7 +32,7 @@ public value class WritableCharView<D : TableDef<D>> @PublishedApi internal cons
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun get(slot: Int): Char = segment.getAtIndex(ValueLayout.JAVA_CHAR_UNALIGNED, slot.toLong())
 
-    /** Writes [value] into [slot]. */
+    /** Writes [value] into [slot]; writing a hole is harmless (a reusing add zeroes it). */
     @Suppress("NOTHING_TO_INLINE")
     public inline operator fun set(slot: Int, value: Char) {
         segment.setAtIndex(ValueLayout.JAVA_CHAR_UNALIGNED, slot.toLong(), value)

@@ -21,19 +21,14 @@ import java.lang.foreign.MemorySegment
 import java.util.concurrent.atomic.AtomicInteger
 
 /**
- * Processes the table chunk by chunk in at most [parallelism] coroutines and returns when all are
- * done (structured concurrency): `min(parallelism, chunks)` workers on [dispatcher] take chunks in
- * turn, [block] inlined into each; a pass allocates the workers and a byte per chunk. Cancelling
- * the caller cancels the workers; a chunk's exception cancels the others and is rethrown. An
- * iteration is open throughout: structural changes throw [java.util.ConcurrentModificationException]
- * (queue them on the [TypedChunk]). Fast loops over a chunk's views: docs/kotlin.md, "Coroutines per chunk".
- *
- * @param dispatcher where the chunk coroutines run; [Dispatchers.Default] by default
- * @param parallelism the most chunks processed at once, at least 1
- * @param block the work for one chunk; it must not add, remove or clear (it may queue them)
+ * Processes the table chunk by chunk in at most [parallelism] coroutines and returns when all are done (structured
+ * concurrency): `min(parallelism, chunks)` workers on [dispatcher] ([Dispatchers.Default] by default) take chunks in
+ * turn, [block] inlined into each; a pass allocates the workers and a byte per chunk. Cancelling the caller cancels the
+ * workers; a chunk's exception cancels the others and is rethrown. An iteration is open throughout: structural changes
+ * throw [java.util.ConcurrentModificationException], so [block] must not add, remove or clear (queue them on the
+ * [TypedChunk]). Fast loops over a chunk's views: docs/kotlin.md, "Coroutines per chunk".
  * @throws IllegalArgumentException if [parallelism] is less than 1
- * @throws IllegalStateException if the table is closed (also while the call runs) or its memory
- *   cannot be shared across threads
+ * @throws IllegalStateException if the table is closed (also while the call runs) or its memory is confined to a thread
  */
 public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
     dispatcher: CoroutineDispatcher = Dispatchers.Default,
@@ -49,9 +44,8 @@ public suspend inline fun Table.processChunks(
 ): Unit = processQueue(null, 0, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
 /**
- * [processChunks][TypedTable.processChunks] over the chunks changed after [since] (from
- * [TypedTable.markVersion]) as [changes] looks for, tested when the call starts; same contract.
- *
+ * [processChunks][TypedTable.processChunks] over the chunks changed after [since] (from [TypedTable.markVersion]) as
+ * [changes] looks for, tested when the call starts; same contract.
  * @throws IllegalArgumentException also if [changes] names columns of another declaration
  */
 public suspend inline fun <D : TableDef<D>> TypedTable<D>.processChunks(
@@ -71,21 +65,15 @@ public suspend inline fun Table.processChunks(
     crossinline block: suspend (Chunk) -> Unit,
 ): Unit = processQueue(changes, since, dispatcher, parallelism) { queue -> queue.drain { block(it) } }
 
-/**
- * The chunks of one pass, each handed once, in order, to whichever worker asks first; the
- * selection is fixed when the pass starts.
- */
 @PublishedApi
 internal class ChunkQueue(private val iteration: ChunkIteration) {
     private val count = iteration.count()
     private val selected = BooleanArray(count) { iteration.selects(it) }
     private val taken = AtomicInteger()
 
-    /** The number of selected chunks. */
     @JvmSynthetic
     internal fun selectedCount(): Int = selected.count { it }
 
-    /** The next chunk no worker has taken yet, or null when every selected chunk is taken. */
     @PublishedApi
     @JvmSynthetic
     internal fun next(): Chunk? {
@@ -97,7 +85,6 @@ internal class ChunkQueue(private val iteration: ChunkIteration) {
     }
 }
 
-/** Runs [block] on the chunks this worker takes until none is left; a cancelled worker starts no more. */
 @PublishedApi
 internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
     while (true) {
@@ -106,7 +93,6 @@ internal suspend inline fun ChunkQueue.drain(block: (Chunk) -> Unit) {
     }
 }
 
-/** The body of every processChunks: `min(parallelism, chunks)` [worker]s draining one [ChunkQueue] in an iteration. */
 @PublishedApi
 @JvmSynthetic
 internal suspend fun Table.processQueue(
@@ -133,7 +119,6 @@ internal suspend fun Table.processQueue(
     }
 }
 
-/** What a failed pass throws: [e], or if the table was closed meanwhile an [IllegalStateException] naming it. */
 private fun Table.closedDuringPass(e: Throwable): Throwable {
     if (e is CancellationException || !isClosed) return e
     val name = name()
@@ -146,14 +131,11 @@ private fun Table.closedDuringPass(e: Throwable): Throwable {
 }
 
 /**
- * The table's chunks as a cold [Flow]: collecting it opens an iteration, emits every chunk in
- * order (boxed) and closes it when the collection ends; meanwhile structural changes throw
- * [java.util.ConcurrentModificationException] and chunks are valid only then (map them to values
- * before `toList`, `first`, ...). Operators handing chunks through a channel (`buffer`, `flowOn`
- * to another dispatcher, ...) are refused: docs/kotlin.md, "Coroutines per chunk".
- *
- * @throws IllegalStateException (when collected) if the table is closed, or if the flow is
- *   collected inside a producer coroutine; the message says what to do instead
+ * The table's chunks as a cold [Flow]: collecting it opens an iteration, emits every chunk in order (boxed) and closes
+ * it when the collection ends; meanwhile structural changes throw [java.util.ConcurrentModificationException] and
+ * chunks are valid only then (map them to values before `toList`, `first`, ...). Operators handing chunks through a
+ * channel (`buffer`, `flowOn` to another dispatcher, ...) are refused: docs/kotlin.md, "Coroutines per chunk".
+ * @throws IllegalStateException (on collection) if the table is closed or the flow is collected in a producer coroutine
  */
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = core.chunkFlow().map { TypedChunk(it) }
 
@@ -161,9 +143,8 @@ public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(): Flow<TypedChunk<D>> = co
 public fun Table.chunkFlow(): Flow<Chunk> = chunksOf { iterate() }
 
 /**
- * [chunkFlow] of the chunks changed after [since] (from [TypedTable.markVersion]) as [changes]
- * looks for, each tested when the flow reaches it; same contract.
- *
+ * [chunkFlow] of the chunks changed after [since] (from [TypedTable.markVersion]) as [changes] looks for, each tested
+ * when the flow reaches it; same contract.
  * @throws IllegalArgumentException (when collected) if [changes] names columns of another declaration
  */
 public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(changes: ChangeFilter, since: Int): Flow<TypedChunk<D>> =
@@ -172,7 +153,6 @@ public fun <D : TableDef<D>> TypedTable<D>.chunkFlow(changes: ChangeFilter, sinc
 /** [chunkFlow][TypedTable.chunkFlow] with a change filter for a core [Table], with the core [Chunk]; same contract. */
 public fun Table.chunkFlow(changes: ChangeFilter, since: Int): Flow<Chunk> = chunksOf { iterate(changes, since) }
 
-/** The flow of the selected chunks of the iteration [open] opens when the flow is collected. */
 private fun Table.chunksOf(open: () -> ChunkIteration): Flow<Chunk> = flow {
     check(!currentCoroutineContext()[Job].inProducerBody()) {
         "table '${name()}': chunkFlow() is collected in a producer coroutine, behind a channel (buffer," +
@@ -192,17 +172,13 @@ private fun Table.chunksOf(open: () -> ChunkIteration): Flow<Chunk> = flow {
 }
 
 /**
- * A change filter for writes to any of [columns] of one declaration, for the filtered passes
- * ([TypedTable.forEach], [TypedTable.forEachChunk], [processChunks], [chunkFlow]); add
- * `.orStructure()` to take records added or removed too, or use the core
- * `ChangeFilter.structure()` for those alone. Make it once and keep it.
- *
- * @throws IllegalArgumentException if no column is given
+ * A change filter for writes to any of [columns] (of one declaration) for the filtered passes ([TypedTable.forEach],
+ * [processChunks], ...); `.orStructure()` takes records added or removed too, the core `ChangeFilter.structure()` those
+ * alone. Make it once and keep it. Throws [IllegalArgumentException] if no column is given.
  */
 public fun <D : TableDef<D>> changeFilter(vararg columns: Column<D, *>): ChangeFilter =
     ChangeFilter.of(*Array(columns.size) { columns[it].field })
 
-/** `kotlinx.coroutines.internal.ScopeCoroutine`, or null if this kotlinx version has no such class. */
 private val SCOPE_COROUTINE: Class<*>? =
     try {
         Class.forName("kotlinx.coroutines.internal.ScopeCoroutine", false, Job::class.java.classLoader)
@@ -210,11 +186,7 @@ private val SCOPE_COROUTINE: Class<*>? =
         null
     }
 
-/**
- * Whether this [Job]'s code runs in a producer coroutine's body, where channel-backed operators
- * collect their upstream: a [ProducerScope], or reached through scope coroutines (found by name:
- * internal to kotlinx.coroutines).
- */
+/** Whether this job runs a producer coroutine's body, maybe through scope coroutines (found by class name). */
 @OptIn(ExperimentalCoroutinesApi::class)
 @JvmSynthetic
 internal fun Job?.inProducerBody(): Boolean {
@@ -230,7 +202,6 @@ internal fun Job?.inProducerBody(): Boolean {
 /** A thread that never runs: a segment is accessible by it only if it is not confined. */
 private val NO_OWNER: Thread = Thread.ofVirtual().unstarted {}
 
-/** Throws [IllegalStateException] unless [segment] may be accessed from any thread (not confined). */
 @JvmSynthetic
 internal fun requireShareable(table: String, segment: MemorySegment) {
     check(segment.isAccessibleBy(NO_OWNER)) {

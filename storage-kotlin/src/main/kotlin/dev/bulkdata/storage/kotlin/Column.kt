@@ -5,15 +5,10 @@ import dev.bulkdata.storage.FieldType
 import dev.bulkdata.storage.HandleField
 
 /**
- * A column declared in a [TableDef] body (`@JvmField val X = float("x")`), typed by its table
- * [D] and by its value type, so `table[handle, column]` and `chunk[slot, column]` only compile
- * for a column of the table's own declaration. The core [Field] behind it, [field], exists once
- * the declaration's schema is built. Java sees a `@JvmField` column as a static field typed by
- * table (`FloatColumn<Particles>`), which a [TypedTable] takes directly. Immutable once built
- * and thread-safe.
- *
- * @param D the declaring table
- * @param F the core field type
+ * A column declared in a [TableDef] body, typed by its table [D] and by its value type [F], so `table[handle, column]`
+ * and `chunk[slot, column]` only compile for a column of the table's own declaration. The core [Field] behind it,
+ * [field], exists once the declaration's schema is built. Java sees a `@JvmField` column as a static field typed by
+ * table (`FloatColumn<Particles>`), which a [TypedTable] takes directly. Immutable once built and thread-safe.
  */
 public sealed class Column<D : TableDef<D>, F : Field>(
     /** The declaration this column belongs to. */
@@ -26,24 +21,16 @@ public sealed class Column<D : TableDef<D>, F : Field>(
     @get:JvmName("type")
     public val type: FieldType,
 ) {
-    /**
-     * Null until the schema is built. Written once under the declaration's lock before its
-     * volatile publication of the schema; a reader that sees null falls back to that read.
-     */
+    // Null until built; written once under the declaration's lock before its volatile publication of the schema.
     private var built: F? = null
 
-    /** Binds this column to its field of the schema just built; called once, by [TableDef]. */
     @JvmSynthetic
     internal fun bind(field: Field) {
         @Suppress("UNCHECKED_CAST")
         built = field as F
     }
 
-    /**
-     * The core field of this column, for the core API. O(1).
-     *
-     * @throws IllegalArgumentException if the declaration's schema cannot be built
-     */
+    /** The core field, for the core API; O(1); throws [IllegalArgumentException] if the schema cannot be built. */
     @get:JvmName("field")
     public val field: F
         get() = built ?: run {
@@ -55,24 +42,13 @@ public sealed class Column<D : TableDef<D>, F : Field>(
     override fun toString(): String = "${table.name}.$name:$type"
 }
 
-/**
- * A column of table [D] holding handles of table [T], declared with [TableDef.handle]
- * (`@JvmField val SOUND = handle<Sounds>("sound")`): read and written as `Handle<T>`; a new
- * record holds [T]'s [TableDef.NULL]. Its core field is a `HandleField` targeting [T]'s name.
- *
- * @param D the declaring table
- * @param T the table whose handles the column holds
- */
+/** Handles of table [T] in table [D], from [TableDef.handle]; core field: a `HandleField` targeting [T]'s name. */
 public class HandleColumn<D : TableDef<D>, T : TableDef<T>> internal constructor(
     table: TableDef<D>,
     name: String,
     private val targetType: Class<T>,
 ) : Column<D, HandleField>(table, name, FieldType.HANDLE) {
-    /**
-     * The declaration of the table whose handles this column holds, found (and initialised) on first use.
-     *
-     * @throws IllegalArgumentException if [T] is not an `object` declaration
-     */
+    /** [T]'s declaration, initialised on first use; throws [IllegalArgumentException] if [T] is not an `object`. */
     @get:JvmName("target")
     public val target: T get() = declarationOf(targetType)
 }

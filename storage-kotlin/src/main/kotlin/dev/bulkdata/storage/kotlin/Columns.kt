@@ -11,8 +11,6 @@ import dev.bulkdata.storage.IntField
 import dev.bulkdata.storage.LongField
 import dev.bulkdata.storage.ShortField
 
-// The column class of each value type; Column and HandleColumn are in src/main/kotlin (Column.kt).
-
 /** A `byte` column of table [D]; declared with [TableDef.byte]. */
 public class ByteColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :
     Column<D, ByteField>(table, name, FieldType.BYTE)

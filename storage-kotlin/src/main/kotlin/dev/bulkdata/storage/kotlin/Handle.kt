@@ -3,13 +3,10 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.Handles
 
 /**
- * A handle of a table declared by [D]: a 64-bit core handle wrapped at compile time only, so one
- * table's handle does not compile where another's is expected (name it per table:
- * `typealias ParticleId = Handle<Particles>`). At run time a plain `long`; like every value
- * class it is boxed as a generic type argument, a nullable or `Any`: keep many in a `LongArray`
- * of [raw] values and use [TableDef.NULL] rather than `null`. Immutable and thread-safe.
- *
- * @param D the table declaration this handle belongs to
+ * A handle of a table declared by [D]: a 64-bit core handle wrapped at compile time only, so one table's handle does
+ * not compile where another's is expected (name it per table: `typealias ParticleId = Handle<Particles>`). At run time
+ * a plain `long`; like every value class it is boxed as a generic type argument, a nullable or `Any`: keep many in a
+ * `LongArray` of [raw] values and use [TableDef.NULL] rather than `null`. Immutable and thread-safe.
  * @property raw the core handle; pass it to the Java API or store it in a `LongArray`
  */
 @JvmInline

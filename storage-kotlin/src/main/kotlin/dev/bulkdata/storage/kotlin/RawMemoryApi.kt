@@ -1,19 +1,13 @@
 package dev.bulkdata.storage.kotlin
 
 /**
- * Marks the accessors that hand out a chunk's off-heap memory as a raw
- * [MemorySegment][java.lang.foreign.MemorySegment] ([TypedChunk.column], [TypedChunk.records] and
- * their writable forms [TypedChunk.writableColumn], [TypedChunk.writableRecords]) or
- * the core chunk that does ([TypedChunk.core]). Calling them without
- * `@OptIn(RawMemoryApi::class)` does not compile.
- *
- * A segment is the fastest way through a chunk (a loop over a whole column, or native code),
- * and nothing checks it per access: it covers holes as well as live records (a hole's bytes
- * belong to no record, and the add that reuses the slot zeroes them; bytes written into a slot
- * never used reappear in the record that first takes it), and a segment kept after its pass
- * keeps working (until the table is closed) while the records it shows may have moved or been
- * removed. The typed accessors (`chunk[slot, column]`)
- * check the slot, the column's table and the pass on every call.
+ * Marks the accessors that hand out a chunk's off-heap memory as a raw [MemorySegment][java.lang.foreign.MemorySegment]
+ * ([TypedChunk.column], [TypedChunk.records], their writable forms) or the core chunk ([TypedChunk.core]): calling them
+ * without `@OptIn(RawMemoryApi::class)` does not compile. Nothing checks a segment per access: it covers holes as well
+ * as live records (a hole's bytes belong to no record, and the add that reuses the slot zeroes them; bytes written into
+ * a slot never used reappear in the record that first takes it), and a segment kept after its pass keeps working (until
+ * the table is closed) while the records it shows may have moved or been removed. The typed accessors
+ * (`chunk[slot, column]`) check the slot, the column's table and the pass on every call.
  */
 @RequiresOptIn(
     level = RequiresOptIn.Level.ERROR,

@@ -3,12 +3,9 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.Chunk
 
 /**
- * A record visited by [TypedTable.forEach]: `it` in `forEach { it[X] += it[VX] * dt }`, named by
- * its place in the pass, so an access costs a chunk access and no handle check (`it.handle` gives
- * the handle). Valid only in its pass: used in another it throws [IllegalStateException], never
- * reading another record. A `long` at run time.
- *
- * @param D the table declaration
+ * A record visited by [TypedTable.forEach]: `it` in `forEach { it[X] += it[VX] * dt }`, named by its place in the pass,
+ * so an access costs a chunk access and no handle check (`it.handle` gives the handle). Valid only in its pass: used in
+ * another it throws [IllegalStateException], never reading another record. A `long` at run time.
  */
 @JvmInline
 public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
@@ -17,37 +14,27 @@ public value class Visited<D : TableDef<D>> @PublishedApi internal constructor(
 )
 
 /**
- * The receiver of [TypedTable.forEach]'s action: typed access to the visited record (`it`, a
- * [Visited]) straight from its chunk, and to any other record by handle. For each column type,
- * `visited[column]` and `= value` read and write the visited record in its chunk;
- * `handle[column]` and `this[handle, column]` (and `= value`) look a handle up as [TypedTable]'s
- * do. Used only inside its action: kept past the call, visited-record access throws
- * [IllegalStateException].
- *
- * @param D the table declaration
+ * The receiver of [TypedTable.forEach]'s action: `visited[column]` (and `= value`) accesses the visited record (`it`, a
+ * [Visited]), `handle[column]` and `this[handle, column]` any record by handle as [TypedTable]'s do, for each column
+ * type. Kept past its action, its visited-record access throws [IllegalStateException].
  */
 @TableDsl
 public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     /** The table being visited. */
     public val table: TypedTable<D>,
-    /** This pass's stamp, distinct from the table's earlier passes; kept in the high half of [Visited.at]. */
     stamp: Int,
 ) {
     private val pass: Long = stamp.toLong() shl 32
 
-    /** Records per chunk: a power of two. */
     @PublishedApi
     internal val slots: Int = table.core.schema().slotsPerBlock()
 
-    /** The chunk being visited. */
     @PublishedApi
     internal var chunk: Chunk? = null
 
-    /** [Visited.at] of slot 0 of [chunk]. */
     @PublishedApi
     internal var base: Long = 0L
 
-    /** Moves the scope to [chunk]: its records are then `Visited(base + slot)`. */
     @PublishedApi
     internal fun enter(chunk: Chunk) {
         this.chunk = chunk
@@ -316,8 +303,6 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     }
 }
 
-/** The pass stamp's bits of [Visited.at]. */
 private const val PASS_MASK: Long = -1L shl 32
 
-/** The record index's bits of [Visited.at]. */
 private const val INDEX_MASK: Long = 0x7fff_ffffL

@@ -11,12 +11,10 @@ import dev.bulkdata.storage.TableBuilder
 import java.nio.file.Path
 import java.util.concurrent.atomic.AtomicReference
 
-/** Each declaration by its class, so that [TableDef.handle] finds its target from the type alone. */
 private val DECLARATIONS = object : ClassValue<AtomicReference<TableDef<*>?>>() {
     override fun computeValue(type: Class<*>): AtomicReference<TableDef<*>?> = AtomicReference(null)
 }
 
-/** The declaration object of class [type], initialising the class if it was not yet. */
 internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
     val cell = DECLARATIONS.get(type)
     if (cell.get() == null) Class.forName(type.name, true, type.classLoader)
@@ -26,18 +24,13 @@ internal fun <T : TableDef<T>> declarationOf(type: Class<T>): T {
 }
 
 /**
- * Declares a table: name, options and columns, in the style of an Exposed table object
- * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`),
- * columns in record order. Constructing it only records them; the options block runs and the
- * core [Schema] is built on first use ([open], [schema], [Column.field]), where every mistake
- * throws an [IllegalArgumentException] naming the table and the fix (so do not call them in the
- * object body). Java reads the `@JvmField` columns as static fields. Thread-safe once
- * constructed. Guide: docs/kotlin.md.
- *
+ * Declares a table: name, options and columns
+ * (`object Particles : TableDef<Particles>("particles") { @JvmField val X = float("x") }`), columns in record order.
+ * Constructing it only records them; the options block ([TableOptions]) runs and the core [Schema] is built on first
+ * use ([open], [schema], [Column.field]), where every mistake throws an [IllegalArgumentException] naming the table and
+ * the fix (so do not call them in the object body). Thread-safe once constructed. Guide: docs/kotlin.md.
  * @param D the declaring object itself (`object Particles : TableDef<Particles>(...)`)
  * @param name the table name: a letter or `_` followed by letters, digits, `_`, `.` or `-`
- * @param options the options block, see [TableOptions]; it runs on first use, not during
- *   construction
  */
 @TableDsl
 public abstract class TableDef<D : TableDef<D>>(
@@ -46,7 +39,6 @@ public abstract class TableDef<D : TableDef<D>>(
     public val name: String,
     options: TableOptions.() -> Unit = {},
 ) {
-    // Construction stores these and nothing else: nothing here can throw.
     private val optionsBlock = options
     private val columns = ArrayList<Column<D, *>>()
     private val lock = Any()
@@ -55,7 +47,6 @@ public abstract class TableDef<D : TableDef<D>>(
         DECLARATIONS.get(javaClass).set(this)
     }
 
-    /** The first column declared after the schema was built (a mistake reported by [resolved]). */
     private var lateColumn: String? = null
 
     @Volatile
@@ -64,7 +55,6 @@ public abstract class TableDef<D : TableDef<D>>(
     @Volatile
     private var built: Built? = null
 
-    /** The resolved declaration: the schema (every column bound to it) and the core table factory. */
     private class Built(val schema: Schema, val factory: () -> Table, val mapper: (Path) -> MappedTable)
 
     /** The null handle of this table: [Handle.isNull] is true and no table contains it. */
@@ -115,7 +105,6 @@ public abstract class TableDef<D : TableDef<D>>(
     protected inline fun <reified T : TableDef<T>> handle(name: String): HandleColumn<D, T> =
         declareHandle(name, T::class.java)
 
-    /** What [handle] calls: declares the column with its target's class. */
     @PublishedApi
     @JvmSynthetic
     internal fun <T : TableDef<T>> declareHandle(name: String, target: Class<T>): HandleColumn<D, T> =
@@ -125,10 +114,7 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun columns(): List<Column<D, *>> = synchronized(lock) { columns.toList() }
 
     /**
-     * Opens a new, empty table (no native memory until the first add); with [TableOptions.file],
-     * a [TypedMappedTable]. No checked exception, so Java needs no `try`.
-     *
-     * @throws IllegalArgumentException if the declaration or an option is invalid
+     * Opens a new, empty table (no native memory until the first add); with [TableOptions.file], a [TypedMappedTable].
      * @throws IllegalStateException if all automatic table tags are in use by open tables
      * @throws java.io.UncheckedIOException with [TableOptions.file] set, wrapping what `open(file)` throws
      */
@@ -136,19 +122,14 @@ public abstract class TableDef<D : TableDef<D>>(
     public fun open(): TypedTable<D> = typedTableOf(this as D, openCore())
 
     /**
-     * Opens the table mapped from [file] (`TableBuilder.mapped`): created if absent, else reopened
-     * at its last checkpoint, handles valid. Give the declaration a fixed [TableOptions.tag].
-     *
-     * @throws IllegalArgumentException if the declaration or an option is invalid
+     * Opens the table mapped from [file] (`TableBuilder.mapped`): created if absent, else reopened at its last
+     * checkpoint, handles valid. Give the declaration a fixed [TableOptions.tag].
      */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
     public fun open(file: Path): TypedMappedTable<D> = TypedMappedTable(this as D, resolved().mapper(file))
 
-    /**
-     * Loads a table saved with [TypedTable.save] (`Snapshots.load` with this kind and schema);
-     * handles stay valid under its own tag.
-     */
+    /** `Snapshots.load` of a table saved by [TypedTable.save], this kind and schema; handles valid under its tag. */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
     public fun load(path: Path, vararg options: Snapshots.LoadOption): TypedTable<D> {
@@ -156,16 +137,12 @@ public abstract class TableDef<D : TableDef<D>>(
         return typedTableOf(this as D, Snapshots.load(path, kind, schema, *options))
     }
 
-    /**
-     * Loads a component table saved with [TypedComponentTable.save] for [entities]
-     * (`Snapshots.loadComponents`).
-     */
+    /** Loads a component table saved with [TypedComponentTable.save] for [entities] (`Snapshots.loadComponents`). */
     @Suppress("UNCHECKED_CAST")
     @Throws(java.io.IOException::class)
     public fun <E : TableDef<E>> loadComponents(path: Path, entities: TypedTable<E>): TypedComponentTable<E, D> =
         TypedComponentTable(this as D, entities, Snapshots.loadComponents(path, entities.core, schema))
 
-    /** A new core table of this declaration; what [open] wraps. */
     @JvmSynthetic
     internal fun openCore(): Table = try {
         resolved().factory()
@@ -174,10 +151,8 @@ public abstract class TableDef<D : TableDef<D>>(
     }
 
     /**
-     * Opens a component table of this declaration for [entities] (`ComponentTable.of`); of the
-     * options only [layout] applies. Close it (`use { }`): closing [entities] does not.
-     *
-     * @throws IllegalArgumentException if the declaration is invalid, as for [open]
+     * Opens a component table of this declaration for [entities] (`ComponentTable.of`); of the options only [layout]
+     * applies. Close it (`use { }`): closing [entities] does not. Throws [IllegalArgumentException] as [open] does.
      */
     @Suppress("UNCHECKED_CAST")
     public fun <E : TableDef<E>> openComponents(entities: TypedTable<E>): TypedComponentTable<E, D> =
@@ -193,7 +168,6 @@ public abstract class TableDef<D : TableDef<D>>(
         return column
     }
 
-    /** Runs the options block once it succeeds; a failure is not cached and recurs on the next call. */
     private fun settings(): TableOptions = settings ?: synchronized(lock) {
         settings ?: runOptions().also { settings = it }
     }
@@ -269,7 +243,6 @@ public abstract class TableDef<D : TableDef<D>>(
         )
     }
 
-    /** Validates every option now (the core builders check each as set); the builder [open] uses. */
     private fun tableBuilder(schema: Schema, options: TableOptions): TableBuilder<*, *, *> = try {
         when (options.kind) {
             TableKind.BULK -> BulkTable.builder(schema)

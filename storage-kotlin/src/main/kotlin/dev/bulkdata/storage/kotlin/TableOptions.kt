@@ -10,20 +10,15 @@ public enum class TableKind {
     /** A `dev.bulkdata.storage.BulkTable`: records never move; a hole is reused in [TableOptions.reuseOrder]. */
     BULK,
 
-    /**
-     * A `dev.bulkdata.storage.PackedTable`: live records stay contiguous, handles valid through
-     * moves. Setting [TableOptions.reuseOrder] is an error.
-     */
+    /** A `PackedTable`: records kept contiguous, handles valid through moves; never set [TableOptions.reuseOrder]. */
     PACKED,
 }
 
 /**
- * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = RecordLayout.AOS })`.
- * Each option is the core `TableBuilder`'s of that name, with its default. The block runs when
- * the declaration is first used ([TableDef.open], [TableDef.schema]), never during construction;
- * invalid values, and any exception the block throws, are reported there as an
- * [IllegalArgumentException] naming the table. Not thread-safe; the declaration runs it under
- * its lock and then only reads it.
+ * The options block of a [TableDef]: `TableDef<Particles>("particles", { layout = RecordLayout.AOS })`. Each option is
+ * the core `TableBuilder`'s of that name, with its default. The block runs on the declaration's first use
+ * ([TableDef.open], [TableDef.schema]); invalid values, and any exception the block throws, are reported there as an
+ * [IllegalArgumentException] naming the table. Not thread-safe (the declaration runs it under its lock).
  */
 @TableDsl
 public class TableOptions internal constructor() {
@@ -45,36 +40,24 @@ public class TableOptions internal constructor() {
         private set
 
     /**
-     * How handles split into slot, generation and epoch bits; `null` (the default): the core
-     * builder's choice, `HandleLayout.forCapacity(maxCapacity)` with a [maxCapacity].
+     * How handles split into slot, generation and epoch bits; `null` (the default): the core builder's choice,
+     * `HandleLayout.forCapacity(maxCapacity)` with a [maxCapacity].
      */
     public var handleLayout: HandleLayout? = null
 
     /** The most slots the table may use (live, holes and retired); unlimited by default. */
     public var maxCapacity: Int = Int.MAX_VALUE
 
-    /**
-     * A fixed tag, [HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG], for a table that is
-     * saved and loaded: automatic tags never take it. 0 (the default): an automatic tag.
-     */
+    /** A fixed tag, [HandleLayout.MIN_FIXED_TAG] to [HandleLayout.MAX_TAG], never taken automatically; 0: automatic. */
     public var tag: Int = 0
 
-    /**
-     * A file to map the table from (`TableBuilder.mapped`): [TableDef.open] then creates it or
-     * reopens it at its last checkpoint. `null` (the default): a table in memory.
-     */
+    /** A file to map the table from: [TableDef.open] creates it or reopens its last checkpoint; `null`: in memory. */
     public var file: java.nio.file.Path? = null
 
-    /**
-     * Whether a mapped file made for this table keeps a CRC32C per block
-     * (`TableBuilder.blockChecksums`); `false` by default. Reopen a file with what it was made with.
-     */
+    /** Whether a mapped file made for this table keeps a CRC32C per block; reopen a file with what it was made with. */
     public var blockChecksums: Boolean = false
 
-    /**
-     * Whether opening a mapped file may take its previous checkpoint (`TableBuilder.checkpointFallback`);
-     * [CheckpointFallback.AFTER_CRASH] by default.
-     */
+    /** Whether opening a mapped file may take its previous checkpoint. */
     public var checkpointFallback: CheckpointFallback = CheckpointFallback.AFTER_CRASH
 
     /** Sets [handleLayout] to `HandleLayout.of(slotBits, generationBits)`; throws as that does. */

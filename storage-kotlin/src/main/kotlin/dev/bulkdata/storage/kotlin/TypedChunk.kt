@@ -4,21 +4,13 @@ import dev.bulkdata.storage.Chunk
 import java.lang.foreign.MemorySegment
 
 /**
- * One chunk (16 KiB block) of a table declared by [D], as [TypedTable.forEachChunk],
- * [TypedTable.useChunks], [processChunks] and [chunkFlow] hand it out: the core [Chunk] typed by
- * its table, so `chunk[slot, column]` compiles only for a column of [D] and [handle] gives a
- * `Handle<D>`. A value class: at run time the core chunk (boxed where it is a generic type
- * argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name: its costs,
- * errors and thread rules are that method's.
- *
- * `chunk[slot, column]` (and `= value`) check every access; fast loops take a column's values
- * once per chunk, before the loop: [view] (reading) or [writableView] (writing too; taking it
- * stamps the column's change version in this chunk), with [forEachLive]. Valid only while its
- * pass is open (then every method throws [IllegalStateException]): keep handles, not chunks. Raw
- * memory ([column], [records], [core]) needs [RawMemoryApi]. Guide: docs/kotlin.md, "Coroutines
- * per chunk".
- *
- * @param D the table declaration
+ * One chunk (16 KiB block) of a table declared by [D]: the core [Chunk] typed by its table, so `chunk[slot, column]`
+ * compiles only for a column of [D] and [handle] gives a `Handle<D>`. A value class: at run time the core chunk (boxed
+ * where it is a generic type argument, as in [chunkFlow]). Each member is the core `Chunk` method of its name, with its
+ * costs, errors and thread rules. `chunk[slot, column]` (and `= value`) check every access; fast loops take a column's
+ * values once per chunk, before the loop: [view] (reading) or [writableView] (writing too; taking it stamps the
+ * column's change version in this chunk), with [forEachLive]. Valid only while its pass is open (then every method
+ * throws [IllegalStateException]): keep handles, not chunks. Guide: docs/kotlin.md, "Coroutines per chunk".
  */
 @JvmInline
 public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructor(
@@ -147,12 +139,9 @@ public value class TypedChunk<D : TableDef<D>> @PublishedApi internal constructo
     // @end-generated
 
     /**
-     * Calls [action] with every live slot in slot order, in one counted loop from 0 to
-     * [slotCount] (in a chunk with holes, those whose [liveBits] bit is set): a hole-free chunk's
-     * loop is the JIT's best case for [view]s (`chunk.forEachLive { s -> x[s] += vx[s] * dt }`).
-     * Inlined once, allocates nothing; call it in a function of its own per chunk.
-     *
-     * @throws IllegalStateException if the chunk is used past its pass
+     * Calls [action] with every live slot in slot order, in one counted loop from 0 to [slotCount] (in a chunk with
+     * holes, those whose [liveBits] bit is set): a hole-free chunk's loop is the JIT's best case for [view]s (sample:
+     * docs/kotlin.md). Inlined once, allocates nothing; call it in a function of its own per chunk.
      */
     public inline fun forEachLive(action: (slot: Int) -> Unit) {
         val c = chunk

@@ -3,31 +3,21 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.ComponentTable
 
 /**
- * A dense row of a component table declared by [C], as a loop or a join hands it out:
- * `components[row, column]` reads that row's component without looking its entity up, and a
- * `Row<Velocity>` is no `Row<Position>`. Valid only during its visit (rows move; keep entity
- * handles instead). An `Int` at run time.
- *
- * @param C the component declaration
+ * A dense row of a component table declared by [C], as a loop or a join hands it out: `components[row, column]` reads
+ * that row's component without looking its entity up, and a `Row<Velocity>` is no `Row<Position>`. Valid only during
+ * its visit (rows move; keep entity handles instead). An `Int` at run time.
  * @property value the dense row, from 0
  */
 @JvmInline
 public value class Row<C : TableDef<C>> @PublishedApi internal constructor(public val value: Int)
 
 /**
- * Optional records of the columns of [C] for the entities of a table declared by [E]: at most
- * one component per entity, keyed by the entity's `Handle<E>` (the core [ComponentTable] typed
- * at both ends). Obtain it from [TableDef.openComponents]; close it with [close] or `use { }`.
- *
- * Removing an entity from its table leaves its component stale: not `in` the table, skipped by
- * loops and joins, its row kept until the slot is reused, [removeDead] or [clear].
- * `components[entity, column]` and `= value` (each column type) are the core `get`/`set` by
- * entity, `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each
- * member is the core `ComponentTable` method of its name: its costs, errors and thread rules are
- * that method's. Guide: docs/kotlin.md, "Components and joins".
- *
- * @param E the entity table's declaration
- * @param C the component declaration
+ * Optional records of the columns of [C] for the entities of an [E] table: at most one component per entity, keyed by
+ * `Handle<E>` (the core [ComponentTable] typed at both ends), from [TableDef.openComponents]. An entity removed from
+ * its table leaves its component stale: not `in` the table, skipped by loops and joins, its row kept until the slot is
+ * reused, [removeDead] or [clear]. `components[entity, column]` and `= value` are the core `get`/`set` by entity,
+ * `components[row, column]` the core `getAt`/`setAt` by [Row]; none allocates. Each member is the core `ComponentTable`
+ * method of its name, with its costs, errors and thread rules. Guide: docs/kotlin.md, "Components and joins".
  */
 public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private constructor(
     /** The component declaration. */
@@ -37,8 +27,6 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     @get:JvmName("core")
     public val core: ComponentTable,
 ) : AutoCloseable {
-    // Internal constructors (see TypedTable): a loaded core table of another schema or entity
-    // table is refused, so the types always match the tables.
 
     internal constructor(def: C, entities: TypedTable<E>) : this(def, ComponentTable.of(entities.core, def.schema))
 
@@ -48,10 +36,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
         }
     }
 
-    /**
-     * Saves this component table to a file (`Snapshots.save`); save its entity table at the same
-     * point, and [TableDef.loadComponents] gives it back for the loaded one.
-     */
+    /** `Snapshots.save`; [TableDef.loadComponents] loads it for its entity table saved and loaded at the same point. */
     @Throws(java.io.IOException::class)
     public fun save(path: java.nio.file.Path) {
         dev.bulkdata.storage.Snapshots.save(core, path)
@@ -97,10 +82,7 @@ public class TypedComponentTable<E : TableDef<E>, C : TableDef<C>> private const
     /** Frees the native memory. Idempotent; the entity table is not touched. */
     override fun close(): Unit = core.close()
 
-    /**
-     * Calls [action] with each live entity and its component's [Row], in row order; allocates
-     * nothing per component; structural changes of this table from [action] throw (queue them).
-     */
+    /** Calls [action] with each live entity and its [Row], in row order; allocates nothing per component. */
     public inline fun forEach(crossinline action: (entity: Handle<E>, row: Row<C>) -> Unit) {
         core.forEach { entity, row -> action(Handle(entity), Row(row)) }
     }

@@ -3,16 +3,10 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.Join
 
 /**
- * A join of two component tables of the entities of [E]: visits every live entity that has a
- * component in both, once, with its [Row] in each (the core [Join] with typed rows). Make it
- * once with [join] and run it every frame. Costs, errors and threads are the core [Join]'s: a run
- * follows the smallest table's row order, never joins a stale component, and refuses
- * structural changes of its tables while it runs (removing entities is allowed). One run at a
- * time per join object.
- *
- * @param E the entity table's declaration
- * @param A the first component declaration
- * @param B the second component declaration
+ * A join of two component tables of the entities of [E]: visits every live entity that has a component in both, once,
+ * with its [Row] in each (the core [Join] with typed rows). Make it once ([join]), run it every frame. Costs, errors
+ * and threads are the core [Join]'s: a run follows the smallest table's row order, never joins a stale component, and
+ * refuses structural changes of its tables while it runs (removing entities is allowed). One run at a time per join.
  */
 public class TypedJoin2<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> internal constructor(
     a: TypedComponentTable<E, A>,
@@ -23,11 +17,7 @@ public class TypedJoin2<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> inter
     public val core: Join = Join.of(a.core, b.core)
 
     /**
-     * Runs the join: calls [action] with each entity that has both components and its row in
-     * each table, and returns the number of visits. Inlined into one core visitor per call;
-     * nothing is allocated per entity.
-     *
-     * @throws IllegalStateException if a table is closed, or this join is already running
+     * Calls [action] per entity in both tables with its rows; returns the visit count, allocating nothing per entity.
      */
     public inline fun forEach(crossinline action: (entity: Handle<E>, a: Row<A>, b: Row<B>) -> Unit): Int =
         core.forEach { entity, rows -> action(Handle(entity), Row(rows[0]), Row(rows[1])) }
@@ -36,14 +26,7 @@ public class TypedJoin2<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> inter
     override fun toString(): String = core.toString()
 }
 
-/**
- * A join of three component tables of the entities of [E]; as [TypedJoin2] with a third row.
- *
- * @param E the entity table's declaration
- * @param A the first component declaration
- * @param B the second component declaration
- * @param C the third component declaration
- */
+/** A join of three component tables of the entities of [E]; as [TypedJoin2] with a third row. */
 public class TypedJoin3<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>, C : TableDef<C>> internal constructor(
     a: TypedComponentTable<E, A>,
     b: TypedComponentTable<E, B>,
@@ -62,14 +45,7 @@ public class TypedJoin3<E : TableDef<E>, A : TableDef<A>, B : TableDef<B>, C : T
     override fun toString(): String = core.toString()
 }
 
-/**
- * The join of [a] and [b]: the entities that have a component in both (see [TypedJoin2]).
- * Both must be component tables of the same open entity table, which the types check for the
- * declaration and the core for the table.
- *
- * @throws IllegalArgumentException if [a] and [b] belong to different entity tables (two open
- *   tables of the same declaration)
- */
+/** The join ([TypedJoin2]) of [a] and [b], of the same open entity table (else [IllegalArgumentException]). */
 public fun <E : TableDef<E>, A : TableDef<A>, B : TableDef<B>> join(
     a: TypedComponentTable<E, A>,
     b: TypedComponentTable<E, B>,

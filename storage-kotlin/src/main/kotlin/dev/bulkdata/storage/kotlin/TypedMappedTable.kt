@@ -4,13 +4,9 @@ import dev.bulkdata.storage.MappedTable
 import dev.bulkdata.storage.OpenedCheckpoint
 
 /**
- * An open table of declaration [D] whose blocks are regions of a file: what [TableDef.open] with
- * a path returns (and `open()` with [TableOptions.file] set, typed [TypedTable]). The core
- * `MappedTable` with typed handles: every member of [TypedTable], and the three only a mapped
- * table has, [checkpoint], [verify] and [openedCheckpoint]. Closing it checkpoints. What a crash
- * keeps and which checkpoint opens: the core `TableBuilder.mapped` and docs/saving-and-mapped-tables.md.
- *
- * @param D the table declaration
+ * An open table of declaration [D] whose blocks are regions of a file, the core `MappedTable` with typed handles: what
+ * [TableDef.open] with a path returns (and `open()` with [TableOptions.file] set, typed [TypedTable]). Closing it
+ * checkpoints. What a crash keeps and which checkpoint opens: `TableBuilder.mapped`, docs/saving-and-mapped-tables.md.
  */
 public class TypedMappedTable<D : TableDef<D>> internal constructor(
     def: D,

@@ -3,13 +3,9 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.RecordOrder
 
 /**
- * The order [TypedTable.defragment] moves a PACKED table's records toward, as a comparison of
- * two records by their typed handles; a core [RecordOrder] too, so it is handed to the core
- * table as it is; comparing allocates nothing. The rules are [RecordOrder]'s. Keep one instance
- * (a `val`): a table already sorted by the same instance, unchanged since, returns from
- * `defragment` at once, while a new lambda each call compares every row again.
- *
- * @param D the table declaration
+ * The order [TypedTable.defragment] moves a PACKED table's records toward; also a core [RecordOrder], whose rules
+ * apply; comparing allocates nothing. Keep one instance (a `val`): a table sorted by the same instance, unchanged
+ * since, returns from `defragment` at once; a new lambda each call compares every row again.
  */
 public fun interface TypedRecordOrder<D : TableDef<D>> : RecordOrder {
     /** Negative if [a] goes before [b], positive if after, 0 if either will do (equal records keep their order). */

@@ -10,16 +10,11 @@ import dev.bulkdata.storage.TableStats
 import java.nio.file.Path
 
 /**
- * An open table declared by [D], with typed handles and columns over the core [Table] ([core]).
- * Obtain it from [TableDef.open]; close it with [close] or `use { }`.
- *
- * `table[handle, column]` (and `= value`) per column type, `it[column]` inside `add { }` and
- * `forEach { }`; a handle or column of another declaration does not compile. Each member is the
- * core call its KDoc names: costs, errors and threads are that method's, and the KDoc says only
- * what differs. Handles are `long`s at run time and lambdas inlined, so add, remove, contains,
- * get, set, [forEach] and [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
- *
- * @param D the table declaration
+ * An open table declared by [D]: the core [Table] with typed handles and columns, from [TableDef.open], closed by [close]
+ * or `use { }`. `table[handle, column]` (and `= value`) per column type, `it[column]` in `add { }` and `forEach { }`; a
+ * handle or column of another declaration does not compile. Each member is the core call its KDoc names, with that
+ * method's costs, errors and threads unless the KDoc says otherwise. Handles are `long`s at run time and lambdas
+ * inlined, so add, remove, contains, get, set, [forEach] and [forEachChunk] allocate nothing. Guide: docs/kotlin.md.
  */
 @TableDsl
 public sealed class TypedTable<D : TableDef<D>>(
@@ -30,15 +25,12 @@ public sealed class TypedTable<D : TableDef<D>>(
     @get:JvmName("core")
     public val core: Table,
 ) : AutoCloseable {
-    // Sealed (InMemory or TypedMappedTable, by typedTableOf): no caller, Java included, extends it.
-
     init {
         require(core.schema() === def.schema) {
             "table '${core.name()}' was not made from the declaration '${def.name}'"
         }
     }
 
-    /** A table of [def] in memory. */
     internal class InMemory<D : TableDef<D>>(def: D, core: Table) : TypedTable<D>(def, core)
 
 
@@ -275,17 +267,15 @@ public sealed class TypedTable<D : TableDef<D>>(
         core.set(raw, column.field, value.raw)
 
     /**
-     * Calls [action] for every live record in chunk and slot order, `it` the record and `this` a
-     * [RecordScope] (`forEach { it[X] += it[VX] * dt }`). Inlined, nothing allocated per record;
-     * structural changes throw: queue them ([removeLater], [addLater]).
+     * Calls [action] for every live record in chunk and slot order, `it` the record and `this` a [RecordScope]
+     * (`forEach { it[X] += it[VX] * dt }`); structural changes throw: queue them ([removeLater], [addLater]).
      */
     @JvmSynthetic
     public inline fun forEach(action: RecordScope<D>.(Visited<D>) -> Unit): Unit = forEachIn(core.iterate(), action)
 
     /**
-     * [forEach] over the chunks changed after [since] as [changes] looks for ([markVersion]); a
-     * changed chunk's unchanged records are visited too.
-     * @throws IllegalArgumentException if [changes] names columns of another declaration
+     * [forEach] over the chunks changed after [since] as [changes] looks for ([markVersion]), a changed chunk's
+     * unchanged records too; throws [IllegalArgumentException] if [changes] names columns of another declaration.
      */
     @JvmSynthetic
     public inline fun forEach(changes: ChangeFilter, since: Int, action: RecordScope<D>.(Visited<D>) -> Unit): Unit =
@@ -321,7 +311,6 @@ public sealed class TypedTable<D : TableDef<D>>(
         }
     }
 
-    /** Each [forEach] pass's number: its [RecordScope] stamps its [Visited] records with it. */
     @PublishedApi
     @get:JvmSynthetic
     @set:JvmSynthetic
@@ -331,10 +320,7 @@ public sealed class TypedTable<D : TableDef<D>>(
     @JvmSynthetic
     public inline fun forEachChunk(action: (TypedChunk<D>) -> Unit): Unit = forEachChunkIn(core.iterate(), action)
 
-    /**
-     * [forEachChunk] over the chunks changed after [since] as [changes] looks for ([markVersion]).
-     * @throws IllegalArgumentException if [changes] names columns of another declaration
-     */
+    /** [forEachChunk] of the chunks changed after [since] as [changes] looks for; throws as the filtered [forEach]. */
     @JvmSynthetic
     public inline fun forEachChunk(changes: ChangeFilter, since: Int, action: (TypedChunk<D>) -> Unit): Unit =
         forEachChunkIn(core.iterate(changes, since), action)
@@ -372,20 +358,13 @@ public sealed class TypedTable<D : TableDef<D>>(
         iteration.asSequence().map { TypedChunk(it) }
 
     /**
-     * `PackedTable.defragment` of a PACKED table: at most [maxSwaps] neighbour swaps toward
-     * [order] (keep it in a `val`); returns how many.
-     *
-     * @throws UnsupportedOperationException if the table is not `TableKind.PACKED` (a BULK
-     *   table's records never move); the message names the table
+     * `PackedTable.defragment` of a PACKED table: at most [maxSwaps] neighbour swaps toward [order] (keep it in a
+     * `val`), returning how many; throws [UnsupportedOperationException], naming the table, if it is not PACKED.
      */
     public fun defragment(maxSwaps: Long, order: TypedRecordOrder<D>): Long =
         packed("defragment").defragment(maxSwaps, order)
 
-    /**
-     * Tells [defragment] the rows may be out of order, e.g. after writing the fields the order
-     * reads (`PackedTable.markFragmented`).
-     * @throws UnsupportedOperationException if the table is not `TableKind.PACKED`
-     */
+    /** `PackedTable.markFragmented`, e.g. after writing fields the order reads; throws as [defragment] does. */
     public fun markFragmented(): Unit = packed("markFragmented").markFragmented()
 
     private fun packed(operation: String): PackedTable = core as? PackedTable
@@ -398,7 +377,6 @@ public sealed class TypedTable<D : TableDef<D>>(
         if (core.isClosed) "TypedTable(${def.name}, closed)" else "TypedTable(${def.name}, size=${core.size()})"
 }
 
-/** The typed table over [core]: a [TypedMappedTable] if it is mapped from a file. */
 @JvmSynthetic
 internal fun <D : TableDef<D>> typedTableOf(def: D, core: Table): TypedTable<D> =
     if (core is MappedTable) TypedMappedTable(def, core) else TypedTable.InMemory(def, core)

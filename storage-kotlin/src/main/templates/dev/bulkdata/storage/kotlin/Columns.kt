@@ -10,8 +10,6 @@ import dev.bulkdata.storage.IntField
 import dev.bulkdata.storage.LongField
 import dev.bulkdata.storage.ShortField
 
-// The column class of each value type; Column and HandleColumn are in src/main/kotlin (Column.kt).
-
 // @each-type except Handle
 /** A `float` column of table [D]; declared with [TableDef.float]. */
 public class FloatColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :

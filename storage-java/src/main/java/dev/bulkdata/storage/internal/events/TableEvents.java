@@ -1,13 +1,7 @@
 package dev.bulkdata.storage.internal.events;
 
 import dev.bulkdata.storage.internal.tags.TagRegistry;
-import dev.bulkdata.storage.internal.memory.MappedFile;
-import dev.bulkdata.storage.internal.memory.BlockArena;
-import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Table;
-import dev.bulkdata.storage.TableStats;
+import dev.bulkdata.storage.internal.memory.ArenaListener;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
@@ -25,19 +19,43 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The tables' JDK Flight Recorder events (docs/observability.md), called by {@link BlockArena},
- * {@link MappedFile#reportOpened} and the slot map. Until the recorder is initialized the event
- * types are not registered and a hook is one volatile read (a JVM that never records never loads
- * JFR's metadata); then an event object is made only if its type is enabled. The registry of
- * open tables is always kept, weakly, so a later recording sees every table. The periodic event
- * reads {@link Table#stats()} unsynchronized (best effort); a table closed meanwhile is skipped.
- * For a {@link ComponentTable}, live is its row count and holes and retired are 0.
- * ARCHITECTURE.md, "Observability".
+ * The tables' JDK Flight Recorder events (docs/observability.md), called by the tables, their arenas ({@link #ARENA}),
+ * the mapped-file opener and the slot map; it knows no table type. A hook is one volatile read until a recording starts
+ * (ARCHITECTURE.md, "Observability"); then an event object is made only if its type is enabled. The periodic event
+ * reads each table's {@link Statistics} unsynchronized (best effort); a table closed meanwhile is skipped.
  */
 public final class TableEvents {
-    /** An open table: the owner is weak; name and kind are kept for the events. */
-    private record Open(WeakReference<Object> owner, BlockArena arena, String name, String kind) {
+    private record Open(WeakReference<Object> owner, String name, String kind, Statistics statistics) {
     }
+
+    /**
+     * Reads a table's figures for the periodic statistics event. Must not capture the table (it is kept weakly): a
+     * static method that casts its argument.
+     */
+    @FunctionalInterface
+    public interface Statistics {
+        /**
+         * Reads {@code owner}'s figures.
+         *
+         * @param owner the table
+         * @param into filled with live, holes, retired, capacity, blocks and native bytes, in that order
+         * @throws IllegalStateException if the table was closed meanwhile
+         */
+        void read(Object owner, long[] into);
+    }
+
+    /** The arenas' listener: block allocations and closes become events. */
+    public static final ArenaListener ARENA = new ArenaListener() {
+        @Override
+        public void allocated(int tag, long bytes, int blocks, long nativeBytes) {
+            TableEvents.allocated(tag, bytes, blocks, nativeBytes);
+        }
+
+        @Override
+        public void closed(int tag, int blocks, long nativeBytes, boolean reclaimed) {
+            TableEvents.closed(tag, blocks, nativeBytes, reclaimed);
+        }
+    };
 
     private static final Map<Integer, Open> OPEN = new ConcurrentHashMap<>();
 
@@ -81,17 +99,14 @@ public final class TableEvents {
     /**
      * A table's arena was created: the table is open, with its tag taken.
      *
-     * @param owner the table
+     * @param owner the table, kept weakly
      * @param tag its tag
-     * @param arena its arena, read by the statistics event
+     * @param kind what the events call its kind: {@code BulkTable}, {@code PackedTable} or {@code ComponentTable}
+     * @param statistics reads its figures for the statistics event
      */
-    public static void opened(Object owner, int tag, BlockArena arena) {
+    public static void opened(Object owner, int tag, String kind, Statistics statistics) {
         String name = TagRegistry.nameOf(tag);
-        String kind = owner instanceof BulkTable ? "BulkTable"
-                : owner instanceof PackedTable ? "PackedTable"
-                : owner instanceof ComponentTable ? "ComponentTable"
-                : owner.getClass().getSimpleName();
-        Open open = new Open(new WeakReference<>(owner), arena, name, kind);
+        Open open = new Open(new WeakReference<>(owner), name, kind, statistics);
         OPEN.put(tag, open);
         EventType type = openType;
         if (type != null && type.isEnabled()) {
@@ -165,8 +180,8 @@ public final class TableEvents {
     }
 
     /**
-     * Slots of a table retired: their generations (and the table's epochs) ran out, so they
-     * are never handed out again. Called by the change that retired them, every time.
+     * Slots of a table retired: their generations (and the table's epochs) ran out, so they are never handed out
+     * again. Called by the change that retired them, every time.
      *
      * @param tag the table's tag
      * @param retired slots this change retired
@@ -187,7 +202,6 @@ public final class TableEvents {
         }
     }
 
-    /** The periodic hook: one event per open table. */
     private static void emitStatistics() {
         for (Map.Entry<Integer, Open> entry : OPEN.entrySet()) {
             Open open = entry.getValue();
@@ -196,31 +210,23 @@ public final class TableEvents {
                 continue;   // unreachable: the cleaner closes it and removes the entry
             }
             TableStatisticsEvent event = new TableStatisticsEvent();
+            long[] figures = new long[6];
             try {
-                if (owner instanceof Table table) {
-                    TableStats stats = table.stats();
-                    event.live = stats.live();
-                    event.holes = stats.holes();
-                    event.retired = stats.retired();
-                    event.capacity = stats.capacity();
-                    event.blocks = stats.blocks();
-                    event.nativeBytes = stats.nativeBytes();
-                } else if (owner instanceof ComponentTable components) {
-                    event.live = components.size();
-                    event.blocks = open.arena().blocks();
-                    event.nativeBytes = open.arena().bytes();
-                } else {
-                    continue;
-                }
+                open.statistics().read(owner, figures);
             } catch (IllegalStateException closedMeanwhile) {
                 continue;
             }
+            event.live = (int) figures[0];
+            event.holes = (int) figures[1];
+            event.retired = (int) figures[2];
+            event.capacity = (int) figures[3];
+            event.blocks = (int) figures[4];
+            event.nativeBytes = figures[5];
             event.of(entry.getKey(), open);
             event.commit();
         }
     }
 
-    /** What every event of a table says: which table it is. */
     abstract static class TableEvent extends Event {
         @Label("Table")
         String table;
@@ -239,7 +245,6 @@ public final class TableEvents {
         }
     }
 
-    /** An event that also reports the table's memory: its blocks and their bytes. */
     abstract static class MemoryEvent extends TableEvent {
         @Label("Blocks")
         @Description("The table's blocks: after an allocation, this one included; at close, all freed now")

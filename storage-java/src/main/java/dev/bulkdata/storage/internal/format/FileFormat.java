@@ -10,20 +10,18 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The constants of both storage files (snapshots, mapped tables' files), specified in
- * {@code docs/format.md}; {@code FileFormatSpecTest} holds the two together.
+ * The constants of both storage files (snapshots, mapped tables' files), specified (with their meaning) in
+ * {@code docs/format.md}, sections 2, 3 and 11; {@code FileFormatSpecTest} holds the two together.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class FileFormat {
     public static final byte[] MAGIC = {(byte) 0x89, 'B', 'U', 'L', 'K', '\r', '\n', 0x1A};
-    /** The format version this library writes, and the newest it reads (it reads 1 too). */
     public static final int FORMAT_VERSION = 2;
     public static final int HEADER_BYTES = 64;
     public static final int BLOCK_STRIDE = Schema.BLOCK_BYTES;
     public static final byte KIND_BULK = 1;
     public static final byte KIND_PACKED = 2;
     public static final byte KIND_COMPONENTS = 3;
-    /** The reuse orders by their code in the file (a PackedTable writes 0). */
     public static final List<ReuseOrder> REUSE_CODES = List.of(ReuseOrder.FIFO, ReuseOrder.LIFO, ReuseOrder.SWEEP);
 
     // The header (docs/format.md, section 3); a mapped file's header slot uses the same offsets.
@@ -42,12 +40,7 @@ public final class FileFormat {
     /** A snapshot's file length; a mapped header slot's checkpoint sequence number. */
     public static final int AT_FILE_LENGTH = 56;
     public static final int AT_SEQUENCE = 56;
-    /** The required flag of a mapped table's file: its own layout after the header. */
     public static final int FLAG_MAPPED = 1;
-    /**
-     * The required flag of a mapped table's file whose metadata holds a CRC32C per block: a
-     * reader that does not keep them must not open it.
-     */
     public static final int FLAG_BLOCK_CRCS = 2;
 
     /** Metadata bytes before the schema. */
@@ -56,17 +49,12 @@ public final class FileFormat {
     public static final int FIXED_COMPONENT_METADATA = 8 + 2 + 1 + 1 + 1 + 1 + 2 + 2 * 4;
 
     // The mapped file (docs/format.md, section 11).
-    /** Where header slot B starts (slot A at 0). */
     public static final int SLOT_B = 4096;
-    /** Where the first block region or metadata area may start. */
     public static final long DATA_START = MappedFile.STRIDE;
-    /** Where each header slot's commit record is: a page of its own, apart from both headers. */
     public static final int[] COMMIT_AT = {8192, 12288};
     public static final int COMMIT_BYTES = 24;
     public static final int COMMIT_MAGIC = 0x54494D43; // "CMIT" in little-endian order
-    /** Commit state: the checkpoint completed; the table may have been written after it. */
     public static final int COMMIT_OPEN = 1;
-    /** Commit state: {@code close()} wrote the checkpoint; nothing was written after it. */
     public static final int COMMIT_CLOSED = 2;
     /** The unit in which a checkpoint compares and writes the metadata: one page of the page cache. */
     public static final int PAGE = 4096;

@@ -7,6 +7,7 @@ import dev.bulkdata.storage.ReuseOrder;
 import dev.bulkdata.storage.Schema;
 import dev.bulkdata.storage.StorageFileException;
 import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.MappedFile;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.FileFormat.Header;
@@ -32,11 +33,10 @@ import java.util.zip.CRC32C;
 import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
- * Opens a mapped table's file ({@code docs/format.md}, sections 11 and 12): creates it with a
- * first checkpoint, or picks the checkpoint to reopen from the two header slots and their
- * commit records (telling a crash from damage), checks it and restores the table from it. The
- * fields a header slot shares with a snapshot's header, and the metadata before this file's own
- * sections, are read by {@link SnapshotReader} and {@link MetadataReader}.
+ * Opens a mapped table's file ({@code docs/format.md}, sections 11 and 12): creates it with a first checkpoint, or
+ * picks the checkpoint to reopen from the two header slots and their commit records (telling a crash from damage),
+ * checks it and restores the table from it. What a header slot shares with a snapshot's header, and the metadata
+ * before the file's own sections, {@link SnapshotReader} and {@link MetadataReader} read.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MappedOpen {
@@ -46,17 +46,14 @@ public final class MappedOpen {
     /**
      * What the builder asks for: the kind, schema and options a reopened file must match.
      *
-     * @param exactSchema whether the file must hold {@code schema} exactly; else a file of a
-     *     schema with added, dropped or reordered fields is migrated to it ({@link #migrate})
+     * @param exactSchema whether the file must hold {@code schema} exactly; else a file of a schema with added, dropped
+     *     or reordered fields is migrated to it ({@link #migrate})
      */
     public record Expected(int kind, Schema schema, ReuseOrder reuse, HandleLayout handles, int maxCapacity, int tag,
                     CheckpointFallback fallback, boolean checksums, boolean exactSchema) {
     }
 
-    /**
-     * Opens a mapped table: creates it with {@code create} if the file is absent or empty, else
-     * restores the file's last checkpoint.
-     */
+    /** Creates the table with {@code create} if the file is absent or empty, else restores its last checkpoint. */
     public static StoredTable open(Path path, Expected expected, Supplier<StoredTable> create, Engine engine)
             throws IOException {
         String source = path.toString();
@@ -101,7 +98,7 @@ public final class MappedOpen {
             store.opened = new OpenedCheckpoint(store.sequence, OpenedCheckpoint.State.CREATED,
                     "the file was created with checkpoint " + store.sequence);
             table.attach(store);
-            file.reportOpened(table.state().tag(), store.opened.sequence(), store.opened.state().name(),
+            TableEvents.mappedOpened(table.state().tag(), file.name, store.opened.sequence(), store.opened.state().name(),
                     store.opened.detail(), store.checksums);
             return table;
         } catch (Throwable t) {
@@ -138,8 +135,7 @@ public final class MappedOpen {
         Slot best = slots[first];
         Slot older = slots[1 - first];
         long bestSeq = best == null ? -1 : best.sequence;
-        // What the slot without a usable header says: a newer checkpoint that completed and was
-        // damaged since, or one a crash interrupted while its header was being written.
+        // The slot without a usable header: a newer checkpoint damaged since, or one whose header a crash interrupted.
         String damaged = null;
         String interrupted = null;
         String olderDamaged = null;
@@ -155,8 +151,7 @@ public final class MappedOpen {
             }
             Commit c = commits[s];
             if (sealed[s] == bestSeq) {
-                // Both slots claim the newest checkpoint: one header was overwritten after it was
-                // written (the slot's parity tells which), so the records it points to are unknown.
+                // Both claim the newest: one header was overwritten since (parity tells which), its records unknown.
                 damaged = "header slots A and B both claim checkpoint " + bestSeq + " with intact headers, and slot "
                         + "AB".charAt(s) + "'s does not fit the file: " + detail(failures[s]);
             } else if (sealed[s] > bestSeq) {
@@ -209,8 +204,7 @@ public final class MappedOpen {
         if (table != null) {
             return table;
         }
-        // The newest checkpoint's header is intact but its metadata is not: damage, never a crash
-        // (a checkpoint forces its metadata before it writes its header).
+        // Intact header, damaged metadata: never a crash (a checkpoint forces its metadata before its header).
         String what = "checkpoint " + bestSeq + "'s metadata no longer matches the CRC32C in its intact header,"
                 + " so the file was damaged after that checkpoint completed (a crash does not do this)";
         if (older == null) {
@@ -309,8 +303,7 @@ public final class MappedOpen {
         }
         long sequence = h.getLong(AT_SEQUENCE);
         if (sequence < 1 || (sequence & 1) != s) {
-            // Slot A holds the even checkpoints, B the odd ones: a writer never puts one elsewhere,
-            // so two slots can never claim the same checkpoint without one of them being damaged.
+            // Slot A holds the even checkpoints, B the odd ones: a checkpoint in the other slot is damage.
             throw r.fail(Reason.MALFORMED, "header slot " + "AB".charAt(s) + " claims checkpoint "
                     + Long.toUnsignedString(sequence) + ", but it holds only " + (s == 0 ? "even" : "odd")
                     + " checkpoint numbers from 1");
@@ -320,10 +313,7 @@ public final class MappedOpen {
                 h.getInt(AT_META_CRC)), sequence, checksums, headerCrc);
     }
 
-    /**
-     * Restores the checkpoint of header slot {@code slot}; returns null, having made nothing,
-     * if its metadata does not match its CRC32C.
-     */
+    /** Restores the checkpoint of header slot {@code slot}; null, making nothing, if its metadata fails its CRC32C. */
     private static StoredTable restore(SnapshotReader r, Path path, FileChannel channel, FileLock lock, Slot slot,
                                          long fileSize, Expected expected, OpenedCheckpoint.State state,
                                          String detail, Commit[] commits) throws IOException {
@@ -431,7 +421,8 @@ public final class MappedOpen {
             }
             store.opened = new OpenedCheckpoint(slot.sequence, state, detail);
             table.attach(store);
-            file.reportOpened(m.state().tag(), slot.sequence, state.name(), detail, store.checksums);
+            TableEvents.mappedOpened(m.state().tag(), file.name, slot.sequence, state.name(), detail,
+                    store.checksums);
             return table;
         } catch (Throwable t) {
             table.close(); // unmaps, closes the file and releases the tag
@@ -440,9 +431,9 @@ public final class MappedOpen {
     }
 
     /**
-     * Reopens a file whose schema differs from the builder's ({@link SchemaChange}) by migrating
-     * it into {@code <file>.migrating}, renamed over it ({@code docs/format.md}, section 12,
-     * "Migration"); the file itself is only read, so a failure before the rename leaves it as it was.
+     * Reopens a file whose schema differs from the builder's ({@link SchemaChange}) by migrating it into
+     * {@code <file>.migrating}, renamed over it ({@code docs/format.md}, section 12, "Migration"); the file itself is
+     * only read, so a failure before the rename leaves it as it was.
      */
     private static StoredTable migrate(SnapshotReader r, Path path, FileChannel old, Slot slot, Metadata m,
                                        int[] list, int[] crcs, long[] regionOffsets, int[] regionBlocks,
@@ -525,7 +516,8 @@ public final class MappedOpen {
                     + store.sequence + " in " + temporary.getFileName() + ", then renamed over the file";
             store.opened = new OpenedCheckpoint(store.sequence, state, detail + migrated);
             table.attach(store);
-            file.reportOpened(s.tag(), store.sequence, state.name(), store.opened.detail(), store.checksums);
+            TableEvents.mappedOpened(s.tag(), file.name, store.sequence, state.name(), store.opened.detail(),
+                    store.checksums);
             return table;
         } catch (Throwable t) {
             if (table != null) {
@@ -564,8 +556,7 @@ public final class MappedOpen {
 
     /**
      * Checks that the regions and areas lie in the file (an area starts in it) without overlapping, that the regions
-     * hold the header's blocks and that the metadata is in its area; returns the end of the
-     * last of them.
+     * hold the header's blocks and that the metadata is in its area; returns the end of the last of them.
      */
     private static long checkSpace(SnapshotReader r, Header header, long[] regionOffsets, int[] regionBlocks,
                                    long[] areas, long fileSize) throws StorageFileException {
@@ -604,9 +595,7 @@ public final class MappedOpen {
                         + ") is not an area at a multiple of " + MappedFile.STRIDE);
             }
             if (offset >= fileSize) {
-                // An area is appended at the file's end by the checkpoint that first writes it, and
-                // an open truncates only past every area: an area that starts past the end is
-                // damage, and a checkpoint would write far outside the file.
+                // Areas are appended by their first checkpoint, never truncated: one past the end is damage.
                 throw r.fail(Reason.TRUNCATED, "it is " + fileSize + " bytes long, its metadata area " + a
                         + " starts at " + offset);
             }

@@ -17,17 +17,13 @@ import java.util.zip.CRC32C;
 import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
- * A mapped table's file and the state of its checkpoints; makes the checkpoints
- * ({@code docs/format.md}, sections 11 and 12): two header slots and their commit records, then
- * block regions and two metadata areas; checkpoint {@code n} writes slot and area {@code n & 1},
- * so a crash leaves checkpoint {@code n - 1} intact. {@link MappedOpen} opens the file and makes
- * the store; the table keeps it ({@link StoredTable#attach}) and calls {@link #checkpoint} and
- * {@link #verify} holding its iteration guard.
+ * A mapped table's file and the state of its checkpoints; makes the checkpoints ({@code docs/format.md}, sections 11
+ * and 12). {@link MappedOpen} opens the file and makes the store; the table keeps it ({@link StoredTable#attach}) and
+ * calls {@link #checkpoint} and {@link #verify} holding its iteration guard.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MappedStore {
     final StoredTable table;
-    /** The file the table is mapped from. */
     public final MappedFile file;
     /** The last completed checkpoint's sequence number. */
     long sequence;
@@ -78,11 +74,7 @@ public final class MappedStore {
                 || table.changedSince(block, since);
     }
 
-    /**
-     * Makes a checkpoint (docs/format.md, section 12); the caller holds the iteration guard.
-     *
-     * @param closing whether {@code close()} makes it: its commit record then says so
-     */
+    /** Makes a checkpoint (docs/format.md, section 12), a closing one (its commit record says so) if {@code closing}. */
     public void checkpoint(boolean closing) throws IOException {
         int blocks = table.blockCount();
         int summed = checksums ? sumChangedBlocks(blocks) : 0; // before the force, which then covers what they sum
@@ -125,17 +117,14 @@ public final class MappedStore {
         writeAt(channel, header, (long) s * SLOT_B);
         channel.force(true);
         sequence++;
-        // Evidence that the checkpoint completed, written once its header is on the device; the
-        // next checkpoint's first force (or the kernel's write-back) makes it durable.
+        // Evidence of completion, after the header is on the device; durable at the next force (or write-back).
         writeCommit(channel, s, sequence, headerCrc, closing ? COMMIT_CLOSED : COMMIT_OPEN);
         written = new Written(metadataBytes, summed);
     }
 
     /**
-     * What a checkpoint wrote besides the header, for tests of its cost.
-     *
-     * @param metadataBytes the metadata bytes written: the pages that changed, or all of it into a new area
-     * @param blocksChecksummed the blocks whose checksum it computed
+     * What a checkpoint wrote besides the header, for tests of its cost: {@code metadataBytes} of metadata (the pages
+     * that changed, or all of it into a new area) and the {@code blocksChecksummed} blocks whose checksum it computed.
      */
     public record Written(long metadataBytes, int blocksChecksummed) {
     }
@@ -145,12 +134,7 @@ public final class MappedStore {
         return written;
     }
 
-    /**
-     * Computes the CRC32C of every block that may have changed since the last checkpoint (stamped
-     * after its version, written without a stamp, or unsummed), and marks a version.
-     *
-     * @return the blocks summed
-     */
+    /** {@return the blocks summed} Computes the CRC32C of every block {@link #due}, and marks a version. */
     private int sumChangedBlocks(int blocks) {
         int now = table.markVersion();
         if (crcs.length < blocks) {
@@ -190,12 +174,7 @@ public final class MappedStore {
         Arrays.fill(pending, 0);
     }
 
-    /**
-     * Checks every block unchanged since the last checkpoint against the CRC32C it stored; the
-     * caller holds the table's iteration guard.
-     *
-     * @return the number of blocks checked
-     */
+    /** {@return the blocks checked}: each block unchanged since the last checkpoint, against its stored CRC32C. */
     public int verify() throws StorageFileException {
         MemorySegment[] segments = table.segments();
         CRC32C crc = new CRC32C();
@@ -214,7 +193,6 @@ public final class MappedStore {
         return checked;
     }
 
-    /** {@return what a checksum mismatch of block {@code b} says} */
     static String blockDamage(int b, int slotsPerBlock, MappedFile file) {
         return "block " + b + " (slots or rows " + (long) b * slotsPerBlock + " to "
                 + ((long) (b + 1) * slotsPerBlock - 1) + ", file offset " + file.blockOffset(b)
@@ -229,7 +207,6 @@ public final class MappedStore {
         writeAt(channel, c, COMMIT_AT[s]);
     }
 
-    /** Writes {@code b} from its position to its limit at file offset {@code at}; returns the bytes written. */
     private static long writeAt(FileChannel channel, ByteBuffer b, long at) throws IOException {
         long bytes = b.remaining();
         while (b.hasRemaining()) {
@@ -239,9 +216,8 @@ public final class MappedStore {
     }
 
     /**
-     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that
-     * differ from what the area holds (the checkpoint two back); returns the bytes written. So a
-     * checkpoint writes and forces only changed metadata pages.
+     * Writes {@code meta} (heap, position 0) into the area at {@code at}, only the pages that differ from what the
+     * area holds (the checkpoint two back), so a checkpoint forces only those; returns the bytes written.
      */
     private static long writeChanged(FileChannel channel, ByteBuffer meta, long at) throws IOException {
         int length = meta.limit();

@@ -6,19 +6,16 @@ import java.nio.IntBuffer;
 import java.util.Arrays;
 
 /**
- * Meta words read from a file, in the slot map's pages of 4,096, for a BulkTable to adopt as they
- * are; and their encoding ({@code docs/format.md}, section 7), shared by the engine's {@code SlotMeta}.
+ * Meta words read from a file, in the slot map's pages of 4,096, for a BulkTable to adopt as they are; and their
+ * encoding ({@code docs/format.md}, section 7), shared by the engine's {@code SlotMeta}.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class MetaWords {
     /** Slots per page: 4,096, a 16 KiB page of meta words, as in the slot map. */
     public static final int PAGE_SHIFT = 12;
     static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
-    /** Bit 0: the slot holds a record. */
     public static final int LIVE = 1;
-    /** Bit 31: the slot's generation ran out; it is never reused. */
     public static final int RETIRED = 1 << 31;
-    /** The generation is bits 1 to 30. */
     public static final int GENERATION_SHIFT = 1;
     public static final int GENERATION_MASK = (1 << HandleLayout.MAX_GENERATION_BITS) - 1;
 
@@ -82,8 +79,7 @@ public final class MetaWords {
         return isRetired(meta) ? "retired" : isLive(meta) ? "live" : "free";
     }
 
-    // ---------------------------------------------------------------------------------------
-    // A BulkTable's live words, computed while the meta words are parsed
+    // ---- A BulkTable's live words, computed while the meta words are parsed
 
     /** {@return the slots per word of a BulkTable's live bits: 64, or a whole smaller block} */
     public static int liveStep(int slotsPerBlock) {
@@ -91,11 +87,8 @@ public final class MetaWords {
     }
 
     /**
-     * Computes the live words ({@link #liveStep} slots each, from slot 0) of {@code count} meta words
-     * of a page from slot {@code base}, while the page is in cache; an all-live or all-dead page
-     * takes whole words at once.
-     *
-     * @param live how many of the {@code count} meta words are live
+     * Computes the live words ({@link #liveStep} slots each, from slot 0) of {@code count} meta words of a page from
+     * slot {@code base}, {@code live} of them live, while the page is in cache.
      */
     static void liveWords(int[] page, int base, int count, int live, int slotsPerBlock, long[] words) {
         int step = liveStep(slotsPerBlock);
@@ -117,9 +110,8 @@ public final class MetaWords {
     }
 
     /**
-     * {@return the live words of the first {@code opened} meta words, for blocks of
-     * {@code slotsPerBlock} slots}: what {@link #liveWords(int[], int, int, int, int, long[])}
-     * computes while the metadata is parsed, for a table restored under another schema.
+     * {@return the live words of the first {@code opened} meta words, for blocks of {@code slotsPerBlock} slots}: what
+     * {@link #liveWords(int[], int, int, int, int, long[])} computes while parsing, for a table under another schema.
      */
     static long[] liveWords(MetaWords metas, int opened, int slotsPerBlock) {
         int step = liveStep(slotsPerBlock);
@@ -141,9 +133,8 @@ public final class MetaWords {
     private static final long MIXED = 1L;
 
     /**
-     * The live bits of 64 meta words when they are all live (-1) or all not live (0), by an and-
-     * and an or-reduction that C2 vectorises: the common case on restore. Otherwise
-     * {@link #MIXED}, for {@link #liveBits} to compute.
+     * The live bits of 64 meta words when they are all live (-1) or all not live (0), by an and- and an or-reduction
+     * that C2 vectorises: the common case on restore. Otherwise {@link #MIXED}, for {@link #liveBits} to compute.
      */
     private static long wholeWord(int[] page, int at) {
         int all = -1;

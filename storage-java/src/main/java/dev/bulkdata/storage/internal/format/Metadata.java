@@ -1,23 +1,19 @@
 package dev.bulkdata.storage.internal.format;
 
 /**
- * A table's metadata as {@link MetadataReader} parsed and checked it: the state and the slot
- * sections, ready for {@link TableRestore}.
+ * A table's metadata as {@link MetadataReader} parsed and checked it, ready for {@link TableRestore}.
  *
  * @param swept the free slots in a clear's range {@code [reuseCursor, reuseEnd)}
  * @param liveWords a BulkTable's live bits ({@link MetaWords#liveWords}); empty for a PackedTable
  * @param payloads a PackedTable's payload per entry; empty for a BulkTable
  * @param backLinks a PackedTable's slot per row; empty for a BulkTable
  * @param peak the highest generation of a slot not retired, -1 if there is none
- * @param change how the file's records become the expected schema's, or null: {@code state}
- *     then holds the schema the table is restored with
+ * @param change how the file's records become the expected schema's, or null: {@code state} then holds the schema
+ *     the table is restored with
  */
 record Metadata(TableState state, MetaWords metas, int swept, long[] liveWords, int[] payloads, int[] backLinks,
                 int peak, SchemaChange change) {
-    /**
-     * {@return the metadata of the table restored under {@link #change}'s schema: its state
-     * with that schema, and a BulkTable's live words for that schema's blocks}
-     */
+    /** {@return this metadata under {@link #change}'s schema: the state with it, a BulkTable's live words for it} */
     Metadata changed() {
         TableState s = state.withSchema(change.to);
         long[] words = liveWords.length == 0 ? liveWords

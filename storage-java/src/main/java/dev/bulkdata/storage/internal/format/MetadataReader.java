@@ -21,9 +21,9 @@ import java.util.BitSet;
 import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
- * Parses and checks a metadata section on its own ({@code docs/format.md}, section 10, checks
- * 3 to 5): a table's fixed fields, schema and slot sections, or a component table's rows
- * against its entity table. Every failure is a {@link StorageFileException} of the reader's source.
+ * Parses and checks a metadata section on its own ({@code docs/format.md}, section 10, checks 3 to 5): a table's
+ * fixed fields, schema and slot sections, or a component table's rows against its entity table. Every failure is a
+ * {@link StorageFileException} of the reader's source.
  */
 final class MetadataReader {
     private final SnapshotReader r;
@@ -38,9 +38,8 @@ final class MetadataReader {
     }
 
     /**
-     * Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's
-     * sections). Its state holds the expected schema if the file holds the same, else the
-     * file's, and the metadata the {@link SchemaChange} to the expected one.
+     * Parses the metadata; with {@code more}, the buffer may go on past it (a mapped table's sections). Its state holds
+     * the schema {@link #matched} picks; the metadata, the {@link SchemaChange} to the expected one.
      */
     Metadata metadata(ByteBuffer b, Header header, Schema expected, boolean more) throws StorageFileException {
         try {
@@ -153,10 +152,7 @@ final class MetadataReader {
         long[] liveWords;
     }
 
-    /**
-     * One pass: each page of meta words is copied, checked and (BulkTable) turned into live words
-     * while in cache; a large mapped table's open is mostly this loop.
-     */
+    /** One pass: each page of meta words is copied, checked and (BulkTable) turned into live words while in cache. */
     private Counts metaWords(IntBuffer words, MetaWords metas, byte kind, TableState s) throws StorageFileException {
         int floor = s.floor();
         int spb = s.schema().slotsPerBlock();
@@ -177,9 +173,7 @@ final class MetadataReader {
             }
             int from = p == 0 ? 1 : 0;
             int end = Math.min(page.length, opened - base);
-            // Branch-free per page: each rule turns a bad word into a negative or a non-zero
-            // value, or-ed together, so that C2 can vectorise the loop; a bad page is scanned
-            // again for the first bad word's message.
+            // Branch-free for C2 to vectorise: a bad word makes a rule negative or non-zero; rescanned for its message.
             int negative = 0;
             int nonZero = 0;
             int liveBefore = live;
@@ -217,8 +211,8 @@ final class MetadataReader {
     }
 
     /**
-     * Checks slot 0, the entry past limit and a clear's range on their own, then the counters
-     * against the counts of the meta words. {@return the free slots in a clear's range}
+     * Checks slot 0, the entry past limit and a clear's range on their own, then the counters against the counts of
+     * the meta words. {@return the free slots in a clear's range}
      */
     private int checkCounts(MetaWords metas, TableState s, Counts c) throws StorageFileException {
         int maxGeneration = s.handles().maxGeneration();
@@ -297,8 +291,7 @@ final class MetadataReader {
                 + " is not a valid state for floor " + s.floor() + " and " + s.handles());
     }
 
-    // ---------------------------------------------------------------------------------------
-    // A component table's metadata
+    // ---- A component table's metadata
 
     /** A component table's metadata, parsed and checked against its entity table. */
     record Components(Schema schema, int[] keys, int[] owners, SchemaChange change) {
@@ -401,12 +394,11 @@ final class MetadataReader {
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-    // The schema
+    // ---- The schema
 
     /**
-     * {@return the schema the table is read with: {@code expected} if the file holds the same,
-     * else the file's (the blocks' layout), with {@link #change} set to the expected one}
+     * {@return the schema the table is read with: {@code expected} if the file holds the same, else the file's (the
+     * blocks' layout), with {@link #change} set to the expected one}
      */
     private Schema matched(Schema file, Schema expected) throws StorageFileException {
         change = SchemaChange.of(r, file, expected, exact);

@@ -13,9 +13,8 @@ import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
- * A file saved under one schema read under another ({@code docs/format.md}, section 13): which
- * changes are accepted, and the copy of each record between the two block layouts. Slots keep
- * their numbers, so handles stay valid.
+ * A file saved under one schema read under another ({@code docs/format.md}, section 13): which changes are accepted,
+ * and the copy of each record between the two block layouts. Slots keep their numbers, so handles stay valid.
  */
 final class SchemaChange {
     /** The file's schema, whose block layout the file's blocks have. */
@@ -60,15 +59,10 @@ final class SchemaChange {
     }
 
     /**
-     * Compares the file's schema with the one the program expects.
-     *
-     * @param file the schema the file holds
-     * @param expected the program's schema, or null to take the file's
-     * @param exact whether any difference is refused
-     * @return null if the two are the same (name, layout, fields in order, their types and
-     *     targets) or nothing is expected; else the change that reads the file under {@code expected}
-     * @throws StorageFileException {@code SCHEMA_MISMATCH} if the table's name differs, a field
-     *     of both changed its type or target, or {@code exact} and anything differs
+     * {@return the change that reads a file of schema {@code file} under {@code expected}, the program's; null if the
+     * two are the same (name, layout, fields in order, their types and targets) or {@code expected} is null} Throws
+     * {@link StorageFileException} {@code SCHEMA_MISMATCH} if the name differs, a field of both changed its type or
+     * target, or {@code exact} and anything differs.
      */
     static SchemaChange of(SnapshotReader r, Schema file, Schema expected, boolean exact) throws StorageFileException {
         if (expected == null) {
@@ -124,10 +118,7 @@ final class SchemaChange {
         return (int) ((slots + spb - 1) / spb);
     }
 
-    /**
-     * The program's blocks of the table being restored, allocated in order as the copy reaches
-     * them and zeroed (so a field without a default reads zero, as padding and free records).
-     */
+    /** The restored table's blocks, allocated in order as the copy reaches them; zero where the copy writes nothing. */
     static final class Targets {
         private final IntFunction<MemorySegment> restoreBlock;
         private MemorySegment[] blocks = new MemorySegment[16];
@@ -158,11 +149,9 @@ final class SchemaChange {
     }
 
     /**
-     * Copies the records of slots (or rows) {@code [first, end)} from the file's blocks into the
-     * program's, field by field, added fields at their load defaults; with {@code links}, each
-     * other slot's free-list link word too.
-     *
-     * @param table the table restored, for its link words
+     * Copies the records of slots (or rows) {@code [first, end)} from the file's blocks into the program's, field by
+     * field, added fields at their load defaults; with {@code links}, each other slot's free-list link word (from
+     * {@code table}) too.
      */
     void copy(IntFunction<MemorySegment> source, Targets targets, int first, int end, IntPredicate live,
               boolean links, StoredTable table) {

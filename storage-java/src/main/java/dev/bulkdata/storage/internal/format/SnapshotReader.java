@@ -21,18 +21,13 @@ import java.util.zip.CRC32C;
 import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
- * Reads one snapshot from a channel ({@code docs/format.md}, sections 3 to 10 and 13, in the
- * order of section 10's checks), failing with the source's name: the header, the metadata's
- * bytes (parsed by {@link MetadataReader}), the blocks straight into the blocks a new table
- * allocates, their checksums. Also reads the header slots of a mapped table's file.
+ * Reads one snapshot from a channel ({@code docs/format.md}, sections 3 to 10 and 13, in the order of section 10's
+ * checks), failing with the source's name: the header, the metadata's bytes (parsed by {@link MetadataReader}), the
+ * blocks straight into the blocks a new table allocates, their checksums. Also reads a mapped file's header slots.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotReader {
-    /**
-     * Blocks allocated at once, read and checksummed per batch (256 KiB): still in cache when
-     * summed, reused by the C allocator (a whole-table allocation gets fresh pages each time), and
-     * the most a stream ending early makes allocate.
-     */
+    // Blocks allocated, read and summed per batch (256 KiB): in cache when summed; caps a short stream's allocation.
     private static final int READ_BATCH = 16;
     /** The most metadata bytes read ahead of what arrived, from a stream of unknown length. */
     private static final int READ_AHEAD = 1 << 20;
@@ -52,11 +47,10 @@ public final class SnapshotReader {
      *
      * @param fileSize the source's size in bytes, or -1 for a stream of unknown length
      * @param expected the schema the caller expects, or null to take the file's
-     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED})
-     *     or 0 for either
+     * @param kind the kind the caller expects ({@link FileFormat#KIND_BULK}, {@link FileFormat#KIND_PACKED}), 0: either
      * @param newTag whether to load the table under a new automatic tag
-     * @param exact whether the file must hold {@code expected} exactly; else a schema with added,
-     *     dropped or reordered fields, or another layout, is read under {@code expected}
+     * @param exact whether the file must hold {@code expected} exactly; else a schema with added, dropped or
+     *     reordered fields, or another layout, is read under {@code expected}
      */
     public static StoredTable read(ReadableByteChannel in, long fileSize, String source, Schema expected, int kind,
                                    boolean newTag, boolean exact, Engine engine) throws IOException {
@@ -100,8 +94,8 @@ public final class SnapshotReader {
     }
 
     /**
-     * Reads a component table's snapshot for {@code entities}, which must be the entity table
-     * it was saved with (or a snapshot of it, loaded) at the same point or later.
+     * Reads a component table's snapshot for {@code entities}, which must be the entity table it was saved with (or a
+     * snapshot of it, loaded) at the same point or later.
      */
     public static StoredComponents readComponents(ReadableByteChannel in, long fileSize, String source,
                                                   StoredTable entities, Schema expected, boolean exact,
@@ -137,9 +131,8 @@ public final class SnapshotReader {
     }
 
     /**
-     * Reads the file's {@code count} blocks, in the file's schema, a batch at a time into
-     * scratch memory, and copies the records of slots (or rows) {@code [0, end)} into the
-     * blocks of the table restored under the changed schema ({@link SchemaChange#copy}).
+     * Reads the file's {@code count} blocks, in the file's schema, a batch at a time into scratch memory, and copies
+     * the records of slots (or rows) {@code [0, end)} into the table's blocks ({@link SchemaChange#copy}).
      */
     void changedBlocks(SchemaChange change, int count, int end, IntPredicate live, boolean links, StoredTable table,
                        IntFunction<MemorySegment> restoreBlock) throws IOException {
@@ -175,12 +168,9 @@ public final class SnapshotReader {
     }
 
     /**
-     * Checks what every header shares, in this order: magic, length, byte order, format
-     * version, flags ({@link FileFormat#FLAG_MAPPED}, and optionally
-     * {@link FileFormat#FLAG_BLOCK_CRCS}, for a mapped table's file, none for a snapshot), CRC.
-     * Leaves {@code h} in native byte order.
-     *
-     * @return the format version
+     * {@return the format version}, checking what every header shares, in this order: magic, length, byte order,
+     * format version, flags ({@link FileFormat#FLAG_MAPPED}, and optionally {@link FileFormat#FLAG_BLOCK_CRCS}, for a
+     * mapped table's file, none for a snapshot), CRC. Leaves {@code h} in native byte order.
      */
     int checkHeader(ByteBuffer h, int got, boolean mapped) throws StorageFileException {
         byte[] magic = Arrays.copyOf(h.array(), Math.min(got, MAGIC.length));
@@ -277,9 +267,8 @@ public final class SnapshotReader {
     }
 
     /**
-     * Reads the header's {@code metaLength} bytes of metadata and checks their CRC32C; from a
-     * stream of unknown length the buffer grows with what arrives, so a length field can
-     * never make it allocate more than it received.
+     * Reads the header's {@code metaLength} bytes of metadata and checks their CRC32C; from a stream of unknown length
+     * the buffer grows with what arrives, so a length field never makes it allocate more than it received.
      */
     ByteBuffer metadataBytes(Header header, boolean lengthChecked) throws IOException {
         int length = (int) header.metaLength();
@@ -311,10 +300,7 @@ public final class SnapshotReader {
         }
     }
 
-    /**
-     * Reads every block into a block the table allocates, in batches (their memory allocated
-     * at once by {@code arena}), checking each block's CRC32C.
-     */
+    /** Reads every block into a block the table allocates, in batches allocated at once, checking each one's CRC32C. */
     void blocks(Schema schema, int count, BlockArena arena, IntFunction<MemorySegment> restoreBlock)
             throws IOException {
         blocks(schema, count, new BlockSink() {
@@ -343,10 +329,7 @@ public final class SnapshotReader {
         }
     }
 
-    /**
-     * Reads every block into the segment {@code sink} gives, in batches, checking each block's
-     * CRC32C once all are read.
-     */
+    /** Reads every block into the segment {@code sink} gives, in batches, checking each CRC32C once all are read. */
     void blocks(Schema schema, int count, BlockSink sink) throws IOException {
         int blockBytes = schema.blockBytes();
         MemorySegment[] segments = new MemorySegment[count];

@@ -18,16 +18,12 @@ import java.util.zip.CRC32C;
 import static dev.bulkdata.storage.internal.format.FileFormat.*;
 
 /**
- * Writes snapshots ({@code docs/format.md}, sections 3 to 10): the header, the metadata, the
- * blocks straight from the table's segments, a CRC32C per block; and the metadata section of a
- * mapped table's checkpoint ({@link MappedStore}).
+ * Writes snapshots ({@code docs/format.md}, sections 3 to 10): the header, the metadata, the blocks straight from the
+ * table's segments, a CRC32C per block; and the metadata section of a mapped table's checkpoint ({@link MappedStore}).
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SnapshotWriter {
-    /**
-     * Where {@code meta.epoch} (u16 at offset 14) keeps the handle layout's epoch bits: above the
-     * table's epoch, which takes the low {@value} bits ({@code HandleLayout.MAX_EPOCH_BITS}).
-     */
+    /** Where {@code meta.epoch} keeps the handle layout's epoch bits, above the table's ({@code docs/format.md}, 5). */
     static final int EPOCH_BITS_SHIFT = 11;
 
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(BLOCK_STRIDE).asReadOnlyBuffer();
@@ -65,9 +61,8 @@ public final class SnapshotWriter {
     }
 
     /**
-     * Writes the metadata section of a table into a heap buffer of its length plus
-     * {@code extra} bytes, left positioned after the metadata for the caller's additions (a
-     * mapped table's sections, {@link MappedStore}).
+     * Writes the metadata section of a table into a heap buffer of its length plus {@code extra} bytes, left
+     * positioned after the metadata for the caller's additions (a mapped table's sections).
      */
     static ByteBuffer metadata(StoredTable table, TableState s, int extra) {
         boolean packed = s.kind() == KIND_PACKED;

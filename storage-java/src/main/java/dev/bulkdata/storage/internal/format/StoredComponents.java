@@ -6,10 +6,7 @@ import dev.bulkdata.storage.internal.memory.BlockArena;
 import java.lang.foreign.MemorySegment;
 import java.nio.IntBuffer;
 
-/**
- * A ComponentTable as the format sees it; the engine implements it over its table
- * ({@code dev.bulkdata.storage.StoredTables}), the writer and reader call it.
- */
+/** A ComponentTable as the format sees it, implemented by the engine ({@code dev.bulkdata.storage.StoredTables}). */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public interface StoredComponents {
     /** {@return the entity table the rows belong to} */

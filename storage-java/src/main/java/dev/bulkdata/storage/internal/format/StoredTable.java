@@ -8,9 +8,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.IntBuffer;
 
 /**
- * A BulkTable or PackedTable as the format sees it, implemented by the engine over its table
- * ({@code StoredTables}). Blocks move between file and the table's segments uncopied; meta words
- * go into the metadata buffer ({@link #putSlots}) and back as pages the slot map adopts.
+ * A BulkTable or PackedTable as the format sees it, implemented by the engine over its table ({@code StoredTables}).
+ * Blocks move between file and the table's segments uncopied; meta words go into the metadata buffer
+ * ({@link #putSlots}) and back as pages the slot map adopts.
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public interface StoredTable {
@@ -19,15 +19,12 @@ public interface StoredTable {
     /** {@return the table's state before its slot sections} O(1), but a SWEEP table's free tail: O(holes). */
     TableState state();
 
-    /**
-     * Writes the free list into its links, its saved form: a BulkTable's link words in the
-     * free records, a PackedTable's payloads (slot 0's link names the head).
-     */
+    /** Writes the free list into its links, its saved form (ARCHITECTURE.md, "The free list"). */
     void writeLinks();
 
     /**
-     * Writes the slot sections after the schema: the {@code entryCount} meta words (0 for an
-     * entry never made) and, for a PackedTable, their payloads and each row's slot.
+     * Writes the slot sections after the schema: the {@code entryCount} meta words (0 for an entry never made) and,
+     * for a PackedTable, their payloads and each row's slot.
      */
     void putSlots(IntBuffer out, int entryCount);
 
@@ -53,18 +50,14 @@ public interface StoredTable {
     void setLink(int slot, int next);
 
     /**
-     * Restores the slot map and bookkeeping from checked sections: counters, free list (head to
-     * tail), {@code swept} free slots of a clear's range, meta words (pages the slot map may adopt),
-     * a PackedTable's payloads and back-links, a BulkTable's live words; a BulkTable also zeroes
-     * the records of slots never opened.
+     * Restores the slot map and bookkeeping from checked sections: counters, free list (head to tail), {@code swept}
+     * free slots of a clear's range, meta words (pages the slot map may adopt), a PackedTable's payloads and
+     * back-links, a BulkTable's live words; a BulkTable also zeroes the records of slots never opened.
      */
     void restore(TableState state, int[] list, int swept, MetaWords metas, int[] payloads, long[] liveWords,
                  int[] backLinks);
 
-    /**
-     * Records that the table was loaded under a new tag: the identity and tag the snapshot held
-     * and by how much every generation moved up (for remapping handles and component snapshots).
-     */
+    /** Records a load under a new tag: the snapshot's identity and tag, and how far every generation moved up. */
     void loadedFrom(long identity, int tag, int generationShift);
 
     /** Closes the table: unmaps or frees its blocks and releases its tag. */
@@ -92,8 +85,7 @@ public interface StoredTable {
     /**
      * What a component table's snapshot is checked against.
      *
-     * @param savedIdentity the identity of the snapshot the table was loaded from under a new
-     *     tag, else 0
+     * @param savedIdentity the identity of the snapshot the table was loaded from under a new tag, else 0
      * @param generationShift how far that load moved every generation up
      * @param epoch the table's epoch ({@link HandleLayout#epochBits()})
      */

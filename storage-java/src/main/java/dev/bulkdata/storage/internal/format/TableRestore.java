@@ -8,17 +8,16 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
 import java.util.function.IntUnaryOperator;
 
 /**
- * Restores a table from checked metadata ({@code docs/format.md}, section 10, checks 6 and 7):
- * its tag, its free list checked against the meta words, then the engine's state through
- * {@link StoredTable#restore}.
+ * Restores a table from checked metadata ({@code docs/format.md}, section 10, checks 6 and 7): its tag, its free list
+ * checked against the meta words, then the engine's state through {@link StoredTable#restore}.
  */
 final class TableRestore {
     private TableRestore() {
     }
 
     /**
-     * Registers the tag of a table being restored: its own, or with {@code newTag} a new
-     * automatic one whose floor may exceed the file's (every slot then moves up by the difference).
+     * Registers the tag of a table being restored: its own, or with {@code newTag} a new automatic one whose floor may
+     * exceed the file's (every slot then moves up by the difference).
      */
     static TagLease lease(SnapshotReader r, Metadata m, boolean newTag, String hint) throws StorageFileException {
         TableState s = m.state();
@@ -41,14 +40,13 @@ final class TableRestore {
     }
 
     /**
-     * Checks the free list against the metadata, then restores the slot map and the records of
-     * {@code table}, whose blocks hold the file's; every generation moves up by {@code shift}.
+     * Checks the free list against the metadata, then restores the slot map and the records of {@code table}, whose
+     * blocks hold the file's; every generation moves up by {@code shift}.
      */
     static void restore(SnapshotReader r, StoredTable table, Metadata m, TagLease lease, int shift)
             throws StorageFileException {
         TableState s = m.state();
-        // Free list: in the link words of a BulkTable's dead records, the header's in slot 0;
-        // in a PackedTable's payloads.
+        // Free list: in a BulkTable's dead records' link words (the header's in slot 0); in a PackedTable's payloads.
         int[] list = s.kind() == FileFormat.KIND_BULK ? walkFreeList(r, m, table::link)
                 : walkFreeList(r, m, slot -> m.payloads()[slot]);
         MetaWords metas = m.metas();
@@ -70,11 +68,9 @@ final class TableRestore {
     }
 
     /**
-     * Checks the free list from the header's link: {@code freeLength} distinct free slots
-     * outside a clear's range, ending at the tail, then back at the header (an empty list's
-     * header link is not read: a clear leaves it as it was).
-     *
-     * @return the list's slots, head to tail
+     * {@return the list's slots, head to tail}, checked from the header's link: {@code freeLength} distinct free slots
+     * outside a clear's range, ending at the tail, then back at the header (an empty list's header link is not read: a
+     * clear leaves it as it was).
      */
     private static int[] walkFreeList(SnapshotReader r, Metadata m, IntUnaryOperator link) throws StorageFileException {
         TableState s = m.state();

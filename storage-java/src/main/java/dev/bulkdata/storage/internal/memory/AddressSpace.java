@@ -9,14 +9,10 @@ import java.lang.invoke.MethodHandle;
 import java.util.Locale;
 
 /**
- * Address space reserved for a table's blocks at once, block {@code i} at {@code base + i * 16 KiB}
- * in one segment: a lookup computes a record's address from a segment kept in a register, and
- * transparent huge pages ({@link #adviseHugePages}) cost a TLB entry per 2 MiB. An anonymous
- * {@code MAP_NORESERVE} mapping: address space, not memory, backed (zero) when first touched,
- * unmapped when its arena closes. Only on Linux x86-64/AArch64 with native access and
- * {@code dev.bulkdata.storage.reserve} not {@code false}; else {@link #reserve} returns null and
- * blocks are allocated one by one, silently. Guide: docs/tables-and-handles.md, "Native access:
- * one address range per table".
+ * Address space reserved for a table's blocks at once ({@code MAP_NORESERVE}: backed, zero, when first touched;
+ * unmapped when its arena closes). Only on Linux x86-64/AArch64 with native access and
+ * {@code dev.bulkdata.storage.reserve} not {@code false}; else {@link #reserve} returns null and blocks are allocated
+ * one by one, silently. ARCHITECTURE.md, "Memory layout"; guide: docs/tables-and-handles.md, "Native access".
  */
 @SuppressWarnings("restricted") // the calls run only where the module has native access (AVAILABLE)
 public final class AddressSpace {
@@ -64,14 +60,13 @@ public final class AddressSpace {
     }
 
     /**
-     * Reserves {@code bytes} of address space, aligned to {@link #HUGE_PAGE}, zero where first
-     * read, unmapped when {@code arena} closes.
+     * Reserves {@code bytes} of address space, aligned to {@link #HUGE_PAGE}, zero where first read, unmapped when
+     * {@code arena} closes.
      *
      * @param bytes the size, a multiple of 4 KiB
-     * @param arena the arena whose closing unmaps the range; accesses after it throw
-     *     {@link IllegalStateException}
-     * @return the reserved range, or null if reservations are not available here or the
-     *     system refused this one (no address space left, a strict overcommit policy)
+     * @param arena the arena whose closing unmaps the range; accesses after it throw {@link IllegalStateException}
+     * @return the reserved range, or null if reservations are not available here or the system refused this one (no
+     *     address space left, a strict overcommit policy)
      */
     public static MemorySegment reserve(long bytes, Arena arena) {
         if (!AVAILABLE || bytes <= 0) {
@@ -100,8 +95,8 @@ public final class AddressSpace {
     }
 
     /**
-     * Asks the kernel to back {@code range} with transparent huge pages where it can (pages
-     * touched before stay as they are). Best effort: a refusal is ignored.
+     * Asks the kernel to back {@code range} with transparent huge pages where it can (pages touched before stay as
+     * they are). Best effort: a refusal is ignored.
      *
      * @param range a reserved range or a part of one, 2 MiB-aligned
      */

@@ -1,6 +1,5 @@
 package dev.bulkdata.storage.internal.memory;
 
-import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.CapacityExceededException;
@@ -11,22 +10,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 
 /**
- * The memory backend of one table: a shared {@link Arena} (shared so that chunks can be used on
- * many threads) that every block comes from, with the bytes handed out. Blocks are native
- * memory, slices of one reserved range where {@link AddressSpace} is available ({@link #plan}:
- * block {@code b} at {@code b << BLOCK_SHIFT} of {@link #region()}), or, after {@link #mapFrom},
- * slices of the table's mapped file. Never freed one by one: close frees all at once (a shared
- * arena's close costs a thread handshake). Access after close throws from the FFM runtime,
- * never crashes. A table dropped unclosed is closed by a cleaner, which also releases its tag.
+ * The memory backend of one table: a shared {@link Arena} that every block comes from (native memory, slices of a
+ * reserved range ({@link #plan}) or, after {@link #mapFrom}, of its mapped file), with the bytes handed out. Close
+ * frees all blocks at once; later access throws from the FFM runtime, never crashes. A cleaner closes a table dropped
+ * unclosed and releases its tag. Native blocks count against {@link #budget(long)} and {@link NativeBudget} from first
+ * hand-out (or {@link #prepay}) to close; mapped ones against neither. ARCHITECTURE.md, "Memory layout".
  *
- * <p><b>Budget.</b> Each native block counts against the owner's {@link #budget(long)} and
- * {@link NativeBudget} from first hand-out to close. {@link #prepay} counts the blocks a change
- * will take before it changes anything (or throws, counting nothing); {@link #allocateBlock}
- * draws on that or pays itself. Mapped blocks count against neither. ARCHITECTURE.md, "Memory
- * layout".
- *
- * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and
- * {@link #close} follow the owner's single-writer rule; {@link #bytes()} is read on the writer.
+ * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
+ * single-writer rule; {@link #bytes()} is read on the writer.
  */
 public final class BlockArena {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -37,26 +28,18 @@ public final class BlockArena {
     private long bytes;
     private int blocks;
     private boolean closeCalled;
+    private final ArenaListener listener;
     /** Native memory allocated ahead for the next blocks ({@link #allocateAhead}), or null. */
     private MemorySegment ahead;
-    /** Where in {@link #ahead} the next block starts. */
     private long aheadAt;
-    /** The file the blocks are mapped from, or null for blocks of native memory. */
     private MappedFile file;
-    /** Blocks the owner may ever hold ({@link #plan}), 0 until planned. */
     private long plannedBlocks;
-    /** Whether a reservation was tried (on the first block). */
     private boolean reserveTried;
-    /** Address space for the first {@link #regionBlocks} blocks, block {@code b} at {@code b << BLOCK_SHIFT}; or null. */
     private MemorySegment region;
     private long regionBlocks;
     private boolean hugePagesAdvised;
-    /** The owner's own budget in bytes ({@link #budget(long)}); {@link Long#MAX_VALUE} for none. */
     private long budget = Long.MAX_VALUE;
-    /**
-     * Bytes counted against the budgets: native blocks handed out (spares too) plus
-     * {@link #prepaid}; given back on close. Volatile: the cleaner reads it on another thread.
-     */
+    /** Native block bytes handed out (spares too) plus {@link #prepaid}; volatile: the cleaner gives it back. */
     private volatile long charged;
     /** Bytes counted by {@link #prepay} for blocks not handed out yet. */
     private long prepaid;
@@ -68,10 +51,21 @@ public final class BlockArena {
      * @param lease the owner's tag lease, released on close
      */
     public BlockArena(Object owner, TagLease lease) {
+        this(owner, lease, ArenaListener.NONE);
+    }
+
+    /**
+     * Opens the arena of a new table that reports its blocks to {@code listener}.
+     *
+     * @param owner the table; when it becomes unreachable, the arena is closed and the tag released
+     * @param lease the owner's tag lease, released on close
+     * @param listener told of every block handed out and of the close
+     */
+    public BlockArena(Object owner, TagLease lease, ArenaListener listener) {
         this.arena = Arena.ofShared();
         this.tag = lease.tag;
-        this.cleanable = CLEANER.register(owner, new Release(arena, lease, this));
-        TableEvents.opened(owner, tag, this);
+        this.listener = listener;
+        this.cleanable = CLEANER.register(owner, new Release(arena, lease, this, listener));
     }
 
     /**
@@ -94,9 +88,8 @@ public final class BlockArena {
     }
 
     /**
-     * Counts blocks the owner is about to take against both budgets, so the next
-     * {@link #allocateBlock} calls draw on them, or throws counting nothing. O(1); no effect on a
-     * mapped arena.
+     * Counts blocks the owner is about to take against both budgets, so the next {@link #allocateBlock} calls draw on
+     * them, or throws counting nothing. O(1); no effect on a mapped arena.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -115,7 +108,6 @@ public final class BlockArena {
         }
     }
 
-    /** Counts {@code size} bytes against both budgets, or throws counting nothing. */
     private void charge(long size, String table, String what) {
         if (size > budget - charged) {
             throw new CapacityExceededException("table '" + table + "' cannot take " + what + " (" + size
@@ -131,7 +123,6 @@ public final class BlockArena {
         charged += size;
     }
 
-    /** Draws one block's bytes from what was prepaid, or pays for them now. */
     private void pay(long size, String table, int block) {
         if (prepaid >= size) {
             prepaid -= size;
@@ -146,8 +137,8 @@ public final class BlockArena {
     private static final long MAX_RESERVATION = 1L << 36;
 
     /**
-     * Says how many blocks the owner may ever hold, so its first block reserves address space
-     * for all of them (at most 64 GiB). Without it, or without reservations, blocks come one by one.
+     * Says how many blocks the owner may ever hold, so its first block reserves address space for all of them (at most
+     * 64 GiB). Without it, or without reservations, blocks come one by one.
      *
      * @param blocks the most blocks the owner can hold
      */
@@ -171,11 +162,10 @@ public final class BlockArena {
     }
 
     /**
-     * Reserves address space in this arena for something other than blocks (slot entries), zero
-     * where first read, unmapped on close.
+     * {@return address space reserved in this arena for something other than blocks (slot entries), zero where first
+     * read, unmapped on close; or null where reservations are not available or over 64 GiB}
      *
      * @param bytes the size
-     * @return the range, or null where reservations are not available or over 64 GiB
      */
     public MemorySegment reserve(long bytes) {
         return bytes > MAX_RESERVATION ? null : AddressSpace.reserve((bytes + 4095) & -4096L, arena);
@@ -190,7 +180,6 @@ public final class BlockArena {
         }
     }
 
-    /** Advises huge pages for the region once its first {@code blocks} blocks are large enough to gain. */
     private void adviseHugePages(long blocks) {
         if (!hugePagesAdvised && (blocks << BLOCK_SHIFT) > AddressSpace.HUGE_PAGE) {
             hugePagesAdvised = true;
@@ -198,7 +187,6 @@ public final class BlockArena {
         }
     }
 
-    /** Block {@code block} of the region; blocks come in order, each once. */
     private MemorySegment regionBlock(Schema schema, int block) {
         if (block != blocks) {
             throw new IllegalStateException("block " + block + " allocated out of order (" + blocks + " allocated)");
@@ -209,20 +197,18 @@ public final class BlockArena {
 
     private MemorySegment counted(MemorySegment segment, long size) {
         bytes += size;
-        TableEvents.allocated(tag, size, ++blocks, bytes);
+        listener.allocated(tag, size, ++blocks, bytes);
         return segment;
     }
 
     /**
-     * Hands out the table's next zeroed block, {@link Schema#blockBytes()} bytes aligned to
-     * {@link Schema#BLOCK_ALIGNMENT}.
+     * {@return the table's next block, zeroed, {@link Schema#blockBytes()} bytes aligned to {@link Schema#BLOCK_ALIGNMENT}}
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
      * @param block the block's number in its table, for the message
-     * @return the block's segment
-     * @throws CapacityExceededException if native memory runs out, or the block was not
-     *     {@link #prepay prepaid} and a budget would be exceeded
+     * @throws CapacityExceededException if native memory runs out, or the block was not {@link #prepay prepaid} and a
+     *     budget would be exceeded
      */
     public MemorySegment allocateBlock(Schema schema, String table, int block) {
         if (file != null) {
@@ -259,11 +245,9 @@ public final class BlockArena {
     }
 
     /**
-     * Allocates the next {@code count} blocks' memory at once, for {@link #allocateBlock} to
-     * hand out in order: a load pays one allocation (and one entry in the shared arena's free
-     * list) per batch. Each block still counts its {@link Schema#blockBytes()}, not the
-     * alignment padding between them, so a loaded table reports the bytes of the saved one. No
-     * effect on a mapped arena.
+     * Allocates the next {@code count} blocks' memory at once (one allocation per batch of a load), for
+     * {@link #allocateBlock} to hand out in order. Each block counts its {@link Schema#blockBytes()}, not the padding
+     * between them, so a loaded table reports the saved one's bytes. No effect on a mapped arena.
      *
      * @param schema the table's record schema
      * @param table the table's name, for the message
@@ -291,7 +275,6 @@ public final class BlockArena {
         }
     }
 
-    /** Bytes from one block to the next in an allocation of several: a block, rounded up to its alignment. */
     private static long stride(Schema schema) {
         return (schema.blockBytes() + Schema.BLOCK_ALIGNMENT - 1) & -Schema.BLOCK_ALIGNMENT;
     }
@@ -307,8 +290,8 @@ public final class BlockArena {
     }
 
     /**
-     * Makes the blocks come from a file, mapped into this arena (closing unmaps them and closes
-     * the file); once, before any block.
+     * Makes the blocks come from a file, mapped into this arena (closing unmaps them and closes the file); once, before
+     * any block.
      *
      * @param file the table's file, open and locked
      */
@@ -352,11 +335,12 @@ public final class BlockArena {
     }
 
     /** Must not refer to the owner, or the owner would never become unreachable. */
-    private record Release(Arena arena, TagLease lease, BlockArena counts) implements Runnable {
+    private record Release(Arena arena, TagLease lease, BlockArena counts, ArenaListener listener)
+            implements Runnable {
         @Override
         public void run() {
             try {
-                TableEvents.closed(lease.tag, counts.blocks, counts.bytes, !counts.closeCalled);
+                listener.closed(lease.tag, counts.blocks, counts.bytes, !counts.closeCalled);
                 NativeBudget.release(counts.charged);
                 arena.close();
             } finally {

@@ -1,6 +1,5 @@
 package dev.bulkdata.storage.internal.memory;
 
-import dev.bulkdata.storage.internal.events.TableEvents;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,18 +9,16 @@ import java.nio.channels.FileLock;
 import java.util.Arrays;
 
 /**
- * A mapped table's file: channel, lock, the regions mapped from it and where the next region or
- * metadata area goes (format: {@code docs/format.md}, read and written by
- * {@code internal.format.MappedStore}). Regions are mapped into the table's arena, so its close
- * unmaps them all; region {@code k} holds {@code min(64 << k, 4096)} blocks, so few mappings
- * serve any size. Block {@code i} is the {@code i}-th block of the regions in order. Blocks past
- * the opened checkpoint's count may hold later bytes and are zeroed when handed out; appended
- * regions are zero-filled file space. Threads: the owning table's single writer.
+ * A mapped table's file: channel, lock, the regions mapped from it and where the next region or metadata area goes
+ * (format: {@code docs/format.md}, read and written by {@code internal.format.MappedStore}). Regions are mapped into
+ * the table's arena, so its close unmaps them all; region {@code k} holds {@code min(64 << k, 4096)} blocks, so few
+ * mappings serve any size. Block {@code i} is the {@code i}-th block of the regions in order. Blocks past the opened
+ * checkpoint's count may hold later bytes and are zeroed when handed out; appended regions are zero-filled file
+ * space. Threads: the owning table's single writer.
  */
 public final class MappedFile {
     /** Bytes between the starts of two blocks in the file, and the alignment of every region and area. */
     public static final int STRIDE = 16 * 1024;
-    /** Blocks of the first region; each next region doubles up to {@link #MAX_REGION_BLOCKS}. */
     static final int FIRST_REGION_BLOCKS = 64;
     /** Blocks of the largest region: 64 MiB. */
     public static final int MAX_REGION_BLOCKS = 4096;
@@ -42,7 +39,6 @@ public final class MappedFile {
     private int handedOut;
     /** Blocks below this index may hold bytes written after the checkpoint the file was opened from. */
     private int staleBelow;
-    /** The first byte after every region and area in use. */
     private long end;
     private boolean closed;
 
@@ -63,7 +59,6 @@ public final class MappedFile {
         this.end = end;
     }
 
-    /** Called once by the {@link BlockArena} that maps the regions into its arena. */
     void attach(Arena arena) {
         if (this.arena != null) {
             throw new IllegalStateException("file " + name + " is already attached to a table");
@@ -93,10 +88,7 @@ public final class MappedFile {
         end = Math.max(end, offset + (long) blocks * STRIDE);
     }
 
-    /**
-     * Marks the end of a restore: later blocks of the regions mapped so far are zeroed when
-     * handed out.
-     */
+    /** Marks the end of a restore: later blocks of the regions mapped so far are zeroed when handed out. */
     public void restored() {
         staleBelow = (int) Math.min(capacity, Integer.MAX_VALUE);
     }
@@ -111,11 +103,7 @@ public final class MappedFile {
         return regions[(int) (at >>> 32)].asSlice((at & 0xFFFF_FFFFL) * STRIDE, blockBytes);
     }
 
-    /**
-     * Hands out the next block, zeroed, appending and mapping a region when all are full.
-     *
-     * @throws IOException if the file cannot grow or be mapped
-     */
+    /** Hands out the next block, zeroed, appending and mapping a region when all are full (or IOException). */
     MemorySegment nextBlock() throws IOException {
         if (closed) {
             throw new IllegalStateException("file " + name + " is closed");
@@ -124,7 +112,6 @@ public final class MappedFile {
             int blocks = Math.min(FIRST_REGION_BLOCKS << Math.min(regionCount, 6), MAX_REGION_BLOCKS);
             long offset = end;
             long newEnd = offset + (long) blocks * STRIDE;
-            // Grow the file by writing its last byte: the new space reads zero.
             channel.write(ByteBuffer.allocate(1), newEnd - 1);
             mapRegion(offset, blocks);
         }
@@ -137,10 +124,9 @@ public final class MappedFile {
     }
 
     /**
-     * Appends an area for metadata at the end of the file.
+     * {@return the file offset, a multiple of {@link #STRIDE}, of an area for metadata appended at the end of the file}
      *
      * @param bytes its size
-     * @return its file offset, a multiple of {@link #STRIDE}
      */
     public long appendArea(long bytes) {
         long offset = end;
@@ -201,23 +187,7 @@ public final class MappedFile {
         return (long) r << 32 | (b - first);
     }
 
-    /**
-     * Reports the checkpoint a table was opened at to the flight recorder
-     * ({@code dev.bulkdata.MappedOpen}).
-     *
-     * @param tag the table's tag
-     * @param sequence the checkpoint's number
-     * @param state how the file was found ({@code OpenedCheckpoint.State})
-     * @param detail what was found
-     * @param checksums whether its blocks carry checksums
-     */
-    public void reportOpened(int tag, long sequence, String state, String detail, boolean checksums) {
-        TableEvents.mappedOpened(tag, name, sequence, state, detail, checksums);
-    }
-
-    /**
-     * Forces every region's changed pages to the device ({@link MemorySegment#force()}).
-     */
+    /** Forces every region's changed pages to the device ({@link MemorySegment#force()}). */
     public void force() {
         for (int r = 0; r < regionCount; r++) {
             regions[r].force();

@@ -5,11 +5,9 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The process-wide native-memory budget: one atomic counter of the block bytes every table in
- * memory holds ({@link BlockArena#prepay}), from first hand-out to close, and its limit. Mapped
- * blocks do not count (their pages are the file's). The limit is read once from {@value #PROPERTY}
- * (syntax and default: docs/errors-and-threads.md, "Memory"). Any thread; called per block
- * and per close, never per record.
+ * The process-wide native-memory budget: one atomic counter of the block bytes every table in memory holds, and its
+ * limit, read once from {@value #PROPERTY} (syntax and default: docs/errors-and-threads.md, "Memory"). Any thread;
+ * called per block and per close, never per record. ARCHITECTURE.md, "Memory layout" (budget).
  */
 public final class NativeBudget {
     /** The system property that sets the process-wide budget. */
@@ -54,11 +52,10 @@ public final class NativeBudget {
     }
 
     /**
-     * Sets the limit, for tests that must not depend on the machine; returns the previous one.
+     * {@return the limit before} Sets the limit, for tests that must not depend on the machine.
      *
      * @param bytes the new limit, {@link Long#MAX_VALUE} for none
      * @param from where it came from, for messages
-     * @return the limit before
      */
     public static long setLimit(long bytes, String from) {
         synchronized (NativeBudget.class) {
@@ -70,10 +67,8 @@ public final class NativeBudget {
     }
 
     /**
-     * Counts {@code bytes} more against the process-wide limit, or counts nothing and returns
-     * false if that would pass it. Tables dropped without {@code close()} count until their
-     * cleaners run, so before refusing it lets them run, as the JDK does for direct buffers:
-     * a {@link System#gc()}, then a few retries over about 60 milliseconds.
+     * Counts {@code bytes} more against the process-wide limit, or counts nothing and returns false if that would pass
+     * it, after letting dropped tables' cleaners run ({@link System#gc()}, then retries over about 60 ms).
      */
     static boolean charge(long bytes) {
         if (tryCharge(bytes)) {
@@ -115,11 +110,10 @@ public final class NativeBudget {
     }
 
     /**
-     * Parses a budget: bytes with an optional k/m/g/t suffix, a percentage of physical memory,
-     * or {@code unlimited}.
+     * {@return the budget in bytes that {@code text} gives: bytes with an optional k/m/g/t suffix, a percentage of
+     * physical memory, or {@code unlimited} ({@link Long#MAX_VALUE})}
      *
      * @param text the budget as written
-     * @return the budget in bytes, {@link Long#MAX_VALUE} for {@code unlimited}
      * @throws IllegalArgumentException if {@code text} is none of these
      */
     public static long parse(String text) {
@@ -158,7 +152,6 @@ public final class NativeBudget {
         }
     }
 
-    /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize if given, else the largest heap. */
     private static long directMemoryLimit() {
         for (String arg : inputArguments()) {
             if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
@@ -175,10 +168,7 @@ public final class NativeBudget {
         return Runtime.getRuntime().maxMemory();
     }
 
-    /**
-     * The JVM's arguments, through reflection (which reads every module): the library's module
-     * does not require java.management, and works without it (then no argument is seen).
-     */
+    /** The JVM's arguments, by reflection: the module does not require java.management (without it: none). */
     private static java.util.List<String> inputArguments() {
         try {
             Class<?> factory = Class.forName("java.lang.management.ManagementFactory");

@@ -3,10 +3,10 @@ package dev.bulkdata.storage.internal.memory;
 import java.util.Arrays;
 
 /**
- * An {@code int} array that grows by pages (filled with a chosen value) and never moves a value;
- * only the directory is copied, by doubling. Pages are made in order ({@link #ensure}) or sparsely
- * ({@link #ensurePage}, absent pages reading as the fill value through {@link #getOrFill}).
- * Unchecked: the owner checked the index and made its page. Single writer, as the owner.
+ * An {@code int} array that grows by pages (filled with a chosen value) and never moves a value; only the directory
+ * is copied, by doubling. Pages are made in order ({@link #ensure}) or sparsely ({@link #ensurePage}, absent pages
+ * reading as the fill value through {@link #getOrFill}). Unchecked: the owner checked the index and made its page.
+ * Single writer, as the owner.
  */
 public final class PagedInts {
     private static final int[][] NO_PAGES = new int[0][];
@@ -48,10 +48,7 @@ public final class PagedInts {
         pages[i >>> shift][i & mask] = value;
     }
 
-    /**
-     * {@return the page directory, for a hot path that indexes pages itself; entries past the
-     * pages made are null, and growth may replace the directory}
-     */
+    /** {@return the page directory, for a hot path; entries past the pages made are null; growth may replace it} */
     public int[][] pages() {
         return pages;
     }
@@ -75,8 +72,8 @@ public final class PagedInts {
     }
 
     /**
-     * Writes elements {@code first + k * step}, k below {@code count}, into {@code out} from its
-     * position, 0 for a page never made; a bulk copy per page when {@code step} is 1.
+     * Writes elements {@code first + k * step}, k below {@code count}, into {@code out} from its position, 0 for a
+     * page never made; a bulk copy per page when {@code step} is 1.
      *
      * @param out the buffer written from its position
      * @param first the first element
@@ -150,8 +147,7 @@ public final class PagedInts {
     }
 
     /**
-     * Replaces the pages of an array in contiguous use with {@code made}, of this page size
-     * (elements past those in use zero).
+     * Replaces the pages of an array in contiguous use with {@code made}, of this page size (elements past those in use zero).
      *
      * @param made the pages, adopted as they are
      */

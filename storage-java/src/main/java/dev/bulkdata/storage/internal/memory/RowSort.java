@@ -1,10 +1,9 @@
 package dev.bulkdata.storage.internal.memory;
 
 /**
- * The budgeted insertion sort of dense rows for {@code defragment} of packed and component
- * tables: each call restarts at row 0 and makes at most a budget of adjacent swaps. Stable and
- * adaptive (O(n + inversions)), it suits mostly sorted rows and resumes without saved state.
- * One instance per table, so a call allocates nothing.
+ * The budgeted insertion sort of dense rows for {@code defragment} of packed and component tables: each call restarts
+ * at row 0 and makes at most a budget of adjacent swaps. Stable and adaptive (O(n + inversions)), it suits mostly
+ * sorted rows and resumes without saved state. One instance per table, so a call allocates nothing.
  */
 public final class RowSort {
     /** What a sort runs over: rows {@code 0..n-1} that can be compared and swapped. */
@@ -38,11 +37,11 @@ public final class RowSort {
     }
 
     /**
-     * Sorts rows {@code 0..n-1} until they are in order or {@code maxSwaps} swaps are made.
+     * {@return the number of swaps made} Sorts rows {@code 0..n-1} until they are in order or {@code maxSwaps} swaps
+     * are made; {@link #finished()} says whether the pass completed.
      *
      * @param n the number of rows
      * @param maxSwaps the most swaps, {@code >= 0}
-     * @return the number of swaps made; {@link #finished()} says whether the pass completed
      */
     public long sort(int n, long maxSwaps) {
         long swaps = 0;

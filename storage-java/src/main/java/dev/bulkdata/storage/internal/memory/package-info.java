@@ -1,12 +1,6 @@
 /**
- * The memory a table is made of: {@code BlockArena} hands out a table's 16 KiB blocks (one
- * shared {@code Arena} per table, freed at once on close), carved from an {@code AddressSpace}
- * (one reserved range of address space where the library has native access on Linux) or from
- * a {@code MappedFile}'s regions (a table kept in a file); {@code PagedInts} are the heap pages
- * of ints that hold meta words and back-links where no range is reserved; {@code RowSort} is
- * the budgeted insertion sort of dense rows that {@code defragment} runs.
- *
- * <p>Not exported: the engine in {@code dev.bulkdata.storage} and the file format use it; a
- * user never names it.
+ * The memory a table is made of: its 16 KiB blocks ({@code BlockArena}, from an {@code AddressSpace} range or a
+ * {@code MappedFile}'s regions), heap int pages ({@code PagedInts}) and {@code defragment}'s sort ({@code RowSort}).
+ * Not exported: the engine and the file format use it (ARCHITECTURE.md, "Memory layout").
  */
 package dev.bulkdata.storage.internal.memory;

@@ -1,16 +1,11 @@
 package dev.bulkdata.storage.internal.tags;
 
 /**
- * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its
- * slots start at (the tag's floor, see {@link TagRegistry}), and what the table has handed out
- * so far (generations, slots and its epoch), which {@link TagRegistry#release} turns into the next table's floor.
- *
- * <p>The table records every handle it makes with {@link #issued(int, int)}. The lease is
- * shared with the table's cleaner (not the table itself), so that a table dropped without
- * being closed still reports what it handed out when the cleaner releases its tag.
- *
- * <p>Threads: written by the table's writer thread only; read by {@link TagRegistry#release}
- * after the table is closed or unreachable.
+ * One table's hold on a tag, from {@link TagRegistry#register}: the tag, the generation its slots start at (the tag's
+ * floor), and what the table has handed out (generations, slots, epoch: {@link #issued(int, int)}), which
+ * {@link TagRegistry#release} turns into the next table's floor. Shared with the table's cleaner and holding no table,
+ * so a table dropped unclosed still reports it. Written by the table's writer only; read by release once the table is
+ * closed or unreachable.
  */
 public final class TagLease {
     /** The table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}. */
@@ -19,10 +14,7 @@ public final class TagLease {
     public final int floor;
     /** The name of the last closed table that held this tag, or null if it is new. */
     public final String previousName;
-    /**
-     * The table's identity: a random non-zero number made when the table was first built,
-     * kept by a snapshot and restored by loading it (see {@link TagRegistry}).
-     */
+    /** The table's identity: random, non-zero, made when the table was first built, restored with its snapshot. */
     public final long identity;
     /** The largest generation in a handle the table made; -1 before the first. */
     int peakGeneration = -1;
@@ -41,8 +33,7 @@ public final class TagLease {
     }
 
     /**
-     * Records the table's epoch after it moved on ({@code HandleLayout#epochBits()}): every
-     * handle it makes from now has it, above its generation.
+     * Records the table's epoch after it moved on: every handle it makes from now has it, above its generation.
      *
      * @param epoch the table's epoch
      */
@@ -51,8 +42,7 @@ public final class TagLease {
     }
 
     /**
-     * Records that the table made a handle with this generation and slot. O(1): two
-     * compares, and a store only when a peak rises.
+     * Records that the table made a handle with this generation and slot; O(1), storing only when a peak rises.
      *
      * @param generation the handle's generation
      * @param slot the handle's slot

@@ -4,22 +4,11 @@ import dev.bulkdata.storage.CapacityExceededException;
 import dev.bulkdata.storage.HandleLayout;
 
 /**
- * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table
- * is ever accepted by a later table, and remembers each open table's name and handle layout, to
- * print a handle with its table's name and report a foreign handle's table.
+ * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table is ever accepted by a
+ * later table, and remembers each open table's name and handle layout, to print a handle with its table's name and
+ * report a foreign handle's table. Tag choice, generation floors and identities: ARCHITECTURE.md, "Handles and tags".
  *
- * <p>A reused tag gets a <em>generation floor</em>: its tables' {@link TagLease}s fold what they
- * handed out into {@code BOUNDS[tag]}, a bound of the low 52 bits of every handle made under it,
- * and a new table's slots start above it, so an old handle either has stray bits or a
- * generation no slot has. Automatic tags go round-robin (a closed table's tag is reused as late
- * as possible), skipping tags in use or worn out for the layout. Fixed tags
- * ({@link HandleLayout#MIN_FIXED_TAG} up) are taken only on request. A snapshot loads under its
- * own tag ({@link #registerRestored}) only if no handle of another table <em>identity</em>
- * ({@code MAKERS}, {@code OTHERS}) could match a restored slot; the same identity's are not
- * checked (an older snapshot is a rollback). ARCHITECTURE.md, "Handles and tags".
- *
- * <p>Thread-safe: all methods synchronize on the class. Only table creation and closing call
- * the mutating methods; lookups happen on error paths and when formatting.
+ * <p>Thread-safe: every method but {@link #checkFixed} (which reads no state) synchronizes on the class.
  */
 public final class TagRegistry {
     private static final int TAGS = HandleLayout.MAX_TAG + 1;
@@ -27,16 +16,12 @@ public final class TagRegistry {
     private static final HandleLayout[] LAYOUTS = new HandleLayout[TAGS];
     /** The generation the open table with the tag starts its slots at (valid while NAMES is set). */
     private static final int[] FLOORS = new int[TAGS];
-    /** Name of the last table that held the tag and is now closed; null if none. */
     private static final String[] CLOSED_NAMES = new String[TAGS];
     /** Upper bound of the low 52 bits of every handle made under the tag; -1 if none was made. */
     private static final long[] BOUNDS = new long[TAGS];
     /** The identity of the last table that made handles under the tag (valid while BOUNDS >= 0). */
     private static final long[] MAKERS = new long[TAGS];
-    /**
-     * The bound (as {@code BOUNDS}) of every handle made under the tag before the last run of
-     * tables of identity {@code MAKERS}, -1 if none: the handles of other identities.
-     */
+    /** {@code BOUNDS} of the handles made under the tag before the last run of identity {@code MAKERS}; -1: none. */
     private static final long[] OTHERS = new long[TAGS];
     private static final int AUTOMATIC_TAGS = HandleLayout.MIN_FIXED_TAG - 1;
     private static int lastTag;
@@ -50,13 +35,11 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a tag for a new table.
+     * {@return the lease of a tag reserved for a new table: the tag and the generation the table's slots start at}
      *
      * @param name the table's name
      * @param layout the table's handle layout
-     * @return the lease: the tag and the generation the table's slots start at
-     * @throws CapacityExceededException if every tag is in use by an open table or too worn
-     *     by closed tables for this layout
+     * @throws CapacityExceededException if every tag is in use by an open table or too worn by closed tables for this layout
      */
     public static synchronized TagLease register(String name, HandleLayout layout) {
         int tag = freeAutomaticTag(name, layout, layout.maxGeneration());
@@ -64,16 +47,14 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a fixed tag for a new table, with a new identity.
+     * {@return the lease of a fixed tag reserved for a new table, with a new identity}
      *
      * @param name the table's name
      * @param layout the table's handle layout
      * @param tag a tag from {@link HandleLayout#MIN_FIXED_TAG} to {@link HandleLayout#MAX_TAG}
-     * @return the lease
      * @throws IllegalArgumentException if {@code tag} is not a fixed tag
      * @throws IllegalStateException if an open table holds the tag
-     * @throws CapacityExceededException if earlier tables under the tag wore it out for this
-     *     layout
+     * @throws CapacityExceededException if earlier tables under the tag wore it out for this layout
      */
     public static synchronized TagLease registerFixed(String name, HandleLayout layout, int tag) {
         checkFixed(tag);
@@ -94,7 +75,7 @@ public final class TagRegistry {
      * Checks that a tag is one of the fixed tags.
      *
      * @param tag any value
-     * @throws IllegalArgumentException unless {@code tag} is a fixed tag
+     * @throws IllegalArgumentException if it is not
      */
     public static void checkFixed(int tag) {
         if (tag < HandleLayout.MIN_FIXED_TAG || tag > HandleLayout.MAX_TAG) {
@@ -105,16 +86,15 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a table's own tag for a table restored from a snapshot, keeping its identity.
+     * {@return the lease of a table's own tag reserved for it restored from a snapshot, keeping its identity}
      *
      * @param name the table's name
      * @param layout the table's handle layout
      * @param tag the tag the table had when it was saved
      * @param identity the table's identity, from the snapshot
      * @param floor the table's floor, from the snapshot
-     * @return the lease
-     * @throws TagConflict if an open table holds the tag, or a table of another identity made
-     *     handles under it in this process with a generation of {@code floor} or more
+     * @throws TagConflict if an open table holds the tag, or a table of another identity made handles under it in this
+     *     process with a generation of {@code floor} or more
      */
     public static synchronized TagLease registerRestored(String name, HandleLayout layout, int tag, long identity,
                                                          int floor) {
@@ -134,18 +114,16 @@ public final class TagRegistry {
     }
 
     /**
-     * Reserves a new automatic tag, with a new identity, for a table restored from a snapshot
-     * under another tag: of the free tags usable with {@code maxFloor}, the one with the lowest
-     * floor (a never-used tag has floor 0).
+     * Reserves a new automatic tag, with a new identity, for a table restored from a snapshot under another tag: the
+     * free tag with the lowest floor (a never-used tag has floor 0).
      *
      * @param name the table's name
      * @param layout the table's handle layout
      * @param minFloor the table's own floor (from the snapshot)
      * @param maxFloor the highest tag floor the caller can accept
-     * @return the lease; its floor is the larger of the tag's floor and {@code minFloor}, and
-     *     the caller lifts its slots by what the tag's floor adds
-     * @throws CapacityExceededException if no free automatic tag has a floor of at most
-     *     {@code maxFloor}
+     * @return the lease; its floor is the larger of the tag's floor and {@code minFloor}, and the caller lifts its
+     *     slots by what the tag's floor adds
+     * @throws CapacityExceededException if no free automatic tag has a floor of at most {@code maxFloor}
      */
     public static synchronized TagLease registerRenamed(String name, HandleLayout layout, int minFloor,
                                                         int maxFloor) {
@@ -210,7 +188,6 @@ public final class TagRegistry {
                 + " needed, or use a handle layout with more generation bits");
     }
 
-    /** The first generation a new table with {@code layout} may use under {@code tag}. */
     private static long floor(int tag, HandleLayout layout) {
         return floor(BOUNDS[tag], layout);
     }
@@ -235,8 +212,7 @@ public final class TagRegistry {
         if (lease.peakGeneration >= 0 && layout != null) {
             long slot = lease.peakSlot;
             long slotBound = slot == 0 ? 0 : (Long.highestOneBit(slot) << 1) - 1;
-            // A table that moved to later epochs made handles with its epoch above the generation:
-            // the bound covers them (every epoch up to the last, with any generation below it).
+            // The bound covers handles of every epoch up to the table's last (the epoch sits above the generation).
             long generations = ((long) lease.epoch << layout.generationBits()) | lease.peakGeneration;
             long bound = (generations << layout.slotBits()) | slotBound;
             if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity) {
@@ -269,14 +245,11 @@ public final class TagRegistry {
     }
 
     /**
-     * Whether {@code handle}, whose tag is {@code tag}, was made by a table that held the tag
-     * before the open table that holds it now: read in the holder's layout, its generation is
-     * below the generation the holder's slots start at (and its epoch 0), so the holder rejects it
-     * (and so does every other table: the table that made it is closed).
+     * {@return true if an open table holds {@code tag} and {@code handle} was made by an earlier table under it}: read
+     * in the holder's layout, its epoch is 0 and its generation below the holder's floor, so every table rejects it.
      *
      * @param tag the handle's tag
      * @param handle the handle
-     * @return true if an open table holds the tag and the handle predates it
      */
     public static synchronized boolean predatesHolder(int tag, long handle) {
         HandleLayout layout = tag > 0 && tag < TAGS ? LAYOUTS[tag] : null;
@@ -293,8 +266,8 @@ public final class TagRegistry {
     }
 
     /**
-     * {@return {@code handle} formatted with the name and layout of the open table that holds its
-     * tag, or as {@code tag7#42@3} in the default layout if none does; {@code "null"} for 0}
+     * {@return {@code handle} formatted with the name and layout of the open table that holds its tag, or as
+     * {@code tag7#42@3} in the default layout if none does; {@code "null"} for 0}
      *
      * @param handle any value
      */
