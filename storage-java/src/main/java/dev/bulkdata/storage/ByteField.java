@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding byte values. Obtain it from {@link Schema#byteField(String)}.
- */
+/** A {@link Field} holding byte values. Obtain it from {@link Schema#byteField(String)}. */
 public final class ByteField extends Field {
     private static final ValueLayout.OfByte LAYOUT = ValueLayout.JAVA_BYTE;
 

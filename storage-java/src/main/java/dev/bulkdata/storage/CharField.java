@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding char values. Obtain it from {@link Schema#charField(String)}.
- */
+/** A {@link Field} holding char values. Obtain it from {@link Schema#charField(String)}. */
 public final class CharField extends Field {
     private static final ValueLayout.OfChar LAYOUT = ValueLayout.JAVA_CHAR_UNALIGNED;
 

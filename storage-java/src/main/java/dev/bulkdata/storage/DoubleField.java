@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding double values. Obtain it from {@link Schema#doubleField(String)}.
- */
+/** A {@link Field} holding double values. Obtain it from {@link Schema#doubleField(String)}. */
 public final class DoubleField extends Field {
     private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 

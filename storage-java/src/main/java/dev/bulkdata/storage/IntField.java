@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding int values. Obtain it from {@link Schema#intField(String)}.
- */
+/** A {@link Field} holding int values. Obtain it from {@link Schema#intField(String)}. */
 public final class IntField extends Field {
     private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT_UNALIGNED;
 

@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding long values. Obtain it from {@link Schema#longField(String)}.
- */
+/** A {@link Field} holding long values. Obtain it from {@link Schema#longField(String)}. */
 public final class LongField extends Field {
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
 

@@ -4,9 +4,7 @@ package dev.bulkdata.storage;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-/**
- * A {@link Field} holding short values. Obtain it from {@link Schema#shortField(String)}.
- */
+/** A {@link Field} holding short values. Obtain it from {@link Schema#shortField(String)}. */
 public final class ShortField extends Field {
     private static final ValueLayout.OfShort LAYOUT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
