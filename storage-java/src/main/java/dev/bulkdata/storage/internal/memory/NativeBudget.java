@@ -68,7 +68,7 @@ public final class NativeBudget {
 
     /**
      * Counts {@code bytes} more against the process-wide limit, or counts nothing and returns false if that would pass
-     * it, after letting dropped tables' cleaners run ({@link System#gc()}, then retries over about 60 ms).
+     * it, after letting dropped tables' cleaners run ({@link System#gc()}, then retries after 1, 2 .. 32 milliseconds).
      */
     static boolean charge(long bytes) {
         if (tryCharge(bytes)) {
