@@ -24,23 +24,13 @@ public final class SampleOutput {
         this.interactive = interactive;
     }
 
-    /**
-     * Prints to {@code System.out}, rewriting progress lines in place only when standard output
-     * is a terminal.
-     *
-     * @return the console output
-     */
+    /** {@return output to {@code System.out}, rewriting progress lines in place only on a terminal} */
     public static SampleOutput console() {
         java.io.Console console = System.console();
         return new SampleOutput(System.out, console != null && console.isTerminal());
     }
 
-    /**
-     * Plain-line output for tests and logs.
-     *
-     * @param out where to print
-     * @return output that never rewrites a line
-     */
+    /** {@return plain-line output to {@code out}, for tests and logs: it never rewrites a line} */
     public static SampleOutput plain(PrintStream out) {
         return new SampleOutput(out, false);
     }
@@ -50,22 +40,13 @@ public final class SampleOutput {
         return interactive;
     }
 
-    /**
-     * Prints a sample's title line.
-     *
-     * @param title what the sample shows
-     */
+    /** Prints a sample's title line, {@code title} saying what it shows. */
     public void heading(String title) {
         out.println();
         out.println("== " + title + " ==");
     }
 
-    /**
-     * Prints one formatted line.
-     *
-     * @param format a {@link String#format} pattern
-     * @param args its arguments
-     */
+    /** Prints one line: {@link String#format} of {@code format} and {@code args}. */
     public void line(String format, Object... args) {
         out.println(String.format(format, args));
     }
