@@ -16,9 +16,10 @@ import java.util.Map;
 /**
  * Tables as DuckDB views over their live blocks, in one call:
  * {@code views.register("particles", table)}, then SQL over {@code particles}. Needs
- * {@code org.duckdb:duckdb_jdbc} and {@code org.apache.arrow:arrow-c-data} (for its
- * {@code ArrowArrayStream} wrapper class, which DuckDB's JDBC driver requires) on the class or
- * module path; this module reaches both by reflection, so neither is needed otherwise.
+ * {@code org.duckdb:duckdb_jdbc}, {@code org.apache.arrow:arrow-c-data} (for its {@code ArrowArrayStream}
+ * wrapper class, which DuckDB's JDBC driver requires) and an Arrow allocation manager such as
+ * {@code arrow-memory-unsafe} on the class or module path (the guide's dependency list); this module
+ * reaches them by reflection, so none is needed otherwise.
  * Guide: docs/sql-and-arrow.md, "From a clone to a SQL answer" (an example) and "DuckDB recipe".
  *
  * <p><b>One scan per registration.</b> The first query that scans a view consumes its stream
