@@ -23,25 +23,13 @@ import java.util.List;
  * }
  * }</pre>
  *
- * <p><b>The stream</b> holds one {@code ArrowArray} per chunk (16 KiB block) that holds a live
- * record, a struct array with one child per column, in chunk order: the chunk's slots
- * {@code 0 .. last live slot} are its rows, and a hole among them is a row whose every column is
- * null. Arrow types: {@code BYTE} int8, {@code SHORT} int16, {@code CHAR} uint16, {@code INT}
- * int32, {@code LONG} int64, {@code FLOAT} float32, {@code DOUBLE} float64, {@code BOOLEAN}
- * Arrow's bit-packed boolean, {@code HANDLE} int64 with field metadata
- * {@code bulkdata.handle.target} naming the table its handles belong to; the handle column is
- * int64 with the same metadata naming this table. Column names are the field names; the
- * stream's struct is named after the table (metadata {@code bulkdata.table}).
- *
- * <p><b>What is copied.</b> The columns of a {@link dev.bulkdata.storage.RecordLayout#SOA SOA} table
- * other than booleans are never copied: an array's data buffer is the address of the field's
- * column in the block ({@link dev.bulkdata.storage.Chunk#column}). Copied per array, into
- * memory the stream owns: the live bitmap of a chunk with holes (one bit per slot, shared by
- * the columns: 64 bytes for a chunk of 512 slots), a {@code BOOLEAN} column (packed to bits:
- * 1 bit per slot), the handle column (8 bytes per slot) and, in an
- * {@link dev.bulkdata.storage.RecordLayout#AOS AOS} table, every column (its values are a record
- * apart in the block: the field's width per slot). {@link ArrowStream#bytesCopied()} counts
- * them.
+ * <p><b>The stream</b> holds one struct {@code ArrowArray} per chunk that holds a live record, in
+ * chunk order; its rows are the chunk's slots up to the last live one, a hole a row of nulls.
+ * Columns bear the field names; a handle is int64 with metadata {@code bulkdata.handle.target}.
+ * An {@link dev.bulkdata.storage.RecordLayout#SOA SOA} table's columns other than booleans are
+ * never copied; the live bitmap of a chunk with holes, booleans, the handle column and AOS
+ * columns are, as {@link ArrowStream#bytesCopied()} counts. Guide: docs/sql-and-arrow.md,
+ * "What is exported".
  *
  * <p>Threads: an {@code ArrowExport} is immutable and may be shared; {@code open} takes the
  * table's iteration guard and must be called on a thread allowed to read the table.

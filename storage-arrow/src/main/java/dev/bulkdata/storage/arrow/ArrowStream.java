@@ -27,28 +27,21 @@ import static dev.bulkdata.storage.arrow.CData.*;
  * through a C bridge, or C code) to read. Made by {@link ArrowExport#open()}; see
  * {@link ArrowExport} for what the stream holds and what is copied.
  *
- * <p><b>Lifetime.</b> The stream, each schema it gave ({@code get_schema}) and each array it
- * gave ({@code get_next}) is released by its consumer through its {@code release} callback, on
- * any thread, in any order; each release frees what it owns once (a second call of the same
- * struct's callback does nothing). Until all are released the export is <em>open</em>: the
- * table refuses adds, removes, clears and defragments with
- * {@link java.util.ConcurrentModificationException} (the export holds an iteration of the
- * table, as a chunk pass does), and the table's {@link Table#close()} throws
- * {@link IllegalStateException} naming the open exports, and changes nothing, since the
- * consumer may still read the blocks. At the last release the table is writable again and the
- * memory the stream allocated is freed. A stream a consumer never releases keeps its table
- * that way: its {@code close()} reports it every time. Field writes stay allowed meanwhile and
- * are seen by the consumer where a column is not copied (write fields only while no consumer
- * reads them, as for any other thread).
+ * <p><b>Lifetime</b> (guide: docs/sql-and-arrow.md, "Lifetime rules"). The consumer releases the
+ * stream and each schema and array it took through their {@code release} callbacks, on any
+ * thread, in any order; each frees what it owns once (a second call does nothing). Until all are
+ * released the export is <em>open</em>: the table refuses adds, removes, clears and defragments
+ * with {@link java.util.ConcurrentModificationException}, and its {@link Table#close()} throws
+ * {@link IllegalStateException} naming the open exports and changes nothing. A stream never
+ * released keeps its table so. Field writes stay allowed and are seen by the consumer where a
+ * column is not copied: write none that a consumer reads.
  *
- * <p>{@link #close()} releases the stream from the Java side if no consumer took it (a C
- * consumer that <em>moves</em> the stream, as the interface says, sets the struct's
- * {@code release} to null; DuckDB does so when a query scans it), so try-with-resources never
- * frees a stream under a consumer that moved it, and releases one nobody took.
+ * <p>{@link #close()} releases the stream if no consumer took it, and does nothing for one a
+ * consumer moved (set its {@code release} to null, as DuckDB does when a query scans it), so
+ * try-with-resources is safe around a stream handed out.
  *
- * <p><b>Errors</b> in a callback (a table found corrupt, a callback of a released stream) are
- * returned to the consumer as {@code EIO} or {@code EINVAL} with a message from
- * {@code get_last_error}; nothing is thrown into native code.
+ * <p><b>Errors</b> in a callback return {@code EIO} or {@code EINVAL} to the consumer, with a
+ * message from {@code get_last_error}; nothing is thrown into native code.
  *
  * <p>Threads: the callbacks may be called on any thread, the stream's own serially (as the
  * interface requires); {@link #close()}, {@link #isReleased()} and the counters are thread-safe.

@@ -16,35 +16,23 @@ import java.util.Map;
 /**
  * Tables as DuckDB views over their live blocks, in one call:
  * {@code views.register("particles", table)}, then SQL over {@code particles}. Needs
- * {@code org.duckdb:duckdb_jdbc} and {@code org.apache.arrow:arrow-c-data} (for its
- * {@code ArrowArrayStream} wrapper class, which DuckDB's JDBC driver requires) on the class or
- * module path; this module reaches both by reflection, so neither is needed otherwise.
+ * {@code org.duckdb:duckdb_jdbc}, {@code org.apache.arrow:arrow-c-data} (for its {@code ArrowArrayStream}
+ * wrapper class, which DuckDB's JDBC driver requires) and an Arrow allocation manager such as
+ * {@code arrow-memory-unsafe} on the class or module path (the guide's dependency list); this module
+ * reaches them by reflection, so none is needed otherwise.
+ * Guide: docs/sql-and-arrow.md, "From a clone to a SQL answer" (an example) and "DuckDB recipe".
  *
- * <pre>{@code
- * try (Connection db = DriverManager.getConnection("jdbc:duckdb:");
- *      DuckDbViews views = new DuckDbViews(db);
- *      Statement sql = db.createStatement()) {
- *     views.register("particles", particles);            // before each query that reads it
- *     try (ResultSet r = sql.executeQuery("SELECT count(*), avg(px) FROM particles")) { ... }
- * }
- * }</pre>
+ * <p><b>One scan per registration.</b> The first query that scans a view consumes its stream
+ * (DuckDB releases it when the scan ends: the table is writable again); a later query over the
+ * view fails in DuckDB with "This stream has been released". Register again before each query:
+ * O(columns), no value copied. A query that scans one table twice needs two views. The view
+ * leaves out the stream's null rows of holes: it has exactly the table's live records.
  *
- * <p><b>One scan per registration.</b> A DuckDB view of an Arrow stream reads the stream once:
- * the first query that scans it consumes it (and DuckDB releases it when the scan ends, which
- * makes the table writable again); a later query over the same view fails in DuckDB with "This
- * stream has been released". Register the table again before each query: a registration costs
- * O(columns) and copies no value, the chunks are visited while the query runs. A query that
- * scans one table twice (a self-join) needs two views.
- *
- * <p><b>Holes.</b> The stream has a null row for each hole below a chunk's last live slot
- * (see {@link ArrowExport}); the view leaves them out ({@code WHERE <first column> IS NOT
- * NULL}), so the view has exactly the table's live records.
- *
- * <p><b>Lifetime.</b> The stream a view reads is open (the table refuses structural changes
- * and {@code close()}) from {@code register} until DuckDB has scanned it, or until the view is
- * registered again, or this object is closed: both release a stream no query took. Each view
- * name keeps 40 bytes of native memory for its stream struct until {@link #close()}, since
- * DuckDB keeps reading that struct for as long as the view exists.
+ * <p><b>Lifetime.</b> A view's stream is open (the table refuses structural changes and
+ * {@code close()}) from {@code register} until DuckDB has scanned it, or the view is registered
+ * again, or this object is closed: both release a stream no query took. Each view name keeps 40
+ * bytes of native memory (its stream struct, read by DuckDB while the view exists) until
+ * {@link #close()}.
  *
  * <p>Threads: one thread at a time per {@code DuckDbViews}, as for its JDBC connection.
  */

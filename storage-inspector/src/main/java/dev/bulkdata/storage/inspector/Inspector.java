@@ -14,76 +14,34 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A web page and a JSON API that show a running program's tables: every table's schema,
- * occupancy and memory, a map of its chunks with the ones changed since the last look, its
- * records decoded field by field (handle fields as links), charts over the last frames, and a
- * SQL console over the live tables (DuckDB, through storage-arrow). Served by the JDK's own HTTP
- * server ({@code jdk.httpserver}).
+ * A web page and a JSON API that show a running program's tables: schemas, occupancy, memory,
+ * the chunks changed since the last look, records decoded field by field, charts over the last
+ * frames and a SQL console over the live tables (DuckDB, through storage-arrow). Served by the
+ * JDK's HTTP server ({@code jdk.httpserver}); made by {@link #builder()}. Guide: docs/inspector.md.
  *
- * <pre>{@code
- * try (Inspector inspector = Inspector.builder().table(particles).table(emitters).start()) {
- *     System.out.println("inspect at " + inspector.url());   // http://127.0.0.1:PORT/?token=...
- *     while (running) {
- *         simulate(particles);
- *         inspector.poll();                                  // answers the page, within its budget
- *     }
- * }
- * }</pre>
- *
- * <h2>Threads: the tables keep their one writer</h2>
- * The server's threads never read a table. They check each request, serve the page's files and
- * queue each API call; the calls are answered on the thread that owns the tables, when it calls
- * {@link #poll()} at a point of its choosing (once a frame, between the frame's writes): then
- * the tables are read, as the owner reads them, and the server thread that waits sends the
- * answer. The first thread that polls becomes the owner; {@code poll} and {@code serve} from
- * another thread throw {@link IllegalStateException}. A program with no frame loop calls
- * {@link #serve(Duration)}, which answers calls as they come for a while, on the calling
- * thread. A call that waits more than 10 seconds is answered 503 (the program did not poll).
- * {@link #url()}, {@link #token()}, {@link #address()}, {@link #frames()} and
+ * <p><b>Threads</b> (guide: "Threads"). The server's threads never read a table: they queue each
+ * API call, and the thread that owns the tables answers the queue when it calls {@link #poll()}
+ * (once a frame, between its writes) or, with no frame loop, {@link #serve(Duration)}. The first
+ * thread that polls becomes the owner; {@code poll} and {@code serve} from another thread throw
+ * {@link IllegalStateException}. A call waiting over 10 seconds, or past 64 waiting, is answered
+ * 503. {@link #url()}, {@link #token()}, {@link #address()}, {@link #frames()} and
  * {@link #sqlUnavailable()} may be called from any thread.
  *
- * <h2>Costs</h2>
- * {@link #poll()} first takes one sample of every table for the charts: its live records and
- * bytes (O(1)) and the chunks changed since the last sample (O(chunks), a comparison of change
- * versions per field of each chunk, and one {@link Table#markVersion()}). Then it answers queued
- * calls while its budget lasts: it starts a call only while time is left and calls of that kind
- * lately cost less than what is left (the first call of a poll excepted, so that every poll
- * moves on). Each call but a SQL query is bounded: a chunk map is O(chunks) (at most 65,536
- * listed), a page of records at most 256 records. A SQL query is the exception: at most one
- * runs per poll, for up to the query time limit ({@link Builder#sqlLimits}); the page runs one
- * only when a person asks. With no page open, a poll costs the sample and one look at an empty
- * queue. API calls waiting for a poll are at most 64; more are answered 503 at once.
+ * <p><b>Costs</b> (guide: "Costs"). A poll samples every table (O(chunks), one
+ * {@link Table#markVersion()}), then answers queued calls while its budget lasts, each bounded
+ * (a chunk map O(chunks), 256 records a page) but a SQL query: at most one per poll, for up to
+ * the query time limit ({@link Builder#sqlLimits}). With no page open, a poll costs the sample.
  *
- * <h2>Safe by default</h2>
- * <ul>
- * <li>The server binds the loopback address ({@code 127.0.0.1}) unless {@link Builder#bind}
- *     says otherwise, on a free port unless {@link Builder#port} names one.
- * <li>Every request needs the random access token ({@link #token()}, 192 bits), as the
- *     {@code token} parameter of the address {@link #url()} gives (the page then keeps it in a
- *     cookie of its own), or as {@code Authorization: Bearer TOKEN}; without it the answer is
- *     401. {@link #start} prints the address with its token through {@link System.Logger}
- *     (level INFO, logger {@code dev.bulkdata.storage.inspector}).
- * <li>The {@code Host} header must name the address the server listens on ({@code 127.0.0.1},
- *     {@code localhost} or {@code [::1]} and the port, or the bound address), and an
- *     {@code Origin} header, when present, this page's origin: a page of another site cannot
- *     reach the inspector through DNS rebinding. Otherwise 403.
- * <li>Read-only: only {@code GET}, and {@code POST} of a SQL query; nothing writes a table.
- * <li>SQL: one query at a time (a statement starting with {@code SELECT}, {@code WITH},
- *     {@code FROM}, {@code VALUES}, {@code TABLE}, {@code DESCRIBE}, {@code SHOW},
- *     {@code SUMMARIZE} or {@code EXPLAIN}; no {@code COPY}, {@code ATTACH}, {@code INSTALL},
- *     {@code LOAD}, {@code PRAGMA}, {@code SET} or statement that changes data) in an
- *     in-memory DuckDB database of the inspector's own, with external access disabled and its
- *     configuration locked (a {@code read_csv} of any file is refused), limited in rows and in
- *     time.
- * </ul>
- *
- * <h2>What the SQL console needs</h2>
- * DuckDB's JDBC driver ({@code org.duckdb:duckdb_jdbc}) and Arrow's {@code arrow-c-data} and
- * {@code arrow-memory-unsafe}, as for storage-arrow's {@code DuckDbViews}, and native access
- * for storage-arrow and DuckDB. Without them the page says why the console is off and shows
- * everything else.
- *
- * <p>Instances are made by {@link #builder()}.
+ * <p><b>Safe by default</b> (guide: "Safe by default"). The server binds the loopback address
+ * ({@code 127.0.0.1}) unless {@link Builder#bind} says otherwise, on a free port unless
+ * {@link Builder#port} names one. Every request needs the random access token ({@link #token()},
+ * 192 bits), as the {@code token} parameter of {@link #url()} or as {@code Authorization: Bearer
+ * TOKEN}, else 401; {@link #start} logs the address with its token ({@link System.Logger}, INFO,
+ * logger {@code dev.bulkdata.storage.inspector}). A {@code Host} header not naming the server's
+ * address, or an {@code Origin} header not this page's origin, is answered 403. Read-only:
+ * {@code GET}, and {@code POST} of one SQL query in an in-memory DuckDB database of its own with
+ * external access disabled and its configuration locked, limited in rows and time. The console
+ * needs what storage-arrow's {@code DuckDbViews} needs; without it the page shows everything else.
  */
 public final class Inspector implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.bulkdata.storage.inspector");
