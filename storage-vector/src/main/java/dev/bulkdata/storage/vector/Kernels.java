@@ -14,97 +14,34 @@ import dev.bulkdata.storage.Table;
 import java.util.Optional;
 
 /**
- * SIMD kernels over the columns of a table's chunks: {@code fill}, {@code add}, {@code scale},
- * {@code axpy} ({@code a += b * k}, the update {@code p += v * dt}), {@code sum}, {@code min},
- * {@code max}, and {@code lessThan}, a comparison that yields a slot mask. Each comes for
- * {@code float}, {@code double}, {@code int} and {@code long} fields, per chunk (inside your own
- * iteration, on any thread) and for a whole table (one iteration over its chunks):
- *
- * <pre>{@code
- * Kernels.axpy(particles, PX, VX, dt);                 // p += v * dt, every live record
- * try (ChunkIteration chunks = particles.iterate()) {  // the same, chunk by chunk
- *     for (Chunk chunk : chunks) {
- *         Kernels.axpy(chunk, PX, VX, dt);
- *         Kernels.axpy(chunk, PY, VY, dt);
- *     }
- * }
- * }</pre>
- *
- * <p><b>Vector API.</b> The kernels are written with the incubating Vector API
- * ({@code jdk.incubator.vector}), which the JVM resolves only when asked: run with
- * {@code --add-modules jdk.incubator.vector} (on the class path and on the module path alike;
- * this module {@code requires static} it). Without it every kernel runs its scalar loop instead,
- * with the same results (sums aside, see Sums), and {@link #vectorized()} returns
- * {@code false}; nothing fails. The same holds on an x86 CPU without AVX2, where C2 has 128-bit
- * vectors only and the Vector API would run much of the work in Java.
- *
- * <p><b>Instruction sets.</b> The kernels are tested on x86-64 with AVX-512 and with AVX2 (the
- * test suite runs a second time with C2 limited to AVX2, {@code -XX:UseAVX=2}). Where AVX2 lacks
- * an instruction, the kernels use another formulation, chosen once per JVM: AVX2 has no 64-bit
- * min or max, so a {@code long} {@code min} or {@code max} ends each run by folding its lanes
- * one by one instead of a vector reduction.
- *
- * <p><b>Holes.</b> Every kernel reads and writes the live records only. A chunk whose slots are
- * all live is processed as one run of full vectors; otherwise each 64-slot word of the live
- * bitmap ({@link Chunk#liveBits(int)}) is skipped when empty, processed unmasked when full and
- * with lane masks from its bits in between. Masked lanes are never stored, so a hole of a
- * {@code BulkTable} (and the rows past the end of a {@code PackedTable}) are never written,
- * which the table requires (see {@link Chunk#writableColumn(Field)}). Reductions and comparisons leave
- * holes out; a comparison may load a hole's value, never use it.
- *
- * <p><b>Change versions.</b> {@code fill}, {@code scale}, {@code add} and {@code axpy} stamp
- * the change version of the field they write in every chunk they are given that holds a live
- * record (they write through {@link Chunk#writableColumn(Field)}, or {@code Chunk.set} on the
- * scalar path), so a pass filtered on that field visits those chunks; the reductions and
- * {@code lessThan} only read (through the read-only {@link Chunk#column(Field)}) and stamp
- * nothing.
- *
- * <p><b>Layouts.</b> The vectorised path runs on {@link RecordLayout#SOA} tables, whose columns are
- * contiguous. On an {@link RecordLayout#AOS} table a field's values are 1 stride apart and the Vector
- * API cannot load them from native memory in one go, so the kernels run the scalar loop there:
- * same results, the speed of per-slot access ({@link Chunk#get(int, FloatField)} and friends).
- *
- * <p><b>Sums.</b> A {@code float} or {@code double} sum adds in an unspecified order (lane by
- * lane within runs of live slots, then the lanes, then the runs), so it may differ from a sequential loop by rounding; a {@code float}
- * chunk sum adds in {@code float}, the table sum adds the chunk sums in {@code double}. An
- * {@code int} sum widens every value to {@code long} (exact); a {@code long} sum wraps as
- * {@code long} addition does.
- *
- * <p><b>Minimum and maximum</b> are those of {@link Math#min(float, float)} and
- * {@link Math#max(float, float)} folded over the live values: NaN if any live value is NaN,
- * {@code -0.0} below {@code 0.0}. Without a live value the result is the identity: positive
- * infinity for {@code min} of a floating-point field, negative infinity for {@code max}, and
- * {@code MAX_VALUE} / {@code MIN_VALUE} for integers.
- *
- * <p><b>Removing what a mask selects</b>, such as the particles whose lifetime ran out: a mask
- * names slots, which mean something only during its iteration (a {@code PackedTable} moves
- * records on every removal), and no record can be removed while an iteration is open. So queue
- * the removals inside the pass; the table applies them when it ends:
- *
- * <pre>{@code
- * long[] mask = Kernels.mask(schema);                        // scratch, kept
- * particles.forEachChunk(chunk -> {
- *     Kernels.axpy(chunk, T, ONE, -dt);                      // t -= dt (ONE: a field of 1s)
- *     if (Kernels.lessThan(chunk, T, 0f, mask) > 0) {
- *         Kernels.removeLater(chunk, mask);                  // removed when the pass ends
- *     }
- * });
- * }</pre>
- *
- * or collect their handles ({@link #handles(Chunk, long[], long[], int)}, or in one call
- * {@link #handlesLessThan(Table, FloatField, float, long[])}) for {@code removeAll}.
- *
+ * SIMD kernels over the columns of a table's chunks: {@code fill}, {@code add}, {@code scale}, {@code axpy}
+ * ({@code a += b * k}, the update {@code p += v * dt}), {@code sum}, {@code min}, {@code max}, and
+ * {@code lessThan}, a comparison that yields a slot mask. Each comes for {@code float}, {@code double},
+ * {@code int} and {@code long} fields, per chunk (inside your own iteration, on any thread) and for a whole table
+ * (one iteration over its chunks).
+ * <p>Run with {@code --add-modules jdk.incubator.vector} (class path or module path alike). Without it, on an x86
+ * CPU without AVX2, and on {@link RecordLayout#AOS} tables, every kernel runs its scalar loop instead: same
+ * results (sums aside), at the speed of per-slot access, nothing fails; {@link #vectorized()} says which. Kernels
+ * read and write live records only: holes (and rows past a {@code PackedTable}'s end) are never written nor
+ * counted. {@code fill}, {@code scale}, {@code add} and {@code axpy} stamp the written field's change version in
+ * every chunk given that holds a live record; the reductions and {@code lessThan} only read, stamping nothing.
+ * <p><b>Sums:</b> {@code float}/{@code double} add in an unspecified order (so may differ from a sequential loop
+ * by rounding), a {@code float} chunk sum in {@code float}, a table sum the chunk sums in {@code double}; an
+ * {@code int} sum widens to {@code long} (exact); a {@code long} sum wraps. <b>Minimum and maximum</b> fold
+ * {@link Math#min(float, float)} and {@link Math#max(float, float)} over the live values (NaN if any is NaN,
+ * {@code -0.0} below {@code 0.0}); with no live value they return the identity: positive infinity for a
+ * floating-point {@code min}, negative for {@code max}, {@code MAX_VALUE} / {@code MIN_VALUE} for integers.
+ * <b>Removing what a mask selects:</b> a mask names slots of its iteration only, and no record can be removed
+ * while one is open: queue the removals with {@link #removeLater(Chunk, long[])}, or collect handles
+ * ({@link #handles(Chunk, long[], long[], int)}, {@link #handlesLessThan(Table, FloatField, float, long[])}) for
+ * {@code removeAll} after the pass.
  * <p><b>Errors</b> are checked before anything is written: a field of another schema throws
- * {@link IllegalArgumentException}, a chunk whose iteration has ended
- * {@link IllegalStateException}, as the chunk's own accessors do.
- *
- * <p><b>Threads and cost.</b> The per-chunk kernels may run on many threads at once, on
- * distinct chunks of one open iteration (the table's rule for fields of distinct records). The
- * whole-table kernels open one iteration on the calling thread (so a concurrent add or remove
- * throws {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All
- * are O(slots of the chunks visited). Once compiled, no kernel allocates per record, on chunks
- * full, with holes or partly filled alike, with AVX-512 and with AVX2; a whole-table kernel may
- * allocate the one 32-byte iteration object it opens.
+ * {@link IllegalArgumentException}, a chunk whose iteration has ended {@link IllegalStateException}.
+ * <b>Threads and cost:</b> per-chunk kernels may run on many threads at once on distinct chunks of one open
+ * iteration; whole-table kernels open one iteration on the calling thread (a concurrent add or remove throws
+ * {@link java.util.ConcurrentModificationException}) and visit the chunks in order. All are O(slots visited); once
+ * compiled no kernel allocates per record, but a whole-table call may allocate its one 32-byte iteration object.
+ * Guide: docs/simd-kernels.md, "Holes", "Change versions", "Semantics".
  */
 public final class Kernels {
 
