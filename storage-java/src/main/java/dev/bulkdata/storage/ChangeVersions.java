@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.Schema;
+
 import java.util.Arrays;
 
 /**

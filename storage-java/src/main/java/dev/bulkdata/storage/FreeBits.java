@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.ReuseOrder;
+
 import java.util.Arrays;
 
 /**

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.ReuseOrder;
+
 /**
  * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in a power-of-two ring grown
  * by doubling. FIFO pops the head and appends at the tail; LIFO pops and pushes at the head; O(1), reading no free

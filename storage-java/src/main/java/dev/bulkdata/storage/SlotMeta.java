@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.HandleLayout;
+
 /**
  * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}: bit 31
  * {@code R} (retired), a 30-bit generation, bit 0 {@code L} (live); drawn in ARCHITECTURE.md, "Memory layout".

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**

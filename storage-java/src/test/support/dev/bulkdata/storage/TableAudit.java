@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.Schema;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 

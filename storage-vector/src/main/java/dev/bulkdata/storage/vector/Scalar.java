@@ -2,10 +2,7 @@
 package dev.bulkdata.storage.vector;
 
 import dev.bulkdata.storage.Chunk;
-import dev.bulkdata.storage.DoubleField;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.LongField;
+import dev.bulkdata.storage.schema.FloatField;
 
 /**
  * The scalar kernels: the same operations as the vector classes, one live slot at a time
