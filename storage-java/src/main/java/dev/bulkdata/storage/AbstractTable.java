@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeQueue;
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.internal.core.SlotRejections;
 import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.schema.ByteField;
 import dev.bulkdata.storage.schema.CapacityExceededException;

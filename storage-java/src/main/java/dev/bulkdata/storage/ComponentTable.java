@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.schema.ByteField;
 import dev.bulkdata.storage.schema.CapacityExceededException;

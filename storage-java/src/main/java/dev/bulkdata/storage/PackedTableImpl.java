@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.RecordOrder;
 import dev.bulkdata.storage.schema.ReuseOrder;

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.schema.ReuseOrder;
 import dev.bulkdata.storage.schema.Schema;

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotEntries;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
 import dev.bulkdata.storage.schema.FieldType;
 import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.schema.HandleLayout;

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.internal.core.SlotRejections;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.InvalidHandleException;

@@ -281,7 +281,7 @@ public final class HandleLayout {
         return (int) (tableBits >>> TAG_SHIFT);
     }
 
-    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link dev.bulkdata.storage.SlotMeta} keeps it} */
+    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link dev.bulkdata.storage.internal.core.SlotMeta} keeps it} */
     @SuppressWarnings("doclint:missing")
     public int generationAt(long handle, int shift) {
         return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
