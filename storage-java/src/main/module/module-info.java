@@ -4,12 +4,13 @@
 // than the JDK 25 that compiles every other class. It holds no code, so nothing is lost.
 /**
  * bulkdata's core: fixed-size records in 16 KiB native blocks, referenced by generational
- * 64-bit handles. Start with {@link dev.bulkdata.storage.Schema} and
+ * 64-bit handles. Start with {@link dev.bulkdata.storage.schema.Schema} and
  * {@link dev.bulkdata.storage.BulkTable} or
  * {@link dev.bulkdata.storage.PackedTable}.
  */
 module dev.bulkdata.storage {
     exports dev.bulkdata.storage;
+    exports dev.bulkdata.storage.schema;
 
     // Flight recorder events of the tables (internal.events.TableEvents; docs/observability.md).
     requires jdk.jfr;

@@ -4,12 +4,12 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.Group;
 import dev.bulkdata.storage.Join;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.vector.Kernels;
 
 import java.lang.foreign.MemorySegment;

@@ -1,10 +1,10 @@
 package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.ReuseOrder;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TypedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;

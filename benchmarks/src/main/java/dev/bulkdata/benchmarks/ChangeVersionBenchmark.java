@@ -4,7 +4,7 @@ import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChangeFilter;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FloatField;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

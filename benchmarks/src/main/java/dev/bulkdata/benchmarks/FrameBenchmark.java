@@ -2,7 +2,7 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.PackedTable;
 import dev.bulkdata.storage.Table;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;

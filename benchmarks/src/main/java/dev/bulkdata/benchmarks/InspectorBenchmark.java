@@ -2,7 +2,7 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.inspector.Inspector;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;

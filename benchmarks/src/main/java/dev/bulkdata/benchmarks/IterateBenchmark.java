@@ -3,7 +3,7 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.PackedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -2,10 +2,10 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.Join;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import it.unimi.dsi.fastutil.longs.Long2ObjectMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 import org.openjdk.jmh.annotations.Benchmark;

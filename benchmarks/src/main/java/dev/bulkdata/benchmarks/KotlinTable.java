@@ -12,7 +12,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class KotlinTable {
     TypedTable<KParticles> table;
     /** px, py, pz, vx, vy, vz of the table ({@link UpdateBenchmark#fields}), for the column loop over its chunks. */
-    dev.bulkdata.storage.Field[] fields;
+    dev.bulkdata.storage.schema.Field[] fields;
 
     @Setup(Level.Trial)
     public void setUp(Size size) {

@@ -1,6 +1,6 @@
 package dev.bulkdata.benchmarks;
 
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TypedTable;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;

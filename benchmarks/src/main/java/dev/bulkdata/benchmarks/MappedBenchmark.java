@@ -2,9 +2,9 @@ package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.MappedBulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.Schema;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,10 +1,10 @@
 package dev.bulkdata.benchmarks;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.RecordLayout;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Table;
 import org.openjdk.jol.info.GraphLayout;
 

@@ -3,10 +3,10 @@ package dev.bulkdata.benchmarks;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FloatField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Table;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,7 +41,7 @@ public class UpdateBenchmark {
 
     /** The update of one chunk, p += v * dt, through its columns (SOA) or records (AOS). */
     static void update(Chunk chunk, Schema schema) {
-        if (schema.layout() == dev.bulkdata.storage.RecordLayout.SOA) {
+        if (schema.layout() == dev.bulkdata.storage.schema.RecordLayout.SOA) {
             updateColumns(chunk, schema);
         } else {
             updateRecords(chunk, schema);

@@ -1,6 +1,6 @@
 package dev.bulkdata.benchmarks
 
-import dev.bulkdata.storage.RecordLayout
+import dev.bulkdata.storage.schema.RecordLayout
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.RawMemoryApi
 import dev.bulkdata.storage.kotlin.TableDef

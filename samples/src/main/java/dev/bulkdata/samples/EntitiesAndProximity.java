@@ -2,14 +2,14 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleLayout;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.Handles;
-import dev.bulkdata.storage.IntField;
+import dev.bulkdata.storage.schema.IntField;
 import dev.bulkdata.storage.Join;
-import dev.bulkdata.storage.LongField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.Schema;
 
 import java.util.SplittableRandom;
 

@@ -2,12 +2,12 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.RecordLayout;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.TableStats;
 
 import java.lang.foreign.MemorySegment;

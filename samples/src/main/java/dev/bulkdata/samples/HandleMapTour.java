@@ -1,10 +1,10 @@
 package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.InvalidHandleException;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.Schema;
 
 /**
  * The walk-through of the article "Game Engine Containers - handle_map", on a {@link BulkTable}: insert, look up, erase, a

@@ -2,7 +2,7 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import dev.bulkdata.storage.kotlin.TypedTable;
 
 import java.util.SplittableRandom;

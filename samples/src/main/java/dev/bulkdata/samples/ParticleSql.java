@@ -2,12 +2,12 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChangeFilter;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.IntField;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.IntField;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.arrow.ArrowExport;
 import dev.bulkdata.storage.arrow.DuckDbViews;
 import dev.bulkdata.storage.inspector.Inspector;

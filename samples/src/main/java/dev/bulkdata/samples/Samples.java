@@ -1,6 +1,6 @@
 package dev.bulkdata.samples;
 
-import dev.bulkdata.storage.ReuseOrder;
+import dev.bulkdata.storage.schema.ReuseOrder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,12 +1,12 @@
 package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleField;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
 import dev.bulkdata.storage.Handles;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Snapshots;
 
 import java.io.IOException;
@@ -268,7 +268,7 @@ public final class SaveAndResume {
      */
     static long checksum(BulkTable table) {
         long[] h = {0x9E3779B97F4A7C15L};
-        dev.bulkdata.storage.HandleLayout layout = table.handleLayout();
+        dev.bulkdata.storage.schema.HandleLayout layout = table.handleLayout();
         Schema schema = table.schema();
         FloatField x = schema.floatField("x");
         FloatField y = schema.floatField("y");

@@ -2,17 +2,17 @@ package dev.bulkdata.samples;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
-import dev.bulkdata.storage.DoubleField;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
 import dev.bulkdata.storage.Handles;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.InvalidHandleException;
-import dev.bulkdata.storage.LongField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.LongField;
 import dev.bulkdata.storage.RecordVisitor;
-import dev.bulkdata.storage.ReuseOrder;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
 
 import java.util.SplittableRandom;
 

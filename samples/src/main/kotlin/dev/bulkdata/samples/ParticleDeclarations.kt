@@ -1,6 +1,6 @@
 package dev.bulkdata.samples
 
-import dev.bulkdata.storage.RecordLayout
+import dev.bulkdata.storage.schema.RecordLayout
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.TypedTable

@@ -1,6 +1,6 @@
 package dev.bulkdata.samples;
 
-import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,6 @@
 package dev.bulkdata.samples;
 
-import dev.bulkdata.storage.ReuseOrder;
+import dev.bulkdata.storage.schema.ReuseOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,5 +1,24 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeQueue;
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.internal.core.SlotRejections;
+import dev.bulkdata.storage.schema.BooleanField;
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.CharField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.OpenedCheckpoint;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.ShortField;
 import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 /**

@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.Schema;
+
 /**
  * Which changes a filtered pass looks for: writes to any of some fields, records added to or removed from a chunk (its
  * structure), or both. Made once and kept; a pass takes it with the version to compare against

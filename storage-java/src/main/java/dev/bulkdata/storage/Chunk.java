@@ -1,5 +1,18 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.BooleanField;
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.CharField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.ShortField;
+
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+
 import java.util.Objects;
 
 /**

@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 
 import java.lang.foreign.MemorySegment;

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.OpenedCheckpoint;
+import dev.bulkdata.storage.schema.StorageFileException;
+
 import java.io.IOException;
 
 /**

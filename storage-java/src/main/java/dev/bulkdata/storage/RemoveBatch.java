@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+
 import java.util.Arrays;
 
 /**

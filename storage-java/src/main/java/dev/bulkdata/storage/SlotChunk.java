@@ -1,5 +1,19 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+import dev.bulkdata.storage.schema.BooleanField;
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.CharField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.ShortField;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -82,7 +96,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
         int at = 2 * field.index() + (writable ? 1 : 0);
         MemorySegment view = views[at];
         if (view == null) {
-            view = data.asSlice(field.blockOffset, (long) slots * field.type().byteSize());
+            view = data.asSlice(field.blockOffset(), (long) slots * field.type().byteSize());
             if (!writable) {
                 view = view.asReadOnly();
             }

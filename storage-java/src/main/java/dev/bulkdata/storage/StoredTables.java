@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.format.Engine;

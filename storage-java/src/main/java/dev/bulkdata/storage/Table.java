@@ -1,5 +1,20 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.BooleanField;
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.CharField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.ShortField;
+
 /**
  * A table of fixed-size records in 16 KiB native blocks, referenced by 64-bit handles: the interface every kind
  * shares. {@link BulkTable} keeps each record in its slot, {@link PackedTable} packs them in dense rows, and a

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.Schema;
+
 /**
  * A snapshot of a table's occupancy and memory, from {@link Table#stats()}.
  *

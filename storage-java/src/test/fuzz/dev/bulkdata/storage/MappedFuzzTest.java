@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;

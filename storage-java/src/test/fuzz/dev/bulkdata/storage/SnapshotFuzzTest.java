@@ -1,5 +1,11 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import java.io.IOException;

@@ -1,6 +1,12 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;

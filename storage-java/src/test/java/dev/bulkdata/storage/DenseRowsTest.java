@@ -1,5 +1,12 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.ChangeVersions;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,15 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.OpenedCheckpoint;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

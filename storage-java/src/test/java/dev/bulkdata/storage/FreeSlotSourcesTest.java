@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FreeBits;
+import dev.bulkdata.storage.internal.core.FreeRing;
+import dev.bulkdata.storage.internal.core.ReopenRange;
+import dev.bulkdata.storage.internal.core.SlotMap;
+
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,8 +1,14 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

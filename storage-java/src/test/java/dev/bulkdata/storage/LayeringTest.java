@@ -4,27 +4,23 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The layers of storage-java (ARCHITECTURE.md, "Layers"), checked on the compiled classes: the
- * internal packages form no cycle among themselves; memory and tags know nothing of files or
- * events; events knows no table type; and below the API package, only its value types (schema,
- * fields, layouts, orders, the exceptions a user catches, the checkpoint report) are used.
+ * The layers of storage-java (ARCHITECTURE.md, "Layers"), checked on the compiled classes: its packages, the API
+ * package as a slice of its own, form no cycle; the internal packages and {@code schema} never use the API package;
+ * {@code schema}, the value types, uses no other package of the module; memory and tags know nothing of files or
+ * events; events knows no table type.
  */
 class LayeringTest {
     private static final String ROOT = "dev.bulkdata.storage";
-
-    /** The API package's types that the internal packages may use: values, not tables. */
-    private static final Pattern VALUES = Pattern.compile(Pattern.quote(ROOT) + "\\.(Schema|Field|FieldType"
-            + "|(Boolean|Byte|Char|Short|Int|Long|Float|Double|Handle)Field|RecordLayout|HandleLayout|ReuseOrder"
-            + "|CapacityExceededException|StorageFileException|OpenedCheckpoint|CheckpointFallback)(\\$.*)?");
 
     private static final JavaClasses MAIN = new ClassFileImporter().importPath(Path.of("target/classes"));
 
@@ -33,23 +29,38 @@ class LayeringTest {
         // A rule over no classes passes vacuously: make sure the import found the module.
         org.junit.jupiter.api.Assertions.assertTrue(MAIN.contain(ROOT + ".Table"), "target/classes was not imported");
         org.junit.jupiter.api.Assertions.assertTrue(MAIN.contain(ROOT + ".internal.memory.BlockArena"));
+        org.junit.jupiter.api.Assertions.assertTrue(MAIN.contain(ROOT + ".schema.Schema"));
     }
 
     @Test
-    void internalPackages_formNoCycle() {
-        slices().matching(ROOT + ".internal.(*)..").should().beFreeOfCycles().check(MAIN);
+    void packages_formNoCycle_theApiPackageIncluded() {
+        SliceAssignment byPackage = new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass c) {
+                String p = c.getPackageName();
+                return p.equals(ROOT) || p.startsWith(ROOT + ".") ? SliceIdentifier.of(p) : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the packages of " + ROOT;
+            }
+        };
+        slices().assignedFrom(byPackage).should().beFreeOfCycles().check(MAIN);
     }
 
     @Test
-    void internalPackages_useOnlyTheApisValueTypes() {
-        DescribedPredicate<JavaClass> apiButNotAValue = DescribedPredicate.describe(
-                "are in " + ROOT + " and are not one of its value types",
-                c -> {
-                    JavaClass type = c.isArray() ? c.getBaseComponentType() : c;
-                    return type.getPackageName().equals(ROOT) && !VALUES.matcher(type.getName()).matches();
-                });
-        noClasses().that().resideInAPackage(ROOT + ".internal..")
-                .should().dependOnClassesThat(apiButNotAValue).check(MAIN);
+    void internalAndSchema_neverUseTheApiPackage() {
+        noClasses().that().resideInAnyPackage(ROOT + ".internal..", ROOT + ".schema..")
+                .should().dependOnClassesThat().resideInAPackage(ROOT).check(MAIN);
+    }
+
+    @Test
+    void schema_usesNoOtherPackageOfTheModule() {
+        noClasses().that().resideInAPackage(ROOT + ".schema..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage(ROOT + "..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.resideInAPackage(ROOT + ".schema.."))))
+                .check(MAIN);
     }
 
     @Test

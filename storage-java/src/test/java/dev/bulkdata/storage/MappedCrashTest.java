@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.Schema;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
 import dev.bulkdata.storage.internal.format.MetaWords;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,10 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

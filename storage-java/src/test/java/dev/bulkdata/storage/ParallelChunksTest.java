@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

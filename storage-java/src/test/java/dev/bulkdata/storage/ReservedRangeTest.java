@@ -1,5 +1,11 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.memory.AddressSpace;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import org.junit.jupiter.api.Test;

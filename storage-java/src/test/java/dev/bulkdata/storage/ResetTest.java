@@ -1,5 +1,15 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotEntries;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;

@@ -1,5 +1,13 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

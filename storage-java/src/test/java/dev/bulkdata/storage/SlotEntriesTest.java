@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotEntries;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
 import dev.bulkdata.storage.SlotMapFixture.Entries;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

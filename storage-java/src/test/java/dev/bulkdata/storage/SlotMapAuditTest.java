@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
 import dev.bulkdata.storage.SlotMapFixture.Entries;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,13 @@
 package dev.bulkdata.storage;
 
-import dev.bulkdata.storage.InvalidHandleException.Reason;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.internal.core.SlotRejections;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.InvalidHandleException.Reason;
 import dev.bulkdata.storage.SlotMapFixture.Entries;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;

@@ -1,8 +1,17 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.RecordOrder;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.Snapshots.LoadOption;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.Test;

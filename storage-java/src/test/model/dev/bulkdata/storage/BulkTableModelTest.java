@@ -1,5 +1,23 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.BooleanField;
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.CharField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.RecordOrder;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.ShortField;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

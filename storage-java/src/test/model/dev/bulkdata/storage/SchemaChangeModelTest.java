@@ -1,5 +1,12 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.OpenedCheckpoint;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

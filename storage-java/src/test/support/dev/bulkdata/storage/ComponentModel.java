@@ -1,5 +1,13 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;

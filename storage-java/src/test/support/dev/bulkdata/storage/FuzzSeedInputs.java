@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.Schema;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;

@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FreeBits;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+
 import java.util.BitSet;
 
 /**

@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotEntries;
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
 import dev.bulkdata.storage.internal.memory.AddressSpace;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.format.FileFormat;
 
 import java.io.ByteArrayInputStream;

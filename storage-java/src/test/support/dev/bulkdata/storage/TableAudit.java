@@ -1,5 +1,10 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.SlotMeta;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.Schema;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.Schema;
+
 /** The table kinds a suite runs over, each built from a schema and the options both kinds share. */
 enum TableKind {
     BULK {

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.Field;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

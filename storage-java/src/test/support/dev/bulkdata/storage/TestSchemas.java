@@ -1,5 +1,9 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.Schema;
+
 /** Schemas the tests share. Every call builds a new schema (schemas compare by identity). */
 final class TestSchemas {
     /** 249 longs: with them a mixed record takes 2030 (SOA) or 2048 (AOS) bytes, 8 per block. */

@@ -3,9 +3,9 @@ package dev.bulkdata.flagcheck;
 import dev.bulkdata.storage.vector.Kernels;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.Schema;
 
 /**
  * Run by {@code WithoutFlagTest} in a child JVM on the class path, with and without

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.arrow;
 
 import dev.bulkdata.storage.ChangeFilter;
-import dev.bulkdata.storage.Field;
+import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.Table;
 
 import java.lang.foreign.MemorySegment;
@@ -26,7 +26,7 @@ import java.util.List;
  * <p><b>The stream</b> holds one struct {@code ArrowArray} per chunk that holds a live record, in
  * chunk order; its rows are the chunk's slots up to the last live one, a hole a row of nulls.
  * Columns bear the field names; a handle is int64 with metadata {@code bulkdata.handle.target}.
- * An {@link dev.bulkdata.storage.RecordLayout#SOA SOA} table's columns other than booleans are
+ * An {@link dev.bulkdata.storage.schema.RecordLayout#SOA SOA} table's columns other than booleans are
  * never copied; the live bitmap of a chunk with holes, booleans, the handle column and AOS
  * columns are, as {@link ArrowStream#bytesCopied()} counts. Guide: docs/sql-and-arrow.md,
  * "What is exported".

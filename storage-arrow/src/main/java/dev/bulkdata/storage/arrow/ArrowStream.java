@@ -3,10 +3,10 @@ package dev.bulkdata.storage.arrow;
 import dev.bulkdata.storage.ChangeFilter;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.RecordLayout;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.RecordLayout;
 import dev.bulkdata.storage.Table;
 
 import java.lang.foreign.Arena;

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.arrow;
 
-import dev.bulkdata.storage.FieldType;
+import dev.bulkdata.storage.schema.FieldType;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.arrow;
 
 import dev.bulkdata.storage.Chunk;
-import dev.bulkdata.storage.Field;
+import dev.bulkdata.storage.schema.Field;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

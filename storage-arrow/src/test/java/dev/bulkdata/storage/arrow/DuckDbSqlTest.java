@@ -1,13 +1,13 @@
 package dev.bulkdata.storage.arrow;
 
-import dev.bulkdata.storage.BooleanField;
+import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ChangeFilter;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

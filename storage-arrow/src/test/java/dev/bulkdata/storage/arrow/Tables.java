@@ -1,11 +1,11 @@
 package dev.bulkdata.storage.arrow;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.RecordLayout;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.RecordLayout;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Table;
 
 import java.util.Random;

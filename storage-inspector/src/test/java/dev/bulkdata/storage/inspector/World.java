@@ -2,12 +2,12 @@ package dev.bulkdata.storage.inspector;
 
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.IntField;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.IntField;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 
 /**
  * A small running program for the tests: particles in a BulkTable (each frame the oldest few

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.Field
-import dev.bulkdata.storage.FieldType
-import dev.bulkdata.storage.HandleField
+import dev.bulkdata.storage.schema.Field
+import dev.bulkdata.storage.schema.FieldType
+import dev.bulkdata.storage.schema.HandleField
 
 /**
  * A column declared in a [TableDef] body, typed by its table [D] and by its value type [F], so `table[handle, column]`

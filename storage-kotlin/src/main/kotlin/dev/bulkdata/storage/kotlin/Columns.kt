@@ -1,15 +1,15 @@
 // Generated from storage-kotlin/src/main/templates/dev/bulkdata/storage/kotlin/Columns.kt by codegen/Generate.java: edit the template, not this file.
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.BooleanField
-import dev.bulkdata.storage.ByteField
-import dev.bulkdata.storage.CharField
-import dev.bulkdata.storage.DoubleField
-import dev.bulkdata.storage.FieldType
-import dev.bulkdata.storage.FloatField
-import dev.bulkdata.storage.IntField
-import dev.bulkdata.storage.LongField
-import dev.bulkdata.storage.ShortField
+import dev.bulkdata.storage.schema.BooleanField
+import dev.bulkdata.storage.schema.ByteField
+import dev.bulkdata.storage.schema.CharField
+import dev.bulkdata.storage.schema.DoubleField
+import dev.bulkdata.storage.schema.FieldType
+import dev.bulkdata.storage.schema.FloatField
+import dev.bulkdata.storage.schema.IntField
+import dev.bulkdata.storage.schema.LongField
+import dev.bulkdata.storage.schema.ShortField
 
 /** A `byte` column of table [D]; declared with [TableDef.byte]. */
 public class ByteColumn<D : TableDef<D>> internal constructor(table: TableDef<D>, name: String) :

@@ -3,8 +3,8 @@ package dev.bulkdata.storage.kotlin
 import dev.bulkdata.storage.BulkTable
 import dev.bulkdata.storage.MappedTable
 import dev.bulkdata.storage.PackedTable
-import dev.bulkdata.storage.Schema
-import dev.bulkdata.storage.StorageFileException
+import dev.bulkdata.storage.schema.Schema
+import dev.bulkdata.storage.schema.StorageFileException
 import dev.bulkdata.storage.Snapshots
 import dev.bulkdata.storage.Table
 import dev.bulkdata.storage.TableBuilder
@@ -64,7 +64,7 @@ public abstract class TableDef<D : TableDef<D>>(
 
     /** The chosen record layout; runs the options block on first use (throws [IllegalArgumentException] as [schema]). */
     @get:JvmName("layout")
-    public val layout: dev.bulkdata.storage.RecordLayout get() = settings().layout
+    public val layout: dev.bulkdata.storage.schema.RecordLayout get() = settings().layout
 
     /** The chosen table kind; runs the options block on first use (throws [IllegalArgumentException] as [schema]). */
     @get:JvmName("kind")

@@ -1,9 +1,9 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.CheckpointFallback
-import dev.bulkdata.storage.HandleLayout
-import dev.bulkdata.storage.RecordLayout
-import dev.bulkdata.storage.ReuseOrder
+import dev.bulkdata.storage.schema.CheckpointFallback
+import dev.bulkdata.storage.schema.HandleLayout
+import dev.bulkdata.storage.schema.RecordLayout
+import dev.bulkdata.storage.schema.ReuseOrder
 
 /** Which core table a [TableDef] opens. */
 public enum class TableKind {

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
 import dev.bulkdata.storage.MappedTable
-import dev.bulkdata.storage.OpenedCheckpoint
+import dev.bulkdata.storage.schema.OpenedCheckpoint
 
 /**
  * An open table of declaration [D] whose blocks are regions of a file, the core `MappedTable` with typed handles: what

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.RecordOrder
+import dev.bulkdata.storage.schema.RecordOrder
 
 /**
  * The order [TypedTable.defragment] moves a PACKED table's records toward; also a core [RecordOrder], whose rules

@@ -1,14 +1,14 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.BooleanField
-import dev.bulkdata.storage.ByteField
-import dev.bulkdata.storage.CharField
-import dev.bulkdata.storage.DoubleField
-import dev.bulkdata.storage.FieldType
-import dev.bulkdata.storage.FloatField
-import dev.bulkdata.storage.IntField
-import dev.bulkdata.storage.LongField
-import dev.bulkdata.storage.ShortField
+import dev.bulkdata.storage.schema.BooleanField
+import dev.bulkdata.storage.schema.ByteField
+import dev.bulkdata.storage.schema.CharField
+import dev.bulkdata.storage.schema.DoubleField
+import dev.bulkdata.storage.schema.FieldType
+import dev.bulkdata.storage.schema.FloatField
+import dev.bulkdata.storage.schema.IntField
+import dev.bulkdata.storage.schema.LongField
+import dev.bulkdata.storage.schema.ShortField
 
 // @each-type except Handle
 /** A `float` column of table [D]; declared with [TableDef.float]. */

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin;
 
-import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.InvalidHandleException
-import dev.bulkdata.storage.RecordLayout
+import dev.bulkdata.storage.schema.InvalidHandleException
+import dev.bulkdata.storage.schema.RecordLayout
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.collections.shouldContainExactly

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.ReuseOrder
+import dev.bulkdata.storage.schema.ReuseOrder
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
@@ -171,7 +171,7 @@ class DslErrorTest : FunSpec({
             table.core.handleLayout().generationBits() shouldBe 2
             (table.core as dev.bulkdata.storage.BulkTable).reuseOrder() shouldBe ReuseOrder.LIFO
             val ids = List(15) { table.add() }
-            shouldThrow<dev.bulkdata.storage.CapacityExceededException> { table.add() }
+            shouldThrow<dev.bulkdata.storage.schema.CapacityExceededException> { table.add() }
             table.size shouldBe 15
             ids.forEach { table.remove(it) }
             table.isEmpty() shouldBe true

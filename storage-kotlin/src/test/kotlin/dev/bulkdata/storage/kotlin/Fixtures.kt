@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.RecordLayout
-import dev.bulkdata.storage.ReuseOrder
+import dev.bulkdata.storage.schema.RecordLayout
+import dev.bulkdata.storage.schema.ReuseOrder
 
 /** The test table: one column of every primitive type. Also used by the Java interop test. */
 object Particles : TableDef<Particles>("particles", { layout = RecordLayout.SOA }) {

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.FieldType
-import dev.bulkdata.storage.StorageFileException
+import dev.bulkdata.storage.schema.FieldType
+import dev.bulkdata.storage.schema.StorageFileException
 import dev.bulkdata.storage.Snapshots
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
@@ -178,7 +178,7 @@ class HandleColumnTest {
     fun loadingAFileWhoseHandleColumnNamesAnotherTable_failsWithSchemaMismatch() {
         val file = dir.resolve("left.bulk")
         // A plain core table named "left" whose handle field aims at "elsewhere".
-        val schema = dev.bulkdata.storage.Schema.builder("left").addHandle("right", "elsewhere").build()
+        val schema = dev.bulkdata.storage.schema.Schema.builder("left").addHandle("right", "elsewhere").build()
         dev.bulkdata.storage.BulkTable.of(schema).use { t ->
             t.add()
             Snapshots.save(t, file)

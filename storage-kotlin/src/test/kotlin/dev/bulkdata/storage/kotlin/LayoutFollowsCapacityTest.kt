@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.HandleLayout
+import dev.bulkdata.storage.schema.HandleLayout
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
 

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.CheckpointFallback
-import dev.bulkdata.storage.OpenedCheckpoint
-import dev.bulkdata.storage.StorageFileException
+import dev.bulkdata.storage.schema.CheckpointFallback
+import dev.bulkdata.storage.schema.OpenedCheckpoint
+import dev.bulkdata.storage.schema.StorageFileException
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.kotlin
 
-import dev.bulkdata.storage.InvalidHandleException
+import dev.bulkdata.storage.schema.InvalidHandleException
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec

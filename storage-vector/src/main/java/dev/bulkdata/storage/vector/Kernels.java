@@ -2,13 +2,13 @@ package dev.bulkdata.storage.vector;
 
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.DoubleField;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.RecordLayout;
-import dev.bulkdata.storage.LongField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Table;
 
 import java.util.Optional;

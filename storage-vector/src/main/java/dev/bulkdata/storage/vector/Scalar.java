@@ -2,10 +2,10 @@
 package dev.bulkdata.storage.vector;
 
 import dev.bulkdata.storage.Chunk;
-import dev.bulkdata.storage.DoubleField;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.LongField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.LongField;
 
 /**
  * The scalar kernels: the same operations as the vector classes, one live slot at a time

@@ -3,9 +3,9 @@ package dev.bulkdata.storage.vector;
 import dev.bulkdata.storage.BulkTable;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.Schema;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.inspector.internal;
 
 import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 
 /**
  * A {@link ComponentTable} seen by the inspector. Its public API has no read-only chunk view

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.inspector.internal;
 
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.Schema;
 
 /**
  * One attached table as the inspector sees it: what it says about the table, its chunks and

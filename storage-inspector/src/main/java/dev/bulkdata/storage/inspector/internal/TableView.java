@@ -5,9 +5,9 @@ import dev.bulkdata.storage.ChangeFilter;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ChunkIteration;
 import dev.bulkdata.storage.ChunkVisitor;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.TableStats;
 

@@ -1,17 +1,17 @@
 package dev.bulkdata.storage.inspector.internal;
 
-import dev.bulkdata.storage.BooleanField;
-import dev.bulkdata.storage.ByteField;
-import dev.bulkdata.storage.CharField;
+import dev.bulkdata.storage.schema.BooleanField;
+import dev.bulkdata.storage.schema.ByteField;
+import dev.bulkdata.storage.schema.CharField;
 import dev.bulkdata.storage.Chunk;
 import dev.bulkdata.storage.ComponentTable;
-import dev.bulkdata.storage.DoubleField;
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.LongField;
-import dev.bulkdata.storage.ShortField;
+import dev.bulkdata.storage.schema.DoubleField;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.LongField;
+import dev.bulkdata.storage.schema.ShortField;
 import dev.bulkdata.storage.Table;
 
 /**

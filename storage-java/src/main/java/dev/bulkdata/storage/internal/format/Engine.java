@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.StorageFileException;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
 import dev.bulkdata.storage.internal.tags.TagLease;
 
 /**
@@ -20,7 +20,7 @@ public interface Engine {
     StoredComponents createComponents(StoredTable entities, Schema schema);
 
     /** {@return the bits a record saved without {@code field} gets when loaded under its schema, 0 if none} */
-    long loadDefault(dev.bulkdata.storage.Field field);
+    long loadDefault(dev.bulkdata.storage.schema.Field field);
 
     /** {@return the free-list link word of the slot at {@code position} of a block of {@code schema}} */
     int link(Schema schema, java.lang.foreign.MemorySegment block, int position);

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.ReuseOrder;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.memory.MappedFile;
 
 import java.nio.ByteBuffer;

@@ -1,12 +1,12 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.CheckpointFallback;
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.OpenedCheckpoint;
-import dev.bulkdata.storage.ReuseOrder;
-import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.StorageFileException;
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.CheckpointFallback;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.OpenedCheckpoint;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.MappedFile;
 import dev.bulkdata.storage.internal.tags.TagLease;

@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.HandleLayout;
+import dev.bulkdata.storage.schema.HandleLayout;
 
 import java.nio.IntBuffer;
 import java.util.Arrays;

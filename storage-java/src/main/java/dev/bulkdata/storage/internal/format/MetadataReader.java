@@ -1,14 +1,14 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.RecordLayout;
-import dev.bulkdata.storage.ReuseOrder;
-import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.StorageFileException;
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.RecordLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.format.FileFormat.Header;
 
 import java.nio.BufferUnderflowException;

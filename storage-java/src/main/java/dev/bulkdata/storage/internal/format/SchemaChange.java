@@ -1,10 +1,10 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.StorageFileException;
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.Schema;
-import dev.bulkdata.storage.StorageFileException;
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.Schema;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagLease;
 

@@ -1,9 +1,9 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.Field;
-import dev.bulkdata.storage.HandleField;
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Field;
+import dev.bulkdata.storage.schema.HandleField;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.Schema;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

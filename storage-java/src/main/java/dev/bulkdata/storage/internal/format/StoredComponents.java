@@ -1,6 +1,6 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 
 import java.lang.foreign.MemorySegment;

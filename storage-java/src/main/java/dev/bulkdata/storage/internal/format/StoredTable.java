@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 
 import java.lang.foreign.MemorySegment;

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.StorageFileException;
-import dev.bulkdata.storage.StorageFileException.Reason;
+import dev.bulkdata.storage.schema.StorageFileException;
+import dev.bulkdata.storage.schema.StorageFileException.Reason;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 

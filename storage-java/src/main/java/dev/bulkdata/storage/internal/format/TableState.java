@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.internal.format;
 
-import dev.bulkdata.storage.HandleLayout;
-import dev.bulkdata.storage.ReuseOrder;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
+import dev.bulkdata.storage.schema.Schema;
 
 /**
  * A table's saved state before its slot sections, as the engine reports it ({@link StoredTable#state()}) and the

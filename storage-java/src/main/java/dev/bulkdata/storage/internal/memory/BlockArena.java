@@ -2,8 +2,8 @@ package dev.bulkdata.storage.internal.memory;
 
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
-import dev.bulkdata.storage.CapacityExceededException;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.Schema;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -8,7 +8,7 @@ package dev.bulkdata.storage.internal.tags;
  * closed or unreachable.
  */
 public final class TagLease {
-    /** The table's tag, 1 to {@link dev.bulkdata.storage.HandleLayout#MAX_TAG}. */
+    /** The table's tag, 1 to {@link dev.bulkdata.storage.schema.HandleLayout#MAX_TAG}. */
     public final int tag;
     /** The generation every slot of the table starts at: no earlier table under this tag made a handle the table could accept. */
     public final int floor;

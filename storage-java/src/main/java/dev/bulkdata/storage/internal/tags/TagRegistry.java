@@ -1,7 +1,7 @@
 package dev.bulkdata.storage.internal.tags;
 
-import dev.bulkdata.storage.CapacityExceededException;
-import dev.bulkdata.storage.HandleLayout;
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.HandleLayout;
 
 /**
  * Hands out table tags (1 to {@link HandleLayout#MAX_TAG}) so that no handle of a closed table is ever accepted by a

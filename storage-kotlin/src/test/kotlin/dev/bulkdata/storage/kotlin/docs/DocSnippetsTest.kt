@@ -1,8 +1,8 @@
 package dev.bulkdata.storage.kotlin.docs
 
-import dev.bulkdata.storage.InvalidHandleException
-import dev.bulkdata.storage.RecordLayout
-import dev.bulkdata.storage.ReuseOrder
+import dev.bulkdata.storage.schema.InvalidHandleException
+import dev.bulkdata.storage.schema.RecordLayout
+import dev.bulkdata.storage.schema.ReuseOrder
 import dev.bulkdata.storage.kotlin.Handle
 import dev.bulkdata.storage.kotlin.TableDef
 import dev.bulkdata.storage.kotlin.TypedChunk

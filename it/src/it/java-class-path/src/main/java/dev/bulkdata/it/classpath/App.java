@@ -1,11 +1,11 @@
 package dev.bulkdata.it.classpath;
 
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import dev.bulkdata.storage.PackedTable;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.TableStats;
 

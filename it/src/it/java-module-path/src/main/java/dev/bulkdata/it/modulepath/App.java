@@ -1,8 +1,8 @@
 package dev.bulkdata.it.modulepath;
 
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.InvalidHandleException;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import dev.bulkdata.storage.Table;
 import dev.bulkdata.storage.kotlin.TableDef;
 import dev.bulkdata.storage.kotlin.TypedTable;

@@ -1,11 +1,11 @@
 package dev.bulkdata.it.spark;
 
-import dev.bulkdata.storage.BooleanField;
+import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.BulkTable;
-import dev.bulkdata.storage.FieldType;
-import dev.bulkdata.storage.FloatField;
-import dev.bulkdata.storage.IntField;
-import dev.bulkdata.storage.Schema;
+import dev.bulkdata.storage.schema.FieldType;
+import dev.bulkdata.storage.schema.FloatField;
+import dev.bulkdata.storage.schema.IntField;
+import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.arrow.DuckDbViews;
 
 import org.apache.spark.sql.Row;

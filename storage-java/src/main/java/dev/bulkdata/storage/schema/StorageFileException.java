@@ -1,9 +1,9 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 import java.io.IOException;
 
 /**
- * A snapshot could not be loaded ({@link Snapshots}) or a mapped table's file opened ({@link TableBuilder#mapped});
+ * A snapshot could not be loaded ({@link dev.bulkdata.storage.Snapshots}) or a mapped table's file opened ({@link dev.bulkdata.storage.TableBuilder#mapped});
  * the message names the file (or channel source) and what is wrong, {@link #reason()} which kind of fault. When
  * thrown, nothing of the load is left: no table, native memory, tag or open file.
  */
@@ -38,7 +38,7 @@ public final class StorageFileException extends IOException {
         ENTITY_MISMATCH,
         /**
          * The table's tag is held by an open table, or another table handed out handles under it in this process
-         * since; load it under a new tag ({@link Snapshots.LoadOption#NEW_TAG}).
+         * since; load it under a new tag ({@link dev.bulkdata.storage.Snapshots.LoadOption#NEW_TAG}).
          */
         TAG_CONFLICT,
         /** The file of a mapped table is open in another table, in this process or another (its file lock is held). */
@@ -48,13 +48,16 @@ public final class StorageFileException extends IOException {
     private final String source;
     private final Reason reason;
 
-    StorageFileException(String source, Reason reason, String what) {
+    /** An exception for {@code source}, saying {@code what} is wrong for {@code reason}. */
+    @SuppressWarnings("doclint:missing")
+    public StorageFileException(String source, Reason reason, String what) {
         super("storage file " + source + ": " + what + " (" + reason + ")");
         this.source = source;
         this.reason = reason;
     }
 
-    StorageFileException(String source, Reason reason, String what, Throwable cause) {
+    @SuppressWarnings("doclint:missing") // as above, with the cause
+    public StorageFileException(String source, Reason reason, String what, Throwable cause) {
         this(source, reason, what);
         initCause(cause);
     }

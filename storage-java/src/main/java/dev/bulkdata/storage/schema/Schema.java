@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -194,7 +194,7 @@ public final class Schema {
     }
 
     // @generated
-    // from storage-java/src/main/templates/dev/bulkdata/storage/Schema.java by codegen/Generate.java: edit the template, not these lines
+    // from storage-java/src/main/templates/dev/bulkdata/storage/schema/Schema.java by codegen/Generate.java: edit the template, not these lines
     /** {@return the {@code byte} field named {@code fieldName}}; O(1); {@link IllegalArgumentException} if none or of another type. */
     @SuppressWarnings("doclint:missing") // the parameter is the field's name
     public ByteField byteField(String fieldName) {
@@ -282,26 +282,34 @@ public final class Schema {
     }
 
     /** {@return the bits (a float's raw bits, a boolean's 0 or 1) a record saved without {@code f} loads with; 0 if none} */
-    long loadDefaultBits(Field f) {
+    @SuppressWarnings("doclint:missing")
+    public long loadDefaultBits(Field f) {
         return loadDefaults[f.index()];
     }
 
-    Field[] storedFields() {
+    /** {@return the fields a record stores, the hidden link included; the engine's array: do not modify} */
+    @SuppressWarnings("doclint:missing")
+    public Field[] storedFields() {
         return storedFields;
     }
 
-    IntField link() {
+    /** {@return the int field a free slot's link is kept in: hidden, or 4 bytes of a wider field} */
+    @SuppressWarnings("doclint:missing")
+    public IntField link() {
         return link;
     }
 
     /** Throws unless {@code f} is a field of this schema. */
-    void check(Field f) {
+    @SuppressWarnings("doclint:missing")
+    public void check(Field f) {
         if (f == null || f.schema() != this) {
             throw foreignField(f);
         }
     }
 
-    IllegalArgumentException foreignField(Field f) {
+    /** {@return the exception for a field that is null or of another schema} */
+    @SuppressWarnings("doclint:missing")
+    public IllegalArgumentException foreignField(Field f) {
         if (f == null) {
             return new IllegalArgumentException("field is null (table '" + name + "'); look fields up with"
                     + " schema.floatField(\"name\") and friends");
@@ -312,7 +320,8 @@ public final class Schema {
     }
 
     /** Zeroes the {@code count} slots from {@code from}: one fill (AOS) or one per column (SOA). */
-    void wipeRun(MemorySegment block, int from, int count) {
+    @SuppressWarnings("doclint:missing")
+    public void wipeRun(MemorySegment block, int from, int count) {
         if (layout == RecordLayout.AOS) {
             block.asSlice((long) from * slotBytes, (long) count * slotBytes).fill((byte) 0);
             return;
@@ -323,7 +332,8 @@ public final class Schema {
     }
 
     /** Zeroes one slot: long stores over an AOS record, one store per SOA column, no call per field. */
-    void wipe(MemorySegment block, int slot) {
+    @SuppressWarnings("doclint:missing")
+    public void wipe(MemorySegment block, int slot) {
         if (layout == RecordLayout.AOS) {
             long start = (long) slot * slotBytes;
             int i = 0;
@@ -421,8 +431,8 @@ public final class Schema {
 
         /**
          * Adds a field holding handles of the table named {@code targetTable} ({@link FieldType#HANDLE}, a
-         * {@code long}; see {@link HandleField}). A snapshot records the name for {@link Snapshots#remap} and
-         * {@link Snapshots#danglingReferences}; the table need not exist yet, and may be this schema's own.
+         * {@code long}; see {@link HandleField}). A snapshot records the name for {@link dev.bulkdata.storage.Snapshots#remap} and
+         * {@link dev.bulkdata.storage.Snapshots#danglingReferences}; the table need not exist yet, and may be this schema's own.
          *
          * @param fieldName the field's name, as in {@link #add}
          * @param targetTable the name of the table whose handles the field holds, a valid table name (see
@@ -474,7 +484,7 @@ public final class Schema {
 
         /**
          * Declares the value that records saved without the field get when a file of an earlier schema is loaded under
-         * this one ({@link Snapshots#load}, {@link TableBuilder#mapped}); without it they get zero. Records added later
+         * this one ({@link dev.bulkdata.storage.Snapshots#load}, {@link dev.bulkdata.storage.TableBuilder#mapped}); without it they get zero. Records added later
          * start at zero; a file that has the field keeps its values. For {@code BYTE}, {@code SHORT}, {@code CHAR},
          * {@code INT}, {@code LONG}, or a whole number for {@code FLOAT} and {@code DOUBLE}; a {@code HANDLE} field
          * always loads as the null handle. Guide: docs/saving-and-mapped-tables.md.

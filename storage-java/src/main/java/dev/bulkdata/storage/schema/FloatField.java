@@ -1,5 +1,5 @@
 // @per-type: codegen/Generate.java writes ByteField .. DoubleField from this file (ARCHITECTURE.md, Per-type code)
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,20 +12,27 @@ public final class FloatField extends Field {
         super(schema, name, FieldType.FLOAT, index, blockOffset, slotStride);
     }
 
-    float get(MemorySegment block, int slot) {
+    /** Reads slot {@code slot}'s value in {@code block}: the tables' raw access, bounds-checked, no schema check. */
+    @SuppressWarnings("doclint:missing")
+    public float get(MemorySegment block, int slot) {
         return block.get(LAYOUT, offset(slot, Float.BYTES));
     }
 
-    void set(MemorySegment block, int slot, float value) {
+    /** Writes slot {@code slot}'s value in {@code block}: the tables' raw access, bounds-checked, no schema check. */
+    @SuppressWarnings("doclint:missing")
+    public void set(MemorySegment block, int slot, float value) {
         block.set(LAYOUT, offset(slot, Float.BYTES), value);
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
-    float get(MemorySegment region, long block, int slot) {
+    @SuppressWarnings("doclint:missing")
+    public float get(MemorySegment region, long block, int slot) {
         return region.get(LAYOUT, block + offset(slot, Float.BYTES));
     }
 
-    void set(MemorySegment region, long block, int slot, float value) {
+    /** {@link #set(MemorySegment, int, float)} of the block at byte {@code block} of {@code region}. */
+    @SuppressWarnings("doclint:missing")
+    public void set(MemorySegment region, long block, int slot, float value) {
         region.set(LAYOUT, block + offset(slot, Float.BYTES), value);
     }
 }

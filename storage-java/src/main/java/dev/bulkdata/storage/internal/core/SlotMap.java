@@ -1,5 +1,8 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.ReuseOrder;
 import dev.bulkdata.storage.internal.events.TableEvents;
 import dev.bulkdata.storage.internal.memory.BlockArena;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
@@ -19,9 +22,10 @@ import java.lang.foreign.ValueLayout;
  * <p>Single writer: only the table's writer thread changes it; {@link #find(long)} may run on many threads while
  * nothing changes. ARCHITECTURE.md, "The free list" and "Structural operations" (clear, reset's pending slots, epochs).
  */
-final class SlotMap extends SlotEntries {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class SlotMap extends SlotEntries {
     /** Where a free slot (and the header, slot 0) keeps the next free slot of the list's saved form. */
-    interface Links {
+    public interface Links {
         int link(int slot);
 
         void setLink(int slot, int next);
@@ -29,55 +33,55 @@ final class SlotMap extends SlotEntries {
 
     private static final int HEADER = 0;
 
-    final String name;
-    final HandleLayout layout;
+    public final String name;
+    public final HandleLayout layout;
     /** Tag and epoch, shifted to where handles hold them; changes only with the epoch, when the table is empty. */
-    long tagBits;
+    public long tagBits;
     /** The table's tag alone, shifted to where handles hold it. */
-    final long tagOnly;
+    public final long tagOnly;
     // 0 to maxEpoch; a handle is valid only in its epoch (ARCHITECTURE.md, "Structural operations").
-    int epoch;
-    final int maxEpoch;
+    public int epoch;
+    public final int maxEpoch;
     // At least the highest generation in any meta word this epoch (slot limit's too): resetAll() frees above it.
-    int top;
-    final int maxGeneration;
+    public int top;
+    public final int maxGeneration;
     /** The largest slot this map may open (layout and maxCapacity). */
-    final int maxSlot;
+    public final int maxSlot;
     /** The generation a never-opened slot starts at (see {@link TagRegistry}). */
-    final int floor;
+    public final int floor;
     private final Links links;
-    final boolean fifo;
+    public final boolean fifo;
     /** {@link ReuseOrder#SWEEP}: free slots in {@link #freeBits}, taken from {@link #cursor} on. */
-    final boolean sweepOrder;
+    public final boolean sweepOrder;
     /** {@link ReuseOrder#SWEEP}'s free slots; empty in the other orders. */
-    final FreeBits freeBits;
+    public final FreeBits freeBits;
     /** {@link ReuseOrder#FIFO}'s and {@link ReuseOrder#LIFO}'s free list; empty in SWEEP. */
-    final FreeRing ring = new FreeRing();
+    public final FreeRing ring = new FreeRing();
     /** FIFO's and LIFO's slots freed by the last clear and not taken since; empty in SWEEP. */
-    final ReopenRange reopen = new ReopenRange();
+    public final ReopenRange reopen = new ReopenRange();
 
     // The sources above and counters below are package-private for StoredTables, which saves and restores them.
 
     /** Slots {@code [0, limit)} are opened; 0 before the first slot and after {@link #close()}. */
-    int limit;
+    public int limit;
     // Slots [settled, limit) are pending: freed by a reset at pendingGeneration, words unwritten until a take reaches
     // them in order (settle). find(long) checks this bound.
-    int settled;
+    public int settled;
     /** The generation of every pending slot (see {@link #settled}). */
-    int pendingGeneration;
+    public int pendingGeneration;
     /** Slots retired at the last generation. */
-    int retired;
+    public int retired;
     /** SWEEP: the slot after the one the last take returned; the next take looks from here, wrapping. */
-    int cursor = 1;
+    public int cursor = 1;
     /** The cursor before the last {@link #take()}, for {@link #undoTake}. */
     private int cursorBefore = 1;
     /** Whether the last {@link #take()} returned a slot opened before (its record bytes are stale). */
-    boolean reused;
+    public boolean reused;
     /** Whether the last {@link #take()} came from {@link #reopen}, for {@link #undoTake}. */
     private boolean tookReopened;
 
     /** {@code links}: where free slots keep their links, or null for the payload int beside each meta word. */
-    SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
+    public SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
         super(links == null);
         this.name = name;
         this.layout = layout;
@@ -100,7 +104,7 @@ final class SlotMap extends SlotEntries {
      * {@return the handle's slot if it refers to a live slot, else -1} The one validity check of a handle (tag and
      * stray bits, slot bound, meta word against {@code generation << 1 | LIVE}); one branch on the fast path.
      */
-    int find(long handle) {
+    public int find(long handle) {
         HandleLayout l = layout;
         long s = l.slot(handle);
         if (l.tableBits(handle) == tagBits && s < settled) {
@@ -117,7 +121,7 @@ final class SlotMap extends SlotEntries {
     }
 
     /** {@link #find(long)} for stride 2, returning the payload (a packed table's row) read with the meta word, or -1. */
-    int findPayload(long handle) {
+    public int findPayload(long handle) {
         HandleLayout l = layout;
         long s = l.slot(handle);
         if (l.tableBits(handle) == tagBits && s < settled) {
@@ -142,22 +146,22 @@ final class SlotMap extends SlotEntries {
         return -1;
     }
 
-    long handle(int slot, int generation) {
+    public long handle(int slot, int generation) {
         return layout.handle(tagBits, generation, slot);
     }
 
     /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp}, under the table's tag} */
-    long handleOfStamp(int slot, int stamp) {
+    public long handleOfStamp(int slot, int stamp) {
         return layout.handleOfStamp(tagOnly, stamp, slot);
     }
 
     /** {@return the handle of an opened slot at its current generation} */
-    long handleOf(int slot) {
+    public long handleOf(int slot) {
         return handle(slot, SlotMeta.generation(meta(slot)));
     }
 
     /** Moves the entries into one range ({@link SlotEntries#reserveRange}); once, before any slot is opened. */
-    void reserveRange(BlockArena arena) {
+    public void reserveRange(BlockArena arena) {
         if (limit != 0 || range != null) {
             throw new IllegalStateException("the slot map of '" + name + "' already has entries");
         }
@@ -165,22 +169,22 @@ final class SlotMap extends SlotEntries {
     }
 
     /** Marks a taken slot live and returns its handle: one read and one write of the meta word. */
-    long activate(int slot) {
+    public long activate(int slot) {
         int meta = meta(slot) | SlotMeta.LIVE;
         setMeta(slot, meta);
         return handle(slot, SlotMeta.generation(meta));
     }
 
-    void markLive(int slot) {
+    public void markLive(int slot) {
         setMeta(slot, meta(slot) | SlotMeta.LIVE);
     }
 
-    void markDead(int slot) {
+    public void markDead(int slot) {
         setMeta(slot, meta(slot) & ~SlotMeta.LIVE);
     }
 
     /** Whether {@code slot} is an opened, non-header slot that is neither live nor retired. */
-    boolean isFree(int slot) {
+    public boolean isFree(int slot) {
         if (slot <= 0 || slot >= limit) {
             return false;
         }
@@ -188,12 +192,12 @@ final class SlotMap extends SlotEntries {
     }
 
     /** {@return the word {@code slot} stands for: its own, or a pending slot's (free at {@link #pendingGeneration})} */
-    int logicalMeta(int slot) {
+    public int logicalMeta(int slot) {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : meta(slot);
     }
 
     /** {@return slots a reset freed that no take has reached yet (see {@link #settled})} */
-    int pendingSlots() {
+    public int pendingSlots() {
         return limit - settled;
     }
 
@@ -208,17 +212,17 @@ final class SlotMap extends SlotEntries {
     }
 
     /** {@return free slots waiting to be reused: in the list and in the reopen range} */
-    int holes() {
+    public int holes() {
         return listLength() + reopen.free;
     }
 
     /** {@return the free slots in the list: the ring's or, for SWEEP, the bits' and the pending slots} */
-    int listLength() {
+    public int listLength() {
         return sweepOrder ? freeBits.count + pendingSlots() : ring.length;
     }
 
     /** {@return slots never opened that may still be opened} */
-    long freshSlots() {
+    public long freshSlots() {
         return limit == 0 ? maxSlot : (long) maxSlot - limit + 1;
     }
 
@@ -228,7 +232,7 @@ final class SlotMap extends SlotEntries {
      * Makes sure {@code count} {@link #take()}s cannot fail; returns the highest slot they may open (-1: holes cover
      * all) for the kind's record storage. Throws {@link CapacityExceededException} if they do not fit; nothing changes.
      */
-    long reserve(int count, int size) {
+    public long reserve(int count, int size) {
         long fromHoles = Math.min(count, holes());
         long fresh = count - fromHoles;
         if (fresh > freshSlots()) {
@@ -246,7 +250,7 @@ final class SlotMap extends SlotEntries {
      * Takes a reserved free slot in reuse order, or opens a fresh one (live bit clear); sets {@link #reused}. Throws
      * {@link IllegalStateException}, changing nothing, if the free list names a slot that is not free.
      */
-    int take() {
+    public int take() {
         tookReopened = false;
         cursorBefore = cursor;
         int slot;
@@ -280,7 +284,7 @@ final class SlotMap extends SlotEntries {
      * Opens {@code count} reserved fresh slots live in a map with no holes, handles to {@code out[at, at + count)}:
      * takes and activations in one pass. Returns the first slot opened.
      */
-    int openRun(int count, long[] out, int at) {
+    public int openRun(int count, long[] out, int at) {
         if (holes() != 0) {
             throw new IllegalStateException("the slot map of '" + name + "' has holes to reuse first");
         }
@@ -307,7 +311,7 @@ final class SlotMap extends SlotEntries {
      * Takes live, in {@link #take()}'s order, the first {@code min(count, limit - 1)} slots of a map just cleared or
      * reset with none retired, handles from {@code out[at]}; returns how many (from slot 1), else 0 doing nothing.
      */
-    int reopenRun(int count, long[] out, int at) {
+    public int reopenRun(int count, long[] out, int at) {
         int opened = limit - 1;
         if (opened <= 0 || retired != 0 || holes() != opened
                 || (sweepOrder ? cursor > 1 : ring.length != 0 || reopen.from != 1 || reopen.free != opened)) {
@@ -361,14 +365,14 @@ final class SlotMap extends SlotEntries {
     }
 
     /** Advances a dead slot's generation and frees it, or retires it at the last generation. */
-    void release(int slot) {
+    public void release(int slot) {
         if (retireOrAdvance(slot)) {
             push(slot);
         }
     }
 
     /** {@return whether the slot may be reused (false: retired)} */
-    boolean retireOrAdvance(int slot) {
+    public boolean retireOrAdvance(int slot) {
         int generation = SlotMeta.generation(meta(slot));
         if (generation == maxGeneration) {
             setMeta(slot, SlotMeta.retired(generation));
@@ -388,7 +392,7 @@ final class SlotMap extends SlotEntries {
      * Undoes a dead slot's {@link #take()}: its generation (not the last: the caller checked) advances and it goes back
      * where take found it, or to the never-opened slots if {@code limit} was {@code limitBefore}.
      */
-    void undoTake(int slot, int limitBefore) {
+    public void undoTake(int slot, int limitBefore) {
         int generation = SlotMeta.generation(meta(slot)) + 1;
         setMeta(slot, SlotMeta.free(generation));
         top = Math.max(top, generation);
@@ -409,7 +413,7 @@ final class SlotMap extends SlotEntries {
      * A clear: every live slot advances (or retires, or the table moves to its next epoch) in one pass over the words;
      * every opened slot not retired is then free, in slot order.
      */
-    void releaseAllLive() {
+    public void releaseAllLive() {
         int retiring = advanceAllLive(settled, maxGeneration);     // a pending slot is free already
         if (retiring > 0 && epoch < maxEpoch) {
             nextEpoch();
@@ -425,7 +429,7 @@ final class SlotMap extends SlotEntries {
      * {@code top + 1} or, if a slot retired or generations ran out, at {@link #floor} in the next epoch, so earlier
      * handles fail {@link #find(long)}'s bound. With no epoch left, a {@link #releaseAllLive()}.
      */
-    void resetAll() {
+    public void resetAll() {
         if (top < maxGeneration && retired == 0) {
             top++;
             pend(top);
@@ -454,7 +458,7 @@ final class SlotMap extends SlotEntries {
     }
 
     /** Sets the epoch of a restored table, before it is used. */
-    void restoreEpoch(int restored) {
+    public void restoreEpoch(int restored) {
         epoch = restored;
         tagBits = tagOnly | layout.epochBitsOf(restored);
     }
@@ -477,7 +481,7 @@ final class SlotMap extends SlotEntries {
     }
 
     /** Sets {@link #top} from the entries, for a restored map: one pass over them. */
-    void restoreTop() {
+    public void restoreTop() {
         top = Math.max(Math.max(floor, topGeneration(limit)), SlotMeta.generation(savedMeta(Math.max(1, limit))));
     }
 
@@ -492,7 +496,7 @@ final class SlotMap extends SlotEntries {
     }
 
     /** Forgets every slot: every later {@link #find(long)} fails. For the table's close and corruption. */
-    void close() {
+    public void close() {
         limit = 0;
         settled = 0;
     }
@@ -577,12 +581,12 @@ final class SlotMap extends SlotEntries {
     }
 
     /** {@return the reuse cursor a snapshot saves (reopen start; SWEEP: the cursor), so a restore takes the same slots} */
-    int reuseCursor() {
+    public int reuseCursor() {
         return sweepOrder ? cursor : reopen.from;
     }
 
     /** {@return the list's last slot, or 0 if empty} SWEEP computes it (for a snapshot and the audit). */
-    int tail() {
+    public int tail() {
         int length = listLength();
         if (!sweepOrder || length == 0) {
             return ring.tail();
@@ -596,7 +600,7 @@ final class SlotMap extends SlotEntries {
     }
 
     /** Writes the list's links as a snapshot saves them ("The free list"); O(list length), rewriting no right link. */
-    void writeLinks() {
+    public void writeLinks() {
         int length = listLength();
         if (length == 0) {
             return;     // an empty list's header link is never read
@@ -612,13 +616,13 @@ final class SlotMap extends SlotEntries {
     }
 
     /** {@return the list's slot at {@code i} (0: head), given the one at {@code i - 1}}; a scan in SWEEP. */
-    int listAt(int i, int before) {
+    public int listAt(int i, int before) {
         return sweepOrder ? nextFree(i == 0 ? cursor : before + 1) : ring.get(i);
     }
 
     /** {@inheritDoc} A pending slot's word is saved as the word it stands for; its payload as it is. */
     @Override
-    void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
+    public void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
         int at = out.position();
         super.putSaved(out, count, payloads);
         if (!payloads) {
@@ -631,18 +635,18 @@ final class SlotMap extends SlotEntries {
 
     /** {@inheritDoc} A pending slot's is the word it stands for ({@link #logicalMeta}). */
     @Override
-    int savedMeta(int slot) {
+    public int savedMeta(int slot) {
         return slot >= settled && slot < limit ? SlotMeta.free(pendingGeneration) : super.savedMeta(slot);
     }
 
-    int tag() {
+    public int tag() {
         return HandleLayout.tagOfBits(tagBits);
     }
 
     // ---- Saved state (StoredTables, for internal.format): export and restore of the whole state
 
     /** {@return the slots of the free list from head to tail, without a clear's reopen range (for a mapped table's checkpoint)} */
-    int[] listedSlots() {
+    public int[] listedSlots() {
         int length = listLength();
         int[] slots = new int[length];
         for (int i = 0; i < length; i++) {

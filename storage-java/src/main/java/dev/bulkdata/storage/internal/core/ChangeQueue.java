@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -7,16 +7,17 @@ import java.util.Comparator;
 import java.util.function.LongConsumer;
 
 /**
- * A table's changes queued during a pass, applied when its last pass ends ({@link AbstractTable#applyQueued}); made at
+ * A table's changes queued during a pass, applied when its last pass ends ({@code AbstractTable.applyQueued}); made at
  * the first and kept. Removals are a bit per slot set by atomic OR (any thread, twice is once, applied in slot order).
  * Adds are a list under the lock, each with its chunk index ({@link Integer#MAX_VALUE}: the table's), applied stably
  * sorted by it, so a parallel pass's adds come out the same whichever thread ran which chunk.
  */
-final class ChangeQueue {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class ChangeQueue {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final Comparator<Add> BY_ORIGIN = Comparator.comparingInt(Add::origin);
 
-    record Add(int origin, LongConsumer init) {
+    public record Add(int origin, LongConsumer init) {
     }
 
     /** Sized when a pass begins ({@link #cover}), never during one, so no bit is set in a replaced array. */
@@ -28,21 +29,21 @@ final class ChangeQueue {
     private volatile int addCount;
 
     /** A queue whose removal bits cover slots {@code [0, limit)}. */
-    ChangeQueue(int limit) {
+    public ChangeQueue(int limit) {
         removals = new long[(limit + 63) >>> 6];
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return !removalsQueued && addCount == 0;
     }
 
     /** {@return whether a removal may be queued} */
-    boolean removalsQueued() {
+    public boolean removalsQueued() {
         return removalsQueued;
     }
 
     /** Queues slot {@code slot}, below the limit at the pass's start, for removal; any thread. */
-    void queueRemoval(int slot) {
+    public void queueRemoval(int slot) {
         long[] words = removals;
         long bit = 1L << slot;
         if (((long) WORDS.getOpaque(words, slot >>> 6) & bit) == 0) {
@@ -54,7 +55,7 @@ final class ChangeQueue {
     }
 
     /** Grows the removal bits to cover slots {@code [0, limit)}; when a pass begins. */
-    void cover(int limit) {
+    public void cover(int limit) {
         if (removals.length < (limit + 63) >>> 6) {
             grow(limit);
         }
@@ -69,13 +70,13 @@ final class ChangeQueue {
     }
 
     /** Queues an add from chunk {@code origin} ({@link Integer#MAX_VALUE}: the table's); any thread. */
-    synchronized void queueAdd(int origin, LongConsumer init) {
+    public synchronized void queueAdd(int origin, LongConsumer init) {
         adds.add(new Add(origin, init));
         addCount = adds.size();
     }
 
     // Bits of the slots queued for removal (null if none), for the writer to read and clear; ends them. No pass open.
-    long[] takeRemovals() {
+    public long[] takeRemovals() {
         if (!removalsQueued) {
             return null;
         }
@@ -84,7 +85,7 @@ final class ChangeQueue {
     }
 
     /** {@return the queued adds in the order they are applied, and ends them}; for the writer, no pass open. */
-    synchronized Add[] takeAdds() {
+    public synchronized Add[] takeAdds() {
         if (adds.isEmpty()) {
             return null;
         }
@@ -96,7 +97,7 @@ final class ChangeQueue {
     }
 
     /** Puts adds not applied back at the front of the queue, before any queued since. */
-    synchronized void requeue(Add[] rest, int from) {
+    public synchronized void requeue(Add[] rest, int from) {
         adds.addAll(0, java.util.Arrays.asList(rest).subList(from, rest.length));
         addCount = adds.size();
     }

@@ -1,15 +1,15 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
  * Whether a mapped table's file may open at the checkpoint before its newest one
- * ({@link TableBuilder#checkpointFallback(CheckpointFallback)}). Opening tells two reasons apart:
+ * ({@link dev.bulkdata.storage.TableBuilder#checkpointFallback(CheckpointFallback)}). Opening tells two reasons apart:
  * <ul>
- * <li><b>interrupted</b>: a crash during {@link MappedTable#checkpoint()} tore its header; the one before is the last
+ * <li><b>interrupted</b>: a crash during {@link dev.bulkdata.storage.MappedTable#checkpoint()} tore its header; the one before is the last
  *     completed checkpoint (a checkpoint that had not begun its header leaves no trace).</li>
  * <li><b>damaged</b>: the checkpoint completed but its header or metadata no longer matches its CRC32C: something other
  *     than this library changed the file. A crash never causes this.</li>
  * </ul>
- * {@link MappedTable#openedCheckpoint()} says which checkpoint opened and why.
+ * {@link dev.bulkdata.storage.MappedTable#openedCheckpoint()} says which checkpoint opened and why.
  */
 public enum CheckpointFallback {
     /**

@@ -1,4 +1,6 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
+
+import dev.bulkdata.storage.schema.Schema;
 
 import java.util.Arrays;
 
@@ -13,22 +15,23 @@ import java.util.Arrays;
  * <p>Threads: {@code mark} and growth run on the writer thread while no pass runs; stamps may be written by many
  * threads at once (each writes {@code current}, so the race is benign).
  */
-final class ChangeVersions {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class ChangeVersions {
     /** Versions this many marks old or newer compare exactly. */
-    static final int WINDOW = 1 << 30;
+    public static final int WINDOW = 1 << 30;
     /** Every this many marks, {@link #clamp()} raises stamps older than the window. */
     private static final int CLAMP_EVERY = 1 << 29;
 
     /** Entries per chunk: the structure version, then one per field. 0 for {@link #unused}. */
-    final int stride;
+    public final int stride;
     private final int fields;
     /** The flat array of stamps; grown with the table's blocks, never shrunk. */
-    int[] stamps;
+    public int[] stamps;
     // Per chunk, the version of its last stampAll: equal to current, the next stampAll there is one compare. Reset by
     // clamp(), long before a version could come round again.
     private int[] full = new int[0];
     /** The version every write stamps now. */
-    int current = 1;
+    public int current = 1;
     /** Whether {@link #mark()} was called: until then every stamp is 1, and stamping is one load and branch. */
     private boolean marked;
     /** Chunks the table has had at most, whose stamps exist once {@link #marked}. */
@@ -40,16 +43,16 @@ final class ChangeVersions {
         this.stamps = stamps;
     }
 
-    ChangeVersions(Schema schema) {
+    public ChangeVersions(Schema schema) {
         this(schema.fields().size(), schema.fields().size() + 1, new int[0]);
     }
 
     /** Versions that keep nothing (a component table's chunks): every chunk stamps one shared row. */
-    static ChangeVersions unused(Schema schema) {
+    public static ChangeVersions unused(Schema schema) {
         return new ChangeVersions(schema.fields().size(), 0, new int[schema.fields().size() + 1]);
     }
 
-    boolean isUnused() {
+    public boolean isUnused() {
         return stride == 0;
     }
 
@@ -57,7 +60,7 @@ final class ChangeVersions {
      * Makes room for {@code chunks} chunks' stamps, new ones at the current version; before the first {@link #mark()}
      * only counts them. Allocates only when the table grows past its largest size.
      */
-    void ensureChunks(int chunks) {
+    public void ensureChunks(int chunks) {
         this.chunks = Math.max(this.chunks, chunks);
         if (marked) {
             grow(chunks);
@@ -82,7 +85,7 @@ final class ChangeVersions {
         Arrays.fill(full, fullHad, full.length, current - 1);
     }
 
-    void stampField(int chunk, int field) {
+    public void stampField(int chunk, int field) {
         stamp(chunk * stride + 1 + field);
     }
 
@@ -98,11 +101,11 @@ final class ChangeVersions {
     }
 
     /** Stamps the structure of chunk {@code chunk}: records came, went or moved. */
-    void stampStructure(int chunk) {
+    public void stampStructure(int chunk) {
         stamp(chunk * stride);
     }
 
-    void stampFields(int chunk) {
+    public void stampFields(int chunk) {
         stampRange(chunk * stride + 1, fields);
     }
 
@@ -120,7 +123,7 @@ final class ChangeVersions {
     }
 
     /** Stamps chunk {@code chunk}'s structure and fields (a record arrived); one compare if stamped whole already. */
-    void stampAll(int chunk) {
+    public void stampAll(int chunk) {
         if (!marked || stride == 0) {
             return;     // no mark yet, or unused versions: nothing is read
         }
@@ -133,7 +136,7 @@ final class ChangeVersions {
     }
 
     /** Returns the current version and moves the counter on; every {@link #CLAMP_EVERY} marks, raises stale stamps. */
-    int mark() {
+    public int mark() {
         markFirst();
         int v = current;
         current = v + 1;
@@ -164,7 +167,7 @@ final class ChangeVersions {
     }
 
     /** Whether {@code stamp} is newer than {@code since}; true for a {@code since} outside the window. */
-    boolean newer(int stamp, int since) {
+    public boolean newer(int stamp, int since) {
         return Integer.compareUnsigned(current - since, WINDOW) > 0 || stamp - since > 0;
     }
 
@@ -173,17 +176,17 @@ final class ChangeVersions {
         return marked ? stamps[i] : 1;
     }
 
-    boolean fieldChangedSince(int chunk, int field, int since) {
+    public boolean fieldChangedSince(int chunk, int field, int since) {
         return newer(stampAt(chunk * stride + 1 + field), since);
     }
 
     /** {@return whether records came into, left or moved in chunk {@code chunk} after version {@code since}} */
-    boolean structureChangedSince(int chunk, int since) {
+    public boolean structureChangedSince(int chunk, int since) {
         return newer(stampAt(chunk * stride), since);
     }
 
     /** {@return whether chunk {@code chunk}'s structure or any field changed after {@code since}; true if unstamped} */
-    boolean anyChangedSince(int chunk, int since) {
+    public boolean anyChangedSince(int chunk, int since) {
         int from = chunk * stride;
         if (!marked || stride == 0 || from + stride > stamps.length) {
             return true;
@@ -198,17 +201,17 @@ final class ChangeVersions {
     }
 
     /** {@return the structure stamp of a chunk, for tests} */
-    int structure(int chunk) {
+    public int structure(int chunk) {
         return stampAt(chunk * stride);
     }
 
     /** {@return the stamp of a field of a chunk, for tests} */
-    int field(int chunk, int field) {
+    public int field(int chunk, int field) {
         return stampAt(chunk * stride + 1 + field);
     }
 
     /** Sets the counter, for tests of the window. */
-    void setCurrentForTest(int version) {
+    public void setCurrentForTest(int version) {
         markFirst();
         Arrays.fill(full, version - 1);
         current = version;

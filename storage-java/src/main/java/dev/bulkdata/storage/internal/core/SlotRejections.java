@@ -1,12 +1,16 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
 
+import dev.bulkdata.storage.schema.CapacityExceededException;
+import dev.bulkdata.storage.schema.HandleLayout;
+import dev.bulkdata.storage.schema.InvalidHandleException;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
  * The messages of a full table and of a handle not live: slow paths that read the slot map's state after
  * {@link SlotMap#find} or {@link SlotMap#reserve} said no.
  */
-final class SlotRejections {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class SlotRejections {
     private SlotRejections() {
     }
 
@@ -14,7 +18,7 @@ final class SlotRejections {
      * {@return why {@code requested} more records do not fit in {@code slots}}: what it has room for (the free list and
      * the slots never opened), and its counters, {@code size} the table's live records
      */
-    static CapacityExceededException full(SlotMap slots, long requested, int size) {
+    public static CapacityExceededException full(SlotMap slots, long requested, int size) {
         int listed = slots.listLength();
         return new CapacityExceededException("table '" + slots.name + "' is full: " + requested
                 + " record(s) requested, room for " + (listed + slots.freshSlots()) + "; size=" + size
@@ -23,20 +27,20 @@ final class SlotRejections {
     }
 
     /** {@return why a take found slot {@code slot} in the free list, which is not free} */
-    static IllegalStateException corruptList(SlotMap slots, int slot) {
+    public static IllegalStateException corruptList(SlotMap slots, int slot) {
         return new IllegalStateException("free list of table '" + slots.name + "' is corrupt: it"
                 + " names slot " + slot + ", which is not a free slot; nothing was added.");
     }
 
     /** Explains why {@code handle} is not live here; {@code previousName}: the tag's last closed table, or null. */
-    static InvalidHandleException rejection(SlotMap slots, long handle, String previousName) {
+    public static InvalidHandleException rejection(SlotMap slots, long handle, String previousName) {
         HandleLayout layout = slots.layout;
         String tableName = slots.name;
         int tag = slots.tag();
         int floor = slots.floor;
         int limit = slots.limit;
         String text = layout.format(tableName, handle);
-        if (handle == Handles.NULL) {
+        if (handle == 0L) {
             return invalid(tableName, handle, InvalidHandleException.Reason.NULL,
                     "null handle passed to table '" + tableName + "'");
         }
@@ -46,7 +50,7 @@ final class SlotRejections {
             String closedOwner = TagRegistry.closedNameOf(handleTag);
             if (owner != null && !TagRegistry.predatesHolder(handleTag, handle)) {
                 return invalid(tableName, handle, InvalidHandleException.Reason.FOREIGN, "handle "
-                        + Handles.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
+                        + TagRegistry.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
                         + "), not to table '" + tableName + "' (tag " + tag + ")");
             }
             String maker = layout.format(closedOwner == null ? "tag" + handleTag : closedOwner, handle);

@@ -1,6 +1,6 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
-/** The order in which a {@link BulkTable} reuses the slots of removed records. */
+/** The order in which a {@link dev.bulkdata.storage.BulkTable} reuses the slots of removed records. */
 public enum ReuseOrder {
     /**
      * First in, first out: the slot freed longest ago is reused first. Reuse is spread over all holes, so each slot's

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /** The primitive types a {@link Field} can have, with their width in bytes. */
 public enum FieldType {

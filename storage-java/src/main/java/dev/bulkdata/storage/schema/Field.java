@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
  * A named, typed field of a {@link Schema} ({@link Schema#floatField(String)} and friends): the key for reading and
@@ -61,13 +61,15 @@ public abstract sealed class Field
         return slotStride;
     }
 
-    final long offset(int slot) {
+    /** {@return the byte offset of slot {@code slot}'s value inside a block} */
+    @SuppressWarnings("doclint:missing")
+    public final long offset(int slot) {
         return blockOffset + (long) slot * slotStride;
     }
 
-    // offset(slot) for a constant width: SOA scales by it, since a stride loaded from the field keeps C2 from
-    // optimising a per-slot loop's address and range checks (benchmarks/NOTES.md, "Per-slot access").
-    final long offset(int slot, int width) {
+    /** {@link #offset(int)} for a constant width SOA scales by, so C2 optimises per-slot loops (benchmarks/NOTES.md). */
+    @SuppressWarnings("doclint:missing")
+    public final long offset(int slot, int width) {
         int stride = slotStride;
         return blockOffset + (stride == width ? (long) slot * width : (long) slot * stride);
     }

@@ -1,7 +1,7 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
- * Which checkpoint of its file a mapped table was opened at, and why that one ({@link MappedTable#openedCheckpoint()}).
+ * Which checkpoint of its file a mapped table was opened at, and why that one ({@link dev.bulkdata.storage.MappedTable#openedCheckpoint()}).
  * Also recorded as the flight recorder event {@code dev.bulkdata.MappedOpen}.
  *
  * @param sequence the checkpoint's number in the file: 1 for a file just created, one more at every completed
@@ -19,7 +19,7 @@ public record OpenedCheckpoint(long sequence, State state, String detail) {
         /**
          * The newest checkpoint, but the table was not closed after it (a crash, a table dropped without
          * {@code close()}, or a file whose close left no record of it): writes after it may be partly there (the crash
-         * rule of {@link TableBuilder#mapped}).
+         * rule of {@link dev.bulkdata.storage.TableBuilder#mapped}).
          */
         NOT_CLOSED,
         /**

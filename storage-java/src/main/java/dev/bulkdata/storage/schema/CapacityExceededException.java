@@ -1,9 +1,9 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
  * Thrown when a table cannot take more records: its slot space (the handle layout's slot bits or the table's
  * {@code maxCapacity}) is used up, its blocks would pass a memory budget (its own
- * {@link TableBuilder#memoryBudget(long) memoryBudget} or the process-wide {@link MemoryBudget}; the message names
+ * {@link dev.bulkdata.storage.TableBuilder#memoryBudget(long) memoryBudget} or the process-wide {@link dev.bulkdata.storage.MemoryBudget}; the message names
  * the table, the budget and the bytes in use), or native memory ran out. The table is left exactly as it was.
  */
 public final class CapacityExceededException extends IllegalStateException {

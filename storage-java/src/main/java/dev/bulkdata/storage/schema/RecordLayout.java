@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
  * A table's record layout: how its records are arranged inside each 16 KiB block (not to be confused with the
@@ -17,7 +17,7 @@ package dev.bulkdata.storage;
 public enum RecordLayout {
     /**
      * Structure of arrays (the default): inside each block every field has its own contiguous column, handed out
-     * zero-copy by {@link Chunk#column(Field)}. Best when loops touch a few fields of many records.
+     * zero-copy by {@link dev.bulkdata.storage.Chunk#column(Field)}. Best when loops touch a few fields of many records.
      */
     SOA,
     /**

@@ -1,7 +1,7 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
- * The order {@link PackedTable#defragment(long, RecordOrder)} moves records toward: a comparison of two records by
+ * The order {@link dev.bulkdata.storage.PackedTable#defragment(long, RecordOrder)} moves records toward: a comparison of two records by
  * handle, reading their fields through the table (non-capturing or long-lived instances avoid allocation). A consistent
  * total preorder, as for {@link java.util.Comparator}; it must not add, remove or clear (that throws
  * {@link java.util.ConcurrentModificationException}, ending the defragment call with every handle still valid).

@@ -1,25 +1,28 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
+
+import dev.bulkdata.storage.schema.ReuseOrder;
 
 /**
  * The free list of {@link ReuseOrder#FIFO} and {@link ReuseOrder#LIFO}: free slot numbers in a power-of-two ring grown
  * by doubling. FIFO pops the head and appends at the tail; LIFO pops and pushes at the head; O(1), reading no free
  * record. Only numbers: {@link SlotMap} checks a popped slot is free.
  */
-final class FreeRing {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class FreeRing {
     private static final int[] NO_SLOTS = new int[0];
 
     private int[] slots = NO_SLOTS;
     private int first;
-    int length;
+    public int length;
     private int tail;
 
     /** {@return the head of the list}: the list is not empty */
-    int head() {
+    public int head() {
         return slots[first];
     }
 
     /** Drops the head of the list, which is not empty. */
-    void removeHead() {
+    public void removeHead() {
         first = (first + 1) & (slots.length - 1);
         if (--length == 0) {
             tail = 0;
@@ -27,7 +30,7 @@ final class FreeRing {
     }
 
     /** Puts {@code slot} at the head: the next {@link #head()}. */
-    void pushHead(int slot) {
+    public void pushHead(int slot) {
         if (length == slots.length) {
             grow();
         }
@@ -38,7 +41,7 @@ final class FreeRing {
         }
     }
 
-    void append(int slot) {
+    public void append(int slot) {
         if (length == slots.length) {
             grow();
         }
@@ -48,17 +51,17 @@ final class FreeRing {
     }
 
     /** {@return the slot at position {@code i} of the list, 0 the head}: {@code 0 <= i < length} */
-    int get(int i) {
+    public int get(int i) {
         return slots[(first + i) & (slots.length - 1)];
     }
 
     /** {@return the last slot of the list, or 0 if it is empty} */
-    int tail() {
+    public int tail() {
         return tail;
     }
 
     /** Empties the list; the ring keeps its size. */
-    void clear() {
+    public void clear() {
         tail = 0;
         length = 0;
         first = 0;
@@ -75,7 +78,7 @@ final class FreeRing {
     }
 
     /** {@return the ring's size, for tests} */
-    int capacity() {
+    public int capacity() {
         return slots.length;
     }
 }

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -13,20 +13,27 @@ public final class BooleanField extends Field {
         super(schema, name, FieldType.BOOLEAN, index, blockOffset, slotStride);
     }
 
-    boolean get(MemorySegment block, int slot) {
+    /** Reads slot {@code slot}'s value in {@code block}: the tables' raw access, bounds-checked, no schema check. */
+    @SuppressWarnings("doclint:missing")
+    public boolean get(MemorySegment block, int slot) {
         return block.get(LAYOUT, offset(slot, 1)) != 0;
     }
 
-    void set(MemorySegment block, int slot, boolean value) {
+    /** Writes slot {@code slot}'s value in {@code block}: the tables' raw access, bounds-checked, no schema check. */
+    @SuppressWarnings("doclint:missing")
+    public void set(MemorySegment block, int slot, boolean value) {
         block.set(LAYOUT, offset(slot, 1), (byte) (value ? 1 : 0));
     }
 
     /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
-    boolean get(MemorySegment region, long block, int slot) {
+    @SuppressWarnings("doclint:missing")
+    public boolean get(MemorySegment region, long block, int slot) {
         return region.get(LAYOUT, block + offset(slot, 1)) != 0;
     }
 
-    void set(MemorySegment region, long block, int slot, boolean value) {
+    /** {@link #set(MemorySegment, int, boolean)} of the block at byte {@code block} of {@code region}. */
+    @SuppressWarnings("doclint:missing")
+    public void set(MemorySegment region, long block, int slot, boolean value) {
         region.set(LAYOUT, block + offset(slot, 1), (byte) (value ? 1 : 0));
     }
 }

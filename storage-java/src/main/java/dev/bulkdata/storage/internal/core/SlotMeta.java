@@ -1,4 +1,6 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
+
+import dev.bulkdata.storage.schema.HandleLayout;
 
 /**
  * The meta word of a slot: one {@code int} per slot of every table kind, kept by the {@link SlotMap}: bit 31
@@ -14,49 +16,50 @@ package dev.bulkdata.storage;
  *
  * <p>Snapshots and mapped files store the words as they are ({@code docs/format.md}, section 7).
  */
-final class SlotMeta {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class SlotMeta {
     /** Bit 0: the slot holds a record. */
-    static final int LIVE = 1;
+    public static final int LIVE = 1;
     /** Bit 31: the slot's generation ran out; it is never reused. */
-    static final int RETIRED = 1 << 31;
+    public static final int RETIRED = 1 << 31;
     /** Where the generation starts. */
-    static final int GENERATION_SHIFT = 1;
+    public static final int GENERATION_SHIFT = 1;
     /** Generation bits of a meta word once the live and retired bits are shifted out. */
-    static final int GENERATION_MASK = (1 << HandleLayout.MAX_GENERATION_BITS) - 1;
+    public static final int GENERATION_MASK = (1 << HandleLayout.MAX_GENERATION_BITS) - 1;
 
     private SlotMeta() {
     }
 
     /** {@return the generation of a meta word} */
-    static int generation(int meta) {
+    public static int generation(int meta) {
         return (meta >>> GENERATION_SHIFT) & GENERATION_MASK;
     }
 
     /** {@return the word of a free slot at {@code generation}} */
-    static int free(int generation) {
+    public static int free(int generation) {
         return generation << GENERATION_SHIFT;
     }
 
     /** {@return the word of a live slot at {@code generation}: what a valid handle must match} */
-    static int live(int generation) {
+    public static int live(int generation) {
         return generation << GENERATION_SHIFT | LIVE;
     }
 
     /** {@return the word of a retired slot at {@code generation}} */
-    static int retired(int generation) {
+    public static int retired(int generation) {
         return RETIRED | generation << GENERATION_SHIFT;
     }
 
-    static boolean isLive(int meta) {
+    public static boolean isLive(int meta) {
         return (meta & LIVE) != 0;
     }
 
-    static boolean isRetired(int meta) {
+    public static boolean isRetired(int meta) {
         return (meta & RETIRED) != 0;
     }
 
     /** {@return "live", "free" or "retired", for messages} */
-    static String state(int meta) {
+    public static String state(int meta) {
         return isRetired(meta) ? "retired" : isLive(meta) ? "live" : "free";
     }
 }

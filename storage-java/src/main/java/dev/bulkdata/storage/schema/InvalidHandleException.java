@@ -1,9 +1,9 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
  * Thrown when a handle does not refer to a live record of the table it is used with; the message names the table,
  * slot and both generations, or the handle's table. The throwing call leaves the table as it was.
- * {@link Table#contains(long)} is the check that never throws.
+ * {@link dev.bulkdata.storage.Table#contains(long)} is the check that never throws.
  */
 public final class InvalidHandleException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

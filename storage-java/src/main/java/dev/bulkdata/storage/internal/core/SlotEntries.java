@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
 
 import dev.bulkdata.storage.internal.format.MetaWords;
 import dev.bulkdata.storage.internal.memory.AddressSpace;
@@ -15,35 +15,36 @@ import java.lang.foreign.ValueLayout;
  * 4,096 slots that never move. SlotMap is the one subclass so that {@link SlotMap#find} reads {@link #range} and
  * {@link #pages} as its own fields: no extra load.
  */
-abstract sealed class SlotEntries permits SlotMap {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public abstract sealed class SlotEntries permits SlotMap {
     /** Slots per page of entries: 4096, a 16 KiB page of meta words (32 KiB with payloads). */
-    static final int PAGE_SHIFT = 12;
-    static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
+    public static final int PAGE_SHIFT = 12;
+    public static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
     /** Whether an 8-byte read of an entry holds the meta word in its low half (little-endian). */
     private static final boolean META_LOW = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
     // log2 of the ints, and of the bytes, per entry
-    final int strideShift;
-    final int entryShift;
+    public final int strideShift;
+    public final int entryShift;
     private final PagedInts entries;
     /** {@code entries}' directory, read directly by the lookups (one dependent load fewer); refreshed on growth. */
-    int[][] pages;
+    public int[][] pages;
     /** The entries' reserved range, slot {@code s} at byte {@code s << entryShift}; null with {@link #pages}. */
-    MemorySegment range;
+    public MemorySegment range;
     private boolean rangeAdvised;
     // the running advanceAllLive pass's retired count and retired meta word
     private int passRetired;
     private int retiredMeta;
 
     /** @param payloads whether each entry holds a payload int beside its meta word (stride 2) */
-    SlotEntries(boolean payloads) {
+    public SlotEntries(boolean payloads) {
         this.strideShift = payloads ? 1 : 0;
         this.entryShift = 2 + strideShift;
         this.entries = new PagedInts(PAGE_SHIFT + strideShift, 0);
         this.pages = entries.pages();
     }
 
-    final int meta(int slot) {
+    public final int meta(int slot) {
         MemorySegment r = range;
         if (r != null) {
             return r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift);
@@ -51,7 +52,7 @@ abstract sealed class SlotEntries permits SlotMap {
         return pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
     }
 
-    final void setMeta(int slot, int meta) {
+    public final void setMeta(int slot, int meta) {
         MemorySegment r = range;
         if (r != null) {
             r.set(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift, meta);
@@ -61,7 +62,7 @@ abstract sealed class SlotEntries permits SlotMap {
     }
 
     /** {@return the payload of a slot; stride 2 only} */
-    final int payload(int slot) {
+    public final int payload(int slot) {
         MemorySegment r = range;
         if (r != null) {
             return r.get(ValueLayout.JAVA_INT_UNALIGNED, ((long) slot << 3) + 4);
@@ -69,7 +70,7 @@ abstract sealed class SlotEntries permits SlotMap {
         return pages[slot >>> PAGE_SHIFT][((slot & PAGE_MASK) << 1) + 1];
     }
 
-    final void setPayload(int slot, int value) {
+    public final void setPayload(int slot, int value) {
         MemorySegment r = range;
         if (r != null) {
             r.set(ValueLayout.JAVA_INT_UNALIGNED, ((long) slot << 3) + 4, value);
@@ -79,7 +80,7 @@ abstract sealed class SlotEntries permits SlotMap {
     }
 
     /** {@return links kept in the entries' payloads (stride 2): a free slot's payload names the next} */
-    final SlotMap.Links payloadLinks() {
+    public final SlotMap.Links payloadLinks() {
         return new SlotMap.Links() {
             @Override
             public int link(int slot) {
@@ -94,12 +95,12 @@ abstract sealed class SlotEntries permits SlotMap {
     }
 
     /** Moves the entries into a range reserved for {@code slots} slots, if available; before any entry is made. */
-    final void reserveRange(BlockArena arena, long slots) {
+    public final void reserveRange(BlockArena arena, long slots) {
         range = arena.reserve(slots << entryShift);
     }
 
     /** Makes entries for every slot up to {@code highest}: heap pages, or huge-page advice for a range. */
-    final void ensureEntries(long highest) {
+    public final void ensureEntries(long highest) {
         if (range != null) {
             if (!rangeAdvised && (highest << entryShift) >= AddressSpace.HUGE_PAGE) {
                 rangeAdvised = true;
@@ -117,7 +118,7 @@ abstract sealed class SlotEntries permits SlotMap {
     private int[] scratch;
 
     // The highest generation of slots [1, limit), retired included; 0 if none. A branch-free max, payloads masked out.
-    final int topGeneration(int limit) {
+    public final int topGeneration(int limit) {
         if (limit <= 1) {
             return 0;
         }
@@ -164,7 +165,7 @@ abstract sealed class SlotEntries permits SlotMap {
     // ---- The clear pass
 
     /** Frees every live slot of {@code [1, limit)} at its next generation, or retires it; returns the slots retired. */
-    final int advanceAllLive(int limit, int maxGeneration) {
+    public final int advanceAllLive(int limit, int maxGeneration) {
         int maxLive = SlotMeta.live(maxGeneration);
         int advance = SlotMeta.free(1) - SlotMeta.LIVE;
         passRetired = 0;
@@ -269,7 +270,7 @@ abstract sealed class SlotEntries permits SlotMap {
     // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
     // Sets every restored entry: heap pages at stride 1 adopt metas' pages; a range takes a bulk copy per page.
-    void restoreEntries(MetaWords metas, int[] payloads) {
+    public void restoreEntries(MetaWords metas, int[] payloads) {
         int length = metas.length();
         int[][] made = metas.pages();
         if (range != null) {
@@ -307,7 +308,7 @@ abstract sealed class SlotEntries permits SlotMap {
     }
 
     /** Writes the meta words (or stride-2 payloads) of slots {@code [0, count)} to {@code out}, 0 where never made. */
-    void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
+    public void putSaved(java.nio.IntBuffer out, int count, boolean payloads) {
         if (range == null) {
             entries.putTo(out, payloads ? 1 : 0, 1 << strideShift, count);
             return;
@@ -328,7 +329,7 @@ abstract sealed class SlotEntries permits SlotMap {
     }
 
     /** {@return a slot's meta word, or 0 if its entry was never made (for a snapshot)} */
-    int savedMeta(int slot) {
+    public int savedMeta(int slot) {
         if (range != null) {
             return meta(slot);
         }

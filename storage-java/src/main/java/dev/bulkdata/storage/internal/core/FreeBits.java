@@ -1,4 +1,6 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
+
+import dev.bulkdata.storage.schema.ReuseOrder;
 
 import java.util.Arrays;
 
@@ -6,21 +8,22 @@ import java.util.Arrays;
  * The free list of {@link ReuseOrder#SWEEP}: a bit per free slot plus a summary bit per non-zero word, so {@link #next}
  * skips 4,096 slots per summary word; holes refill in slot order. Grown by doubling, never shrunk.
  */
-final class FreeBits {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class FreeBits {
     private static final long[] NO_BITS = new long[0];
 
     private final String name;
-    long[] bits = NO_BITS;
+    public long[] bits = NO_BITS;
     /** Bit {@code w % 64} of word {@code w / 64}: {@code bits[w]} is not 0. */
-    long[] summary = NO_BITS;
-    int count;
+    public long[] summary = NO_BITS;
+    public int count;
 
-    FreeBits(String name) {
+    public FreeBits(String name) {
         this.name = name;
     }
 
     /** Adds {@code slot}, which is not in the set. */
-    void add(int slot) {
+    public void add(int slot) {
         int w = slot >>> 6;
         if (w >= bits.length) {
             grow(w);
@@ -31,7 +34,7 @@ final class FreeBits {
     }
 
     /** Removes {@code slot}, which is in the set. */
-    void remove(int slot) {
+    public void remove(int slot) {
         int w = slot >>> 6;
         long word = bits[w] & ~(1L << slot);
         bits[w] = word;
@@ -41,13 +44,13 @@ final class FreeBits {
         count--;
     }
 
-    boolean contains(int slot) {
+    public boolean contains(int slot) {
         int w = slot >>> 6;
         return w < bits.length && (bits[w] & (1L << slot)) != 0;
     }
 
     /** {@return the first slot at or after {@code from}, wrapping}; {@link IllegalStateException} if there is none */
-    int next(int from) {
+    public int next(int from) {
         int w = from >>> 6;
         long word = w < bits.length ? bits[w] & (-1L << from) : 0;
         if (word == 0) {
@@ -69,7 +72,7 @@ final class FreeBits {
     }
 
     /** Empties the set, visiting only the words the summary names (a reset). */
-    void clear() {
+    public void clear() {
         if (count == 0) {
             return;
         }
@@ -83,7 +86,7 @@ final class FreeBits {
     }
 
     /** Makes the set slots {@code [1, limit)}, every slot opened but the header (a clear). */
-    void fillOpened(int limit) {
+    public void fillOpened(int limit) {
         Arrays.fill(bits, 0L);
         Arrays.fill(summary, 0L);
         count = 0;
@@ -107,7 +110,7 @@ final class FreeBits {
     }
 
     /** Removes slots {@code [1, taken]}, which are all in the set (a run taken after a clear). */
-    void removeFirst(int taken) {
+    public void removeFirst(int taken) {
         int lastWord = taken >>> 6;
         Arrays.fill(bits, 0, lastWord, 0L);
         bits[lastWord] &= (taken & 63) == 63 ? 0L : -1L << ((taken & 63) + 1);

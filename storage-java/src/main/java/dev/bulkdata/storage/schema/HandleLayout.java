@@ -1,4 +1,4 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.schema;
 
 /**
  * How a 64-bit handle splits into table tag, generation and slot.
@@ -166,12 +166,14 @@ public final class HandleLayout {
     }
 
     /** The bits of {@code epoch} in place, where a handle holds them. */
-    long epochBitsOf(int epoch) {
+    @SuppressWarnings("doclint:missing")
+    public long epochBitsOf(int epoch) {
         return (long) epoch << (slotBits + generationBits);
     }
 
     /** {@return epoch and generation as one word, {@code epoch << generationBits | generation}: a component row's owner} */
-    int stamp(long handle) {
+    @SuppressWarnings("doclint:missing")
+    public int stamp(long handle) {
         return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
     }
 
@@ -256,52 +258,62 @@ public final class HandleLayout {
     // ---- The engine's operations on handles: every bit operation on a handle is in this class.
 
     /** {@return the slot of a handle as an {@code int}, for a slot that fits one: a checked handle's, or a bound} */
-    int intSlot(long handle) {
+    @SuppressWarnings("doclint:missing")
+    public int intSlot(long handle) {
         return (int) (handle & slotMask);
     }
 
     /** {@return the bits of a handle above its generation: tag, epoch and any stray bits} */
-    long tableBits(long handle) {
+    @SuppressWarnings("doclint:missing")
+    public long tableBits(long handle) {
         return handle & ~payloadMask;
     }
 
     /** {@return the bits of a handle that a tag puts there} */
-    static long tagBits(int tag) {
+    @SuppressWarnings("doclint:missing")
+    public static long tagBits(int tag) {
         return (long) tag << TAG_SHIFT;
     }
 
     /** {@return the tag of {@link #tableBits} or {@link #tagBits}} */
-    static int tagOfBits(long tableBits) {
+    @SuppressWarnings("doclint:missing")
+    public static int tagOfBits(long tableBits) {
         return (int) (tableBits >>> TAG_SHIFT);
     }
 
-    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link SlotMeta} keeps it} */
-    int generationAt(long handle, int shift) {
+    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link dev.bulkdata.storage.internal.core.SlotMeta} keeps it} */
+    @SuppressWarnings("doclint:missing")
+    public int generationAt(long handle, int shift) {
         return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
     }
 
     /** {@return the handle of {@code slot} at {@code generation}, above them {@code tableBits}} */
-    long handle(long tableBits, int generation, int slot) {
+    @SuppressWarnings("doclint:missing")
+    public long handle(long tableBits, int generation, int slot) {
         return tableBits | ((long) generation << slotBits) | slot;
     }
 
     /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp} ({@link #stamp}), above them {@code tagBits}} */
-    long handleOfStamp(long tagBits, int stamp, int slot) {
+    @SuppressWarnings("doclint:missing")
+    public long handleOfStamp(long tagBits, int stamp, int slot) {
         return tagBits | (Integer.toUnsignedLong(stamp) << slotBits) | slot;
     }
 
     /** {@return the mask of the slot and generation bits} */
-    long payloadMask() {
+    @SuppressWarnings("doclint:missing")
+    public long payloadMask() {
         return payloadMask;
     }
 
     /** {@return the slot and generation bits of a handle, in place: the larger, the later its generation} */
-    long payload(long handle) {
+    @SuppressWarnings("doclint:missing")
+    public long payload(long handle) {
         return handle & payloadMask;
     }
 
     /** {@return {@code handle} under {@code tag} at {@code generation} (at most {@link #maxGeneration()}), its slot and epoch kept} */
-    long retagged(long handle, int tag, int generation) {
+    @SuppressWarnings("doclint:missing")
+    public long retagged(long handle, int tag, int generation) {
         long rest = handle & ~(((long) MAX_TAG << TAG_SHIFT) | (generationMask << slotBits));
         return rest | tagBits(tag) | ((long) generation << slotBits);
     }
@@ -314,7 +326,7 @@ public final class HandleLayout {
      * @param handle the handle
      */
     public String format(String tableName, long handle) {
-        if (handle == Handles.NULL) {
+        if (handle == 0L) {
             return "null";
         }
         int epoch = epoch(handle);
