@@ -35,13 +35,22 @@ public class RecordScope<D : TableDef<D>> @PublishedApi internal constructor(
     @PublishedApi
     internal var base: Long = 0L
 
+    /** The record the action runs on and its slot: a slot that is the pass loop's `int` counter lets C2 optimise the access. */
+    @PublishedApi
+    internal var visitedAt: Long = -1L
+
+    @PublishedApi
+    internal var visitedSlot: Int = 0
+
     @PublishedApi
     internal fun enter(chunk: Chunk) {
         this.chunk = chunk
         this.base = pass or (chunk.index().toLong() * slots)
+        this.visitedAt = -1L
     }
 
     private fun slotHere(at: Long): Int {
+        if (at == visitedAt) return visitedSlot
         val offset = at - base
         return if (offset >= 0L && offset < slots) offset.toInt() else -1
     }

@@ -300,6 +300,8 @@ public sealed class TypedTable<D : TableDef<D>>(
                         val holes = (live ushr start).inv()
                         val end = if (holes == 0L) 64 else start + java.lang.Long.numberOfTrailingZeros(holes)
                         for (b in start until end) {
+                            scope.visitedAt = first + b
+                            scope.visitedSlot = (w shl 6) + b
                             scope.action(Visited(first + b))
                         }
                         live = if (end == 64) 0L else live and (-1L shl end)

@@ -76,6 +76,7 @@ class TypedTableTest : FunSpec({
             var kept: RecordScope<Particles>? = null
             var keptRecord: Visited<Particles>? = null
             var earlier: Visited<Particles>? = null
+            var previous: Visited<Particles>? = null
             var visits = 0
             table.forEach { v ->
                 kept = this
@@ -95,6 +96,9 @@ class TypedTableTest : FunSpec({
                 // a record visited earlier in the pass (another chunk too) still reads that record
                 earlier?.let { e -> ids[e[Particles.AGE]] shouldBe e.handle }
                 if (v[Particles.AGE] == 3) earlier = v
+                // the record visited just before, in this chunk or at the end of the one before
+                previous?.let { p -> p.handle shouldBe ids[p[Particles.AGE]]; (p[Particles.AGE] < v[Particles.AGE]) shouldBe true }
+                previous = v
                 if (v[Particles.AGE] == 1499) earlier!![Particles.ID] = 42L // and writes it, from the last chunk
             }
             visits shouldBe 1499
