@@ -7,8 +7,9 @@ import java.util.Arrays;
  * once, handing over its dense row in each. Make the join once and run it every frame; running it allocates nothing.
  * <b>Cost.</b> Each run walks the member with the fewest rows in row order (the visiting order) and probes every other
  * member's sparse array for each key; for component tables the entity must also be live and own every row (its owner
- * generation), so stale components are never joined. O(smallest size × members) lookups, each O(1). Guide:
- * docs/relations.md, "Component tables and joins".
+ * generation), so stale components are never joined: checked per match only while a member may hold stale rows (an
+ * entity was removed since the member was made, cleared or swept by {@link ComponentTable#removeDead}). O(smallest
+ * size × members) lookups, each O(1). Guide: docs/relations.md, "Component tables and joins".
  *
  * <p><b>Rules.</b> During a run, structural changes of any member throw
  * {@link java.util.ConcurrentModificationException} and change nothing (queue them with
@@ -193,12 +194,22 @@ public final class Join {
         int driver = smallest();
         SparseSet lead = sets[driver];
         ComponentTable leadTable = tables[driver];
+        AbstractTable owners = entities;
+        // With no stale row in any member and no removal since, every row's owner is live at its generation.
+        long removals = owners.removals;
+        boolean clean = true;
+        for (ComponentTable table : tables) {
+            clean &= table.cleanAt == removals;
+        }
         int visits = 0;
         for (int row = 0, n = lead.size(); row < n; row++) {
             int key = lead.keyAtUnchecked(row);
+            if (!probe(driver, row, key)) {
+                continue;
+            }
             int generation = leadTable.generation(row);
-            long entity = entities.slots.handle(key, generation);
-            if (entities.contains(entity) && probe(driver, row, key) && sameOwner(generation)) {
+            long entity = owners.slots.handle(key, generation);
+            if (clean && owners.removals == removals || owners.contains(entity) && sameOwner(generation)) {
                 visitor.visit(entity, rows);
                 visits++;
             }

@@ -48,6 +48,7 @@ class JoinTest {
                         live.add(entities.add());
                     }
                     fill(rng, live, tables, percent);
+                    check(seed, entities, live, tables);    // no stale row: the join skips the owner checks
                     // Remove some entities (their components go stale), then add new ones that
                     // reuse slots, some of them with components of their own.
                     for (int i = 0; i < N / 10; i++) {
@@ -59,6 +60,13 @@ class JoinTest {
                     }
                     fill(rng, fresh, tables, percent);
                     live.addAll(fresh);
+                    check(seed, entities, live, tables);
+                    tables[0].removeDead();                 // one member without stale rows, the others not yet
+                    check(seed, entities, live, tables);
+                    for (ComponentTable t : tables) {
+                        t.removeDead();
+                        assertEquals(((AbstractTable) entities).removals, t.cleanAt, "seed=" + seed);
+                    }
                     check(seed, entities, live, tables);
                 } finally {
                     for (ComponentTable t : tables) {
