@@ -247,6 +247,7 @@ final class BulkdataEcs implements AutoCloseable {
         /** The group of the two, or null. */
         final Group group;
         final Group.RunVisitor runMover = Sparse::moveRun;
+        final Join.RunVisitor matchMover = Sparse::moveMatches;
         final long[] ids;
 
         /** The world with a {@link Join} only. */
@@ -290,6 +291,31 @@ final class BulkdataEcs implements AutoCloseable {
          */
         int updateJoin() {
             return moving.forEach(mover);
+        }
+
+        /**
+         * The same update through the join's runs: {@code Join.of(positions, velocities).forEachRun(run -> ...)}, per
+         * run the chunk columns of both tables and a loop over the matches' slots. {@return the entities visited}
+         */
+        int updateJoinRuns() {
+            return moving.forEachRun(matchMover);
+        }
+
+        /** The loop of {@link #updateJoinRuns}: one run, each member's rows in one block. */
+        private static void moveMatches(Join.Run run) {
+            MemorySegment px = run.chunk(0).writableColumn(X);
+            MemorySegment py = run.chunk(0).writableColumn(Y);
+            MemorySegment pz = run.chunk(0).writableColumn(Z);
+            MemorySegment vx = run.chunk(1).column(DX);
+            MemorySegment vy = run.chunk(1).column(DY);
+            MemorySegment vz = run.chunk(1).column(DZ);
+            for (int i = 0, n = run.count(); i < n; i++) {
+                long p = run.slot(0, i);
+                long v = run.slot(1, i);
+                px.setAtIndex(FU, p, px.getAtIndex(FU, p) + vx.getAtIndex(FU, v) * DT);
+                py.setAtIndex(FU, p, py.getAtIndex(FU, p) + vy.getAtIndex(FU, v) * DT);
+                pz.setAtIndex(FU, p, pz.getAtIndex(FU, p) + vz.getAtIndex(FU, v) * DT);
+            }
         }
 
         /**

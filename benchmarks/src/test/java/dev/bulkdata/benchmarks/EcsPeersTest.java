@@ -327,6 +327,7 @@ class EcsPeersTest {
     void theSparseUpdateMovesTheSameEntitiesInEveryLibrary() {
         int moving = EcsSpec.moving(N);
         BulkdataEcs.Sparse bulk = new BulkdataEcs.Sparse(N);
+        BulkdataEcs.Sparse runs = new BulkdataEcs.Sparse(N);
         BulkdataEcs.Sparse grouped = new BulkdataEcs.Sparse(N, true);
         BulkdataEcs.SparseFloor floorJoin = new BulkdataEcs.SparseFloor(N, false);
         BulkdataEcs.SparseFloor floorGroup = new BulkdataEcs.SparseFloor(N, true);
@@ -340,6 +341,7 @@ class EcsPeersTest {
         ashley.create(N, true);
         for (int k = 0; k < 3; k++) {
             assertEquals(moving, bulk.updateJoin());
+            assertEquals(moving, runs.updateJoinRuns());
             assertEquals(moving, grouped.updateGroup());
             assertEquals(moving, floorJoin.updateJoin());
             assertEquals(moving, floorGroup.updateGroup());
@@ -349,6 +351,7 @@ class EcsPeersTest {
             ashley.update();
         }
         double expected = bulk.checksum(N);
+        assertEquals(expected, runs.checksum(N), "bulkdata Join.forEachRun");
         assertEquals(expected, grouped.checksum(N), "bulkdata Group");
         assertEquals(expected, floorJoin.checksum(N), "floor, join layout");
         assertEquals(expected, floorGroup.checksum(N), "floor, group layout");
@@ -359,6 +362,7 @@ class EcsPeersTest {
         // and the moving entities did move
         assertEquals(false, expected == expectedChecksum(N));
         bulk.close();
+        runs.close();
         grouped.close();
         floorJoin.close();
         floorGroup.close();

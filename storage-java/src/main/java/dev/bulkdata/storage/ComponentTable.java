@@ -70,6 +70,8 @@ public final class ComponentTable implements AutoCloseable {
     final DenseRows rows;
     final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
+    /** The entity table's {@code removals} when no row was stale (every owner live), for {@link Join}; -1: unknown. */
+    long cleanAt;
     /** The {@link Group} whose rows come first in this table, or null; set by the group. */
     Group group;
     /** Changes queued during a loop ({@link #removeLater}, {@link #addLater}), guarded by itself; null until the first. */
@@ -103,6 +105,7 @@ public final class ComponentTable implements AutoCloseable {
         this.arena = new BlockArena(this, lease, TableEvents.ARENA);
         TableEvents.opened(this, lease.tag, "ComponentTable", ComponentTable::readStatistics);
         this.rows = new DenseRows(schema, arena, new RowOwner(), entities.slots.maxSlot);
+        this.cleanAt = entities.removals;
     }
 
     /** The flight recorder's periodic read: live is the row count, holes and retired are 0. */
@@ -294,6 +297,7 @@ public final class ComponentTable implements AutoCloseable {
                 removed++;
             }
         }
+        cleanAt = entities.removals;
         return removed;
     }
 
@@ -312,6 +316,7 @@ public final class ComponentTable implements AutoCloseable {
         set.clear();
         rows.clear();
         sorted = true;
+        cleanAt = entities.removals;
     }
 
     /**
@@ -439,6 +444,7 @@ public final class ComponentTable implements AutoCloseable {
 
     // Restored row r: slot keys[r] at generation owners[r] (reader-checked). Unsorted: defragment progress isn't saved.
     void restoreRows(int[] keys, int[] owners) {
+        cleanAt = -1;
         if (keys.length > 0) {
             generations.ensure(keys.length - 1L);
         }

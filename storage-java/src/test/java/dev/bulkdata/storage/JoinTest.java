@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
@@ -51,6 +53,7 @@ class JoinTest {
                         live.add(entities.add());
                     }
                     fill(rng, live, tables, percent);
+                    check(seed, entities, live, tables);    // no stale row: the join skips the owner checks
                     // Remove some entities (their components go stale), then add new ones that
                     // reuse slots, some of them with components of their own.
                     for (int i = 0; i < N / 10; i++) {
@@ -62,6 +65,13 @@ class JoinTest {
                     }
                     fill(rng, fresh, tables, percent);
                     live.addAll(fresh);
+                    check(seed, entities, live, tables);
+                    tables[0].removeDead();                 // one member without stale rows, the others not yet
+                    check(seed, entities, live, tables);
+                    for (ComponentTable t : tables) {
+                        t.removeDead();
+                        assertEquals(((AbstractTable) entities).removals, t.cleanAt, "seed=" + seed);
+                    }
                     check(seed, entities, live, tables);
                 } finally {
                     for (ComponentTable t : tables) {
@@ -109,6 +119,41 @@ class JoinTest {
         });
         assertEquals(expected.keySet(), seen.keySet(), "seed=" + seed);
         assertEquals(expected.size(), visits);
+        checkRuns(seed, tables);
+    }
+
+    /**
+     * {@link Join#forEachRun} against {@link Join#forEach}: the same matches in the same order, each run's rows in one
+     * chunk of every member, and a value written through a run's chunk column lands in the match's row.
+     */
+    private static void checkRuns(long seed, ComponentTable[] tables) {
+        Join join = Join.of(tables);
+        List<int[]> expected = new ArrayList<>();
+        join.forEach((entity, rows) -> expected.add(rows.clone()));
+        int[] next = {0};
+        int visits = join.forEachRun(run -> {
+            assertTrue(run.count() >= 1, "seed=" + seed);
+            for (int m = 0; m < tables.length; m++) {
+                Chunk chunk = run.chunk(m);
+                MemorySegment column = chunk.writableColumn(tables[m].schema().floatField("t"));
+                for (int i = 0; i < run.count(); i++) {
+                    int row = expected.get(next[0] + i)[m];
+                    assertEquals(row, chunk.index() * tables[m].rows.rowsPerBlock() + run.slot(m, i), "seed=" + seed);
+                    column.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, run.slot(m, i), next[0] + i + 0.5f);
+                }
+                int m0 = m;
+                assertThrows(IndexOutOfBoundsException.class, () -> run.slot(m0, run.count()));
+            }
+            next[0] += run.count();
+        });
+        assertEquals(expected.size(), visits, "seed=" + seed);
+        assertEquals(expected.size(), next[0], "seed=" + seed);
+        for (int k = 0; k < expected.size(); k++) {
+            for (int m = 0; m < tables.length; m++) {
+                assertEquals(k + 0.5f, tables[m].getAt(expected.get(k)[m], tables[m].schema().floatField("t")),
+                        "seed=" + seed + ", match " + k);
+            }
+        }
     }
 
     @ParameterizedTest
@@ -178,6 +223,37 @@ class JoinTest {
     }
 
     @Test
+    void removingAnEntityDuringARun_skipsItInLaterRuns_andComponentChangesThrow() {
+        try (Table entities = BulkTable.of(ENTITIES);
+             ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA));
+             ComponentTable b = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.AOS))) {
+            int perBlock = a.rows.rowsPerBlock();
+            List<Long> all = new ArrayList<>();
+            for (int i = 0; i < 3 * perBlock; i++) {
+                long e = entities.add();
+                all.add(e);
+                a.add(e);
+                b.add(e);
+            }
+            long sameRun = all.get(1);
+            long laterRun = all.get(2 * perBlock + 5);
+            List<Integer> counts = new ArrayList<>();
+            int visits = Join.of(a, b).forEachRun(run -> {
+                if (counts.isEmpty()) {
+                    entities.remove(sameRun);       // already gathered: still in this run
+                    entities.remove(laterRun);      // gathered later: skipped
+                    assertThrows(ConcurrentModificationException.class, () -> a.remove(all.get(0)));
+                    assertThrows(ConcurrentModificationException.class, () -> b.add(entities.add()));
+                }
+                counts.add(run.count());
+            });
+            assertEquals(3 * perBlock - 1, visits);
+            assertEquals(List.of(perBlock, perBlock, perBlock - 1), counts);
+            assertEquals(3 * perBlock, a.size());
+        }
+    }
+
+    @Test
     void rowByTable_isTheRowOfThatMember_andOnlyInsideAVisit() {
         try (Table entities = BulkTable.of(ENTITIES);
              ComponentTable a = ComponentTable.of(entities, TestSchemas.particles(RecordLayout.SOA));
@@ -219,12 +295,18 @@ class JoinTest {
             assertThrows(IllegalArgumentException.class, () -> Join.of((SparseSet[]) null));
             Join join = Join.of(a, a);
             assertThrows(IllegalArgumentException.class, () -> join.forEach(null));
+            assertThrows(IllegalArgumentException.class, () -> join.forEachRun(null));
+            assertThrows(IllegalStateException.class,
+                    () -> Join.of(new SparseSet(), new SparseSet()).forEachRun(run -> { }));
             long e = people.add();
             a.add(e);
             assertThrows(IllegalStateException.class, () -> join.forEach((x, rows) -> join.forEach((y, r) -> { })));
             assertEquals(1, join.forEach((x, rows) -> { }));
+            assertThrows(IllegalStateException.class, () -> join.forEachRun(run -> join.forEachRun(r -> { })));
+            assertEquals(1, join.forEachRun(run -> assertThrows(IndexOutOfBoundsException.class, () -> run.chunk(2))));
             a.close();
             assertThrows(IllegalStateException.class, () -> join.forEach((x, rows) -> { }));
+            assertThrows(IllegalStateException.class, () -> join.forEachRun(run -> { }));
         }
     }
 

@@ -100,7 +100,7 @@ final class EcsPeers {
         w.add(new Workload("sparse: 10 % of the entities have a Velocity, update those",
                 "entity table, 2 `ComponentTable`s in a `Group`, `forEachRun`, chunk columns", "bulkdataSparseGroup",
                 none, sparse, noReasons, none, "match", AHEAD, "> 1", false));
-        w.add(new Workload("sparse, through a join", "entity table, 2 `ComponentTable`s, `Join.forEach`",
+        w.add(new Workload("sparse, through a join", "entity table, 2 `ComponentTable`s, `Join.forEachRun`, chunk columns",
                 "bulkdataSparseJoin", none, sparse, noReasons, none, "match", AHEAD, "> 1", false));
         return w;
     }
