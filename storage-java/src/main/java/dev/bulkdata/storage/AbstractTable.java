@@ -165,6 +165,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         return from;
     }
 
+    /** Takes and activates free slots a bit-set word at a time, as {@link SlotMap#take()} would; returns where it stopped. */
+    int addWords(long[] handlesOut, int from, int to) {
+        return from;
+    }
+
     /**
      * Drops a no-longer-live slot's record (BulkTable: live bit; PackedTable: last row fills the gap) and counts it out
      * of {@code size}. No byte is zeroed ({@link #activate} does); the meta word is the caller's.
@@ -235,7 +240,11 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
             reserve(to - from);
             int run = addRun(handlesOut, from, to);
             issueRun(handlesOut, from, run);
-            for (int i = run; i < to; i++) {
+            int words = addWords(handlesOut, run, to);
+            for (int i = run; i < words; i++) {
+                issue(handlesOut[i]);
+            }
+            for (int i = words; i < to; i++) {
                 long handle = activate(slots.take());
                 issue(handle);
                 handlesOut[i] = handle;

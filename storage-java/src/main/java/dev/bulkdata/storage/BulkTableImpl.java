@@ -149,6 +149,47 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         return at;
     }
 
+    /** SWEEP, blocks of 64 slots or more: {@link #activate} for a free-bits word's slots at once. */
+    @Override
+    int addWords(long[] handlesOut, int from, int to) {
+        SlotMap m = slots;
+        int at = from;
+        if (!m.sweepOrder || slotsPerBlock < Long.SIZE) {
+            return at;
+        }
+        while (at < to && m.freeBits.count > 0 && m.settled == m.limit) {
+            long take = m.takeWord(to - at);
+            if (take == 0) {
+                break;
+            }
+            int base = (m.cursor - 1) & -Long.SIZE;
+            int block = base >>> recordShift;
+            int group = (base & recordMask) >>> 6;
+            BulkChunk c = chunks[block];
+            int bit = 1 << group;
+            if (group >= Integer.SIZE || (cleanGroups[block] & bit) == 0) {
+                if (group < Integer.SIZE && c.live[group] == 0) {
+                    int opened = Math.min(slotsPerBlock, m.limit - (block << recordShift));
+                    schema.wipeRun(segments[block], group << 6, Math.min(Long.SIZE, opened - (group << 6)));
+                    cleanGroups[block] |= bit;
+                } else {
+                    for (long rest = take; rest != 0; rest &= rest - 1) {
+                        schema.wipe(segments[block], (group << 6) | Long.numberOfTrailingZeros(rest));
+                    }
+                }
+            }
+            int n = Long.bitCount(take);
+            c.live[group] |= take;
+            c.liveCount += n;
+            versions.stampAll(block);
+            size += n;
+            for (long rest = take; rest != 0; rest &= rest - 1) {
+                handlesOut[at++] = m.activate(base | Long.numberOfTrailingZeros(rest));
+            }
+        }
+        return at;
+    }
+
     /** Counts in {@code count} slots from {@code first} that the slot map made live; zeroes their records if {@code reused}. */
     private void liveRun(int first, int count, boolean reused) {
         for (int slot = first, end = first + count; slot < end; ) {

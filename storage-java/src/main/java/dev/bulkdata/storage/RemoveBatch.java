@@ -11,8 +11,9 @@ import java.util.Arrays;
  */
 final class RemoveBatch {
     private final AbstractTable table;
-    /** The batch's slots, sorted; grown to the largest batch and kept, so a removeAll allocates nothing. */
+    // The batch's slots, sorted, or a large batch's as bits (zero between batches); kept: removeAll allocates nothing.
     private int[] scratch = new int[0];
+    private long[] bits = new long[0];
 
     RemoveBatch(AbstractTable table) {
         this.table = table;
@@ -47,8 +48,13 @@ final class RemoveBatch {
             }
             slotMap.markDead(slot);
         }
-        // Phase 2: slot order, so memory is touched, and FIFO reuses, in address order.
+        // Phase 2: slot order (a batch of a slot per 64 opened or more: from bits, no sort), so memory is touched, and
+        // FIFO reuses, in address order.
         int count = to - from;
+        if ((long) count << 6 >= slotMap.limit) {
+            releaseBySlotBits(handles, from, to, (slotMap.limit + 63) >>> 6);
+            return;
+        }
         int[] slots = scratch;
         if (slots.length < count) {
             slots = new int[count];
@@ -60,6 +66,33 @@ final class RemoveBatch {
         Arrays.sort(slots, 0, count);
         for (int i = 0; i < count; i++) {
             table.releaseDead(slots[i]);
+        }
+    }
+
+    private void releaseBySlotBits(long[] handles, int from, int to, int words) {
+        long[] b = bits;
+        if (b.length < words) {
+            b = new long[words];
+            bits = b;
+        }
+        for (int i = from; i < to; i++) {
+            int slot = table.handles.intSlot(handles[i]);
+            b[slot >>> 6] |= 1L << slot;
+        }
+        int w = 0;
+        try {
+            for (; w < words; w++) {
+                long word = b[w];
+                if (word != 0) {
+                    b[w] = 0;
+                    for (; word != 0; word &= word - 1) {
+                        table.releaseDead(w << 6 | Long.numberOfTrailingZeros(word));
+                    }
+                }
+            }
+        } catch (Throwable t) {
+            Arrays.fill(b, w, words, 0L);
+            throw t;
         }
     }
 }

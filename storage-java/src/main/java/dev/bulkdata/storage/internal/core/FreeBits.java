@@ -44,6 +44,16 @@ public final class FreeBits {
         count--;
     }
 
+    /** Removes the slots of {@code take}, bits of word {@code w} all in the set. */
+    public void removeAll(int w, long take) {
+        long word = bits[w] & ~take;
+        bits[w] = word;
+        if (word == 0) {
+            summary[w >>> 6] &= ~(1L << w);
+        }
+        count -= Long.bitCount(take);
+    }
+
     public boolean contains(int slot) {
         int w = slot >>> 6;
         return w < bits.length && (bits[w] & (1L << slot)) != 0;

@@ -346,6 +346,31 @@ public final class SlotMap extends SlotEntries {
         return taken;
     }
 
+    /**
+     * SWEEP with no pending slot and free bits: takes what {@link #take()}s would, up to {@code max} slots of the word
+     * holding the next one, stopping before one not free (its take throws); returns them as bits of word {@code (cursor - 1) >>> 6}.
+     */
+    public long takeWord(int max) {
+        int first = freeBits.next(cursor);
+        int w = first >>> 6;
+        long take = 0;
+        for (long rest = freeBits.bits[w] & (-1L << first); rest != 0 && max > 0; rest &= rest - 1, max--) {
+            if (!isFree((w << 6) | Long.numberOfTrailingZeros(rest))) {
+                break;
+            }
+            take |= rest & -rest;
+        }
+        if (take != 0) {
+            long before = take & ~Long.highestOneBit(take);
+            cursorBefore = before == 0 ? cursor : (w << 6) + 64 - Long.numberOfLeadingZeros(before);
+            cursor = (w << 6) + 64 - Long.numberOfLeadingZeros(take);
+            freeBits.removeAll(w, take);
+            reused = true;
+            tookReopened = false;
+        }
+        return take;
+    }
+
     /** Takes the first free slot of the reopen range, skipping retired ones, or returns 0 if it has none. */
     private int takeReopened() {
         ReopenRange r = reopen;
