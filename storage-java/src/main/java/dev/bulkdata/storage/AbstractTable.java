@@ -28,8 +28,6 @@ import dev.bulkdata.storage.internal.format.MappedStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 
@@ -46,15 +44,6 @@ import java.util.Objects;
  */
 abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
-    private static final VarHandle PENDING_DROPS;
-
-    static {
-        try {
-            PENDING_DROPS = MethodHandles.lookup().findVarHandle(AbstractTable.class, "pendingDrops", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     final Schema schema;
     /** The blocks' segments, indexed by {@code record >>> recordShift}; kept by the kind. */
@@ -77,8 +66,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final SlotMap slots;
     final AccessGuard guard = new AccessGuard(this);
     int size;
-    // Removals whose record drop waits for settleDrops (BulkTableImpl.removeSlot); settled before any change or pass.
-    int pendingDrops;
     /** Record removals (any kind): a {@link Group} that saw the same count at its last sweep has no stale row. */
     long removals;
     /** The blocks {@link TableStats#blocks()} reports and a snapshot writes, spares not counted; kept by the kind. */
@@ -346,33 +333,14 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     @Override
     public final void remove(long handle) {
-        long me = guard.beginChange("remove from");
-        lastAdd = 0;
+        long me = beginChange("remove from");
         try {
-            removeSlot(slotOf(handle));
+            // No markDead first: release writes the slot's meta word once, free or retired.
+            releaseDead(slotOf(handle));
         } catch (Throwable t) {
             throw guard.abortChange(me, t, false);
         }
         guard.endChange(me);
-    }
-
-    /** {@link #remove}'s work on a live slot: {@link #releaseDead}, or the same with the record's drop deferred. */
-    void removeSlot(int slot) {
-        releaseDead(slot);
-    }
-
-    /** Applies the {@link #pendingDrops} (none but in a BulkTable); the writer's, or under {@link #settleShared}. */
-    void settleDrops() {
-    }
-
-    /** {@link #settleDrops} for a pass or mark that may run on several reader threads at once. */
-    private void settleShared() {
-        synchronized (PENDING_DROPS) {
-            if (pendingDrops != 0) {
-                settleDrops();
-                PENDING_DROPS.setRelease(this, 0);
-            }
-        }
     }
 
     @Override
@@ -639,14 +607,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     final long beginChange(String operation) {
         long me = guard.beginChange(operation);
         lastAdd = 0;
-        if (pendingDrops != 0) {
-            try {
-                settleDrops();
-                pendingDrops = 0;
-            } catch (Throwable t) {
-                throw guard.abortChange(me, t, false);
-            }
-        }
         return me;
     }
 
@@ -662,9 +622,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     final void beginIteration() {
         guard.beginIteration();
-        if ((int) PENDING_DROPS.getAcquire(this) != 0) {
-            settleShared();
-        }
         ChangeQueue q = queue;
         if (q != null) {
             // Slots opened since the last pass get removal bits now, so the bits never grow while visitors set them.
@@ -804,9 +761,6 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     @Override
     public final int markVersion() {
         ensureOpen();
-        if ((int) PENDING_DROPS.getAcquire(this) != 0) {
-            settleShared(); // a removal's structure stamp precedes the mark
-        }
         return versions.mark();
     }
 

@@ -32,7 +32,6 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     // Per block, bit g: every dead slot of 64-slot group g is all zero (ARCHITECTURE.md, "Dead records' bytes"). Only
     // groups below 32 are tracked; a stray clear is safe. A view's plain clear in a pass is seen after the pass's join.
     int[] cleanGroups = new int[0];
-    private final int[] drops = new int[64];
 
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     BulkTableImpl(Schema schema, ReuseOrder reuseOrder, HandleLayout handles, int maxCapacity, TagLease lease) {
@@ -197,39 +196,6 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     void dirtyBlock(int block) {
         if (cleanGroups[block] != 0) {
             cleanGroups[block] = 0;
-        }
-    }
-
-    /**
-     * A removal stores the meta word (the handle is stale at once), size and free slot now; the live bit, clean mark
-     * and structure stamp wait in {@link #drops}, so a run of one-by-one removals overlaps more of its cache misses.
-     */
-    @Override
-    void removeSlot(int slot) {
-        if (mapped != null) {
-            releaseDead(slot);
-            return;
-        }
-        int n = pendingDrops;
-        drops[n++] = slot;
-        pendingDrops = n;
-        removals++;
-        size--;
-        slots.release(slot);
-        if (n == drops.length) {
-            settleDrops();
-            pendingDrops = 0;
-        }
-    }
-
-    @Override
-    void settleDrops() {
-        int[] d = drops;
-        for (int i = 0, n = pendingDrops; i < n; i++) {
-            int slot = d[i];
-            chunk(slot).markDead(slot & recordMask);
-            dirty(slot);
-            versions.stampStructure(slot >>> recordShift);
         }
     }
 
