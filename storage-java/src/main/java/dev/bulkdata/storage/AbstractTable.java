@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.internal.core.ChangeQueue;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.internal.core.SlotMap;
@@ -193,7 +196,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
 
     /** Tells the tag lease about a handle this table hands out. */
     private void issue(long handle) {
-        lease.issued(handles.generation(handle), handles.intSlot(handle));
+        lease.issued(handles.generation(handle), HandleBits.intSlot(handles, handle));
     }
 
     /** {@link #issue} for an ascending run of handles: the lease hears its highest generation and last slot once. */
@@ -203,9 +206,9 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         }
         long generations = 0; // the highest generation field of the run, in place
         for (int i = from; i < to; i++) {
-            generations = Math.max(generations, handles.payload(out[i]));
+            generations = Math.max(generations, HandleBits.payload(handles, out[i]));
         }
-        lease.issued(handles.generation(generations), handles.intSlot(out[to - 1]));
+        lease.issued(handles.generation(generations), HandleBits.intSlot(handles, out[to - 1]));
     }
 
     /** Checks room for {@code count} records, slots and storage, so that as many takes and activations cannot fail. */
@@ -825,198 +828,216 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     // from storage-java/src/main/templates/dev/bulkdata/storage/AbstractTable.java by codegen/Generate.java: edit the template, not these lines
     @Override
     public final byte get(long handle, ByteField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, ByteField field, byte value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final short get(long handle, ShortField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, ShortField field, short value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final char get(long handle, CharField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, CharField field, char value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final int get(long handle, IntField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, IntField field, int value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final long get(long handle, LongField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, LongField field, long value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final float get(long handle, FloatField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, FloatField field, float value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final double get(long handle, DoubleField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, DoubleField field, double value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final boolean get(long handle, BooleanField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, BooleanField field, boolean value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }
 
     @Override
     public final long get(long handle, HandleField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, HandleField field, long value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.ReuseOrder;
@@ -45,7 +47,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     private final class RecordLinks implements SlotMap.Links {
         @Override
         public int link(int slot) {
-            return schema.link().get(segments[slot >>> recordShift], slot & recordMask);
+            return FieldAccess.get(SchemaAccess.link(schema), segments[slot >>> recordShift], slot & recordMask);
         }
 
         @Override
@@ -54,7 +56,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             if (mapped != null) {
                 mapped.touched(slot >>> recordShift); // not a change the versions see: its checksum is due
             }
-            schema.link().set(segments[slot >>> recordShift], slot & recordMask, next);
+            FieldAccess.set(SchemaAccess.link(schema), segments[slot >>> recordShift], slot & recordMask, next);
         }
     }
 
@@ -197,7 +199,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             int s = slot & recordMask;
             int n = Math.min(end - slot, slotsPerBlock - s);
             if (reused) {
-                schema.wipeRun(segments[block], s, n);
+                SchemaAccess.wipeRun(schema, segments[block], s, n);
             }
             chunks[block].markLiveRun(s, n);
             versions.stampAll(block);
@@ -220,12 +222,12 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             if (c.live[group] == 0) {
                 int from = group << 6;
                 int opened = Math.min(slotsPerBlock, slots.limit - (slot - s));
-                schema.wipeRun(segments[block], from, Math.min(Long.SIZE, opened - from));
+                SchemaAccess.wipeRun(schema, segments[block], from, Math.min(Long.SIZE, opened - from));
                 cleanGroups[block] = clean | bit;
                 return;
             }
         }
-        schema.wipe(segments[block], s);
+        SchemaAccess.wipe(schema, segments[block], s);
     }
 
     /** The bytes of dead {@code slot} may change (a removal, a link): its group is no longer clean. */
@@ -256,7 +258,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     @Override
     void unreserve(int slot) {
         if (slot >= slots.limit) {
-            schema.wipe(segments[slot >>> recordShift], slot & recordMask);
+            SchemaAccess.wipe(schema, segments[slot >>> recordShift], slot & recordMask);
         }
         while (blockCount > blocksBefore) {
             blockCount--;

@@ -1,5 +1,8 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.schema.ByteField;
@@ -220,7 +223,7 @@ public final class ComponentTable implements AutoCloseable {
     public int add(long entity) {
         ensureMutable("add to");
         int key = entities.slotOf(entity);
-        int generation = entities.handles.stamp(entity);
+        int generation = HandleBits.stamp(entities.handles, entity);
         int row = set.indexOf(key);
         if (row >= 0) {
             if (generation(row) == generation) {
@@ -230,7 +233,7 @@ public final class ComponentTable implements AutoCloseable {
             if (group != null) {
                 row = group.leave(row);     // the stale row was a removed entity's group row
             }
-            schema.wipe(rows.blockOf(row), rows.slotOf(row));
+            SchemaAccess.wipe(schema, rows.blockOf(row), rows.slotOf(row));
             generations.set(row, generation);
             return group == null ? row : group.entered(key, generation, row);
         }
@@ -470,7 +473,7 @@ public final class ComponentTable implements AutoCloseable {
             return -1;
         }
         int row = set.indexOf((int) entities.handles.slot(entity));
-        return row >= 0 && generation(row) == entities.handles.stamp(entity) ? row : -1;
+        return row >= 0 && generation(row) == HandleBits.stamp(entities.handles, entity) ? row : -1;
     }
 
     /** Exchanges two rows below {@link #size()} on all sides, unchecked: for defragment and {@link Group}. */
@@ -669,126 +672,126 @@ public final class ComponentTable implements AutoCloseable {
     /** Reads a {@code byte} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public byte get(long entity, ByteField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code byte} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, ByteField field, byte value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a {@code short} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public short get(long entity, ShortField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code short} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, ShortField field, short value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a {@code char} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public char get(long entity, CharField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code char} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, CharField field, char value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads an {@code int} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public int get(long entity, IntField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes an {@code int} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, IntField field, int value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a {@code long} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public long get(long entity, LongField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code long} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, LongField field, long value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a {@code float} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public float get(long entity, FloatField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code float} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, FloatField field, float value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a {@code double} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public double get(long entity, DoubleField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code double} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, DoubleField field, double value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a {@code boolean} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public boolean get(long entity, BooleanField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code boolean} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, BooleanField field, boolean value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
     /** Reads a handle field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public long get(long entity, HandleField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a handle field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, HandleField field, long value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
 
@@ -797,145 +800,145 @@ public final class ComponentTable implements AutoCloseable {
     /** Reads a {@code byte} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public byte getAt(int row, ByteField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code byte} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, ByteField field, byte value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a {@code short} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public short getAt(int row, ShortField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code short} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, ShortField field, short value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a {@code char} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public char getAt(int row, CharField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code char} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, CharField field, char value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads an {@code int} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public int getAt(int row, IntField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes an {@code int} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, IntField field, int value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a {@code long} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public long getAt(int row, LongField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code long} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, LongField field, long value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a {@code float} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public float getAt(int row, FloatField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code float} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, FloatField field, float value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a {@code double} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public double getAt(int row, DoubleField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code double} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, DoubleField field, double value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a {@code boolean} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public boolean getAt(int row, BooleanField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code boolean} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, BooleanField field, boolean value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
 
     /** Reads a handle field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public long getAt(int row, HandleField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a handle field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, HandleField field, long value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
     // @end-generated
 }

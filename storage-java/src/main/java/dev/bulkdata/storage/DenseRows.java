@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.schema.RecordLayout;
@@ -59,7 +61,7 @@ final class DenseRows {
         this.shift = Integer.numberOfTrailingZeros(rowsPerBlock);
         this.mask = rowsPerBlock - 1;
         this.maxRows = maxRows;
-        this.stored = schema.storedFields();
+        this.stored = SchemaAccess.storedFields(schema);
         arena.plan(((long) maxRows + mask) >>> shift);
     }
 
@@ -185,7 +187,7 @@ final class DenseRows {
     void trimBlocks(int count) {
         int kept = count << shift;
         for (int row = kept; row < used; row++) {
-            schema.wipe(blocks[row >>> shift], row & mask);
+            SchemaAccess.wipe(schema, blocks[row >>> shift], row & mask);
         }
         used = Math.min(used, kept);
         while (blockCount > count) {
@@ -213,7 +215,7 @@ final class DenseRows {
         }
         int row = size++;
         if (row < used) {
-            schema.wipe(blocks[row >>> shift], row & mask);
+            SchemaAccess.wipe(schema, blocks[row >>> shift], row & mask);
         } else {
             used = row + 1;
         }
@@ -245,8 +247,8 @@ final class DenseRows {
         int slotA = a & mask;
         int slotB = b & mask;
         for (Field f : stored) {
-            long offA = f.offset(slotA);
-            long offB = f.offset(slotB);
+            long offA = FieldAccess.offset(f, slotA);
+            long offB = FieldAccess.offset(f, slotB);
             switch (f.type().byteSize()) {
                 case Long.BYTES -> {
                     long x = blockA.get(ValueLayout.JAVA_LONG_UNALIGNED, offA);
@@ -281,7 +283,8 @@ final class DenseRows {
             return;
         }
         for (Field f : stored) {
-            MemorySegment.copy(from, f.offset(fromSlot), to, f.offset(toSlot), f.type().byteSize());
+            MemorySegment.copy(from, FieldAccess.offset(f, fromSlot), to, FieldAccess.offset(f, toSlot),
+                    f.type().byteSize());
         }
     }
 
@@ -301,7 +304,7 @@ final class DenseRows {
             MemorySegment block = blocks[row >>> shift];
             for (Field f : stored) {
                 for (int i = 0; i < f.type().byteSize(); i++) {
-                    if (block.get(ValueLayout.JAVA_BYTE, f.offset(row & mask) + i) != 0) {
+                    if (block.get(ValueLayout.JAVA_BYTE, FieldAccess.offset(f, row & mask) + i) != 0) {
                         return false;
                     }
                 }

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.schema.InvalidHandleException;
 
@@ -32,7 +33,7 @@ final class RemoveBatch {
             if (slot < 0) {
                 RuntimeException e = table.rejection(handles[i]);
                 for (int j = from; j < i; j++) {
-                    slotMap.markLive(table.handles.intSlot(handles[j]));
+                    slotMap.markLive(HandleBits.intSlot(table.handles, handles[j]));
                 }
                 if (table.findSlot(handles[i]) >= 0) {
                     // valid once the marks are undone: a repeat of an earlier handle
@@ -61,7 +62,7 @@ final class RemoveBatch {
             scratch = slots;
         }
         for (int i = 0; i < count; i++) {
-            slots[i] = table.handles.intSlot(handles[from + i]);
+            slots[i] = HandleBits.intSlot(table.handles, handles[from + i]);
         }
         Arrays.sort(slots, 0, count);
         for (int i = 0; i < count; i++) {

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.schema.ByteField;
@@ -87,7 +89,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
 
     private MemorySegment columnView(Field field, boolean writable) {
         checkAccess();
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         if (schema.layout() != RecordLayout.SOA) {
             throw new IllegalStateException("table '" + tableName() + "' uses the " + schema.layout()
                     + " layout, which has no columns; use records() and field.blockOffset()/slotStride()");
@@ -138,7 +140,7 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     @Override
     public final boolean changedSince(Field field, int version) {
         checkAccess();
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         checkVersioned();
         return versions.fieldChangedSince(index, field.index(), version);
     }
@@ -168,118 +170,118 @@ abstract sealed class SlotChunk implements Chunk permits BulkChunk, DenseChunk {
     // from storage-java/src/main/templates/dev/bulkdata/storage/SlotChunk.java by codegen/Generate.java: edit the template, not these lines
     @Override
     public final byte get(int slot, ByteField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, ByteField field, byte value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final short get(int slot, ShortField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, ShortField field, short value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final char get(int slot, CharField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, CharField field, char value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final int get(int slot, IntField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, IntField field, int value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final long get(int slot, LongField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, LongField field, long value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final float get(int slot, FloatField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, FloatField field, float value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final double get(int slot, DoubleField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, DoubleField field, double value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final boolean get(int slot, BooleanField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, BooleanField field, boolean value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
 
     @Override
     public final long get(int slot, HandleField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, HandleField field, long value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
     // @end-generated

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.schema.HandleField;
 import dev.bulkdata.storage.schema.HandleLayout;
@@ -430,7 +431,7 @@ public final class Snapshots {
             if (generation > layout.maxGeneration()) {
                 return Handles.NULL;
             }
-            return layout.retagged(value, tag, (int) generation);
+            return HandleBits.retagged(layout, value, tag, (int) generation);
         }
     }
 

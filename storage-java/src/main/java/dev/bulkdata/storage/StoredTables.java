@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.schema.ReuseOrder;
@@ -85,12 +87,12 @@ final class StoredTables implements Engine {
 
     @Override
     public long loadDefault(Field field) {
-        return field.schema().loadDefaultBits(field);
+        return SchemaAccess.loadDefaultBits(field);
     }
 
     @Override
     public int link(Schema schema, MemorySegment block, int position) {
-        return schema.link().get(block, position);
+        return FieldAccess.get(SchemaAccess.link(schema), block, position);
     }
 
     @Override
@@ -164,12 +166,14 @@ final class StoredTables implements Engine {
 
         @Override
         public int link(int slot) {
-            return table.schema.link().get(table.segments[slot >>> table.recordShift], slot & table.recordMask);
+            return FieldAccess.get(SchemaAccess.link(table.schema), table.segments[slot >>> table.recordShift],
+                    slot & table.recordMask);
         }
 
         @Override
         public void setLink(int slot, int next) {
-            table.schema.link().set(table.segments[slot >>> table.recordShift], slot & table.recordMask, next);
+            FieldAccess.set(SchemaAccess.link(table.schema), table.segments[slot >>> table.recordShift],
+                    slot & table.recordMask, next);
         }
 
         @Override
@@ -181,7 +185,7 @@ final class StoredTables implements Engine {
                 // last may keep removed records' bytes: DenseRows zeroes them on reuse.)
                 int spb = s.schema().slotsPerBlock();
                 for (long slot = s.limit(), end = (long) table.blockCount() * spb; slot < end; slot++) {
-                    s.schema().wipe(table.segments[(int) (slot / spb)], (int) (slot % spb));
+                    SchemaAccess.wipe(s.schema(), table.segments[(int) (slot / spb)], (int) (slot % spb));
                 }
                 restoreIndex(s, list, swept, metas, payloads);
                 bulk.restoreLive(liveWords);

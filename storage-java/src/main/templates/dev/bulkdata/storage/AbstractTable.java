@@ -1,22 +1,24 @@
     // @each-type
     @Override
     public final float get(long handle, FloatField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            return field.get(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask);
+            return FieldAccess.get(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask);
         }
-        return field.get(segments[record >>> recordShift], record & recordMask);
+        return FieldAccess.get(field, segments[record >>> recordShift], record & recordMask);
     }
 
     @Override
     public final void set(long handle, FloatField field, float value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int record = recordOf(handle);
         if (regionHoldsAll || record < regionRecords) {
-            field.set(region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT, record & recordMask, value);
+            FieldAccess.set(field, region, (long) (record >>> recordShift) << BlockArena.BLOCK_SHIFT,
+                    record & recordMask, value);
         } else {
-            field.set(segments[record >>> recordShift], record & recordMask, value);
+            FieldAccess.set(field, segments[record >>> recordShift], record & recordMask, value);
         }
         versions.stampField(record >>> recordShift, field.index());
     }

@@ -4,14 +4,14 @@
     /** Reads a {@code float} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing") // Typed access documents them
     public float get(long entity, FloatField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         return getAt(rowOf(entity), field);
     }
 
     /** Writes a {@code float} field of an entity's component ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void set(long entity, FloatField field, float value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         setAt(rowOf(entity), field, value);
     }
     // @end
@@ -22,16 +22,16 @@
     /** Reads a {@code float} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public float getAt(int row, FloatField field) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        return field.get(rows.blockOf(checked), rows.slotOf(checked));
+        return FieldAccess.get(field, rows.blockOf(checked), rows.slotOf(checked));
     }
 
     /** Writes a {@code float} field of the component in a dense row ({@linkplain ##typed Typed access}). */
     @SuppressWarnings("doclint:missing")
     public void setAt(int row, FloatField field, float value) {
-        schema.check(field);
+        SchemaAccess.check(schema, field);
         int checked = checkedRow(row);
-        field.set(rows.blockOf(checked), rows.slotOf(checked), value);
+        FieldAccess.set(field, rows.blockOf(checked), rows.slotOf(checked), value);
     }
     // @end

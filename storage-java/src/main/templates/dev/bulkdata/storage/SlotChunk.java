@@ -1,14 +1,14 @@
     // @each-type
     @Override
     public final float get(int slot, FloatField field) {
-        schema.check(field);
-        return field.get(data, position(slot));
+        SchemaAccess.check(schema, field);
+        return FieldAccess.get(field, data, position(slot));
     }
 
     @Override
     public final void set(int slot, FloatField field, float value) {
-        schema.check(field);
-        field.set(data, position(slot), value);
+        SchemaAccess.check(schema, field);
+        FieldAccess.set(field, data, position(slot), value);
         versions.stampField(index, field.index());
     }
     // @end

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.Field;
@@ -199,7 +200,7 @@ class DenseRowsTest {
             assertThrows(IllegalArgumentException.class, () -> last.get(70, t));
             assertThrows(IndexOutOfBoundsException.class, () -> last.get(512, t));
             last.set(69, t, 2.5f);
-            assertEquals(2.5f, t.get(rows.blockOf(512 + 69), rows.slotOf(512 + 69)));
+            assertEquals(2.5f, FieldAccess.get(t, rows.blockOf(512 + 69), rows.slotOf(512 + 69)));
             assertEquals(512L * Float.BYTES, last.column(t).byteSize());
             rows.forget();
             closed[0] = true;

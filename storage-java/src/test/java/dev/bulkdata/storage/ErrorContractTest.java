@@ -558,7 +558,7 @@ class ErrorContractTest {
             long h = fx.live.get(0);
             Chunk chunk = fx.chunkHolding(h);
             int s = fx.slotHolding(h);
-            // Schema.foreignField(null) builds "field is null (table ...)": null is meant to be an IAE.
+            // SchemaAccess.foreignField(schema, null) builds "field is null (table ...)": null is meant to be an IAE.
             assertThrows(IllegalArgumentException.class, () -> fx.table.get(h, (LongField) null));
             assertThrows(IllegalArgumentException.class, () -> fx.table.set(h, (LongField) null, 1L));
             assertThrows(IllegalArgumentException.class, () -> chunk.get(s, (LongField) null));

@@ -64,6 +64,18 @@ class LayeringTest {
     }
 
     @Test
+    void schema_publishesNoRawMemoryAccess() {
+        // The engine's raw access (internal.core FieldAccess, SchemaAccess) stays out of the exported value types.
+        java.util.List<String> raw = MAIN.stream().filter(c -> c.getPackageName().equals(ROOT + ".schema"))
+                .flatMap(c -> c.getCodeUnits().stream())
+                .filter(m -> m.getModifiers().contains(com.tngtech.archunit.core.domain.JavaModifier.PUBLIC))
+                .filter(m -> m.getRawParameterTypes().stream()
+                        .anyMatch(t -> t.isEquivalentTo(java.lang.foreign.MemorySegment.class)))
+                .map(m -> m.getFullName()).toList();
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), raw);
+    }
+
+    @Test
     void memoryAndTags_knowNothingOfFilesOrEvents() {
         noClasses().that().resideInAnyPackage(ROOT + ".internal.memory..", ROOT + ".internal.tags..")
                 .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".internal.format..", ROOT + ".internal.events..")

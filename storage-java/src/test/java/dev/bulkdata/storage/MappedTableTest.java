@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.CheckpointFallback;
 import dev.bulkdata.storage.schema.FieldType;
@@ -64,7 +65,7 @@ class MappedTableTest {
     /** Everything observable, with handles stripped of their tag (the twin has another). */
     private static Map<String, Object> state(Table t) {
         TableSnapshot s = TableSnapshot.of(t);
-        long mask = t.handleLayout().payloadMask();
+        long mask = HandleBits.payloadMask(t.handleLayout());
         Map<String, Object> m = new TreeMap<>();
         Map<Long, List<Long>> records = new TreeMap<>();
         s.records().forEach((h, v) -> records.put(h & mask, v));
@@ -98,7 +99,7 @@ class MappedTableTest {
         MappedTable mapped = builder(kind, schema, handles, tag).mapped(file);
         SplittableRandom random = new SplittableRandom(seed);
         List<Long> live = new ArrayList<>();
-        long mask = handles.payloadMask();
+        long mask = HandleBits.payloadMask(handles);
         IntField id = schema.intField("id");
         LongField v = schema.longField("v");
         try {
@@ -156,7 +157,7 @@ class MappedTableTest {
     private static long tagBits(Table t) {
         long h = t.add();
         t.cancelAdd(h);
-        return h & ~t.handleLayout().payloadMask();
+        return h & ~HandleBits.payloadMask(t.handleLayout());
     }
 
     @ParameterizedTest

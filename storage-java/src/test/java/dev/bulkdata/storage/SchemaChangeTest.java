@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.schema.FieldType;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.OpenedCheckpoint;
@@ -307,12 +308,12 @@ class SchemaChangeTest {
         assertThrows(IllegalArgumentException.class, () -> b.loadDefault("f", true));
         Schema s = b.loadDefault("b", -128).loadDefault("c", 65535).loadDefault("f", 0.1)
                 .loadDefault("d", 16).loadDefault("z", true).loadDefault("l", Long.MIN_VALUE).build();
-        assertEquals(-128, s.loadDefaultBits(s.field("b")));
-        assertEquals(65535, s.loadDefaultBits(s.field("c")));
-        assertEquals(Float.floatToRawIntBits(0.1f), s.loadDefaultBits(s.field("f")));
-        assertEquals(Double.doubleToRawLongBits(16.0), s.loadDefaultBits(s.field("d")));
-        assertEquals(1, s.loadDefaultBits(s.field("z")));
-        assertEquals(Long.MIN_VALUE, s.loadDefaultBits(s.field("l")));
-        assertEquals(0, s.loadDefaultBits(s.field("h")), "refused calls changed nothing");
+        assertEquals(-128, SchemaAccess.loadDefaultBits(s.field("b")));
+        assertEquals(65535, SchemaAccess.loadDefaultBits(s.field("c")));
+        assertEquals(Float.floatToRawIntBits(0.1f), SchemaAccess.loadDefaultBits(s.field("f")));
+        assertEquals(Double.doubleToRawLongBits(16.0), SchemaAccess.loadDefaultBits(s.field("d")));
+        assertEquals(1, SchemaAccess.loadDefaultBits(s.field("z")));
+        assertEquals(Long.MIN_VALUE, SchemaAccess.loadDefaultBits(s.field("l")));
+        assertEquals(0, SchemaAccess.loadDefaultBits(s.field("h")), "refused calls changed nothing");
     }
 }

@@ -1,5 +1,7 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
+import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.internal.core.SlotMeta;
 import dev.bulkdata.storage.schema.Field;
@@ -68,9 +70,9 @@ final class TableAudit {
 
     /** Whether every stored byte of {@code slot} is zero. */
     private static boolean isWiped(Schema schema, MemorySegment data, int slot) {
-        for (Field f : schema.storedFields()) {
+        for (Field f : SchemaAccess.storedFields(schema)) {
             for (int i = 0; i < f.type().byteSize(); i++) {
-                if (data.get(ValueLayout.JAVA_BYTE, f.offset(slot) + i) != 0) {
+                if (data.get(ValueLayout.JAVA_BYTE, FieldAccess.offset(f, slot) + i) != 0) {
                     return false;
                 }
             }

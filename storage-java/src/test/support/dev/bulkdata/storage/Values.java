@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.FieldAccess;
 import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.schema.ByteField;
 import dev.bulkdata.storage.schema.CharField;
@@ -150,29 +151,29 @@ final class Values {
 
     static long get(DenseRows rows, int row, Field f) {
         return switch (f) {
-            case ByteField x -> x.get(rows.blockOf(row), rows.slotOf(row));
-            case ShortField x -> x.get(rows.blockOf(row), rows.slotOf(row));
-            case CharField x -> x.get(rows.blockOf(row), rows.slotOf(row));
-            case IntField x -> x.get(rows.blockOf(row), rows.slotOf(row));
-            case LongField x -> x.get(rows.blockOf(row), rows.slotOf(row));
-            case FloatField x -> Float.floatToRawIntBits(x.get(rows.blockOf(row), rows.slotOf(row)));
-            case DoubleField x -> Double.doubleToRawLongBits(x.get(rows.blockOf(row), rows.slotOf(row)));
-            case BooleanField x -> x.get(rows.blockOf(row), rows.slotOf(row)) ? 1 : 0;
-            case HandleField x -> x.get(rows.blockOf(row), rows.slotOf(row));
+            case ByteField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
+            case ShortField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
+            case CharField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
+            case IntField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
+            case LongField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
+            case FloatField x -> Float.floatToRawIntBits(FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row)));
+            case DoubleField x -> Double.doubleToRawLongBits(FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row)));
+            case BooleanField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row)) ? 1 : 0;
+            case HandleField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
         };
     }
 
     static void set(DenseRows rows, int row, Field f, long bits) {
         switch (f) {
-            case ByteField x -> x.set(rows.blockOf(row), rows.slotOf(row), (byte) bits);
-            case ShortField x -> x.set(rows.blockOf(row), rows.slotOf(row), (short) bits);
-            case CharField x -> x.set(rows.blockOf(row), rows.slotOf(row), (char) bits);
-            case IntField x -> x.set(rows.blockOf(row), rows.slotOf(row), (int) bits);
-            case LongField x -> x.set(rows.blockOf(row), rows.slotOf(row), bits);
-            case FloatField x -> x.set(rows.blockOf(row), rows.slotOf(row), Float.intBitsToFloat((int) bits));
-            case DoubleField x -> x.set(rows.blockOf(row), rows.slotOf(row), Double.longBitsToDouble(bits));
-            case BooleanField x -> x.set(rows.blockOf(row), rows.slotOf(row), (bits & 1) != 0);
-            case HandleField x -> x.set(rows.blockOf(row), rows.slotOf(row), bits);
+            case ByteField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (byte) bits);
+            case ShortField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (short) bits);
+            case CharField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (char) bits);
+            case IntField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (int) bits);
+            case LongField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), bits);
+            case FloatField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), Float.intBitsToFloat((int) bits));
+            case DoubleField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), Double.longBitsToDouble(bits));
+            case BooleanField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (bits & 1) != 0);
+            case HandleField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), bits);
         }
     }
 }

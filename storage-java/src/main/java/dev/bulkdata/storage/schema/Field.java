@@ -61,20 +61,6 @@ public abstract sealed class Field
         return slotStride;
     }
 
-    /** {@return the byte offset of slot {@code slot}'s value inside a block} */
-    @SuppressWarnings("doclint:missing")
-    public final long offset(int slot) {
-        return blockOffset + (long) slot * slotStride;
-    }
-
-    /** {@link #offset(int)} for a constant width SOA scales by, so C2 optimises per-slot loops (benchmarks/NOTES.md). */
-    @SuppressWarnings("doclint:missing")
-    public final long offset(int slot, int width) {
-        int stride = slotStride;
-        return blockOffset + (stride == width ? (long) slot * width : (long) slot * stride);
-    }
-
-
     @Override
     public final String toString() {
         return schema.name() + '.' + name + ':' + type;

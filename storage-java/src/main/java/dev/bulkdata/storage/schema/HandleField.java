@@ -1,8 +1,5 @@
 package dev.bulkdata.storage.schema;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-
 /**
  * A {@link Field} holding handles of another table, named by the field: the {@link #target()} table's name. Declared
  * with {@link Schema.Builder#addHandle(String, String)}, obtained from {@link Schema#handleField(String)}; read and
@@ -14,8 +11,6 @@ import java.lang.foreign.ValueLayout;
  * table loaded under a new tag and {@link dev.bulkdata.storage.Snapshots#danglingReferences} finds the references that name no live record.
  */
 public final class HandleField extends Field {
-    private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
-
     private final String target;
 
     HandleField(Schema schema, String name, String target, int index, int blockOffset, int slotStride) {
@@ -26,29 +21,5 @@ public final class HandleField extends Field {
     /** {@return the name of the table whose handles this field holds} */
     public String target() {
         return target;
-    }
-
-    /** Reads slot {@code slot}'s value in {@code block}: the tables' raw access, bounds-checked, no schema check. */
-    @SuppressWarnings("doclint:missing")
-    public long get(MemorySegment block, int slot) {
-        return block.get(LAYOUT, offset(slot, Long.BYTES));
-    }
-
-    /** Writes slot {@code slot}'s value in {@code block}: the tables' raw access, bounds-checked, no schema check. */
-    @SuppressWarnings("doclint:missing")
-    public void set(MemorySegment block, int slot, long value) {
-        block.set(LAYOUT, offset(slot, Long.BYTES), value);
-    }
-
-    /** {@link #get(MemorySegment, int)} of the block at byte {@code block} of {@code region}. */
-    @SuppressWarnings("doclint:missing")
-    public long get(MemorySegment region, long block, int slot) {
-        return region.get(LAYOUT, block + offset(slot, Long.BYTES));
-    }
-
-    /** {@link #set(MemorySegment, int, long)} of the block at byte {@code block} of {@code region}. */
-    @SuppressWarnings("doclint:missing")
-    public void set(MemorySegment region, long block, int slot, long value) {
-        region.set(LAYOUT, block + offset(slot, Long.BYTES), value);
     }
 }

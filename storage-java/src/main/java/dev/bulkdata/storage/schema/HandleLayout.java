@@ -165,18 +165,6 @@ public final class HandleLayout {
         return (int) ((handle & epochMask) >>> (slotBits + generationBits));
     }
 
-    /** The bits of {@code epoch} in place, where a handle holds them. */
-    @SuppressWarnings("doclint:missing")
-    public long epochBitsOf(int epoch) {
-        return (long) epoch << (slotBits + generationBits);
-    }
-
-    /** {@return epoch and generation as one word, {@code epoch << generationBits | generation}: a component row's owner} */
-    @SuppressWarnings("doclint:missing")
-    public int stamp(long handle) {
-        return (int) ((handle & (payloadMask | epochMask)) >>> slotBits);
-    }
-
     /** {@return the largest generation; a slot removed at it is retired, not reused: no handle aliases a later one} */
     public int maxGeneration() {
         return (int) generationMask;
@@ -216,7 +204,8 @@ public final class HandleLayout {
         if (slot < 0 || slot > slotMask) {
             throw new IllegalArgumentException("slot=" + slot + " must be in [0, " + slotMask + "]");
         }
-        return ((long) tag << TAG_SHIFT) | epochBitsOf(epoch) | ((long) generation << slotBits) | slot;
+        return ((long) tag << TAG_SHIFT) | ((long) epoch << (slotBits + generationBits)) | ((long) generation << slotBits)
+                | slot;
     }
 
     /**
@@ -253,69 +242,6 @@ public final class HandleLayout {
      */
     public boolean hasStrayBits(long handle) {
         return ((handle & ~(payloadMask | epochMask)) << TAG_BITS) != 0;
-    }
-
-    // ---- The engine's operations on handles: every bit operation on a handle is in this class.
-
-    /** {@return the slot of a handle as an {@code int}, for a slot that fits one: a checked handle's, or a bound} */
-    @SuppressWarnings("doclint:missing")
-    public int intSlot(long handle) {
-        return (int) (handle & slotMask);
-    }
-
-    /** {@return the bits of a handle above its generation: tag, epoch and any stray bits} */
-    @SuppressWarnings("doclint:missing")
-    public long tableBits(long handle) {
-        return handle & ~payloadMask;
-    }
-
-    /** {@return the bits of a handle that a tag puts there} */
-    @SuppressWarnings("doclint:missing")
-    public static long tagBits(int tag) {
-        return (long) tag << TAG_SHIFT;
-    }
-
-    /** {@return the tag of {@link #tableBits} or {@link #tagBits}} */
-    @SuppressWarnings("doclint:missing")
-    public static int tagOfBits(long tableBits) {
-        return (int) (tableBits >>> TAG_SHIFT);
-    }
-
-    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link dev.bulkdata.storage.internal.core.SlotMeta} keeps it} */
-    @SuppressWarnings("doclint:missing")
-    public int generationAt(long handle, int shift) {
-        return (int) (handle >>> (slotBits - shift)) & ((int) generationMask << shift);
-    }
-
-    /** {@return the handle of {@code slot} at {@code generation}, above them {@code tableBits}} */
-    @SuppressWarnings("doclint:missing")
-    public long handle(long tableBits, int generation, int slot) {
-        return tableBits | ((long) generation << slotBits) | slot;
-    }
-
-    /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp} ({@link #stamp}), above them {@code tagBits}} */
-    @SuppressWarnings("doclint:missing")
-    public long handleOfStamp(long tagBits, int stamp, int slot) {
-        return tagBits | (Integer.toUnsignedLong(stamp) << slotBits) | slot;
-    }
-
-    /** {@return the mask of the slot and generation bits} */
-    @SuppressWarnings("doclint:missing")
-    public long payloadMask() {
-        return payloadMask;
-    }
-
-    /** {@return the slot and generation bits of a handle, in place: the larger, the later its generation} */
-    @SuppressWarnings("doclint:missing")
-    public long payload(long handle) {
-        return handle & payloadMask;
-    }
-
-    /** {@return {@code handle} under {@code tag} at {@code generation} (at most {@link #maxGeneration()}), its slot and epoch kept} */
-    @SuppressWarnings("doclint:missing")
-    public long retagged(long handle, int tag, int generation) {
-        long rest = handle & ~(((long) MAX_TAG << TAG_SHIFT) | (generationMask << slotBits));
-        return rest | tagBits(tag) | ((long) generation << slotBits);
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.bulkdata.storage.schema;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -279,81 +277,6 @@ public final class Schema {
     /** {@return bytes of native memory one block takes: {@code slotsPerBlock() * slotBytes()}} */
     public int blockBytes() {
         return slotsPerBlock * slotBytes;
-    }
-
-    /** {@return the bits (a float's raw bits, a boolean's 0 or 1) a record saved without {@code f} loads with; 0 if none} */
-    @SuppressWarnings("doclint:missing")
-    public long loadDefaultBits(Field f) {
-        return loadDefaults[f.index()];
-    }
-
-    /** {@return the fields a record stores, the hidden link included; the engine's array: do not modify} */
-    @SuppressWarnings("doclint:missing")
-    public Field[] storedFields() {
-        return storedFields;
-    }
-
-    /** {@return the int field a free slot's link is kept in: hidden, or 4 bytes of a wider field} */
-    @SuppressWarnings("doclint:missing")
-    public IntField link() {
-        return link;
-    }
-
-    /** Throws unless {@code f} is a field of this schema. */
-    @SuppressWarnings("doclint:missing")
-    public void check(Field f) {
-        if (f == null || f.schema() != this) {
-            throw foreignField(f);
-        }
-    }
-
-    /** {@return the exception for a field that is null or of another schema} */
-    @SuppressWarnings("doclint:missing")
-    public IllegalArgumentException foreignField(Field f) {
-        if (f == null) {
-            return new IllegalArgumentException("field is null (table '" + name + "'); look fields up with"
-                    + " schema.floatField(\"name\") and friends");
-        }
-        return new IllegalArgumentException("field " + f + " belongs to schema '" + f.schema().name()
-                + "', not to table '" + name + "' (schemas are compared by identity; use this table's schema()"
-                + " to look the field up)");
-    }
-
-    /** Zeroes the {@code count} slots from {@code from}: one fill (AOS) or one per column (SOA). */
-    @SuppressWarnings("doclint:missing")
-    public void wipeRun(MemorySegment block, int from, int count) {
-        if (layout == RecordLayout.AOS) {
-            block.asSlice((long) from * slotBytes, (long) count * slotBytes).fill((byte) 0);
-            return;
-        }
-        for (Field f : storedFields) {
-            block.asSlice(f.offset(from), (long) count * f.slotStride).fill((byte) 0);
-        }
-    }
-
-    /** Zeroes one slot: long stores over an AOS record, one store per SOA column, no call per field. */
-    @SuppressWarnings("doclint:missing")
-    public void wipe(MemorySegment block, int slot) {
-        if (layout == RecordLayout.AOS) {
-            long start = (long) slot * slotBytes;
-            int i = 0;
-            for (; i + Long.BYTES <= slotBytes; i += Long.BYTES) {
-                block.set(ValueLayout.JAVA_LONG_UNALIGNED, start + i, 0L);
-            }
-            for (; i < slotBytes; i++) {
-                block.set(ValueLayout.JAVA_BYTE, start + i, (byte) 0);
-            }
-            return;
-        }
-        for (Field f : storedFields) {
-            long at = f.offset(slot);
-            switch (f.slotStride) {
-                case 8 -> block.set(ValueLayout.JAVA_LONG_UNALIGNED, at, 0L);
-                case 4 -> block.set(ValueLayout.JAVA_INT_UNALIGNED, at, 0);
-                case 2 -> block.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, (short) 0);
-                default -> block.set(ValueLayout.JAVA_BYTE, at, (byte) 0);
-            }
-        }
     }
 
     @Override

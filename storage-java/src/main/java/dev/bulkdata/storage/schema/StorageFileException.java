@@ -48,15 +48,28 @@ public final class StorageFileException extends IOException {
     private final String source;
     private final Reason reason;
 
-    /** An exception for {@code source}, saying {@code what} is wrong for {@code reason}. */
-    @SuppressWarnings("doclint:missing")
+    /**
+     * An exception for a storage file; public, as an exception's constructor usually is, for code that checks files
+     * (a format tool, a test) to report a fault the way the library does.
+     *
+     * @param source the file or channel source the message names
+     * @param reason the kind of fault
+     * @param what what is wrong, for the message
+     */
     public StorageFileException(String source, Reason reason, String what) {
         super("storage file " + source + ": " + what + " (" + reason + ")");
         this.source = source;
         this.reason = reason;
     }
 
-    @SuppressWarnings("doclint:missing") // as above, with the cause
+    /**
+     * {@link #StorageFileException(String, Reason, String)} with the cause of the fault.
+     *
+     * @param source the file or channel source the message names
+     * @param reason the kind of fault
+     * @param what what is wrong, for the message
+     * @param cause the underlying failure
+     */
     public StorageFileException(String source, Reason reason, String what, Throwable cause) {
         this(source, reason, what);
         initCause(cause);

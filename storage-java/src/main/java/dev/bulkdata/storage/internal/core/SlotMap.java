@@ -86,7 +86,7 @@ public final class SlotMap extends SlotEntries {
         this.name = name;
         this.layout = layout;
         this.maxGeneration = layout.maxGeneration();
-        this.tagOnly = HandleLayout.tagBits(tag);
+        this.tagOnly = HandleBits.tagBits(tag);
         this.tagBits = tagOnly;
         this.maxEpoch = layout.maxEpoch();
         this.maxSlot = Math.min(layout.maxSlot(), maxCapacity);
@@ -107,9 +107,9 @@ public final class SlotMap extends SlotEntries {
     public int find(long handle) {
         HandleLayout l = layout;
         long s = l.slot(handle);
-        if (l.tableBits(handle) == tagBits && s < settled) {
+        if (HandleBits.tableBits(l, handle) == tagBits && s < settled) {
             int slot = (int) s;
-            int expected = l.generationAt(handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
+            int expected = HandleBits.generationAt(l, handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
             MemorySegment r = range;
             int meta = r != null ? r.get(ValueLayout.JAVA_INT_UNALIGNED, (long) slot << entryShift)
                     : pages[slot >>> PAGE_SHIFT][(slot & PAGE_MASK) << strideShift];
@@ -124,9 +124,9 @@ public final class SlotMap extends SlotEntries {
     public int findPayload(long handle) {
         HandleLayout l = layout;
         long s = l.slot(handle);
-        if (l.tableBits(handle) == tagBits && s < settled) {
+        if (HandleBits.tableBits(l, handle) == tagBits && s < settled) {
             int slot = (int) s;
-            int expected = l.generationAt(handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
+            int expected = HandleBits.generationAt(l, handle, SlotMeta.GENERATION_SHIFT) | SlotMeta.LIVE;
             MemorySegment r = range;
             if (r != null) {
                 // One 8-byte read: the meta word and the payload beside it.
@@ -147,12 +147,12 @@ public final class SlotMap extends SlotEntries {
     }
 
     public long handle(int slot, int generation) {
-        return layout.handle(tagBits, generation, slot);
+        return HandleBits.handle(layout, tagBits, generation, slot);
     }
 
     /** {@return the handle of {@code slot} with the epoch and generation of {@code stamp}, under the table's tag} */
     public long handleOfStamp(int slot, int stamp) {
-        return layout.handleOfStamp(tagOnly, stamp, slot);
+        return HandleBits.handleOfStamp(layout, tagOnly, stamp, slot);
     }
 
     /** {@return the handle of an opened slot at its current generation} */
@@ -485,7 +485,7 @@ public final class SlotMap extends SlotEntries {
     /** Sets the epoch of a restored table, before it is used. */
     public void restoreEpoch(int restored) {
         epoch = restored;
-        tagBits = tagOnly | layout.epochBitsOf(restored);
+        tagBits = tagOnly | HandleBits.epochBitsOf(layout, restored);
     }
 
     /** Counts slots a clear or reset retired and reports them. */
@@ -499,7 +499,7 @@ public final class SlotMap extends SlotEntries {
     /** Moves the empty table to its next epoch: every opened slot, retired ones too, pending at {@link #floor}. */
     private void nextEpoch() {
         epoch++;
-        tagBits = tagOnly | layout.epochBitsOf(epoch);
+        tagBits = tagOnly | HandleBits.epochBitsOf(layout, epoch);
         pend(floor);
         retired = 0;
         top = Math.max(floor, SlotMeta.generation(savedMeta(Math.max(1, limit))));
@@ -665,7 +665,7 @@ public final class SlotMap extends SlotEntries {
     }
 
     public int tag() {
-        return HandleLayout.tagOfBits(tagBits);
+        return HandleBits.tagOfBits(tagBits);
     }
 
     // ---- Saved state (StoredTables, for internal.format): export and restore of the whole state
