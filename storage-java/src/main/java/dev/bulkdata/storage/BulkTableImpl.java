@@ -172,11 +172,11 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             if (group >= Integer.SIZE || (cleanGroups[block] & bit) == 0) {
                 if (group < Integer.SIZE && c.live[group] == 0) {
                     int opened = Math.min(slotsPerBlock, m.limit - (block << recordShift));
-                    schema.wipeRun(segments[block], group << 6, Math.min(Long.SIZE, opened - (group << 6)));
+                    SchemaAccess.wipeRun(schema, segments[block], group << 6, Math.min(Long.SIZE, opened - (group << 6)));
                     cleanGroups[block] |= bit;
                 } else {
                     for (long rest = take; rest != 0; rest &= rest - 1) {
-                        schema.wipe(segments[block], (group << 6) | Long.numberOfTrailingZeros(rest));
+                        SchemaAccess.wipe(schema, segments[block], (group << 6) | Long.numberOfTrailingZeros(rest));
                     }
                 }
             }

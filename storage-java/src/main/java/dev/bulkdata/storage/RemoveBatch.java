@@ -77,7 +77,7 @@ final class RemoveBatch {
             bits = b;
         }
         for (int i = from; i < to; i++) {
-            int slot = table.handles.intSlot(handles[i]);
+            int slot = HandleBits.intSlot(table.handles, handles[i]);
             b[slot >>> 6] |= 1L << slot;
         }
         int w = 0;
