@@ -118,7 +118,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         this.handles = handles;
         this.lease = lease;
         this.slots = new SlotMap(schema.name(), handles, lease.tag, lease.floor, maxCapacity, reuseOrder,
-                links == null ? null : links.apply(this));
+                links == null ? null : links.apply(this), TableEvents.RETIREMENTS);
         this.arena = new BlockArena(this, lease, TableEvents.ARENA);
         TableEvents.opened(this, lease.tag, this instanceof BulkTable ? "BulkTable" : "PackedTable",
                 AbstractTable::readStatistics);
@@ -569,7 +569,7 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
         if (closed || corrupt) {
             return unusable();
         }
-        return SlotRejections.rejection(slots, handle, lease.previousName);
+        return SlotRejections.rejection(slots, handle, lease.previousName, TagRegistry.OWNERS);
     }
 
     @Override

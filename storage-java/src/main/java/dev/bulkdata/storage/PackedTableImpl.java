@@ -2,12 +2,12 @@ package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.internal.core.SlotMap;
+import dev.bulkdata.storage.internal.core.PagedInts;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.RecordOrder;
 import dev.bulkdata.storage.schema.ReuseOrder;
 import dev.bulkdata.storage.schema.Schema;
 import dev.bulkdata.storage.internal.memory.RowSort;
-import dev.bulkdata.storage.internal.memory.PagedInts;
 import dev.bulkdata.storage.internal.tags.TagLease;
 
 

@@ -1,7 +1,7 @@
 package dev.bulkdata.storage;
 
 import dev.bulkdata.storage.schema.HandleLayout;
-import dev.bulkdata.storage.internal.memory.PagedInts;
+import dev.bulkdata.storage.internal.core.PagedInts;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ConcurrentModificationException;

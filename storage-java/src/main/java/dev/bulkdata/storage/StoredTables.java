@@ -216,7 +216,7 @@ final class StoredTables implements Engine {
             } else {
                 slots.reopen.open(s.reuseCursor(), s.reuseEnd(), reopened);
             }
-            slots.restoreEntries(metas, payloads);
+            slots.restoreEntries(metas.pages(), metas.length(), payloads);
             slots.restoreTop();
         }
 

@@ -16,8 +16,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * The layers of storage-java (ARCHITECTURE.md, "Layers"), checked on the compiled classes: its packages, the API
  * package as a slice of its own, form no cycle; the internal packages and {@code schema} never use the API package;
- * {@code schema}, the value types, uses no other package of the module; memory and tags know nothing of files or
- * events; events knows no table type.
+ * {@code schema}, the value types, uses no other package of the module; the core (the slot engine) uses no other
+ * internal package; memory and tags know nothing of files or events; events knows no table type.
  */
 class LayeringTest {
     private static final String ROOT = "dev.bulkdata.storage";
@@ -73,6 +73,15 @@ class LayeringTest {
                         .anyMatch(t -> t.isEquivalentTo(java.lang.foreign.MemorySegment.class)))
                 .map(m -> m.getFullName()).toList();
         org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), raw);
+    }
+
+    @Test
+    void core_usesNoOtherInternalPackage() {
+        org.junit.jupiter.api.Assertions.assertTrue(MAIN.contain(ROOT + ".internal.core.SlotMap"));
+        noClasses().that().resideInAPackage(ROOT + ".internal.core..")
+                .should().dependOnClassesThat().resideInAnyPackage(ROOT + ".internal.format..",
+                        ROOT + ".internal.events..", ROOT + ".internal.tags..", ROOT + ".internal.memory..")
+                .check(MAIN);
     }
 
     @Test

@@ -514,7 +514,8 @@ class ResetTest {
                 public void setLink(int slot, int next) {
                 }
             };
-            SlotMap slotMap = new SlotMap("pages", HandleLayout.DEFAULT, 1, 0, 20_000, ReuseOrder.FIFO, links);
+            SlotMap slotMap = new SlotMap("pages", HandleLayout.DEFAULT, 1, 0, 20_000, ReuseOrder.FIFO, links,
+                    SlotMap.Retirements.NONE);
             int limit = 9_000;                                  // three pages of 4,096 slots
             slotMap.ensureEntries(limit + 1);
             slotMap.setMeta(0, SlotMeta.free(9999));              // the header: not counted

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.SlotEntries;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.internal.core.SlotMeta;
 import dev.bulkdata.storage.internal.core.SlotRejections;
@@ -324,7 +325,8 @@ class SlotMapTest {
             assertArrayEquals(new int[] {1, 2, 4, 5, 6}, adds(slotMap, 5));
             long retiredHandle = oneBit.pack(f.lease.tag, 1, 3);
             assertEquals(-1, slotMap.find(retiredHandle));
-            assertEquals(Reason.STALE, SlotRejections.rejection(slotMap, retiredHandle, null).reason());
+            assertEquals(Reason.STALE,
+                    SlotRejections.rejection(slotMap, retiredHandle, null, TagRegistry.OWNERS).reason());
             SlotMapAudit.checkInvariants(slotMap, 5, 5);
         }
     }
@@ -582,11 +584,92 @@ class SlotMapTest {
     }
 
     // ---------------------------------------------------------------------------------------
+    // Seams: what the slot map tells and asks the layers above it (events, tags, memory)
+
+    @org.junit.jupiter.api.Test
+    void retirements_areToldThroughTheSeam() {
+        HandleLayout oneBit = HandleLayout.of(20, 1);
+        List<String> told = new ArrayList<>();
+        SlotMap slotMap = new SlotMap("seams", oneBit, 7, 0, 100, ReuseOrder.FIFO, null,
+                (tag, retired, total, operation, epoch) -> told.add(tag + " " + retired + " " + total + " "
+                        + operation + " " + epoch));
+        addRun(slotMap, 3);
+        remove(slotMap, 2);
+        assertEquals(2, add(slotMap));
+        remove(slotMap, 2);
+        assertEquals(List.of("7 1 1 remove 0"), told, "a removal at the last generation");
+        remove(slotMap, 3);
+        assertEquals(3, add(slotMap));
+        slotMap.releaseAllLive();
+        assertEquals(List.of("7 1 1 remove 0", "7 1 2 clear 0"), told, "a clear retiring slot 3");
+    }
+
+    @org.junit.jupiter.api.Test
+    void rejection_namesOtherTagsThroughTheSeam() {
+        SlotMap slotMap = new SlotMap("seams", LAYOUT, 7, 0, 100, ReuseOrder.FIFO, null, SlotMap.Retirements.NONE);
+        SlotRejections.Owners owners = new SlotRejections.Owners() {
+            @Override
+            public String nameOf(int tag) {
+                return tag == 9 ? "other" : null;
+            }
+
+            @Override
+            public String closedNameOf(int tag) {
+                return null;
+            }
+
+            @Override
+            public boolean predatesHolder(int tag, long handle) {
+                return false;
+            }
+
+            @Override
+            public String format(long handle) {
+                return "other#1";
+            }
+        };
+        InvalidHandleException e = SlotRejections.rejection(slotMap, LAYOUT.pack(9, 0, 1), null, owners);
+        assertEquals(Reason.FOREIGN, e.reason());
+        assertEquals("handle other#1 belongs to table 'other' (tag 9), not to table 'seams' (tag 7)", e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void reserveRange_takesTheSpacesRange_andAdvisesHugePagesOnce() {
+        List<Long> asked = new ArrayList<>();
+        List<java.lang.foreign.MemorySegment> advised = new ArrayList<>();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            SlotMap slotMap = new SlotMap("seams", LAYOUT, 7, 0, 600_000, ReuseOrder.FIFO, null,
+                    SlotMap.Retirements.NONE);
+            slotMap.reserveRange(new SlotEntries.Space() {
+                @Override
+                public java.lang.foreign.MemorySegment reserve(long bytes) {
+                    asked.add(bytes);
+                    return arena.allocate(bytes);
+                }
+
+                @Override
+                public void adviseHugePages(java.lang.foreign.MemorySegment range) {
+                    advised.add(range);
+                }
+            });
+            assertEquals(List.of(600_002L << 3), asked, "slots 0 to maxSlot + 1, 8 bytes each");
+            slotMap.reserve(1_000, 0);
+            assertEquals(List.of(), advised, "8,000 bytes in use");
+            slotMap.reserve(300_000, 0);
+            slotMap.reserve(400_000, 0);
+            assertEquals(1, advised.size(), "once past 2 MiB");
+            assertTrue(advised.get(0) == slotMap.range);
+            long[] handles = addRun(slotMap, 3);
+            assertEquals(2, slotMap.find(handles[1]));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
     // Rejections: why a handle is not live here
 
     private static void rejected(SlotMap slotMap, long handle, String previousName, Reason reason, String... says) {
         assertEquals(-1, slotMap.find(handle));
-        InvalidHandleException e = SlotRejections.rejection(slotMap, handle, previousName);
+        InvalidHandleException e = SlotRejections.rejection(slotMap, handle, previousName, TagRegistry.OWNERS);
         assertEquals(reason, e.reason(), e.getMessage());
         assertEquals(handle, e.handle());
         assertEquals("slot-map-test", e.table());

@@ -3,6 +3,7 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.internal.core.SlotMeta;
 import dev.bulkdata.storage.internal.core.SlotRejections;
+import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.InvalidHandleException;
@@ -567,7 +568,8 @@ class SlotMapModelTest {
             } else {
                 expected = InvalidHandleException.Reason.FORGED;
             }
-            assertEquals(expected, SlotRejections.rejection(slotMap, handle, null).reason(), "rejection of " + text);
+            assertEquals(expected, SlotRejections.rejection(slotMap, handle, null, TagRegistry.OWNERS).reason(),
+                    "rejection of " + text);
         }
 
         /** Compares the counts; with {@code everything}, also every slot, the free slots in order and the audit. */

@@ -67,7 +67,7 @@ final class SlotMapFixture implements AutoCloseable {
             }
         };
         this.slots = new SlotMap("slot-map-test", layout, lease.tag, floor < 0 ? lease.floor : floor, maxCapacity,
-                order, arrayLinks);
+                order, arrayLinks, SlotMap.Retirements.NONE);
         if (arena != null) {
             slots.reserveRange(arena);
         }

@@ -1,10 +1,5 @@
 package dev.bulkdata.storage.internal.core;
 
-import dev.bulkdata.storage.internal.format.MetaWords;
-import dev.bulkdata.storage.internal.memory.AddressSpace;
-import dev.bulkdata.storage.internal.memory.BlockArena;
-import dev.bulkdata.storage.internal.memory.PagedInts;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -17,6 +12,18 @@ import java.lang.foreign.ValueLayout;
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public abstract sealed class SlotEntries permits SlotMap {
+    /** Where a reserved range comes from: the seam through which the memory layer (a table's arena) reserves one. */
+    public interface Space {
+        /** Entries past this many bytes (2 MiB, a huge page) ask for huge pages. */
+        long HUGE_PAGE = 2L << 20;
+
+        /** {@return {@code bytes} of address space, zero where first read, or null if none can be reserved} */
+        MemorySegment reserve(long bytes);
+
+        /** Asks, best effort, that {@code range} be backed by huge pages. */
+        void adviseHugePages(MemorySegment range);
+    }
+
     /** Slots per page of entries: 4096, a 16 KiB page of meta words (32 KiB with payloads). */
     public static final int PAGE_SHIFT = 12;
     public static final int PAGE_MASK = (1 << PAGE_SHIFT) - 1;
@@ -32,6 +39,7 @@ public abstract sealed class SlotEntries permits SlotMap {
     /** The entries' reserved range, slot {@code s} at byte {@code s << entryShift}; null with {@link #pages}. */
     public MemorySegment range;
     private boolean rangeAdvised;
+    private Space space;
     // the running advanceAllLive pass's retired count and retired meta word
     private int passRetired;
     private int retiredMeta;
@@ -95,16 +103,17 @@ public abstract sealed class SlotEntries permits SlotMap {
     }
 
     /** Moves the entries into a range reserved for {@code slots} slots, if available; before any entry is made. */
-    public final void reserveRange(BlockArena arena, long slots) {
-        range = arena.reserve(slots << entryShift);
+    public final void reserveRange(Space space, long slots) {
+        this.space = space;
+        range = space.reserve(slots << entryShift);
     }
 
     /** Makes entries for every slot up to {@code highest}: heap pages, or huge-page advice for a range. */
     public final void ensureEntries(long highest) {
         if (range != null) {
-            if (!rangeAdvised && (highest << entryShift) >= AddressSpace.HUGE_PAGE) {
+            if (!rangeAdvised && (highest << entryShift) >= Space.HUGE_PAGE) {
                 rangeAdvised = true;
-                AddressSpace.adviseHugePages(range);
+                space.adviseHugePages(range);
             }
             return;
         }
@@ -269,10 +278,9 @@ public abstract sealed class SlotEntries permits SlotMap {
 
     // ---- Saved state (StoredTables): the copies a snapshot saves and a restore sets
 
-    // Sets every restored entry: heap pages at stride 1 adopt metas' pages; a range takes a bulk copy per page.
-    public void restoreEntries(MetaWords metas, int[] payloads) {
-        int length = metas.length();
-        int[][] made = metas.pages();
+    // Sets the entries of slots [0, length) from meta words in pages of 4,096 (made, adopted as they are by heap pages
+    // at stride 1; a range takes a bulk copy per page) and, at stride 2, payloads.
+    public void restoreEntries(int[][] made, int length, int[] payloads) {
         if (range != null) {
             // advise before the first touch, so huge pages from the start
             ensureEntries(Math.max(0, length - 1));
@@ -302,7 +310,7 @@ public abstract sealed class SlotEntries permits SlotMap {
         pages = entries.pages();
         for (int slot = 0; slot < length; slot++) {
             int[] page = pages[slot >>> PAGE_SHIFT];
-            page[(slot & PAGE_MASK) << 1] = metas.get(slot);
+            page[(slot & PAGE_MASK) << 1] = made[slot >>> PAGE_SHIFT][slot & PAGE_MASK];
             page[((slot & PAGE_MASK) << 1) + 1] = payloads[slot];
         }
     }

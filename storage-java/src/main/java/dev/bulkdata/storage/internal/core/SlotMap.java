@@ -3,9 +3,6 @@ package dev.bulkdata.storage.internal.core;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.ReuseOrder;
-import dev.bulkdata.storage.internal.events.TableEvents;
-import dev.bulkdata.storage.internal.memory.BlockArena;
-import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -31,6 +28,14 @@ public final class SlotMap extends SlotEntries {
         void setLink(int slot, int next);
     }
 
+    /** Told of retired slots: the seam through which observability (the flight recorder) learns of them. */
+    public interface Retirements {
+        Retirements NONE = (tag, retired, totalRetired, operation, epoch) -> { };
+
+        /** {@code operation} retired {@code retired} slots of table {@code tag}: {@code totalRetired} in its epoch. */
+        void retired(int tag, int retired, int totalRetired, String operation, int epoch);
+    }
+
     private static final int HEADER = 0;
 
     public final String name;
@@ -47,9 +52,10 @@ public final class SlotMap extends SlotEntries {
     public final int maxGeneration;
     /** The largest slot this map may open (layout and maxCapacity). */
     public final int maxSlot;
-    /** The generation a never-opened slot starts at (see {@link TagRegistry}). */
+    /** The generation a never-opened slot starts at: the tag's floor. */
     public final int floor;
     private final Links links;
+    private final Retirements retirements;
     public final boolean fifo;
     /** {@link ReuseOrder#SWEEP}: free slots in {@link #freeBits}, taken from {@link #cursor} on. */
     public final boolean sweepOrder;
@@ -81,7 +87,8 @@ public final class SlotMap extends SlotEntries {
     private boolean tookReopened;
 
     /** {@code links}: where free slots keep their links, or null for the payload int beside each meta word. */
-    public SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links) {
+    public SlotMap(String name, HandleLayout layout, int tag, int floor, int maxCapacity, ReuseOrder order, Links links,
+                   Retirements retirements) {
         super(links == null);
         this.name = name;
         this.layout = layout;
@@ -93,6 +100,7 @@ public final class SlotMap extends SlotEntries {
         this.floor = floor;
         this.top = floor;
         this.links = links != null ? links : payloadLinks();
+        this.retirements = retirements;
         this.fifo = order == ReuseOrder.FIFO;
         this.sweepOrder = order == ReuseOrder.SWEEP;
         this.freeBits = new FreeBits(name);
@@ -161,11 +169,11 @@ public final class SlotMap extends SlotEntries {
     }
 
     /** Moves the entries into one range ({@link SlotEntries#reserveRange}); once, before any slot is opened. */
-    public void reserveRange(BlockArena arena) {
+    public void reserveRange(Space space) {
         if (limit != 0 || range != null) {
             throw new IllegalStateException("the slot map of '" + name + "' already has entries");
         }
-        reserveRange(arena, (long) maxSlot + 2); // slot limit's entry too, which a snapshot reads
+        reserveRange(space, (long) maxSlot + 2); // slot limit's entry too, which a snapshot reads
     }
 
     /** Marks a taken slot live and returns its handle: one read and one write of the meta word. */
@@ -403,7 +411,7 @@ public final class SlotMap extends SlotEntries {
             setMeta(slot, SlotMeta.retired(generation));
             retired++;
             top = maxGeneration;
-            TableEvents.retired(tag(), 1, retired, "remove", epoch);
+            retirements.retired(tag(), 1, retired, "remove", epoch);
             return false;
         }
         setMeta(slot, SlotMeta.free(generation + 1));
@@ -492,7 +500,7 @@ public final class SlotMap extends SlotEntries {
     private void retire(int retiring, String operation) {
         if (retiring > 0) {
             retired += retiring;
-            TableEvents.retired(tag(), retiring, retired, operation, epoch);
+            retirements.retired(tag(), retiring, retired, operation, epoch);
         }
     }
 
@@ -668,7 +676,7 @@ public final class SlotMap extends SlotEntries {
         return HandleBits.tagOfBits(tagBits);
     }
 
-    // ---- Saved state (StoredTables, for internal.format): export and restore of the whole state
+    // ---- Saved state (StoredTables): export and restore of the whole state
 
     /** {@return the slots of the free list from head to tail, without a clear's reopen range (for a mapped table's checkpoint)} */
     public int[] listedSlots() {

@@ -3,7 +3,6 @@ package dev.bulkdata.storage.internal.core;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.HandleLayout;
 import dev.bulkdata.storage.schema.InvalidHandleException;
-import dev.bulkdata.storage.internal.tags.TagRegistry;
 
 /**
  * The messages of a full table and of a handle not live: slow paths that read the slot map's state after
@@ -11,6 +10,21 @@ import dev.bulkdata.storage.internal.tags.TagRegistry;
  */
 @SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
 public final class SlotRejections {
+    /** Names other tags' tables, for a foreign handle's message: the seam the tag registry implements. */
+    public interface Owners {
+        /** {@return the name of the open table with {@code tag}, or null} */
+        String nameOf(int tag);
+
+        /** {@return the name of the last closed table with {@code tag}, or null} */
+        String closedNameOf(int tag);
+
+        /** {@return whether an open table holds {@code tag} and an earlier table under it made {@code handle}} */
+        boolean predatesHolder(int tag, long handle);
+
+        /** {@return {@code handle} as text, in the layout and name of the open table with its tag if any} */
+        String format(long handle);
+    }
+
     private SlotRejections() {
     }
 
@@ -32,8 +46,11 @@ public final class SlotRejections {
                 + " names slot " + slot + ", which is not a free slot; nothing was added.");
     }
 
-    /** Explains why {@code handle} is not live here; {@code previousName}: the tag's last closed table, or null. */
-    public static InvalidHandleException rejection(SlotMap slots, long handle, String previousName) {
+    /**
+     * Explains why {@code handle} is not live here; {@code previousName}: the tag's last closed table, or null;
+     * {@code owners} names the tables of other tags.
+     */
+    public static InvalidHandleException rejection(SlotMap slots, long handle, String previousName, Owners owners) {
         HandleLayout layout = slots.layout;
         String tableName = slots.name;
         int tag = slots.tag();
@@ -46,11 +63,11 @@ public final class SlotRejections {
         }
         int handleTag = layout.tag(handle);
         if (handleTag != tag) {
-            String owner = TagRegistry.nameOf(handleTag);
-            String closedOwner = TagRegistry.closedNameOf(handleTag);
-            if (owner != null && !TagRegistry.predatesHolder(handleTag, handle)) {
+            String owner = owners.nameOf(handleTag);
+            String closedOwner = owners.closedNameOf(handleTag);
+            if (owner != null && !owners.predatesHolder(handleTag, handle)) {
                 return invalid(tableName, handle, InvalidHandleException.Reason.FOREIGN, "handle "
-                        + TagRegistry.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
+                        + owners.format(handle) + " belongs to table '" + owner + "' (tag " + handleTag
                         + "), not to table '" + tableName + "' (tag " + tag + ")");
             }
             String maker = layout.format(closedOwner == null ? "tag" + handleTag : closedOwner, handle);

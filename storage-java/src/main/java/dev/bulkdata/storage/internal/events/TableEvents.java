@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.events;
 
+import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.internal.memory.ArenaListener;
 import jdk.jfr.Category;
@@ -56,6 +57,9 @@ public final class TableEvents {
             TableEvents.closed(tag, blocks, nativeBytes, reclaimed);
         }
     };
+
+    /** The slot maps' listener: retired slots become events. */
+    public static final SlotMap.Retirements RETIREMENTS = TableEvents::retired;
 
     private static final Map<Integer, Open> OPEN = new ConcurrentHashMap<>();
 

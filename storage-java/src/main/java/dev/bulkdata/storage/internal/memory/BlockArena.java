@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.memory;
 
+import dev.bulkdata.storage.internal.core.SlotEntries;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
 import dev.bulkdata.storage.schema.CapacityExceededException;
@@ -19,7 +20,7 @@ import java.lang.ref.Cleaner;
  * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
  * single-writer rule; {@link #bytes()} is read on the writer.
  */
-public final class BlockArena {
+public final class BlockArena implements SlotEntries.Space {
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final Arena arena;
@@ -167,8 +168,15 @@ public final class BlockArena {
      *
      * @param bytes the size
      */
+    @Override
     public MemorySegment reserve(long bytes) {
         return bytes > MAX_RESERVATION ? null : AddressSpace.reserve((bytes + 4095) & -4096L, arena);
+    }
+
+    /** {@inheritDoc} {@link AddressSpace#adviseHugePages}. */
+    @Override
+    public void adviseHugePages(MemorySegment range) {
+        AddressSpace.adviseHugePages(range);
     }
 
     private void tryReserve() {

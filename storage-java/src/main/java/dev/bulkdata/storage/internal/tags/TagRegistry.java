@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.tags;
 
+import dev.bulkdata.storage.internal.core.SlotRejections;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.HandleLayout;
 
@@ -25,6 +26,29 @@ public final class TagRegistry {
     private static final long[] OTHERS = new long[TAGS];
     private static final int AUTOMATIC_TAGS = HandleLayout.MIN_FIXED_TAG - 1;
     private static int lastTag;
+
+    /** The registry as a handle's rejection names the tables of other tags. */
+    public static final SlotRejections.Owners OWNERS = new SlotRejections.Owners() {
+        @Override
+        public String nameOf(int tag) {
+            return TagRegistry.nameOf(tag);
+        }
+
+        @Override
+        public String closedNameOf(int tag) {
+            return TagRegistry.closedNameOf(tag);
+        }
+
+        @Override
+        public boolean predatesHolder(int tag, long handle) {
+            return TagRegistry.predatesHolder(tag, handle);
+        }
+
+        @Override
+        public String format(long handle) {
+            return TagRegistry.format(handle);
+        }
+    };
 
     static {
         java.util.Arrays.fill(BOUNDS, -1L);

@@ -1,4 +1,4 @@
-package dev.bulkdata.storage.internal.memory;
+package dev.bulkdata.storage.internal.core;
 
 import dev.bulkdata.storage.Seeds;
 import org.junit.jupiter.api.Test;
