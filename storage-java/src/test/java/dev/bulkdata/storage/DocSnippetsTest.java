@@ -257,6 +257,45 @@ class DocSnippetsTest {
     }
 
     @Test
+    void aJoin_byRuns_updatesEveryMatchThroughChunkColumns() {
+        BulkTable entities = BulkTable.of(Schema.builder("entities").add(FieldType.INT, "kind").build());
+        Schema position = Schema.builder("position").add(FieldType.FLOAT, "x", "y").build();
+        Schema velocity = Schema.builder("velocity").add(FieldType.FLOAT, "dx", "dy").build();
+        FloatField x = position.floatField("x");
+        FloatField dx = velocity.floatField("dx");
+        ComponentTable positions = ComponentTable.of(entities, position);
+        ComponentTable velocities = ComponentTable.of(entities, velocity);
+        ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+        long[] ids = new long[3000];
+        entities.addAll(ids);
+        for (int i = ids.length - 1; i >= 0; i--) {          // rows out of entity order: runs are cut
+            if (i % 3 == 0) {
+                velocities.setAt(velocities.add(ids[i]), dx, i);
+            }
+        }
+        for (long id : ids) {
+            positions.add(id);
+        }
+        Join moving = Join.of(positions, velocities);
+        // doc:begin docs/relations.md
+        moving.forEachRun(run -> {                          // every frame; runs of matches
+            Chunk p = run.chunk(0), v = run.chunk(1);       // members in Join.of's order
+            MemorySegment px = p.writableColumn(x), vx = v.column(dx);
+            for (int i = 0, n = run.count(); i < n; i++) {
+                long ps = run.slot(0, i), vs = run.slot(1, i);  // match i's slot in each chunk
+                px.setAtIndex(F, ps, px.getAtIndex(F, ps) + vx.getAtIndex(F, vs));
+            }
+        });                                                 // F = ValueLayout.JAVA_FLOAT_UNALIGNED
+        // doc:end
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(i % 3 == 0 ? i : 0f, positions.get(ids[i], x));
+        }
+        positions.close();
+        velocities.close();
+        entities.close();
+    }
+
+    @Test
     void aGroup_walksBothTablesInLockstep_byRunsAndByEntity() {
         BulkTable entities = BulkTable.of(Schema.builder("entities").add(FieldType.INT, "kind").build());
         Schema position = Schema.builder("position").add(FieldType.FLOAT, "x", "y").build();
