@@ -123,7 +123,8 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
     long activate(int slot) {
         BulkChunk c = chunk(slot);
         if (slots.reused) {
-            zeroForReuse(c, slot);
+            int s = slot & recordMask;
+            zeroForReuse(c, slot >>> recordShift, s >>> 6, 1L << s);
         }
         c.markLive(slot & recordMask);
         versions.stampAll(slot >>> recordShift);
@@ -168,18 +169,7 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             int block = base >>> recordShift;
             int group = (base & recordMask) >>> 6;
             BulkChunk c = chunks[block];
-            int bit = 1 << group;
-            if (group >= Integer.SIZE || (cleanGroups[block] & bit) == 0) {
-                if (group < Integer.SIZE && c.live[group] == 0) {
-                    int opened = Math.min(slotsPerBlock, m.limit - (block << recordShift));
-                    SchemaAccess.wipeRun(schema, segments[block], group << 6, Math.min(Long.SIZE, opened - (group << 6)));
-                    cleanGroups[block] |= bit;
-                } else {
-                    for (long rest = take; rest != 0; rest &= rest - 1) {
-                        SchemaAccess.wipe(schema, segments[block], (group << 6) | Long.numberOfTrailingZeros(rest));
-                    }
-                }
-            }
+            zeroForReuse(c, block, group, take);
             int n = Long.bitCount(take);
             c.live[group] |= take;
             c.liveCount += n;
@@ -208,11 +198,9 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
         size += count;
     }
 
-    // Zeroes a reused slot's record: nothing in a clean group, the whole group if it holds no record, else the record.
-    private void zeroForReuse(BulkChunk c, int slot) {
-        int block = slot >>> recordShift;
-        int s = slot & recordMask;
-        int group = s >>> 6;
+    // Zeroes the reused slots {@code take} of one 64-slot group: nothing in a clean group, the whole group if it holds
+    // no record, else each record.
+    private void zeroForReuse(BulkChunk c, int block, int group, long take) {
         if (group < Integer.SIZE) {
             int clean = cleanGroups[block];
             int bit = 1 << group;
@@ -221,13 +209,15 @@ sealed class BulkTableImpl extends AbstractTable implements BulkTable permits Ma
             }
             if (c.live[group] == 0) {
                 int from = group << 6;
-                int opened = Math.min(slotsPerBlock, slots.limit - (slot - s));
+                int opened = Math.min(slotsPerBlock, slots.limit - (block << recordShift));
                 SchemaAccess.wipeRun(schema, segments[block], from, Math.min(Long.SIZE, opened - from));
                 cleanGroups[block] = clean | bit;
                 return;
             }
         }
-        SchemaAccess.wipe(schema, segments[block], s);
+        for (long rest = take; rest != 0; rest &= rest - 1) {
+            SchemaAccess.wipe(schema, segments[block], (group << 6) | Long.numberOfTrailingZeros(rest));
+        }
     }
 
     /** The bytes of dead {@code slot} may change (a removal, a link): its group is no longer clean. */
