@@ -3,7 +3,9 @@ package dev.bulkdata.storage;
 import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.internal.core.FieldAccess;
 import dev.bulkdata.storage.internal.core.SchemaAccess;
+import dev.bulkdata.storage.internal.core.AccessGuard;
 import dev.bulkdata.storage.internal.core.ChangeQueue;
+import dev.bulkdata.storage.internal.core.RemoveBatch;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.internal.core.SlotMeta;
@@ -45,7 +47,7 @@ import java.util.Objects;
  * ({@link #poison}): every later call but {@code close()} throws {@link IllegalStateException}. ARCHITECTURE.md,
  * "Structural operations" and "Threads".
  */
-abstract sealed class AbstractTable implements Table permits BulkTableImpl, PackedTableImpl {
+abstract sealed class AbstractTable implements Table, AccessGuard.Owner, RemoveBatch.Owner permits BulkTableImpl, PackedTableImpl {
     private static final MemorySegment[] NO_SEGMENTS = new MemorySegment[0];
 
     final Schema schema;
@@ -149,7 +151,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     abstract void clearRecords(boolean reset);
 
     /** @return the slot of {@code handle} if it is live in this table, else -1 */
-    final int findSlot(long handle) {
+    @Override
+    public final int findSlot(long handle) {
         return slots.find(handle);
     }
 
@@ -188,7 +191,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     // ---- Structure, shared by every kind
 
     /** Finishes removing a live or dead-marked slot: drops its record; {@link SlotMap#release} frees or retires it. */
-    final void releaseDead(int slot) {
+    @Override
+    public final void releaseDead(int slot) {
         removals++;
         dropRecord(slot);
         slots.release(slot);
@@ -565,7 +569,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     /** Explains why {@code handle} is not live in this table; the slow path of every access. */
-    final RuntimeException rejection(long handle) {
+    @Override
+    public final RuntimeException rejection(long handle) {
         if (closed || corrupt) {
             return unusable();
         }
@@ -593,19 +598,31 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
     }
 
     @Override
+    public final boolean isCorrupt() {
+        return corrupt;
+    }
+
+    @Override
+    public final SlotMap slotMap() {
+        return slots;
+    }
+
+    @Override
     public final String format(long handle) {
         return handles.format(name(), handle);
     }
 
     /** @throws IllegalStateException if the table is closed or corrupt */
-    final void ensureOpen() {
+    @Override
+    public final void ensureOpen() {
         if (closed || corrupt) {
             throw unusable();
         }
     }
 
     /** {@return the exception for a closed or corrupt table} */
-    final IllegalStateException unusable() {
+    @Override
+    public final IllegalStateException unusable() {
         if (closed) {
             return new IllegalStateException("table '" + name() + "' is closed");
         }
@@ -676,7 +693,8 @@ abstract sealed class AbstractTable implements Table permits BulkTableImpl, Pack
      * Marks the table corrupt: every access by handle takes the slow path ({@code limit} 0) and reports it, chunks and
      * iterations end, and every later change throws. Idempotent.
      */
-    final void poison(String what) {
+    @Override
+    public final void poison(String what) {
         if (!corrupt) {
             corruption = what;
         }

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.internal.core.FieldAccess;
 import dev.bulkdata.storage.internal.core.SchemaAccess;
@@ -70,7 +71,7 @@ public final class ComponentTable implements AutoCloseable {
     final Schema schema;
     final BlockArena arena;
     final SparseSet set;
-    final DenseRows rows;
+    final DenseRows<DenseChunk> rows;
     final PagedInts generations = new PagedInts(SparseSet.PAGE_SHIFT, 0);
     private boolean closed;
     /** The entity table's {@code removals} when no row was stale (every owner live), for {@link Join}; -1: unknown. */
@@ -107,7 +108,8 @@ public final class ComponentTable implements AutoCloseable {
         TagLease lease = TagRegistry.register(schema.name(), entities.handleLayout());
         this.arena = new BlockArena(this, lease, TableEvents.ARENA);
         TableEvents.opened(this, lease.tag, "ComponentTable", ComponentTable::readStatistics);
-        this.rows = new DenseRows(schema, arena, new RowOwner(), entities.slots.maxSlot);
+        RowOwner rowOwner = new RowOwner();
+        this.rows = new DenseRows<>(schema, arena, (r, b) -> new DenseChunk(rowOwner, r, b), entities.slots.maxSlot);
         this.cleanAt = entities.removals;
     }
 

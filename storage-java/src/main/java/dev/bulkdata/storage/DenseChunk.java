@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 
 import java.util.Objects;
@@ -41,11 +42,11 @@ final class DenseChunk extends SlotChunk {
     }
 
     private final Owner owner;
-    private final DenseRows rows;
+    private final DenseRows<DenseChunk> rows;
     /** The first row of this block. */
     private final int firstRow;
 
-    DenseChunk(Owner owner, DenseRows rows, int index) {
+    DenseChunk(Owner owner, DenseRows<DenseChunk> rows, int index) {
         super(rows.schema(), rows.block(index), rows.rowsPerBlock(), owner.versions(), index);
         this.owner = owner;
         this.rows = rows;

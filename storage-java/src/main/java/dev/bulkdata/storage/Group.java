@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.memory.RowSort;
 
 import java.util.ConcurrentModificationException;
@@ -243,7 +244,7 @@ public final class Group implements AutoCloseable {
             for (int row = 0; row < total; ) {
                 int count = total - row;
                 for (int m = 0; m < tables.length; m++) {
-                    DenseRows rows = tables[m].rows;
+                    DenseRows<DenseChunk> rows = tables[m].rows;
                     int perBlock = rows.rowsPerBlock();
                     int slot = rows.slotOf(row);
                     count = Math.min(count, perBlock - slot);

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.internal.core.SlotMap;
 import dev.bulkdata.storage.internal.core.PagedInts;
@@ -18,7 +19,7 @@ import dev.bulkdata.storage.internal.tags.TagLease;
  * its insertion sort from row 0 each call, skipped while {@code fragmented} is clear. ARCHITECTURE.md, "PackedTable".
  */
 sealed class PackedTableImpl extends AbstractTable implements PackedTable, DenseChunk.Owner permits MappedPackedTableImpl {
-    final DenseRows rows;
+    final DenseRows<DenseChunk> rows;
     /** Back-links: the slot of the record in each row, a page per block of rows. */
     final PagedInts back;
     /** {@link #blockCount} before the last {@link #reserveRecords}, for {@link #unreserve}. */
@@ -47,7 +48,7 @@ sealed class PackedTableImpl extends AbstractTable implements PackedTable, Dense
     /** A table under a leased tag: automatic, fixed, or restored from a snapshot. */
     PackedTableImpl(Schema schema, HandleLayout handles, int maxCapacity, TagLease lease) {
         super(schema, handles, ReuseOrder.FIFO, maxCapacity, lease, null);
-        this.rows = new DenseRows(schema, arena, this, slots.maxSlot);
+        this.rows = new DenseRows<>(schema, arena, (r, b) -> new DenseChunk(this, r, b), slots.maxSlot);
         this.back = new PagedInts(recordShift, 0);
     }
 

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.AccessGuard;
 import dev.bulkdata.storage.schema.FieldType;
 import dev.bulkdata.storage.schema.Schema;
 

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.core.FieldAccess;
 import dev.bulkdata.storage.internal.core.ChangeVersions;
 import dev.bulkdata.storage.schema.CapacityExceededException;
@@ -66,7 +67,7 @@ class DenseRowsTest {
     /** The fake owner keeps no versions, as a component table. */
     private static final ChangeVersions VERSIONS = ChangeVersions.unused(TestSchemas.mixed(RecordLayout.SOA));
 
-    private static long[] read(DenseRows rows, int row, List<Field> fields) {
+    private static long[] read(DenseRows<DenseChunk> rows, int row, List<Field> fields) {
         long[] values = new long[fields.size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = Values.get(rows, row, fields.get(i));
@@ -95,7 +96,9 @@ class DenseRowsTest {
     private void runModel(Schema schema, long seed, int operations, int targetSize) {
         try (var holder = new ArenaHolder()) {
             boolean[] closed = {false};
-            DenseRows rows = new DenseRows(schema, holder.arena, new FakeOwner(closed), Integer.MAX_VALUE);
+            FakeOwner owner = new FakeOwner(closed);
+            DenseRows<DenseChunk> rows = new DenseRows<>(schema, holder.arena, (r, b) -> new DenseChunk(owner, r, b),
+                    Integer.MAX_VALUE);
             try {
                 model(rows, schema, seed, operations, targetSize);
             } catch (AssertionError | RuntimeException e) {
@@ -105,7 +108,7 @@ class DenseRowsTest {
         }
     }
 
-    private static void model(DenseRows rows, Schema schema, long seed, int operations, int targetSize) {
+    private static void model(DenseRows<DenseChunk> rows, Schema schema, long seed, int operations, int targetSize) {
         SplittableRandom random = new SplittableRandom(seed);
         List<Field> fields = schema.fields();
         List<long[]> model = new ArrayList<>();
@@ -150,7 +153,7 @@ class DenseRowsTest {
     }
 
     /** Every row matches the model, the tail is zero, and the chunk views show exactly the rows. */
-    private static void audit(DenseRows rows, List<long[]> model, List<Field> fields) {
+    private static void audit(DenseRows<DenseChunk> rows, List<long[]> model, List<Field> fields) {
         for (int r = 0; r < model.size(); r++) {
             assertArrayEquals(model.get(r), read(rows, r, fields), "row " + r);
         }
@@ -181,7 +184,9 @@ class DenseRowsTest {
         Schema schema = TestSchemas.particles(RecordLayout.SOA);
         try (var holder = new ArenaHolder()) {
             boolean[] closed = {false};
-            DenseRows rows = new DenseRows(schema, holder.arena, new FakeOwner(closed), Integer.MAX_VALUE);
+            FakeOwner owner = new FakeOwner(closed);
+            DenseRows<DenseChunk> rows = new DenseRows<>(schema, holder.arena, (r, b) -> new DenseChunk(owner, r, b),
+                    Integer.MAX_VALUE);
             for (int i = 0; i < 512 + 70; i++) {
                 rows.addRow();
             }
@@ -214,7 +219,7 @@ class DenseRowsTest {
     void addRow_atMaxRows_throwsAndChangesNothing() {
         Schema schema = TestSchemas.mixed(RecordLayout.AOS);
         try (var holder = new ArenaHolder()) {
-            DenseRows rows = new DenseRows(schema, holder.arena, null, 3);
+            DenseRows<DenseChunk> rows = new DenseRows<>(schema, holder.arena, null, 3);
             rows.addRow();
             rows.addRow();
             rows.addRow();

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.core.FieldAccess;
 import dev.bulkdata.storage.schema.BooleanField;
 import dev.bulkdata.storage.schema.ByteField;
@@ -149,7 +150,7 @@ final class Values {
         }
     }
 
-    static long get(DenseRows rows, int row, Field f) {
+    static long get(DenseRows<?> rows, int row, Field f) {
         return switch (f) {
             case ByteField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
             case ShortField x -> FieldAccess.get(x, rows.blockOf(row), rows.slotOf(row));
@@ -163,7 +164,7 @@ final class Values {
         };
     }
 
-    static void set(DenseRows rows, int row, Field f, long bits) {
+    static void set(DenseRows<?> rows, int row, Field f, long bits) {
         switch (f) {
             case ByteField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (byte) bits);
             case ShortField x -> FieldAccess.set(x, rows.blockOf(row), rows.slotOf(row), (short) bits);

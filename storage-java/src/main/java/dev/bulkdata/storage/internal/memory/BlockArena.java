@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.memory;
 
+import dev.bulkdata.storage.internal.core.DenseRows;
 import dev.bulkdata.storage.internal.core.SlotEntries;
 import dev.bulkdata.storage.internal.tags.TagLease;
 import dev.bulkdata.storage.internal.tags.TagRegistry;
@@ -20,7 +21,7 @@ import java.lang.ref.Cleaner;
  * <p>Threads: {@link #allocateBlock}, {@link #allocateAhead}, {@link #prepay} and {@link #close} follow the owner's
  * single-writer rule; {@link #bytes()} is read on the writer.
  */
-public final class BlockArena implements SlotEntries.Space {
+public final class BlockArena implements SlotEntries.Space, DenseRows.Blocks {
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final Arena arena;

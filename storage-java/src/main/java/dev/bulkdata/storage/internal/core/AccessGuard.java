@@ -1,6 +1,4 @@
-package dev.bulkdata.storage;
-
-import dev.bulkdata.storage.schema.RecordOrder;
+package dev.bulkdata.storage.internal.core;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,7 +10,26 @@ import java.util.ConcurrentModificationException;
  * detected only at its end, marks the table corrupt); {@link #end()} ends both for good. Iterations may also hold the
  * table open ({@link #hold}). Field accesses are not claimed. ARCHITECTURE.md, "Errors and chunk validity", "Threads".
  */
-final class AccessGuard {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class AccessGuard {
+    /** The guarded table, as the guard sees it: its name, its open state, and its exception once it is not open. */
+    public interface Owner {
+        String name();
+
+        /** @throws IllegalStateException if the table is closed or corrupt */
+        void ensureOpen();
+
+        /** {@return the exception for a closed or corrupt table} */
+        IllegalStateException unusable();
+
+        /** Marks the table corrupt (idempotent); ends this guard. */
+        void poison(String what);
+
+        boolean isClosed();
+
+        boolean isCorrupt();
+    }
+
     private static final VarHandle OPEN_ITERATIONS;
     private static final VarHandle WRITER;
     private static final VarHandle PARALLEL_PASSES;
@@ -23,7 +40,7 @@ final class AccessGuard {
     /** How long a thread taking a table over from another thread waits for that thread's last stores. */
     private static final long HANDOFF_NANOS = 5_000;
     /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
-    static final int ENDED = Integer.MIN_VALUE / 2;
+    public static final int ENDED = Integer.MIN_VALUE / 2;
 
     static {
         try {
@@ -39,7 +56,7 @@ final class AccessGuard {
     /** Parallel passes running ({@link #parallelPassBegan}), read only for the message of a refused change. */
     private volatile int parallelPasses;
     /** The guarded table: its name, whether it is open, and its exception once it is not. */
-    private final AbstractTable table;
+    private final Owner table;
     /** Iterations open right now; structural changes require 0; {@link #ENDED} once ended. */
     @SuppressWarnings("unused") // accessed through OPEN_ITERATIONS
     private volatile int openIterations;
@@ -49,14 +66,14 @@ final class AccessGuard {
     /** The name of the thread in {@code writer}, for messages; not the thread, which would stay reachable. */
     private String writerName;
     // The iterations holding the table open and their holders; null until the first hold; guarded by this.
-    private java.util.IdentityHashMap<ChunkIteration, String> holders;
+    private java.util.IdentityHashMap<Object, String> holders;
 
-    AccessGuard(AbstractTable table) {
+    public AccessGuard(Owner table) {
         this.table = table;
     }
 
     /** Ends both guards for good (the table closed or corrupt): no iteration opens, no change starts. */
-    void end() {
+    public void end() {
         OPEN_ITERATIONS.setVolatile(this, ENDED);
         WRITER.setVolatile(this, NO_WRITER);
     }
@@ -68,7 +85,7 @@ final class AccessGuard {
      * writer word. Throws {@link IllegalStateException} if the table is closed or corrupt, else
      * {@link ConcurrentModificationException} if an iteration is open or another thread is inside a change.
      */
-    long beginChange(String operation) {
+    public long beginChange(String operation) {
         table.ensureOpen();
         int open = openIterations;
         if (open != 0) {
@@ -138,9 +155,9 @@ final class AccessGuard {
      * Ends a structural change that completed; throws {@link ConcurrentModificationException} if another thread changed
      * the table meanwhile, and the table is then corrupt.
      */
-    void endChange(long me) {
+    public void endChange(long me) {
         // A writer word written over a just-poisoned one: `corrupt` catches it.
-        if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
+        if ((long) WRITER.getOpaque(this) != me || table.isCorrupt()) {
             throw concurrentChange(null);
         }
         WRITER.setRelease(this, me & ~CHANGING);
@@ -149,10 +166,10 @@ final class AccessGuard {
     /**
      * Ends a change that threw {@code failure}; returns it, or a {@link ConcurrentModificationException} suppressing
      * it if another thread changed the table meanwhile. An internal error (NPE, AIOOBE, ...) marks the table corrupt
-     * and returns its exception, except an NPE {@code fromCallback} (a {@link RecordOrder}'s).
+     * and returns its exception, except an NPE {@code fromCallback} (a record order's).
      */
-    RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
-        if ((long) WRITER.getOpaque(this) != me || table.corrupt) {
+    public RuntimeException abortChange(long me, Throwable failure, boolean fromCallback) {
+        if ((long) WRITER.getOpaque(this) != me || table.isCorrupt()) {
             return concurrentChange(failure);
         }
         if (!fromCallback && failure instanceof NullPointerException || failure instanceof ArrayIndexOutOfBoundsException
@@ -191,7 +208,7 @@ final class AccessGuard {
      * Checks that chunks may be used now: an iteration is open (the structure cannot change under the chunk) and the
      * table is open, else throws {@link IllegalStateException} naming the reason. One plain read on the fast path.
      */
-    void checkChunkAccess() {
+    public void checkChunkAccess() {
         if ((int) OPEN_ITERATIONS.get(this) <= 0) {
             throw chunkUnusable();
         }
@@ -201,14 +218,14 @@ final class AccessGuard {
      * {@link #checkChunkAccess()} with a volatile read, for a slow path that may have raced a {@code close()}: a close
      * whose effects this thread met is reported as such, not as a hole.
      */
-    void recheckChunkAccess() {
+    public void recheckChunkAccess() {
         if ((int) OPEN_ITERATIONS.getVolatile(this) <= 0) {
             throw chunkUnusable();
         }
     }
 
     private IllegalStateException chunkUnusable() {
-        if (table.closed || table.corrupt) {
+        if (table.isClosed() || table.isCorrupt()) {
             return table.unusable();
         }
         return new IllegalStateException("a chunk of table '" + table.name() + "' was used after its iteration ended:"
@@ -217,32 +234,32 @@ final class AccessGuard {
                 + " moved; keep handles (chunk.handle(slot)) instead of chunks");
     }
 
-    /** A parallel pass began ({@link ChunkIteration#parallelPass}): for the message of a change it refuses. */
-    void parallelPassBegan() {
+    /** A parallel pass began: for the message of a change it refuses. */
+    public void parallelPassBegan() {
         PARALLEL_PASSES.getAndAdd(this, 1);
     }
 
-    void parallelPassEnded() {
+    public void parallelPassEnded() {
         PARALLEL_PASSES.getAndAdd(this, -1);
     }
 
-    void beginIteration() {
+    public void beginIteration() {
         table.ensureOpen();
         OPEN_ITERATIONS.getAndAdd(this, 1);
     }
 
-    /** Ends an iteration; {@return whether it was the last open one} */
-    boolean endIteration() {
+    /** {@return whether the iteration this ends was the last open one} */
+    public boolean endIteration() {
         return (int) OPEN_ITERATIONS.getAndAdd(this, -1) == 1;
     }
 
     /** {@return whether an iteration (a pass) of the table is open}; false once ended */
-    boolean passOpen() {
+    public boolean passOpen() {
         return (int) OPEN_ITERATIONS.getVolatile(this) > 0;
     }
 
     /** Records that {@code iteration}, open already, holds the table open until {@link #releaseClose}. */
-    synchronized void hold(ChunkIteration iteration, String holder) {
+    public synchronized void hold(Object iteration, String holder) {
         if (holders == null) {
             holders = new java.util.IdentityHashMap<>();
         }
@@ -250,14 +267,14 @@ final class AccessGuard {
     }
 
     /** Ends the hold of {@code iteration}, if it holds the table. */
-    synchronized void releaseClose(ChunkIteration iteration) {
+    public synchronized void releaseClose(Object iteration) {
         if (holders != null) {
             holders.remove(iteration);
         }
     }
 
     /** @throws IllegalStateException if an iteration holds the table open, naming its holders */
-    synchronized void checkNotHeld() {
+    public synchronized void checkNotHeld() {
         if (holders != null && !holders.isEmpty()) {
             throw new IllegalStateException("table '" + table.name() + "' cannot be closed: " + holders.size()
                     + " open iteration(s) hold it open, whose memory is still read outside the table: "

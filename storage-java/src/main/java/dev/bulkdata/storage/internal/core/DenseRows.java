@@ -1,12 +1,9 @@
-package dev.bulkdata.storage;
+package dev.bulkdata.storage.internal.core;
 
-import dev.bulkdata.storage.internal.core.FieldAccess;
-import dev.bulkdata.storage.internal.core.SchemaAccess;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.schema.RecordLayout;
 import dev.bulkdata.storage.schema.Schema;
-import dev.bulkdata.storage.internal.memory.BlockArena;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -14,8 +11,8 @@ import java.util.Arrays;
 
 /**
  * Rows of one {@link Schema} kept dense: rows {@code [0, size)} are all live, packed from the start of the first block,
- * row {@code r} in block {@code r >>> shift} at slot {@code r & mask} (a field addressed as in {@link BulkChunk}). Used
- * by {@link PackedTable} and the component table.
+ * row {@code r} in block {@code r >>> shift} at slot {@code r & mask} (a field addressed as in a bulk table's chunk).
+ * Used by the packed table and the component table, which see each block through a chunk view {@code C}.
  *
  * <p>Invariants: every block {@code b < blockCount} is allocated; rows {@code [size, used)} held records once and keep
  * their bytes (removing and clearing write nothing); every byte of every row at or after {@code used} in an allocated
@@ -23,15 +20,39 @@ import java.util.Arrays;
  * may move. {@link #addRow()} costs O(1), {@link #removeRow} and {@link #swapRows} O(fields). Unchecked: the owner
  * checked rows and fields. Structure changes on the owner's writer thread only.
  */
-final class DenseRows {
+@SuppressWarnings("doclint:missing") // internal: its members are documented in prose, not tag by tag
+public final class DenseRows<C> {
+    /** Where the rows' blocks come from: the table's arena, which counts them against its budgets. */
+    public interface Blocks {
+        /** Plans for at most {@code blocks} blocks (a reservation hint). */
+        void plan(long blocks);
+
+        /** Charges {@code count} blocks to the budgets first; throws {@link CapacityExceededException} if over. */
+        void prepay(Schema schema, String table, long count);
+
+        /** {@return a zeroed block, prepaid, for block number {@code block}} */
+        MemorySegment allocateBlock(Schema schema, String table, int block);
+
+        /** A block of {@code size} bytes stops being counted as held (kept as a zeroed spare). */
+        void setAside(long size);
+
+        /** A spare of {@code size} bytes is held again. */
+        void takeBack(long size);
+    }
+
+    /** Makes the chunk view of block {@code block} of {@code rows}, once, when the block is first allocated. */
+    public interface Views<C> {
+        C view(DenseRows<C> rows, int block);
+    }
+
     private static final MemorySegment[] NO_BLOCKS = new MemorySegment[0];
-    private static final DenseChunk[] NO_CHUNKS = new DenseChunk[0];
+    private static final Object[] NO_CHUNKS = new Object[0];
     private static final int INITIAL_DIRECTORY = 8;
 
     private final Schema schema;
-    private final BlockArena arena;
-    /** Where {@link #chunk(int)} views get their handles; null if no chunk views are needed. */
-    private final DenseChunk.Owner owner;
+    private final Blocks arena;
+    /** Makes {@link #chunk(int)} views; null if no chunk views are needed. */
+    private final Views<C> owner;
     private final int rowsPerBlock;
     private final int shift;
     private final int mask;
@@ -40,17 +61,17 @@ final class DenseRows {
     private final Field[] stored;
 
     private MemorySegment[] blocks = NO_BLOCKS;
-    private DenseChunk[] chunks = NO_CHUNKS;
+    private Object[] chunks = NO_CHUNKS;
     private int blockCount;
     private int size;
     /** Rows ever held since the last {@link #trimBlocks}: rows at or past it are all zero. */
     private int used;
 
     /**
-     * Blocks from {@code arena}, none until the first row; {@code owner} gives {@link #chunk(int)} views their handles
-     * (null: no views); {@code maxRows}, at least 1, caps the rows held at once.
+     * Blocks from {@code arena}, none until the first row; {@code owner} makes the {@link #chunk(int)} views (null: no
+     * views); {@code maxRows}, at least 1, caps the rows held at once.
      */
-    DenseRows(Schema schema, BlockArena arena, DenseChunk.Owner owner, int maxRows) {
+    public DenseRows(Schema schema, Blocks arena, Views<C> owner, int maxRows) {
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows=" + maxRows + " must be at least 1");
         }
@@ -65,74 +86,76 @@ final class DenseRows {
         arena.plan(((long) maxRows + mask) >>> shift);
     }
 
-    Schema schema() {
+    public Schema schema() {
         return schema;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    int maxRows() {
+    public int maxRows() {
         return maxRows;
     }
 
     /** {@return rows held without allocating another block} */
-    int capacity() {
+    public int capacity() {
         return (int) Math.min((long) blockCount * rowsPerBlock, maxRows);
     }
 
     /** {@return the number of rows per block (the schema's slots per block)} */
-    int rowsPerBlock() {
+    public int rowsPerBlock() {
         return rowsPerBlock;
     }
 
     /** {@return the number of allocated blocks; only the first {@code chunkCount()} hold rows} */
-    int blockCount() {
+    public int blockCount() {
         return blockCount;
     }
 
     /** {@return the number of blocks holding at least one row: {@code ceil(size / rowsPerBlock)}} */
-    int chunkCount() {
+    public int chunkCount() {
         return (size + mask) >>> shift;
     }
 
     /** {@return the block directory: block {@code b} holds rows {@code b * rowsPerBlock()} on; entries past {@link #blockCount()} are spares or null} */
-    MemorySegment[] segments() {
+    public MemorySegment[] segments() {
         return blocks;
     }
 
     /** {@return block {@code b}'s segment, {@code 0 <= b < blockCount()}} */
-    MemorySegment block(int b) {
+    public MemorySegment block(int b) {
         return blocks[b];
     }
 
     /** {@return how many rows block {@code b} holds: full blocks, then the remainder, then 0} */
-    int rowsInBlock(int b) {
+    public int rowsInBlock(int b) {
         long first = (long) b << shift;
         return (int) Math.max(0, Math.min(rowsPerBlock, size - first));
     }
 
     /** {@return the chunk view of the block holding {@code row}; requires an owner} */
-    DenseChunk chunkOfRow(int row) {
-        return chunks[row >>> shift];
+    @SuppressWarnings("unchecked")
+    public C chunkOfRow(int row) {
+        return (C) chunks[row >>> shift];
     }
 
     /** {@return the chunk view of block {@code b}; requires an owner} */
-    DenseChunk chunk(int b) {
-        return chunks[b];
+    @SuppressWarnings("unchecked")
+    public C chunk(int b) {
+        return (C) chunks[b];
     }
 
     /** {@return native bytes held: every allocated block} */
-    long nativeBytes() {
+    public long nativeBytes() {
         return (long) blockCount * schema.blockBytes();
     }
 
-    MemorySegment blockOf(int row) {
+    public MemorySegment blockOf(int row) {
         return blocks[row >>> shift];
     }
 
-    int slotOf(int row) {
+    public int slotOf(int row) {
         return row & mask;
     }
 
@@ -141,7 +164,7 @@ final class DenseRows {
      * {@code rows > maxRows()}, a budget would be exceeded (nothing changes) or memory runs out (row count unchanged,
      * blocks kept).
      */
-    void reserve(long rows) {
+    public void reserve(long rows) {
         if (rows > maxRows) {
             throw new CapacityExceededException("table '" + schema.name() + "' is full: " + rows
                     + " rows requested, at most " + maxRows + "; size=" + size);
@@ -174,7 +197,7 @@ final class DenseRows {
             MemorySegment data = arena.allocateBlock(schema, schema.name(), blockCount);
             blocks[blockCount] = data;
             if (owner != null) {
-                chunks[blockCount] = new DenseChunk(owner, this, blockCount);
+                chunks[blockCount] = owner.view(this, blockCount);
             }
             blockCount++;
         }
@@ -184,7 +207,7 @@ final class DenseRows {
      * Keeps the first {@code count} blocks (at least {@link #chunkCount()}): the rest become zeroed spares for the next
      * {@link #reserve}, not counted as held ({@link #blockCount()}, the arena's bytes). For a cancelled add.
      */
-    void trimBlocks(int count) {
+    public void trimBlocks(int count) {
         int kept = count << shift;
         for (int row = kept; row < used; row++) {
             SchemaAccess.wipe(schema, blocks[row >>> shift], row & mask);
@@ -200,7 +223,7 @@ final class DenseRows {
      * Sets the row count of restored rows (blocks reserved and filled by the caller); rows past {@code size} in them
      * count as used, so {@link #addRow()} zeroes them.
      */
-    void restoreSize(int size) {
+    public void restoreSize(int size) {
         this.size = size;
         this.used = blockCount << shift;
     }
@@ -209,7 +232,7 @@ final class DenseRows {
      * Appends an all-zero row and returns its index, the old {@link #size()}. Throws {@link CapacityExceededException}
      * if {@code maxRows()} rows are held or native memory runs out; nothing changes.
      */
-    int addRow() {
+    public int addRow() {
         if (size == maxRows || (size & mask) == 0 && (size >>> shift) == blockCount) {
             reserve((long) size + 1);
         }
@@ -226,7 +249,7 @@ final class DenseRows {
      * Swap-and-pop: moves the last row into {@code row} ({@code 0 <= row < size()}) and returns where it came from, or
      * -1 if {@code row} was last; the old last row keeps its bytes until {@link #addRow()} reuses it.
      */
-    int removeRow(int row) {
+    public int removeRow(int row) {
         int last = --size;
         MemorySegment lastBlock = blocks[last >>> shift];
         int lastSlot = last & mask;
@@ -238,7 +261,7 @@ final class DenseRows {
     }
 
     /** Exchanges the records of rows {@code a} and {@code b}, both below {@link #size()}. */
-    void swapRows(int a, int b) {
+    public void swapRows(int a, int b) {
         if (a == b) {
             return;
         }
@@ -289,17 +312,17 @@ final class DenseRows {
     }
 
     /** Removes every row: size 0; blocks are kept for reuse, rows zeroed as they are reused. O(1). */
-    void clear() {
+    public void clear() {
         size = 0;
     }
 
     /** Forgets every row without touching memory, for the owner's close: chunk views then report the closed table. */
-    void forget() {
+    public void forget() {
         size = 0;
     }
 
     /** Whether every byte of every row never used, to the end of the last block, is zero. */
-    boolean tailIsZero() {
+    public boolean tailIsZero() {
         for (int row = used, end = blockCount << shift; row < end; row++) {
             MemorySegment block = blocks[row >>> shift];
             for (Field f : stored) {
