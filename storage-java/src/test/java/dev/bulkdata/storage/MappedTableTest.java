@@ -65,7 +65,7 @@ class MappedTableTest {
     /** Everything observable, with handles stripped of their tag (the twin has another). */
     private static Map<String, Object> state(Table t) {
         TableSnapshot s = TableSnapshot.of(t);
-        long mask = HandleBits.payloadMask(t.handleLayout());
+        long mask = HandleBits.payload(t.handleLayout(), -1L);
         Map<String, Object> m = new TreeMap<>();
         Map<Long, List<Long>> records = new TreeMap<>();
         s.records().forEach((h, v) -> records.put(h & mask, v));
@@ -99,7 +99,7 @@ class MappedTableTest {
         MappedTable mapped = builder(kind, schema, handles, tag).mapped(file);
         SplittableRandom random = new SplittableRandom(seed);
         List<Long> live = new ArrayList<>();
-        long mask = HandleBits.payloadMask(handles);
+        long mask = HandleBits.payload(handles, -1L);
         IntField id = schema.intField("id");
         LongField v = schema.longField("v");
         try {
@@ -157,7 +157,7 @@ class MappedTableTest {
     private static long tagBits(Table t) {
         long h = t.add();
         t.cancelAdd(h);
-        return h & ~HandleBits.payloadMask(t.handleLayout());
+        return h & ~HandleBits.payload(t.handleLayout(), -1L);
     }
 
     @ParameterizedTest

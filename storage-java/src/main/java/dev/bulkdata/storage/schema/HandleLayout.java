@@ -278,4 +278,68 @@ public final class HandleLayout {
         return "HandleLayout[tag=" + TAG_BITS + (epochBits == 0 ? "" : ", epoch=" + epochBits) + ", generation="
                 + generationBits + ", slot=" + slotBits + "]";
     }
+
+    // ---- The engine's encoders: private, bound by internal.core.HandleBits (privateLookupIn, same module), so that
+    // every bit operation on a handle lives here and the exported type gains no member.
+
+    private static long payloadOf(HandleLayout l, long handle) {
+        return handle & l.payloadMask;
+    }
+
+    private static long tableBitsOf(HandleLayout l, long handle) {
+        return handle & ~l.payloadMask;
+    }
+
+    private static long tagBitsOf(int tag) {
+        return (long) tag << TAG_SHIFT;
+    }
+
+    private static int tagOfTableBits(long tableBits) {
+        return (int) (tableBits >>> TAG_SHIFT);
+    }
+
+    private static long epochBits(HandleLayout l, int epoch) {
+        return (long) epoch << (l.slotBits + l.generationBits);
+    }
+
+    private static int stampOf(HandleLayout l, long handle) {
+        return (int) ((handle & (l.payloadMask | l.epochMask)) >>> l.slotBits);
+    }
+
+    private static int generationShifted(HandleLayout l, long handle, int shift) {
+        return (int) (handle >>> (l.slotBits - shift)) & (l.maxGeneration() << shift);
+    }
+
+    private static long compose(HandleLayout l, long tableBits, int generation, int slot) {
+        return tableBits | ((long) generation << l.slotBits) | slot;
+    }
+
+    private static long composeStamp(HandleLayout l, long tagBits, int stamp, int slot) {
+        return tagBits | (Integer.toUnsignedLong(stamp) << l.slotBits) | slot;
+    }
+
+    private static long retag(HandleLayout l, long handle, int tag, int generation) {
+        long rest = handle & ~(((long) MAX_TAG << TAG_SHIFT) | ((long) l.maxGeneration() << l.slotBits));
+        return rest | tagBitsOf(tag) | ((long) generation << l.slotBits);
+    }
+
+    private static int ownerStamp(HandleLayout l, int epoch, int generation) {
+        return epoch << l.generationBits | generation;
+    }
+
+    private static int stampEpoch(HandleLayout l, int stamp) {
+        return stamp >>> l.generationBits;
+    }
+
+    private static int stampGeneration(HandleLayout l, int stamp) {
+        return stamp & l.maxGeneration();
+    }
+
+    private static long payloadBound(HandleLayout l, int epoch, int generation, long slotBound) {
+        return (((long) epoch << l.generationBits | generation) << l.slotBits) | slotBound;
+    }
+
+    private static long stampsAbove(HandleLayout l, long payloadBound) {
+        return payloadBound < 0 ? 0 : (payloadBound >>> l.slotBits) + 1;
+    }
 }

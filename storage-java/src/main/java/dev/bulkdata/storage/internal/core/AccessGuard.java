@@ -40,7 +40,7 @@ public final class AccessGuard {
     /** How long a thread taking a table over from another thread waits for that thread's last stores. */
     private static final long HANDOFF_NANOS = 5_000;
     /** The iteration counter once closed or corrupt: no number of begins makes it positive. */
-    public static final int ENDED = Integer.MIN_VALUE / 2;
+    private static final int ENDED = Integer.MIN_VALUE / 2;
 
     static {
         try {

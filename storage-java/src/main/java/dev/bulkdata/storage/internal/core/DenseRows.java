@@ -52,7 +52,7 @@ public final class DenseRows<C> {
     private final Schema schema;
     private final Blocks arena;
     /** Makes {@link #chunk(int)} views; null if no chunk views are needed. */
-    private final Views<C> owner;
+    private final Views<C> views;
     private final int rowsPerBlock;
     private final int shift;
     private final int mask;
@@ -68,16 +68,16 @@ public final class DenseRows<C> {
     private int used;
 
     /**
-     * Blocks from {@code arena}, none until the first row; {@code owner} makes the {@link #chunk(int)} views (null: no
+     * Blocks from {@code arena}, none until the first row; {@code views} makes the {@link #chunk(int)} views (null: no
      * views); {@code maxRows}, at least 1, caps the rows held at once.
      */
-    public DenseRows(Schema schema, Blocks arena, Views<C> owner, int maxRows) {
+    public DenseRows(Schema schema, Blocks arena, Views<C> views, int maxRows) {
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows=" + maxRows + " must be at least 1");
         }
         this.schema = schema;
         this.arena = arena;
-        this.owner = owner;
+        this.views = views;
         this.rowsPerBlock = schema.slotsPerBlock();
         this.shift = Integer.numberOfTrailingZeros(rowsPerBlock);
         this.mask = rowsPerBlock - 1;
@@ -134,13 +134,13 @@ public final class DenseRows<C> {
         return (int) Math.max(0, Math.min(rowsPerBlock, size - first));
     }
 
-    /** {@return the chunk view of the block holding {@code row}; requires an owner} */
+    /** {@return the chunk view of the block holding {@code row}; requires views} */
     @SuppressWarnings("unchecked")
     public C chunkOfRow(int row) {
         return (C) chunks[row >>> shift];
     }
 
-    /** {@return the chunk view of block {@code b}; requires an owner} */
+    /** {@return the chunk view of block {@code b}; requires views} */
     @SuppressWarnings("unchecked")
     public C chunk(int b) {
         return (C) chunks[b];
@@ -184,7 +184,7 @@ public final class DenseRows<C> {
             if (blockCount == blocks.length) {
                 int grown = Math.max(INITIAL_DIRECTORY, blocks.length * 2);
                 blocks = Arrays.copyOf(blocks, grown);
-                if (owner != null) {
+                if (views != null) {
                     chunks = Arrays.copyOf(chunks, grown);
                 }
             }
@@ -196,8 +196,8 @@ public final class DenseRows<C> {
             }
             MemorySegment data = arena.allocateBlock(schema, schema.name(), blockCount);
             blocks[blockCount] = data;
-            if (owner != null) {
-                chunks[blockCount] = owner.view(this, blockCount);
+            if (views != null) {
+                chunks[blockCount] = views.view(this, blockCount);
             }
             blockCount++;
         }

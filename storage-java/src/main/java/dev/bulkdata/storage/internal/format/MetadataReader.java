@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.format;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.schema.Field;
 import dev.bulkdata.storage.schema.FieldType;
 import dev.bulkdata.storage.schema.HandleField;
@@ -365,8 +366,8 @@ final class MetadataReader {
         for (int row = 0; row < keys.length; row++) {
             int key = keys[row];
             int stamp = owners[row];
-            int generation = stamp & handles.maxGeneration();
-            int epoch = stamp >>> handles.generationBits();
+            int generation = HandleBits.stampGeneration(handles, stamp);
+            int epoch = HandleBits.stampEpoch(handles, stamp);
             if (key <= 0 || key > handles.maxSlot() || seen.get(key) || epoch > handles.maxEpoch()) {
                 throw r.fail(Reason.MALFORMED, "row " + row + "'s entity (slot " + key + ", generation "
                         + generation + ") is not a valid, distinct entity of " + handles);
@@ -382,7 +383,7 @@ final class MetadataReader {
                 generation += shift;
                 ok = generation < MetaWords.generation(meta)
                         || generation == MetaWords.generation(meta) && MetaWords.isLive(meta);
-                owners[row] = epoch << handles.generationBits() | generation;
+                owners[row] = HandleBits.ownerStamp(handles, epoch, generation);
             }
             if (!ok) {
                 throw r.fail(Reason.ENTITY_MISMATCH, "row " + row + " belongs to the entity in slot " + key

@@ -1,5 +1,6 @@
 package dev.bulkdata.storage.internal.tags;
 
+import dev.bulkdata.storage.internal.core.HandleBits;
 import dev.bulkdata.storage.internal.core.SlotRejections;
 import dev.bulkdata.storage.schema.CapacityExceededException;
 import dev.bulkdata.storage.schema.HandleLayout;
@@ -218,7 +219,7 @@ public final class TagRegistry {
 
     /** The first generation above every handle within {@code bound} (-1: none), read in {@code layout}. */
     private static long floor(long bound, HandleLayout layout) {
-        return bound < 0 ? 0 : (bound >>> layout.slotBits()) + 1;
+        return HandleBits.stampsAbove(layout, bound);
     }
 
     /**
@@ -237,8 +238,7 @@ public final class TagRegistry {
             long slot = lease.peakSlot;
             long slotBound = slot == 0 ? 0 : (Long.highestOneBit(slot) << 1) - 1;
             // The bound covers handles of every epoch up to the table's last (the epoch sits above the generation).
-            long generations = ((long) lease.epoch << layout.generationBits()) | lease.peakGeneration;
-            long bound = (generations << layout.slotBits()) | slotBound;
+            long bound = HandleBits.payloadBound(layout, lease.epoch, lease.peakGeneration, slotBound);
             if (BOUNDS[tag] < 0 || MAKERS[tag] != lease.identity) {
                 OTHERS[tag] = BOUNDS[tag];
                 MAKERS[tag] = lease.identity;
