@@ -102,7 +102,10 @@ public final class HandleBits {
         }
     }
 
-    /** {@return a handle's generation shifted left by {@code shift}, other bits clear, as {@link SlotMeta} keeps it} */
+    /**
+     * {@return a handle's generation shifted left by {@code shift} (at most the slot bits and {@code 32 - generationBits}),
+     * other bits clear, as {@link SlotMeta} keeps it}
+     */
     public static int generationAt(HandleLayout l, long handle, int shift) {
         try {
             return (int) GENERATION_AT.invokeExact(l, handle, shift);
